@@ -1,0 +1,58 @@
+/* analyze_main: tokentrace-analyze entry point and subcommand dispatch. */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "log.h"
+
+struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *usage;
+};
+
+static const struct command commands[] = {
+    {"dump", cmd_dump, "dump TRACE...     every record as JSON Lines"},
+    {"check", cmd_check, "check TRACE...    integrity; exit 1 if damaged"},
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: tokentrace-analyze COMMAND [ARGS]\n"
+            "\n"
+            "Offline analysis of tokentrace trace files (never touches the "
+            "network).\n"
+            "TRACE may be '-' for standard input; concatenated traces are "
+            "read as several.\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+        fprintf(out, "  %s\n", commands[i].usage);
+    fprintf(out, "\nexit codes: 0 success, 1 failure or damaged trace, "
+                 "2 usage error\n"
+                 "examples:\n"
+                 "  tokentrace-analyze check week48.ttrace\n"
+                 "  tokentrace-analyze dump week48.ttrace | jq 'select(.kind==\"result\")'\n");
+}
+
+int main(int argc, char **argv)
+{
+    log_set_program("tokentrace-analyze");
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+        strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("tokentrace-analyze %s\n", TT_VERSION);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+        if (strcmp(argv[1], commands[i].name) == 0)
+            return commands[i].run(argc - 2, argv + 2);
+    log_error("unknown command '%s' (try --help)", argv[1]);
+    return 2;
+}

@@ -1,0 +1,10 @@
+/* commands: the subcommands of tokentrace-analyze. Each takes the arguments
+ * after its name and returns the process exit code (0 ok, 1 failure or
+ * damaged input, 2 usage error). */
+#ifndef TT_COMMANDS_H
+#define TT_COMMANDS_H
+
+int cmd_dump(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+
+#endif

@@ -1,0 +1,176 @@
+/* json_writer: exact JSON text for analyzer output. */
+#include "json_writer.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+
+#include "mp.h"
+
+/* Length of the valid UTF-8 sequence at s (1..4), or 0 when invalid. */
+static size_t utf8_seq(const uint8_t *s, size_t len)
+{
+    uint8_t c = s[0];
+    size_t n;
+    uint32_t cp;
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xc2 && c <= 0xdf)
+        n = 2, cp = c & 0x1f;
+    else if (c >= 0xe0 && c <= 0xef)
+        n = 3, cp = c & 0x0f;
+    else if (c >= 0xf0 && c <= 0xf4)
+        n = 4, cp = c & 0x07;
+    else
+        return 0;
+    if (len < n)
+        return 0;
+    for (size_t i = 1; i < n; i++) {
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (s[i] & 0x3f);
+    }
+    if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+        (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+        return 0;
+    return n;
+}
+
+bool json_utf8_valid(const uint8_t *s, size_t len)
+{
+    size_t i = 0;
+    while (i < len) {
+        size_t n = utf8_seq(s + i, len - i);
+        if (!n)
+            return false;
+        i += n;
+    }
+    return true;
+}
+
+void json_put_string(struct buf *b, const char *str, size_t len)
+{
+    const uint8_t *s = (const uint8_t *)str;
+    size_t i = 0;
+    buf_append(b, "\"", 1);
+    while (i < len) {
+        uint8_t c = s[i];
+        size_t n;
+        if (c == '"' || c == '\\') {
+            char esc[2] = {'\\', (char)c};
+            buf_append(b, esc, 2);
+            i++;
+        } else if (c < 0x20 || c == 0x7f) {
+            const char *named = c == '\n' ? "\\n" : c == '\r' ? "\\r"
+                                : c == '\t' ? "\\t" : NULL;
+            if (named)
+                buf_puts(b, named);
+            else
+                buf_printf(b, "\\u%04x", c);
+            i++;
+        } else if ((n = utf8_seq(s + i, len - i)) > 0) {
+            buf_append(b, s + i, n);
+            i += n;
+        } else {
+            buf_puts(b, "\\ufffd");
+            i++;
+        }
+    }
+    buf_append(b, "\"", 1);
+}
+
+void json_put_cstr(struct buf *b, const char *s)
+{
+    if (!s) {
+        buf_puts(b, "null");
+        return;
+    }
+    size_t n = 0;
+    while (s[n])
+        n++;
+    json_put_string(b, s, n);
+}
+
+void json_put_double(struct buf *b, double x)
+{
+    if (!isfinite(x)) {
+        buf_puts(b, "null");
+        return;
+    }
+    if (x == (double)(int64_t)x && fabs(x) < 1e15)
+        buf_printf(b, "%" PRId64, (int64_t)x);
+    else
+        buf_printf(b, "%.6g", x);
+}
+
+void json_put_base64(struct buf *b, const uint8_t *s, size_t len)
+{
+    static const char tbl[] =
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    for (size_t i = 0; i < len; i += 3) {
+        uint32_t v = (uint32_t)s[i] << 16;
+        char out[4];
+        if (i + 1 < len)
+            v |= (uint32_t)s[i + 1] << 8;
+        if (i + 2 < len)
+            v |= s[i + 2];
+        out[0] = tbl[(v >> 18) & 63];
+        out[1] = tbl[(v >> 12) & 63];
+        out[2] = i + 1 < len ? tbl[(v >> 6) & 63] : '=';
+        out[3] = i + 2 < len ? tbl[v & 63] : '=';
+        buf_append(b, out, 4);
+    }
+}
+
+void json_put_mp(struct buf *b, const struct mp_value *v)
+{
+    switch (v->type) {
+    case MP_NIL: buf_puts(b, "null"); break;
+    case MP_BOOL: buf_puts(b, v->v.b ? "true" : "false"); break;
+    case MP_UINT: buf_printf(b, "%" PRIu64, v->v.u); break;
+    case MP_INT: buf_printf(b, "%" PRId64, v->v.i); break;
+    case MP_FLOAT: json_put_double(b, v->v.f); break;
+    case MP_STR:
+        json_put_string(b, (const char *)v->v.bytes, v->n);
+        break;
+    case MP_BIN:
+    case MP_EXT:
+        if (v->type == MP_BIN && json_utf8_valid(v->v.bytes, v->n)) {
+            json_put_string(b, (const char *)v->v.bytes, v->n);
+        } else {
+            buf_puts(b, "{\"base64\":\"");
+            json_put_base64(b, v->v.bytes, v->n);
+            buf_puts(b, "\"}");
+        }
+        break;
+    case MP_ARRAY:
+        buf_puts(b, "[");
+        for (uint32_t i = 0; i < v->n; i++) {
+            if (i)
+                buf_puts(b, ",");
+            json_put_mp(b, &v->v.items[i]);
+        }
+        buf_puts(b, "]");
+        break;
+    case MP_MAP:
+        buf_puts(b, "{");
+        for (uint32_t i = 0; i < v->n; i++) {
+            const struct mp_value *k = &v->v.items[2 * i];
+            if (i)
+                buf_puts(b, ",");
+            if (k->type == MP_STR) {
+                json_put_mp(b, k);
+            } else {
+                struct buf tmp;
+                buf_init(&tmp, 0);
+                json_put_mp(&tmp, k);
+                json_put_string(b, tmp.data ? tmp.data : "", tmp.len);
+                buf_free(&tmp);
+            }
+            buf_puts(b, ":");
+            json_put_mp(b, &v->v.items[2 * i + 1]);
+        }
+        buf_puts(b, "}");
+        break;
+    }
+}

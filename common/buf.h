@@ -1,0 +1,41 @@
+/* buf: a growable byte buffer with a hard cap. */
+#ifndef TT_BUF_H
+#define TT_BUF_H
+
+#include <stddef.h>
+
+struct buf {
+    char *data;   /* always NUL-terminated when len > 0 or after buf_append */
+    size_t len;
+    size_t cap;   /* allocated bytes */
+    size_t limit; /* growth refused beyond this many bytes; 0 = 1 GiB */
+};
+
+#define BUF_OK 0
+#define BUF_E_LIMIT 1
+#define BUF_E_NOMEM 2
+
+/* Initializes an empty buffer that may grow up to limit bytes (0: 1 GiB). */
+void buf_init(struct buf *b, size_t limit);
+
+/* Appends len bytes. Returns BUF_OK, BUF_E_LIMIT (nothing appended) or
+ * BUF_E_NOMEM. Keeps data NUL-terminated. */
+int buf_append(struct buf *b, const void *p, size_t len);
+
+/* Appends a NUL-terminated string. Same returns as buf_append. */
+int buf_puts(struct buf *b, const char *s);
+
+/* Appends printf-formatted text. Same returns as buf_append. */
+int buf_printf(struct buf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Drops the first n bytes (n <= len). */
+void buf_consume(struct buf *b, size_t n);
+
+/* Empties the buffer, keeping its memory. */
+void buf_reset(struct buf *b);
+
+/* Frees the memory; the buffer is empty afterwards. NULL-safe. */
+void buf_free(struct buf *b);
+
+#endif

@@ -1,0 +1,21 @@
+/* log: diagnostics on stderr, one line each, prefixed by the program name.
+ * stdout carries data only. */
+#ifndef TT_LOG_H
+#define TT_LOG_H
+
+/* Sets the program name used as prefix ("tokentrace-record"). Borrowed. */
+void log_set_program(const char *name);
+
+/* Silences warnings and notes (errors still print). */
+void log_set_quiet(int quiet);
+
+/* Prints "<prog>: error: <msg>\n" on stderr. */
+void log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Prints "<prog>: warning: <msg>\n" on stderr unless quiet. */
+void log_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Prints "<prog>: <msg>\n" on stderr unless quiet. */
+void log_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

@@ -1,0 +1,212 @@
+/* trace: the tokentrace file format (docs/trace-format.md). This module and
+ * its reader are the only code that knows the msgpack encoding.
+ *
+ * A trace is a stream of self-delimiting msgpack records, each an array whose
+ * first element is the record kind. The same structs describe a record when
+ * writing (fields borrowed from the caller) and when reading (fields point
+ * into the reader's per-record arena, valid until the next trace_reader_next).
+ * Times are CLOCK_MONOTONIC nanoseconds; -1 means "unknown / not applicable".
+ */
+#ifndef TT_TRACE_H
+#define TT_TRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define TRACE_FORMAT_NAME "tokentrace"
+#define TRACE_FORMAT_VERSION 1
+
+enum trace_kind {
+    TRACE_UNKNOWN = 0, /* a kind this reader does not know: skip it */
+    TRACE_HEADER = 1,
+    TRACE_CHUNK = 2,
+    TRACE_REQUEST = 3, /* written when a request is handed to libcurl */
+    TRACE_RESULT = 4,  /* written when that request ends, however it ends */
+    TRACE_FOOTER = 5,
+};
+
+/* Error codes of every trace_* function (0 is success). */
+enum trace_err {
+    TRACE_OK = 0,
+    TRACE_E_IO = 1,        /* read/write/open failed: see errno text */
+    TRACE_E_EXISTS = 2,    /* output exists and force was not given */
+    TRACE_E_NOMEM = 3,
+    TRACE_E_TRUNCATED = 4, /* file ends inside a record: the tail was cut */
+    TRACE_E_MALFORMED = 5, /* bytes are not a valid record */
+    TRACE_E_TOO_LARGE = 6, /* a record claims more bytes than allowed */
+    TRACE_E_VERSION = 7,   /* a header with a format version from the future */
+    TRACE_E_NOT_TRACE = 8, /* first record is not a tokentrace header */
+};
+
+/* Returns a static description of a trace_err. */
+const char *trace_strerror(int err);
+
+struct trace_kv {
+    const char *key;
+    const char *value;
+};
+
+struct trace_header {
+    uint32_t format_version; /* writer fills in TRACE_FORMAT_VERSION */
+    const char *tool_version;
+    const char *trace_id;     /* short random hex; prefixes X-Request-Id */
+    const char *host;         /* recorder's hostname */
+    const char *command_line; /* sanitized: nothing that looks like a key */
+    const char *endpoint;     /* normalized base URL, no credentials */
+    const char *url;          /* full request URL */
+    const char *api;          /* openai-chat | openai-completions | anthropic */
+    const char **models;
+    size_t n_models;
+    const struct trace_kv *labels; /* --label KEY=VALUE */
+    size_t n_labels;
+    const char *workload; /* "builtin" or the workload file name */
+    const struct trace_kv *options; /* run settings, as strings */
+    size_t n_options;
+    int64_t mono_zero_ns; /* CLOCK_MONOTONIC at the start of the run */
+    int64_t real_zero_ns; /* CLOCK_REALTIME read at the same moment */
+};
+
+struct trace_request {
+    uint32_t id; /* unique within the trace, from 1 */
+    const char *model;
+    const char *class_name; /* short-short, short-long, long-short, ... */
+    int64_t prompt_index;   /* line of the workload it came from (from 0) */
+    int64_t input_tokens_est; /* declared/estimated input tokens, -1 unknown */
+    int64_t max_tokens;       /* -1 when not sent */
+    bool warmup;
+    int64_t scheduled_ns; /* open loop: intended send time; -1 closed loop */
+    int64_t start_ns;     /* handed to libcurl */
+    const char *request_id; /* X-Request-Id sent, NULL when off */
+    const char *body;       /* request JSON, NULL with --no-content */
+    size_t body_len;
+};
+
+/* libcurl's phase times, as durations from start_ns (-1 unknown). */
+struct trace_phases {
+    int64_t namelookup_ns;
+    int64_t connect_ns;
+    int64_t tls_ns;
+    int64_t pretransfer_ns; /* request about to be sent */
+    int64_t posttransfer_ns; /* request fully sent (libcurl >= 8.10), else -1 */
+    int64_t starttransfer_ns; /* first response byte */
+    int64_t total_ns;
+};
+
+struct trace_result {
+    uint32_t id;
+    int64_t end_ns;
+    int http_status;        /* 0 when no response */
+    const char *error_kind; /* NULL or "" when the transfer succeeded */
+    const char *error_message;
+    const struct trace_kv *headers; /* selected response headers, redacted */
+    size_t n_headers;
+    struct trace_phases phases;
+    uint64_t bytes;  /* body bytes received */
+    uint64_t chunks; /* chunk records written */
+    int64_t first_byte_ns; /* time of the first body receive, -1 none */
+    uint32_t attempt;      /* 1 unless retried */
+};
+
+struct trace_footer {
+    int64_t end_ns;
+    uint64_t requests;
+    uint64_t ok;
+    uint64_t failed;
+    uint64_t chunks;
+    uint64_t bytes;
+    bool interrupted; /* stopped early by a signal or --duration */
+    const char *reason; /* why the run ended: "complete", "signal", ... */
+};
+
+struct trace_chunk {
+    uint32_t request_id;
+    int64_t t_ns;
+    const uint8_t *data; /* raw body bytes exactly as received */
+    size_t len;
+};
+
+/* ---- writing ---------------------------------------------------------- */
+
+struct trace_writer;
+
+/* Opens path for writing ("-" is stdout). Refuses an existing file with
+ * TRACE_E_EXISTS unless force. On success *out owns the file. */
+int trace_writer_open(const char *path, bool force, struct trace_writer **out);
+
+/* Each appends one record to the write buffer. A failure of the underlying
+ * write (disk full...) is returned by this or a later call and sticks:
+ * every later call returns the same error. */
+int trace_write_header(struct trace_writer *w, const struct trace_header *h);
+int trace_write_request(struct trace_writer *w, const struct trace_request *r);
+int trace_write_chunk(struct trace_writer *w, uint32_t request_id,
+                      int64_t t_ns, const void *data, size_t len);
+int trace_write_result(struct trace_writer *w, const struct trace_result *r);
+int trace_write_footer(struct trace_writer *w, const struct trace_footer *f);
+
+/* Writes buffered records to the file; whole records only. */
+int trace_writer_flush(struct trace_writer *w);
+
+/* Bytes buffered and not yet written. */
+size_t trace_writer_pending(const struct trace_writer *w);
+
+/* errno of the last failed write, 0 if none. */
+int trace_writer_errno(const struct trace_writer *w);
+
+/* Flushes and closes. Returns the first error seen over the writer's life.
+ * NULL-safe. */
+int trace_writer_close(struct trace_writer *w);
+
+/* ---- reading ---------------------------------------------------------- */
+
+struct mp_value; /* common/mp.h: the decoded msgpack tree */
+
+struct trace_record {
+    enum trace_kind kind;
+    int raw_kind;    /* the kind number as stored (for unknown kinds) */
+    uint64_t offset; /* byte offset of the record in the input */
+    size_t size;     /* bytes of the record */
+    unsigned trace_index; /* 0 for the first header's trace, 1 after the
+                             next header (concatenated traces), ... */
+    union {
+        struct trace_header header;
+        struct trace_request request;
+        struct trace_result result;
+        struct trace_footer footer;
+        struct trace_chunk chunk;
+    } u;
+    /* The whole record as a generic tree (NULL for chunks read by the fast
+     * path). Valid until the next trace_reader_next. */
+    const struct mp_value *raw;
+};
+
+struct trace_reader;
+
+/* Largest record accepted, in bytes (refused beyond, before allocating). */
+#define TRACE_MAX_RECORD ((size_t)64 << 20)
+
+/* Opens path for reading ("-" is stdin). */
+int trace_reader_open(const char *path, struct trace_reader **out);
+
+/* Reads the next record into *rec. Returns 1 when a record was read, 0 at a
+ * clean end of input, or a negative -trace_err when the input is damaged
+ * (trace_reader_error says what and at which byte offset; reading stops). */
+int trace_reader_next(struct trace_reader *r, struct trace_record *rec);
+
+/* Human-readable description of the last error, naming the file and the
+ * byte offset ("week48.ttrace: byte 1234: record truncated (tail cut)"). */
+const char *trace_reader_error(const struct trace_reader *r);
+
+/* Byte offset where the damage starts (valid after an error). */
+uint64_t trace_reader_error_offset(const struct trace_reader *r);
+
+/* Name given to open ("-" shown as "<stdin>"). */
+const char *trace_reader_name(const struct trace_reader *r);
+
+/* Closes. NULL-safe. */
+void trace_reader_close(struct trace_reader *r);
+
+/* Looks up a response header in a result (case-insensitive); NULL if absent. */
+const char *trace_result_header(const struct trace_result *r, const char *name);
+
+#endif

@@ -1,0 +1,468 @@
+/* trace_reader: reads tokentrace records from a file or stdin, streaming
+ * through a bounded window, treating every byte as hostile. */
+#include "trace.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mp.h"
+
+#define READ_STEP ((size_t)256 << 10)
+#define MAX_NODES ((size_t)1 << 20) /* decoded nodes in one record */
+#define SCRATCH_BLOCK ((size_t)64 << 10)
+
+/* A bump allocator whose blocks never move, reset per record. */
+struct scratch_block {
+    struct scratch_block *next;
+    size_t used, cap;
+    char data[];
+};
+
+struct trace_reader {
+    int fd;
+    bool owns_fd;
+    char *name;
+    uint8_t *buf;
+    size_t cap, pos, fill;
+    uint64_t base; /* file offset of buf[0] */
+    bool eof;
+    bool seen_header;
+    unsigned trace_index;
+    unsigned headers;
+    struct mp_arena arena;
+    struct scratch_block *scratch;
+    char error[512];
+    uint64_t error_offset;
+};
+
+static void *scratch_alloc(struct trace_reader *r, size_t size)
+{
+    struct scratch_block *b = r->scratch;
+    size = (size + 7) & ~(size_t)7;
+    if (!b || b->cap - b->used < size) {
+        size_t cap = size > SCRATCH_BLOCK ? size : SCRATCH_BLOCK;
+        struct scratch_block *nb = malloc(sizeof(*nb) + cap);
+        if (!nb)
+            return NULL;
+        nb->next = b;
+        nb->used = 0;
+        nb->cap = cap;
+        r->scratch = b = nb;
+    }
+    b->used += size;
+    return b->data + b->used - size;
+}
+
+/* Keeps the newest block (usually the only one) and frees the rest. */
+static void scratch_reset(struct trace_reader *r)
+{
+    struct scratch_block *b = r->scratch;
+    if (!b)
+        return;
+    while (b->next) {
+        struct scratch_block *n = b->next;
+        b->next = n->next;
+        free(n);
+    }
+    b->used = 0;
+}
+
+static void scratch_free(struct trace_reader *r)
+{
+    while (r->scratch) {
+        struct scratch_block *n = r->scratch->next;
+        free(r->scratch);
+        r->scratch = n;
+    }
+}
+
+int trace_reader_open(const char *path, struct trace_reader **out)
+{
+    struct trace_reader *r = calloc(1, sizeof(*r));
+    if (!r)
+        return TRACE_E_NOMEM;
+    if (strcmp(path, "-") == 0) {
+        r->fd = STDIN_FILENO;
+        r->name = strdup("<stdin>");
+    } else {
+        r->fd = open(path, O_RDONLY | O_CLOEXEC);
+        r->owns_fd = true;
+        r->name = strdup(path);
+    }
+    if (r->fd < 0 || !r->name) {
+        int e = errno;
+        int err = r->fd < 0 ? TRACE_E_IO : TRACE_E_NOMEM;
+        if (r->fd >= 0 && r->owns_fd)
+            close(r->fd);
+        free(r->name);
+        free(r);
+        errno = e;
+        return err;
+    }
+    mp_arena_init(&r->arena, MAX_NODES);
+    *out = r;
+    return TRACE_OK;
+}
+
+void trace_reader_close(struct trace_reader *r)
+{
+    if (!r)
+        return;
+    if (r->owns_fd)
+        close(r->fd);
+    free(r->buf);
+    free(r->name);
+    mp_arena_free(&r->arena);
+    scratch_free(r);
+    free(r);
+}
+
+const char *trace_reader_error(const struct trace_reader *r)
+{
+    return r->error;
+}
+
+uint64_t trace_reader_error_offset(const struct trace_reader *r)
+{
+    return r->error_offset;
+}
+
+const char *trace_reader_name(const struct trace_reader *r)
+{
+    return r->name;
+}
+
+static int fail(struct trace_reader *r, int err, uint64_t offset,
+                const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* Records the error message "<file>: byte N: <what>" and returns -err. */
+static int fail(struct trace_reader *r, int err, uint64_t offset,
+                const char *fmt, ...)
+{
+    char detail[300];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(detail, sizeof(detail), fmt, ap);
+    va_end(ap);
+    r->error_offset = offset;
+    snprintf(r->error, sizeof(r->error), "%s: byte %llu: %s", r->name,
+             (unsigned long long)offset, detail);
+    return -err;
+}
+
+/* Makes room for and reads at least some more bytes; sets eof at the end.
+ * Returns TRACE_OK or TRACE_E_IO / TRACE_E_NOMEM. */
+static int fill_more(struct trace_reader *r)
+{
+    ssize_t n;
+    if (r->pos > 0) {
+        memmove(r->buf, r->buf + r->pos, r->fill - r->pos);
+        r->base += r->pos;
+        r->fill -= r->pos;
+        r->pos = 0;
+    }
+    if (r->cap - r->fill < READ_STEP) {
+        size_t ncap = r->cap ? r->cap * 2 : READ_STEP * 2;
+        uint8_t *p;
+        while (ncap - r->fill < READ_STEP)
+            ncap *= 2;
+        p = realloc(r->buf, ncap);
+        if (!p)
+            return TRACE_E_NOMEM;
+        r->buf = p;
+        r->cap = ncap;
+    }
+    do {
+        n = read(r->fd, r->buf + r->fill, r->cap - r->fill);
+    } while (n < 0 && errno == EINTR);
+    if (n < 0)
+        return TRACE_E_IO;
+    if (n == 0)
+        r->eof = true;
+    r->fill += (size_t)n;
+    return TRACE_OK;
+}
+
+/* Copies a msgpack str/bin into a NUL-terminated scratch string; NULL for
+ * nil, absent or other types. */
+static const char *get_str(struct trace_reader *r, const struct mp_value *v,
+                           size_t *len)
+{
+    char *s;
+    if (!v || (v->type != MP_STR && v->type != MP_BIN))
+        return NULL;
+    s = scratch_alloc(r, (size_t)v->n + 1);
+    if (!s)
+        return NULL;
+    memcpy(s, v->v.bytes, v->n);
+    s[v->n] = '\0';
+    if (len)
+        *len = v->n;
+    return s;
+}
+
+static const char *map_str(struct trace_reader *r, const struct mp_value *m,
+                           const char *key)
+{
+    return get_str(r, mp_map_get(m, key), NULL);
+}
+
+static int64_t map_int(const struct mp_value *m, const char *key, int64_t dflt)
+{
+    int64_t x;
+    return mp_get_int(mp_map_get(m, key), &x) ? x : dflt;
+}
+
+static bool map_bool(const struct mp_value *m, const char *key)
+{
+    const struct mp_value *v = mp_map_get(m, key);
+    return v && v->type == MP_BOOL && v->v.b;
+}
+
+/* Reads a map of strings into a scratch array of trace_kv. */
+static const struct trace_kv *map_kv(struct trace_reader *r,
+                                     const struct mp_value *m, const char *key,
+                                     size_t *n)
+{
+    const struct mp_value *v = mp_map_get(m, key);
+    struct trace_kv *kv;
+    size_t k = 0;
+    *n = 0;
+    if (!v || v->type != MP_MAP || v->n == 0)
+        return NULL;
+    kv = scratch_alloc(r, sizeof(*kv) * v->n);
+    if (!kv)
+        return NULL;
+    for (uint32_t i = 0; i < v->n; i++) {
+        const char *key_s = get_str(r, &v->v.items[2 * i], NULL);
+        const char *val_s = get_str(r, &v->v.items[2 * i + 1], NULL);
+        if (!key_s)
+            continue;
+        kv[k].key = key_s;
+        kv[k].value = val_s ? val_s : "";
+        k++;
+    }
+    *n = k;
+    return kv;
+}
+
+static int64_t clamp_u32(int64_t x)
+{
+    return x < 0 || x > UINT32_MAX ? 0 : x;
+}
+
+static void read_header(struct trace_reader *r, const struct mp_value *m,
+                        struct trace_header *h)
+{
+    const struct mp_value *models = mp_map_get(m, "models");
+    memset(h, 0, sizeof(*h));
+    h->format_version = (uint32_t)clamp_u32(map_int(m, "version", 0));
+    h->tool_version = map_str(r, m, "tool_version");
+    h->trace_id = map_str(r, m, "trace_id");
+    h->host = map_str(r, m, "host");
+    h->command_line = map_str(r, m, "command_line");
+    h->endpoint = map_str(r, m, "endpoint");
+    h->url = map_str(r, m, "url");
+    h->api = map_str(r, m, "api");
+    if (models && models->type == MP_ARRAY && models->n > 0) {
+        const char **list = scratch_alloc(r, sizeof(*list) * models->n);
+        if (list) {
+            for (uint32_t i = 0; i < models->n; i++) {
+                const char *s = get_str(r, &models->v.items[i], NULL);
+                if (s)
+                    list[h->n_models++] = s;
+            }
+            h->models = list;
+        }
+    }
+    h->labels = map_kv(r, m, "labels", &h->n_labels);
+    h->workload = map_str(r, m, "workload");
+    h->options = map_kv(r, m, "options", &h->n_options);
+    h->mono_zero_ns = map_int(m, "mono_zero_ns", -1);
+    h->real_zero_ns = map_int(m, "real_zero_ns", -1);
+}
+
+static void read_request(struct trace_reader *r, const struct mp_value *m,
+                         struct trace_request *q)
+{
+    memset(q, 0, sizeof(*q));
+    q->id = (uint32_t)clamp_u32(map_int(m, "id", 0));
+    q->model = map_str(r, m, "model");
+    q->class_name = map_str(r, m, "class");
+    q->prompt_index = map_int(m, "prompt_index", -1);
+    q->input_tokens_est = map_int(m, "input_tokens_est", -1);
+    q->max_tokens = map_int(m, "max_tokens", -1);
+    q->warmup = map_bool(m, "warmup");
+    q->scheduled_ns = map_int(m, "scheduled_ns", -1);
+    q->start_ns = map_int(m, "start_ns", -1);
+    q->request_id = map_str(r, m, "request_id");
+    q->body = get_str(r, mp_map_get(m, "body"), &q->body_len);
+}
+
+static void read_result(struct trace_reader *r, const struct mp_value *m,
+                        struct trace_result *s)
+{
+    const struct mp_value *ph = mp_map_get(m, "phases");
+    int64_t status = map_int(m, "http_status", 0);
+    memset(s, 0, sizeof(*s));
+    s->id = (uint32_t)clamp_u32(map_int(m, "id", 0));
+    s->end_ns = map_int(m, "end_ns", -1);
+    s->http_status = status < 0 || status > 999 ? 0 : (int)status;
+    s->error_kind = map_str(r, m, "error_kind");
+    s->error_message = map_str(r, m, "error_message");
+    s->headers = map_kv(r, m, "headers", &s->n_headers);
+    s->phases.namelookup_ns = map_int(ph, "namelookup_ns", -1);
+    s->phases.connect_ns = map_int(ph, "connect_ns", -1);
+    s->phases.tls_ns = map_int(ph, "tls_ns", -1);
+    s->phases.pretransfer_ns = map_int(ph, "pretransfer_ns", -1);
+    s->phases.posttransfer_ns = map_int(ph, "posttransfer_ns", -1);
+    s->phases.starttransfer_ns = map_int(ph, "starttransfer_ns", -1);
+    s->phases.total_ns = map_int(ph, "total_ns", -1);
+    s->bytes = (uint64_t)map_int(m, "bytes", 0);
+    s->chunks = (uint64_t)map_int(m, "chunks", 0);
+    s->first_byte_ns = map_int(m, "first_byte_ns", -1);
+    s->attempt = (uint32_t)clamp_u32(map_int(m, "attempt", 1));
+}
+
+static void read_footer(struct trace_reader *r, const struct mp_value *m,
+                        struct trace_footer *f)
+{
+    memset(f, 0, sizeof(*f));
+    f->end_ns = map_int(m, "end_ns", -1);
+    f->requests = (uint64_t)map_int(m, "requests", 0);
+    f->ok = (uint64_t)map_int(m, "ok", 0);
+    f->failed = (uint64_t)map_int(m, "failed", 0);
+    f->chunks = (uint64_t)map_int(m, "chunks", 0);
+    f->bytes = (uint64_t)map_int(m, "bytes", 0);
+    f->interrupted = map_bool(m, "interrupted");
+    f->reason = map_str(r, m, "reason");
+}
+
+/* Fills rec from a decoded record tree. Returns 1 or -error. */
+static int interpret(struct trace_reader *r, const struct mp_value *v,
+                     struct trace_record *rec)
+{
+    const struct mp_value *body;
+    int64_t kind;
+    if (v->type != MP_ARRAY || v->n < 1 || !mp_get_int(&v->v.items[0], &kind))
+        return fail(r, TRACE_E_MALFORMED, rec->offset,
+                    "record is not an array starting with its kind");
+    rec->raw_kind = kind < 0 || kind > 255 ? -1 : (int)kind;
+    body = v->n >= 2 ? &v->v.items[1] : NULL;
+    switch (kind) {
+    case TRACE_CHUNK: {
+        const struct mp_value *data;
+        int64_t id, t;
+        if (v->n < 4 || !mp_get_int(&v->v.items[1], &id) ||
+            !mp_get_int(&v->v.items[2], &t) || id < 0 || id > UINT32_MAX)
+            return fail(r, TRACE_E_MALFORMED, rec->offset, "bad chunk record");
+        data = &v->v.items[3];
+        if (data->type != MP_BIN && data->type != MP_STR)
+            return fail(r, TRACE_E_MALFORMED, rec->offset,
+                        "chunk record without bytes");
+        rec->kind = TRACE_CHUNK;
+        rec->u.chunk.request_id = (uint32_t)id;
+        rec->u.chunk.t_ns = t;
+        rec->u.chunk.data = data->v.bytes;
+        rec->u.chunk.len = data->n;
+        return 1;
+    }
+    case TRACE_HEADER:
+    case TRACE_REQUEST:
+    case TRACE_RESULT:
+    case TRACE_FOOTER:
+        if (!body || body->type != MP_MAP)
+            return fail(r, TRACE_E_MALFORMED, rec->offset,
+                        "record of kind %d has no field map", (int)kind);
+        break;
+    default:
+        rec->kind = TRACE_UNKNOWN; /* from a newer writer: skip */
+        return 1;
+    }
+    rec->kind = (enum trace_kind)kind;
+    if (kind == TRACE_HEADER) {
+        const struct mp_value *fmt = mp_map_get(body, "format");
+        if (!mp_str_eq(fmt, TRACE_FORMAT_NAME))
+            return fail(r, TRACE_E_NOT_TRACE, rec->offset,
+                        "header without format \"tokentrace\"");
+        read_header(r, body, &rec->u.header);
+        if (rec->u.header.format_version > TRACE_FORMAT_VERSION)
+            return fail(r, TRACE_E_VERSION, rec->offset,
+                        "trace format version %u is newer than this reader "
+                        "(%d): upgrade tokentrace",
+                        rec->u.header.format_version, TRACE_FORMAT_VERSION);
+        if (r->headers++ > 0)
+            r->trace_index++;
+        rec->trace_index = r->trace_index;
+    } else if (kind == TRACE_REQUEST) {
+        read_request(r, body, &rec->u.request);
+    } else if (kind == TRACE_RESULT) {
+        read_result(r, body, &rec->u.result);
+    } else {
+        read_footer(r, body, &rec->u.footer);
+    }
+    return 1;
+}
+
+int trace_reader_next(struct trace_reader *r, struct trace_record *rec)
+{
+    struct mp_value *v;
+    size_t used;
+    int st, err;
+
+    if (r->error[0])
+        return -TRACE_E_MALFORMED;
+    memset(rec, 0, sizeof(*rec));
+    mp_arena_reset(&r->arena);
+    scratch_reset(r);
+    for (;;) {
+        uint64_t here = r->base + r->pos;
+        if (r->pos == r->fill && r->eof)
+            return 0;
+        st = r->pos < r->fill
+                 ? mp_skip(r->buf + r->pos, r->fill - r->pos, &used)
+                 : MP_MORE;
+        if (st == MP_OK)
+            break;
+        if (st == MP_BAD)
+            return fail(r, TRACE_E_MALFORMED, here, "not a msgpack record");
+        if (r->pos < r->fill && used > TRACE_MAX_RECORD)
+            return fail(r, TRACE_E_TOO_LARGE, here,
+                        "record claims at least %zu bytes (limit %zu)", used,
+                        TRACE_MAX_RECORD);
+        if (r->eof)
+            return fail(r, TRACE_E_TRUNCATED, here,
+                        "record truncated: the file ends %zu bytes into it "
+                        "(the tail was cut)",
+                        r->fill - r->pos);
+        if (r->fill - r->pos > TRACE_MAX_RECORD)
+            return fail(r, TRACE_E_TOO_LARGE, here,
+                        "record larger than %zu bytes", TRACE_MAX_RECORD);
+        err = fill_more(r);
+        if (err)
+            return fail(r, err, r->base + r->fill, "%s: %s",
+                        trace_strerror(err), strerror(errno));
+    }
+    rec->offset = r->base + r->pos;
+    rec->size = used;
+    st = mp_decode(r->buf + r->pos, r->fill - r->pos, &r->arena, &v, &used);
+    if (st != MP_OK)
+        return fail(r, st == MP_NOMEM ? TRACE_E_TOO_LARGE : TRACE_E_MALFORMED,
+                    rec->offset, "record has too many elements");
+    r->pos += used;
+    rec->raw = v;
+    rec->trace_index = r->trace_index;
+    st = interpret(r, v, rec);
+    if (st < 0)
+        return st;
+    if (!r->seen_header && rec->kind != TRACE_HEADER)
+        return fail(r, TRACE_E_NOT_TRACE, rec->offset,
+                    "the first record is not a tokentrace header");
+    r->seen_header = true;
+    return 1;
+}

@@ -1,0 +1,330 @@
+/* trace_writer: appends tokentrace records (docs/trace-format.md) to a file
+ * through msgpack-c's packer, buffered, writing whole records only. */
+#include "trace.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <msgpack.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "buf.h"
+
+/* Flush on its own once this many bytes wait (callers also flush on a timer). */
+#define WRITER_AUTO_FLUSH (256u * 1024u)
+
+struct trace_writer {
+    int fd;
+    bool owns_fd;
+    struct buf out;
+    msgpack_packer pk;
+    int error;     /* first error, sticky */
+    int saved_errno;
+};
+
+const char *trace_strerror(int err)
+{
+    switch (err) {
+    case TRACE_OK: return "success";
+    case TRACE_E_IO: return "input/output error";
+    case TRACE_E_EXISTS: return "file exists (use --force to overwrite)";
+    case TRACE_E_NOMEM: return "out of memory";
+    case TRACE_E_TRUNCATED: return "record truncated (the tail was cut)";
+    case TRACE_E_MALFORMED: return "malformed record";
+    case TRACE_E_TOO_LARGE: return "record larger than allowed";
+    case TRACE_E_VERSION: return "unsupported (newer) trace format version";
+    case TRACE_E_NOT_TRACE: return "not a tokentrace file";
+    default: return "unknown error";
+    }
+}
+
+static int pack_to_buf(void *data, const char *p, size_t len)
+{
+    struct trace_writer *w = data;
+    if (buf_append(&w->out, p, len) != BUF_OK) {
+        if (!w->error)
+            w->error = TRACE_E_NOMEM;
+        return -1;
+    }
+    return 0;
+}
+
+int trace_writer_open(const char *path, bool force, struct trace_writer **out)
+{
+    struct trace_writer *w = calloc(1, sizeof(*w));
+    if (!w)
+        return TRACE_E_NOMEM;
+    if (strcmp(path, "-") == 0) {
+        w->fd = STDOUT_FILENO;
+    } else {
+        int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (force ? O_TRUNC : O_EXCL);
+        w->fd = open(path, flags, 0644);
+        if (w->fd < 0) {
+            int e = errno;
+            free(w);
+            errno = e;
+            return e == EEXIST ? TRACE_E_EXISTS : TRACE_E_IO;
+        }
+        w->owns_fd = true;
+    }
+    buf_init(&w->out, (size_t)512 << 20);
+    msgpack_packer_init(&w->pk, w, pack_to_buf);
+    *out = w;
+    return TRACE_OK;
+}
+
+static void pack_str(msgpack_packer *pk, const char *s)
+{
+    size_t n = s ? strlen(s) : 0;
+    msgpack_pack_str(pk, n);
+    msgpack_pack_str_body(pk, s ? s : "", n);
+}
+
+static void pack_key(msgpack_packer *pk, const char *k)
+{
+    pack_str(pk, k);
+}
+
+static void pack_kv_str(msgpack_packer *pk, const char *k, const char *v)
+{
+    pack_key(pk, k);
+    if (v)
+        pack_str(pk, v);
+    else
+        msgpack_pack_nil(pk);
+}
+
+static void pack_kv_int(msgpack_packer *pk, const char *k, int64_t v)
+{
+    pack_key(pk, k);
+    msgpack_pack_int64(pk, v);
+}
+
+static void pack_kv_uint(msgpack_packer *pk, const char *k, uint64_t v)
+{
+    pack_key(pk, k);
+    msgpack_pack_uint64(pk, v);
+}
+
+static void pack_kv_bool(msgpack_packer *pk, const char *k, bool v)
+{
+    pack_key(pk, k);
+    if (v)
+        msgpack_pack_true(pk);
+    else
+        msgpack_pack_false(pk);
+}
+
+static void pack_kv_map(msgpack_packer *pk, const char *k,
+                        const struct trace_kv *kv, size_t n)
+{
+    pack_key(pk, k);
+    msgpack_pack_map(pk, n);
+    for (size_t i = 0; i < n; i++) {
+        pack_str(pk, kv[i].key);
+        pack_str(pk, kv[i].value);
+    }
+}
+
+/* Starts a record: [kind, ...] with `fields` elements after the kind. */
+static void begin_record(struct trace_writer *w, enum trace_kind kind,
+                         size_t fields)
+{
+    msgpack_pack_array(&w->pk, 1 + fields);
+    msgpack_pack_uint8(&w->pk, (uint8_t)kind);
+}
+
+static int end_record(struct trace_writer *w, size_t start_len)
+{
+    if (w->error) {
+        /* Keep the buffer to whole records: drop the partial one. */
+        if (w->out.len > start_len)
+            w->out.len = start_len;
+        return w->error;
+    }
+    if (w->out.len >= WRITER_AUTO_FLUSH)
+        return trace_writer_flush(w);
+    return TRACE_OK;
+}
+
+int trace_write_header(struct trace_writer *w, const struct trace_header *h)
+{
+    size_t start = w->out.len;
+    msgpack_packer *pk = &w->pk;
+    if (w->error)
+        return w->error;
+    begin_record(w, TRACE_HEADER, 1);
+    msgpack_pack_map(pk, 16);
+    pack_kv_str(pk, "format", TRACE_FORMAT_NAME);
+    pack_kv_uint(pk, "version", TRACE_FORMAT_VERSION);
+    pack_kv_str(pk, "tool_version", h->tool_version);
+    pack_kv_str(pk, "trace_id", h->trace_id);
+    pack_kv_str(pk, "host", h->host);
+    pack_kv_str(pk, "command_line", h->command_line);
+    pack_kv_str(pk, "endpoint", h->endpoint);
+    pack_kv_str(pk, "url", h->url);
+    pack_kv_str(pk, "api", h->api);
+    pack_key(pk, "models");
+    msgpack_pack_array(pk, h->n_models);
+    for (size_t i = 0; i < h->n_models; i++)
+        pack_str(pk, h->models[i]);
+    pack_kv_map(pk, "labels", h->labels, h->n_labels);
+    pack_kv_str(pk, "workload", h->workload);
+    pack_kv_map(pk, "options", h->options, h->n_options);
+    pack_kv_int(pk, "mono_zero_ns", h->mono_zero_ns);
+    pack_kv_int(pk, "real_zero_ns", h->real_zero_ns);
+    pack_kv_str(pk, "clock", "CLOCK_MONOTONIC");
+    return end_record(w, start);
+}
+
+int trace_write_request(struct trace_writer *w, const struct trace_request *r)
+{
+    size_t start = w->out.len;
+    msgpack_packer *pk = &w->pk;
+    if (w->error)
+        return w->error;
+    begin_record(w, TRACE_REQUEST, 1);
+    msgpack_pack_map(pk, 11);
+    pack_kv_uint(pk, "id", r->id);
+    pack_kv_str(pk, "model", r->model);
+    pack_kv_str(pk, "class", r->class_name);
+    pack_kv_int(pk, "prompt_index", r->prompt_index);
+    pack_kv_int(pk, "input_tokens_est", r->input_tokens_est);
+    pack_kv_int(pk, "max_tokens", r->max_tokens);
+    pack_kv_bool(pk, "warmup", r->warmup);
+    pack_kv_int(pk, "scheduled_ns", r->scheduled_ns);
+    pack_kv_int(pk, "start_ns", r->start_ns);
+    pack_kv_str(pk, "request_id", r->request_id);
+    pack_key(pk, "body");
+    if (r->body) {
+        msgpack_pack_str(pk, r->body_len);
+        msgpack_pack_str_body(pk, r->body, r->body_len);
+    } else {
+        msgpack_pack_nil(pk);
+    }
+    return end_record(w, start);
+}
+
+int trace_write_chunk(struct trace_writer *w, uint32_t request_id,
+                      int64_t t_ns, const void *data, size_t len)
+{
+    size_t start = w->out.len;
+    if (w->error)
+        return w->error;
+    /* [2, id, t, bin]: 1 + 1 + <=5 + <=9 + <=5 bytes of overhead. */
+    begin_record(w, TRACE_CHUNK, 3);
+    msgpack_pack_uint32(&w->pk, request_id);
+    msgpack_pack_int64(&w->pk, t_ns);
+    msgpack_pack_bin(&w->pk, len);
+    msgpack_pack_bin_body(&w->pk, data, len);
+    return end_record(w, start);
+}
+
+int trace_write_result(struct trace_writer *w, const struct trace_result *r)
+{
+    size_t start = w->out.len;
+    msgpack_packer *pk = &w->pk;
+    const struct trace_phases *ph = &r->phases;
+    if (w->error)
+        return w->error;
+    begin_record(w, TRACE_RESULT, 1);
+    msgpack_pack_map(pk, 12);
+    pack_kv_uint(pk, "id", r->id);
+    pack_kv_int(pk, "end_ns", r->end_ns);
+    pack_kv_int(pk, "http_status", r->http_status);
+    pack_kv_str(pk, "error_kind",
+                r->error_kind && r->error_kind[0] ? r->error_kind : NULL);
+    pack_kv_str(pk, "error_message", r->error_message);
+    pack_kv_map(pk, "headers", r->headers, r->n_headers);
+    pack_key(pk, "phases");
+    msgpack_pack_map(pk, 7);
+    pack_kv_int(pk, "namelookup_ns", ph->namelookup_ns);
+    pack_kv_int(pk, "connect_ns", ph->connect_ns);
+    pack_kv_int(pk, "tls_ns", ph->tls_ns);
+    pack_kv_int(pk, "pretransfer_ns", ph->pretransfer_ns);
+    pack_kv_int(pk, "posttransfer_ns", ph->posttransfer_ns);
+    pack_kv_int(pk, "starttransfer_ns", ph->starttransfer_ns);
+    pack_kv_int(pk, "total_ns", ph->total_ns);
+    pack_kv_uint(pk, "bytes", r->bytes);
+    pack_kv_uint(pk, "chunks", r->chunks);
+    pack_kv_int(pk, "first_byte_ns", r->first_byte_ns);
+    pack_kv_uint(pk, "attempt", r->attempt ? r->attempt : 1);
+    pack_kv_str(pk, "content_type", trace_result_header(r, "content-type"));
+    return end_record(w, start);
+}
+
+int trace_write_footer(struct trace_writer *w, const struct trace_footer *f)
+{
+    size_t start = w->out.len;
+    msgpack_packer *pk = &w->pk;
+    if (w->error)
+        return w->error;
+    begin_record(w, TRACE_FOOTER, 1);
+    msgpack_pack_map(pk, 8);
+    pack_kv_int(pk, "end_ns", f->end_ns);
+    pack_kv_uint(pk, "requests", f->requests);
+    pack_kv_uint(pk, "ok", f->ok);
+    pack_kv_uint(pk, "failed", f->failed);
+    pack_kv_uint(pk, "chunks", f->chunks);
+    pack_kv_uint(pk, "bytes", f->bytes);
+    pack_kv_bool(pk, "interrupted", f->interrupted);
+    pack_kv_str(pk, "reason", f->reason);
+    return end_record(w, start);
+}
+
+int trace_writer_flush(struct trace_writer *w)
+{
+    size_t off = 0;
+    if (w->error)
+        return w->error;
+    while (off < w->out.len) {
+        ssize_t n = write(w->fd, w->out.data + off, w->out.len - off);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            w->saved_errno = n < 0 ? errno : EIO;
+            w->error = TRACE_E_IO;
+            buf_consume(&w->out, off);
+            return w->error;
+        }
+        off += (size_t)n;
+    }
+    buf_reset(&w->out);
+    return TRACE_OK;
+}
+
+size_t trace_writer_pending(const struct trace_writer *w)
+{
+    return w->out.len;
+}
+
+int trace_writer_errno(const struct trace_writer *w)
+{
+    return w->saved_errno;
+}
+
+int trace_writer_close(struct trace_writer *w)
+{
+    int err;
+    if (!w)
+        return TRACE_OK;
+    trace_writer_flush(w);
+    err = w->error;
+    if (w->owns_fd && close(w->fd) != 0 && !err) {
+        w->saved_errno = errno;
+        err = TRACE_E_IO;
+    }
+    buf_free(&w->out);
+    free(w);
+    return err;
+}
+
+const char *trace_result_header(const struct trace_result *r, const char *name)
+{
+    for (size_t i = 0; i < r->n_headers; i++)
+        if (r->headers[i].key && strcasecmp(r->headers[i].key, name) == 0)
+            return r->headers[i].value;
+    return NULL;
+}
