@@ -12,6 +12,8 @@ struct command {
 };
 
 static const struct command commands[] = {
+    {"summary", cmd_summary,
+     "summary TRACE...  TTFT, TPOT, ITL, latency... per model x class"},
     {"dump", cmd_dump, "dump TRACE...     every record as JSON Lines"},
     {"check", cmd_check, "check TRACE...    integrity; exit 1 if damaged"},
 };

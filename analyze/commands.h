@@ -6,5 +6,6 @@
 
 int cmd_dump(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_summary(int argc, char **argv);
 
 #endif

@@ -1,0 +1,151 @@
+/* analyze_options: the flags shared by the analyzer's subcommands. */
+#include "analyze_options.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+
+/* Returns the value of a flag given as "--flag value" or "--flag=value"
+ * and advances *i; NULL (after an error message) when it is missing. */
+static const char *flag_value(int argc, char **argv, int *i, const char *name)
+{
+    const char *eq = strchr(argv[*i], '=');
+    if (eq)
+        return eq + 1;
+    if (*i + 1 >= argc) {
+        log_error("%s needs a value (try --help)", name);
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+static bool flag_is(const char *arg, const char *name)
+{
+    size_t n = strlen(name);
+    return strncmp(arg, name, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
+}
+
+static int parse_format(const char *v, unsigned allowed_formats,
+                        struct analyze_options *o, unsigned allowed)
+{
+    static const char *names[] = {"table", "json", "csv", "markdown"};
+    if ((allowed & OPT_IMAGE_FORMAT) && (strcmp(v, "png") == 0 || strcmp(v, "svg") == 0)) {
+        o->svg = strcmp(v, "svg") == 0;
+        return 0;
+    }
+    for (int f = 0; f < 4; f++)
+        if (strcmp(v, names[f]) == 0 && (allowed_formats & (1u << f))) {
+            o->format = (enum out_format)f;
+            return 0;
+        }
+    log_error("--format: '%s' is not one of the formats of this command (try --help)", v);
+    return 2;
+}
+
+int analyze_options_parse(int argc, char **argv, unsigned allowed,
+                          unsigned allowed_formats, const char *command,
+                          struct analyze_options *o)
+{
+    memset(o, 0, sizeof(*o));
+    o->seed = 1;
+    o->load.tokens = TOKENS_AUTO;
+    o->traces = calloc((size_t)argc + 1, sizeof(char *));
+    if (!o->traces)
+        return 2;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i], *v;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            o->help = true;
+            return 0;
+        }
+        if (a[0] != '-' || strcmp(a, "-") == 0) {
+            o->traces[o->n_traces++] = argv[i];
+            continue;
+        }
+        if ((allowed & (OPT_BY | OPT_PERIOD)) && flag_is(a, "--by")) {
+            if (!(v = flag_value(argc, argv, &i, "--by")))
+                return 2;
+            if (allowed & OPT_PERIOD)
+                o->period = v;
+            else
+                o->by = v;
+        } else if ((allowed & OPT_FORMAT) && flag_is(a, "--format")) {
+            if (!(v = flag_value(argc, argv, &i, "--format")) ||
+                parse_format(v, allowed_formats, o, allowed))
+                return 2;
+        } else if ((allowed & OPT_SLO) && flag_is(a, "--slo")) {
+            if (!(o->slo = flag_value(argc, argv, &i, "--slo")))
+                return 2;
+        } else if ((allowed & OPT_TOKENS) && flag_is(a, "--tokens")) {
+            if (!(v = flag_value(argc, argv, &i, "--tokens")))
+                return 2;
+            if (strcmp(v, "auto") == 0)
+                o->load.tokens = TOKENS_AUTO;
+            else if (strcmp(v, "usage") == 0)
+                o->load.tokens = TOKENS_USAGE;
+            else if (strcmp(v, "chunks") == 0)
+                o->load.tokens = TOKENS_CHUNKS;
+            else {
+                log_error("--tokens: '%s' is not auto, usage or chunks", v);
+                return 2;
+            }
+        } else if ((allowed & OPT_CLASSIFY) && flag_is(a, "--classify")) {
+            if (!(v = flag_value(argc, argv, &i, "--classify")))
+                return 2;
+            if (strcmp(v, "measured") == 0)
+                o->load.classify_measured = true;
+            else if (strcmp(v, "declared") != 0) {
+                log_error("--classify: '%s' is not declared or measured", v);
+                return 2;
+            }
+        } else if ((allowed & OPT_OUT) &&
+                   (strcmp(a, "-o") == 0 || flag_is(a, "--out") || flag_is(a, "--plot"))) {
+            if (!(o->out_dir = flag_value(argc, argv, &i, a)))
+                return 2;
+        } else if ((allowed & OPT_SEED) && flag_is(a, "--seed")) {
+            char *end;
+            if (!(v = flag_value(argc, argv, &i, "--seed")))
+                return 2;
+            o->seed = strtoull(v, &end, 10);
+            if (*end || end == v) {
+                log_error("--seed: '%s' is not a number", v);
+                return 2;
+            }
+        } else if ((allowed & OPT_HTML) && strcmp(a, "--html") == 0) {
+            o->html = true;
+        } else {
+            log_error("%s: unknown option '%s' (try tokentrace-analyze %s --help)",
+                      command, a, command);
+            return 2;
+        }
+    }
+    if (o->n_traces == 0) {
+        log_error("%s: no trace given (try tokentrace-analyze %s --help)", command,
+                  command);
+        return 2;
+    }
+    return 0;
+}
+
+int analyze_load_groups(const struct analyze_options *o,
+                        const char *default_by, struct group_set *set)
+{
+    struct group_by by;
+    struct slo slo;
+    char err[256];
+    if (group_by_parse(o->by ? o->by : default_by, &by, err, sizeof(err))) {
+        log_error("%s", err);
+        return 2;
+    }
+    by.measured_class = o->load.classify_measured;
+    if (slo_parse(o->slo ? o->slo : "", &slo, err, sizeof(err))) {
+        log_error("%s", err);
+        for (size_t i = 0; i < GROUP_MAX_DIMS; i++)
+            free(by.label_keys[i]);
+        return 2;
+    }
+    group_set_init(set, &by, &slo);
+    return group_set_load(set, o->traces, o->n_traces, &o->load);
+}

@@ -1,0 +1,53 @@
+/* analyze_options: the flags shared by the analyzer's subcommands, parsed
+ * the same way everywhere ("--flag value" or "--flag=value"). */
+#ifndef TT_ANALYZE_OPTIONS_H
+#define TT_ANALYZE_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "groups.h"
+
+enum out_format { FMT_TABLE, FMT_JSON, FMT_CSV, FMT_MARKDOWN };
+
+struct analyze_options {
+    char **traces; /* positional arguments (borrowed from argv) */
+    size_t n_traces;
+    const char *by;       /* --by */
+    enum out_format format;
+    const char *slo;      /* --slo */
+    struct load_options load;
+    const char *out_dir;  /* -o / --plot */
+    uint64_t seed;        /* --seed */
+    bool html;            /* --html */
+    bool svg;             /* --format svg (plot) */
+    const char *period;   /* trend --by day|week */
+    bool help;
+};
+
+/* Flags a command accepts: a bit set of these. */
+#define OPT_BY 0x1u
+#define OPT_FORMAT 0x2u
+#define OPT_SLO 0x4u
+#define OPT_TOKENS 0x8u
+#define OPT_CLASSIFY 0x10u
+#define OPT_OUT 0x20u
+#define OPT_SEED 0x40u
+#define OPT_HTML 0x80u
+#define OPT_IMAGE_FORMAT 0x100u /* --format png|svg instead of table... */
+#define OPT_PERIOD 0x200u       /* --by day|week */
+
+/* Parses argv (after the command name). Returns 0, or 2 after printing a
+ * one-line usage error. allowed_formats is a bit set of 1 << FMT_*. */
+int analyze_options_parse(int argc, char **argv, unsigned allowed,
+                          unsigned allowed_formats, const char *command,
+                          struct analyze_options *o);
+
+/* Builds and loads a group_set from the options (--by default
+ * "model,class"). Returns 0, 1 when an input was damaged (still loaded),
+ * or 2 on a usage error (message printed). */
+int analyze_load_groups(const struct analyze_options *o,
+                        const char *default_by, struct group_set *set);
+
+#endif

@@ -1,0 +1,416 @@
+/* groups: collects request metrics into groups and an overall group. */
+#include "groups.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+
+const struct metric_def metric_defs[M_COUNT] = {
+    [M_TTFT] = {"ttft_ms", "TTFT", "ms", false},
+    [M_TTFT_CONTENT] = {"ttft_content_ms", "TTFT answer", "ms", false},
+    [M_SERVER_TTFT] = {"server_ttft_ms", "server TTFT", "ms", false},
+    [M_TPOT] = {"tpot_ms", "TPOT", "ms", false},
+    [M_ITL] = {"itl_ms", "ITL", "ms", false},
+    [M_LATENCY] = {"latency_ms", "latency", "ms", false},
+    [M_STREAM_END] = {"stream_end_ms", "stream end", "ms", false},
+    [M_OUTPUT_TOKENS] = {"output_tokens", "output tokens", "tok", false},
+    [M_INPUT_TOKENS] = {"input_tokens", "input tokens", "tok", false},
+    [M_TPS] = {"tps", "TPS/request", "tok/s", false},
+    [M_REASONING_EVENTS] = {"reasoning_tokens", "reasoning chunks", "", false},
+    [M_TOKENS_PER_CHUNK] = {"tokens_per_chunk", "tokens/chunk", "", false},
+    [M_SEND_LAG] = {"send_lag_ms", "send lag", "ms", true},
+    [M_RESPONSE_TTFT] = {"response_ttft_ms", "TTFT from sched", "ms", true},
+    [M_RESPONSE_LATENCY] = {"response_latency_ms", "latency from sched", "ms", true},
+};
+
+
+int group_by_parse(const char *spec, struct group_by *by, char *err,
+                   size_t err_size)
+{
+    char *copy = strdup(spec), *save = NULL, *tok;
+    memset(by, 0, sizeof(*by));
+    if (!copy)
+        return -1;
+    for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (by->n == GROUP_MAX_DIMS) {
+            if (err)
+                snprintf(err, err_size, "--by takes at most 4 keys: '%s'", spec);
+            goto bad;
+        }
+        if (strcmp(tok, "model") == 0) {
+            by->dims[by->n++] = DIM_MODEL;
+        } else if (strcmp(tok, "class") == 0) {
+            by->dims[by->n++] = DIM_CLASS;
+        } else if (strcmp(tok, "trace") == 0) {
+            by->dims[by->n++] = DIM_TRACE;
+        } else if (strncmp(tok, "label:", 6) == 0 && tok[6]) {
+            by->label_keys[by->n] = strdup(tok + 6);
+            by->dims[by->n++] = DIM_LABEL;
+        } else {
+            if (err)
+                snprintf(err, err_size, "--by: unknown key '%s' (use model, class, trace, label:KEY)",
+                    tok);
+            goto bad;
+        }
+    }
+    free(copy);
+    if (by->n == 0) {
+        if (err)
+                snprintf(err, err_size, "--by is empty");
+        return -1;
+    }
+    return 0;
+bad:
+    free(copy);
+    for (size_t i = 0; i < GROUP_MAX_DIMS; i++)
+        free(by->label_keys[i]);
+    memset(by, 0, sizeof(*by));
+    return -1;
+}
+
+/* Parses "500ms" into milliseconds; false when malformed. */
+static bool parse_duration_ms(const char *s, double *ms)
+{
+    char *end;
+    double x = strtod(s, &end);
+    if (end == s || !(x >= 0))
+        return false;
+    if (strcmp(end, "ms") == 0)
+        *ms = x;
+    else if (strcmp(end, "s") == 0)
+        *ms = x * 1000;
+    else if (strcmp(end, "us") == 0)
+        *ms = x / 1000;
+    else if (strcmp(end, "ns") == 0)
+        *ms = x / 1e6;
+    else
+        return false;
+    return true;
+}
+
+int slo_parse(const char *spec, struct slo *slo, char *err, size_t err_size)
+{
+    char *copy = strdup(spec), *save = NULL, *tok;
+    slo->ttft_ms = slo->tpot_ms = slo->latency_ms = slo->itl_ms = NAN;
+    slo->any = false;
+    if (!copy)
+        return -1;
+    for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(tok, '=');
+        double *target = NULL, ms;
+        if (eq) {
+            *eq = '\0';
+            if (strcmp(tok, "ttft") == 0)
+                target = &slo->ttft_ms;
+            else if (strcmp(tok, "tpot") == 0)
+                target = &slo->tpot_ms;
+            else if (strcmp(tok, "latency") == 0)
+                target = &slo->latency_ms;
+            else if (strcmp(tok, "itl") == 0)
+                target = &slo->itl_ms;
+        }
+        if (!target || !parse_duration_ms(eq + 1, &ms)) {
+            if (eq)
+                *eq = '=';
+            if (err)
+                snprintf(err, err_size, "--slo: bad item '%s' (want ttft|tpot|itl|latency=N[ns|us|ms|s])",
+                    tok);
+            free(copy);
+            return -1;
+        }
+        *target = ms;
+        slo->any = true;
+    }
+    free(copy);
+    return 0;
+}
+
+static void group_init(struct group *g)
+{
+    memset(g, 0, sizeof(*g));
+    for (int i = 0; i < M_COUNT; i++)
+        stats_vec_init(&g->v[i], 0);
+}
+
+static void group_free(struct group *g)
+{
+    for (size_t i = 0; i < g->n_keys; i++)
+        free(g->keys[i]);
+    for (size_t i = 0; i < g->n_errors; i++)
+        free(g->errors[i].kind);
+    free(g->errors);
+    for (int i = 0; i < M_COUNT; i++)
+        stats_vec_free(&g->v[i]);
+}
+
+void group_set_init(struct group_set *set, const struct group_by *by,
+                    const struct slo *slo)
+{
+    memset(set, 0, sizeof(*set));
+    set->by = *by;
+    if (slo)
+        set->slo = *slo;
+    else
+        slo_parse("", &set->slo, NULL, 0);
+    group_init(&set->overall);
+}
+
+void group_set_free(struct group_set *set)
+{
+    for (size_t i = 0; i < set->n_groups; i++) {
+        group_free(set->groups[i]);
+        free(set->groups[i]);
+    }
+    free(set->groups);
+    group_free(&set->overall);
+    for (size_t i = 0; i < GROUP_MAX_DIMS; i++)
+        free(set->by.label_keys[i]);
+    load_free_infos(set->traces, set->n_traces);
+}
+
+/* The key value of dimension i for a request. */
+static const char *key_value(const struct group_set *set, size_t i,
+                             const struct request_metrics *m, char *tmp,
+                             size_t tmp_size)
+{
+    const char *v;
+    switch (set->by.dims[i]) {
+    case DIM_MODEL: return m->model;
+    case DIM_CLASS:
+        return set->by.measured_class ? m->measured_class : m->class_name;
+    case DIM_LABEL:
+        v = trace_info_label(m->trace, set->by.label_keys[i]);
+        return v ? v : "(none)";
+    case DIM_TRACE:
+        snprintf(tmp, tmp_size, "%u:%s", m->trace->index,
+                 m->trace->file ? m->trace->file : "");
+        return tmp;
+    }
+    return "";
+}
+
+static struct group *find_group(struct group_set *set,
+                                const struct request_metrics *m)
+{
+    char tmp[GROUP_MAX_DIMS][512];
+    const char *vals[GROUP_MAX_DIMS];
+    struct group *g, **p;
+    for (size_t i = 0; i < set->by.n; i++)
+        vals[i] = key_value(set, i, m, tmp[i], sizeof(tmp[i]));
+    for (size_t k = 0; k < set->n_groups; k++) {
+        size_t i;
+        g = set->groups[k];
+        for (i = 0; i < set->by.n; i++)
+            if (strcmp(g->keys[i], vals[i]) != 0)
+                break;
+        if (i == set->by.n)
+            return g;
+    }
+    g = malloc(sizeof(*g));
+    p = realloc(set->groups, (set->n_groups + 1) * sizeof(*p));
+    if (!g || !p) {
+        free(g);
+        if (p)
+            set->groups = p;
+        return NULL;
+    }
+    set->groups = p;
+    group_init(g);
+    for (size_t i = 0; i < set->by.n; i++)
+        g->keys[g->n_keys++] = strdup(vals[i]);
+    set->groups[set->n_groups++] = g;
+    return g;
+}
+
+static void count_error(struct group *g, const char *kind)
+{
+    struct error_count *p;
+    for (size_t i = 0; i < g->n_errors; i++)
+        if (strcmp(g->errors[i].kind, kind) == 0) {
+            g->errors[i].n++;
+            return;
+        }
+    p = realloc(g->errors, (g->n_errors + 1) * sizeof(*p));
+    if (!p)
+        return;
+    g->errors = p;
+    p[g->n_errors].kind = strdup(kind);
+    p[g->n_errors].n = 1;
+    g->n_errors++;
+}
+
+static bool meets(double value, double limit)
+{
+    return isnan(limit) || (!isnan(value) && value <= limit);
+}
+
+/* True when a request meets every SLO (failed requests never do). */
+static bool meets_slo(const struct slo *slo, const struct request_metrics *m)
+{
+    double worst_itl = 0;
+    if (!m->ok)
+        return false;
+    for (size_t i = 0; i < m->n_itl; i++)
+        if (m->itl_ms[i] > worst_itl)
+            worst_itl = m->itl_ms[i];
+    return meets(m->ttft_ms, slo->ttft_ms) && meets(m->tpot_ms, slo->tpot_ms) &&
+           meets(m->latency_ms, slo->latency_ms) &&
+           (isnan(slo->itl_ms) || worst_itl <= slo->itl_ms);
+}
+
+static void add_to(struct group *g, const struct slo *slo,
+                   const struct request_metrics *m)
+{
+    double vals[M_COUNT] = {
+        [M_TTFT] = m->ttft_ms,
+        [M_TTFT_CONTENT] = m->ttft_content_ms,
+        [M_SERVER_TTFT] = m->server_ttft_ms,
+        [M_TPOT] = m->tpot_ms,
+        [M_ITL] = NAN,
+        [M_LATENCY] = m->latency_ms,
+        [M_STREAM_END] = m->ok ? m->stream_end_ms : NAN,
+        [M_OUTPUT_TOKENS] = m->ok && m->output_tokens >= 0 ? (double)m->output_tokens : NAN,
+        [M_INPUT_TOKENS] = m->ok && m->input_tokens >= 0 ? (double)m->input_tokens : NAN,
+        [M_TPS] = m->tps,
+        [M_REASONING_EVENTS] = m->ok && m->reasoning_events > 0 ? (double)m->reasoning_events : NAN,
+        [M_TOKENS_PER_CHUNK] = m->ok ? m->tokens_per_chunk : NAN,
+        [M_SEND_LAG] = m->send_lag_ms,
+        [M_RESPONSE_TTFT] = m->response_ttft_ms,
+        [M_RESPONSE_LATENCY] = m->response_latency_ms,
+    };
+    if (m->warmup) {
+        g->warmup++;
+        return;
+    }
+    g->requests++;
+    if (m->open_loop)
+        g->open_loop = true;
+    if (!m->ok) {
+        count_error(g, m->error_kind);
+        /* Open loop: send lag is the client's, known even for failures. */
+        if (!isnan(m->send_lag_ms))
+            stats_vec_push(&g->v[M_SEND_LAG], m->send_lag_ms);
+        return;
+    }
+    g->ok++;
+    if (strcmp(m->token_source, "usage") == 0)
+        g->src_usage++;
+    else
+        g->src_chunks++;
+    g->usage_disagree += m->usage_disagrees;
+    if (m->output_tokens > 0)
+        g->output_tokens_total += (uint64_t)m->output_tokens;
+    if (slo->any && meets_slo(slo, m))
+        g->slo_met++;
+    for (int i = 0; i < M_COUNT; i++)
+        if (!isnan(vals[i]))
+            stats_vec_push(&g->v[i], vals[i]);
+    for (size_t i = 0; i < m->n_itl; i++)
+        stats_vec_push(&g->v[M_ITL], m->itl_ms[i]);
+}
+
+int group_set_add(void *ctx, const struct request_metrics *m)
+{
+    struct group_set *set = ctx;
+    struct group *g = find_group(set, m);
+    if (!g)
+        return -1;
+    add_to(g, &set->slo, m);
+    add_to(&set->overall, &set->slo, m);
+    return 0;
+}
+
+static void group_summarize(struct group *g)
+{
+    for (int i = 0; i < M_COUNT; i++)
+        stats_summarize(g->v[i].v, g->v[i].n, &g->sum[i]);
+}
+
+void group_set_summarize(struct group_set *set)
+{
+    for (size_t i = 0; i < set->n_groups; i++)
+        group_summarize(set->groups[i]);
+    group_summarize(&set->overall);
+}
+
+static const struct group_set *sort_set;
+
+static int cmp_groups(const void *a, const void *b)
+{
+    const struct group *ga = *(struct group *const *)a;
+    const struct group *gb = *(struct group *const *)b;
+    for (size_t i = 0; i < sort_set->by.n; i++) {
+        int c = strcmp(ga->keys[i], gb->keys[i]);
+        if (c)
+            return c;
+    }
+    return 0;
+}
+
+void group_set_sort(struct group_set *set)
+{
+    sort_set = set;
+    qsort(set->groups, set->n_groups, sizeof(*set->groups), cmp_groups);
+    sort_set = NULL;
+}
+
+void group_describe(const struct group *g, char *out, size_t size)
+{
+    size_t len = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < g->n_keys && len < size; i++) {
+        int n = snprintf(out + len, size - len, "%s%s", i ? " / " : "", g->keys[i]);
+        if (n < 0)
+            break;
+        len += (size_t)n;
+    }
+}
+
+const char *group_dim_name(const struct group_set *set, size_t i, char *tmp,
+                           size_t tmp_size)
+{
+    switch (set->by.dims[i]) {
+    case DIM_MODEL: return "model";
+    case DIM_CLASS: return "class";
+    case DIM_TRACE: return "trace";
+    case DIM_LABEL:
+        snprintf(tmp, tmp_size, "label:%s", set->by.label_keys[i]);
+        return tmp;
+    }
+    return "";
+}
+
+const char *group_token_source(const struct group *g)
+{
+    if (g->src_usage && g->src_chunks)
+        return "mixed";
+    return g->src_chunks ? "chunks" : "usage";
+}
+
+double group_set_wall_s(const struct group_set *set)
+{
+    double total = 0;
+    bool any = false;
+    for (size_t i = 0; i < set->n_traces; i++) {
+        const struct trace_info *t = set->traces[i];
+        if (t->first_start_ns >= 0 && t->last_end_ns > t->first_start_ns) {
+            total += (double)(t->last_end_ns - t->first_start_ns) / 1e9;
+            any = true;
+        }
+    }
+    return any ? total : NAN;
+}
+
+int group_set_load(struct group_set *set, char **paths, size_t n_paths,
+                   const struct load_options *opt)
+{
+    int rc = 0;
+    for (size_t i = 0; i < n_paths; i++)
+        rc |= load_trace_file(paths[i], opt, group_set_add, NULL, set,
+                              &set->traces, &set->n_traces);
+    group_set_sort(set);
+    return rc;
+}

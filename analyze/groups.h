@@ -1,0 +1,134 @@
+/* groups: collects request metrics into groups (--by model,class,
+ * label:KEY, trace) and an overall group, for summary, compare and trend. */
+#ifndef TT_GROUPS_H
+#define TT_GROUPS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "request_metrics.h"
+#include "stats.h"
+
+/* Distributions kept per group. The order is the order of every output. */
+enum metric_id {
+    M_TTFT,
+    M_TTFT_CONTENT,
+    M_SERVER_TTFT,
+    M_TPOT,
+    M_ITL,
+    M_LATENCY,
+    M_STREAM_END,
+    M_OUTPUT_TOKENS,
+    M_INPUT_TOKENS,
+    M_TPS,
+    M_REASONING_EVENTS,
+    M_TOKENS_PER_CHUNK,
+    M_SEND_LAG,
+    M_RESPONSE_TTFT,
+    M_RESPONSE_LATENCY,
+    M_COUNT
+};
+
+struct metric_def {
+    const char *json_key; /* key in summary --format json ("ttft_ms") */
+    const char *title;    /* row title in tables ("TTFT") */
+    const char *unit;     /* "ms", "tokens", "tok/s", "" */
+    bool open_loop_only;  /* shown only when the group has open-loop data */
+};
+
+extern const struct metric_def metric_defs[M_COUNT];
+
+#define GROUP_MAX_DIMS 4
+
+enum group_dim { DIM_MODEL, DIM_CLASS, DIM_LABEL, DIM_TRACE };
+
+struct group_by {
+    enum group_dim dims[GROUP_MAX_DIMS];
+    char *label_keys[GROUP_MAX_DIMS]; /* for DIM_LABEL */
+    size_t n;
+    bool measured_class; /* DIM_CLASS uses the measured class */
+};
+
+/* --slo thresholds in ms (NAN when not set). */
+struct slo {
+    double ttft_ms, tpot_ms, latency_ms, itl_ms;
+    bool any;
+};
+
+struct error_count {
+    char *kind;
+    uint64_t n;
+};
+
+struct group {
+    char *keys[GROUP_MAX_DIMS]; /* values, one per dim */
+    size_t n_keys;
+    uint64_t requests; /* non-warmup requests */
+    uint64_t ok;
+    uint64_t warmup;   /* excluded */
+    uint64_t src_usage, src_chunks, usage_disagree;
+    uint64_t slo_met;
+    uint64_t output_tokens_total;
+    struct error_count *errors;
+    size_t n_errors;
+    struct stats_vec v[M_COUNT];
+    struct stats_summary sum[M_COUNT]; /* filled by group_set_summarize */
+    bool open_loop;
+};
+
+struct group_set {
+    struct group_by by;
+    struct slo slo;
+    struct group **groups;
+    size_t n_groups;
+    struct group overall;
+    struct trace_info **traces;
+    size_t n_traces;
+};
+
+/* Parses "--by" ("model,class", "label:week,model", "trace"). Returns 0, or
+ * -1 with a one-line reason in err. */
+int group_by_parse(const char *spec, struct group_by *by, char *err,
+                   size_t err_size);
+
+/* Parses "--slo ttft=500ms,tpot=50ms" (units ns, us, ms, s). Returns 0 or -1
+ * with a reason in err. */
+int slo_parse(const char *spec, struct slo *slo, char *err, size_t err_size);
+
+/* Initializes an empty set that takes ownership of by's strings. */
+void group_set_init(struct group_set *set, const struct group_by *by,
+                    const struct slo *slo);
+
+/* Adds one request (a request_sink). Returns 0 (or -1 out of memory). */
+int group_set_add(void *set, const struct request_metrics *m);
+
+/* Computes every group's distributions (sorts the vectors in place). */
+void group_set_summarize(struct group_set *set);
+
+/* Sorts groups by their keys so output is deterministic. */
+void group_set_sort(struct group_set *set);
+
+/* Describes a group's keys as "model-a / short-short" into out. */
+void group_describe(const struct group *g, char *out, size_t size);
+
+/* Name of dimension i of the set ("model", "class", "label:week", "trace"). */
+const char *group_dim_name(const struct group_set *set, size_t i, char *tmp,
+                           size_t tmp_size);
+
+/* The token source of a group: "usage", "chunks" or "mixed". */
+const char *group_token_source(const struct group *g);
+
+/* Wall span of all runs in seconds (sum over traces of last end - first
+ * start), NAN when unknown. */
+double group_set_wall_s(const struct group_set *set);
+
+/* Loads every path into the set (warnings for damaged files). Returns 0
+ * when all read whole, 1 when any was damaged or missing. */
+int group_set_load(struct group_set *set, char **paths, size_t n_paths,
+                   const struct load_options *opt);
+
+/* Frees everything. */
+void group_set_free(struct group_set *set);
+
+#endif

@@ -1,0 +1,456 @@
+/* load: streams trace files through the SSE/token parser and hands out one
+ * request_metrics per request, never holding more than the requests in
+ * flight in memory. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "request_metrics.h"
+#include "stream_events.h"
+
+#define MAX_REQUEST_ID ((uint32_t)1 << 24)
+#define MEASURED_LONG_INPUT 1024
+#define MEASURED_LONG_OUTPUT 256
+
+/* A request whose result has not been read yet. */
+struct pending {
+    bool used;
+    struct trace_request req; /* strings below are owned copies */
+    char *model, *class_name;
+    struct stream_state *stream;
+};
+
+struct loader {
+    const struct load_options *opt;
+    request_sink sink;
+    trace_sink tsink;
+    void *ctx;
+    struct trace_info *info; /* current trace */
+    enum stream_api api;
+    struct pending *pending; /* indexed by request id */
+    size_t n_pending;
+    struct stream_state **pool; /* stream states ready for reuse */
+    size_t n_pool, cap_pool;
+    double *itl;
+    size_t cap_itl;
+    int stop;
+};
+
+static char *dup_or_null(const char *s)
+{
+    return s ? strdup(s) : NULL;
+}
+
+static struct trace_kv *dup_kv(const struct trace_kv *kv, size_t n)
+{
+    struct trace_kv *out = n ? calloc(n, sizeof(*out)) : NULL;
+    for (size_t i = 0; out && i < n; i++) {
+        out[i].key = strdup(kv[i].key ? kv[i].key : "");
+        out[i].value = strdup(kv[i].value ? kv[i].value : "");
+    }
+    return out;
+}
+
+static void free_kv(struct trace_kv *kv, size_t n)
+{
+    for (size_t i = 0; kv && i < n; i++) {
+        free((char *)kv[i].key);
+        free((char *)kv[i].value);
+    }
+    free(kv);
+}
+
+void load_free_infos(struct trace_info **infos, size_t n)
+{
+    for (size_t i = 0; infos && i < n; i++) {
+        struct trace_info *t = infos[i];
+        free(t->file);
+        free(t->trace_id);
+        free(t->api);
+        free(t->endpoint);
+        free(t->host);
+        free(t->tool_version);
+        free(t->workload);
+        for (size_t k = 0; k < t->n_models; k++)
+            free(t->models[k]);
+        free(t->models);
+        free_kv(t->labels, t->n_labels);
+        free_kv(t->options, t->n_options);
+        free(t->footer_reason);
+        free(t->damage);
+        free(t);
+    }
+    free(infos);
+}
+
+const char *trace_info_label(const struct trace_info *t, const char *key)
+{
+    for (size_t i = 0; i < t->n_labels; i++)
+        if (strcmp(t->labels[i].key, key) == 0)
+            return t->labels[i].value;
+    return NULL;
+}
+
+static struct trace_info *info_from_header(const struct trace_header *h,
+                                           const char *file)
+{
+    struct trace_info *t = calloc(1, sizeof(*t));
+    if (!t)
+        return NULL;
+    t->file = strdup(file);
+    t->trace_id = dup_or_null(h->trace_id);
+    t->api = strdup(h->api ? h->api : "openai-chat");
+    t->endpoint = dup_or_null(h->endpoint);
+    t->host = dup_or_null(h->host);
+    t->tool_version = dup_or_null(h->tool_version);
+    t->workload = dup_or_null(h->workload);
+    t->models = h->n_models ? calloc(h->n_models, sizeof(char *)) : NULL;
+    for (size_t i = 0; t->models && i < h->n_models; i++)
+        t->models[t->n_models++] = strdup(h->models[i]);
+    t->labels = dup_kv(h->labels, h->n_labels);
+    t->n_labels = t->labels ? h->n_labels : 0;
+    t->options = dup_kv(h->options, h->n_options);
+    t->n_options = t->options ? h->n_options : 0;
+    t->mono_zero_ns = h->mono_zero_ns;
+    t->real_zero_ns = h->real_zero_ns;
+    t->first_start_ns = -1;
+    t->last_end_ns = -1;
+    return t;
+}
+
+static struct stream_state *stream_take(struct loader *L)
+{
+    struct stream_state *s;
+    if (L->n_pool > 0) {
+        s = L->pool[--L->n_pool];
+        stream_state_reset(s, L->api);
+        return s;
+    }
+    s = malloc(sizeof(*s));
+    if (s)
+        stream_state_init(s, L->api, 0);
+    return s;
+}
+
+static void stream_give_back(struct loader *L, struct stream_state *s)
+{
+    if (L->n_pool == L->cap_pool) {
+        size_t ncap = L->cap_pool ? L->cap_pool * 2 : 16;
+        struct stream_state **p = realloc(L->pool, ncap * sizeof(*p));
+        if (!p) {
+            stream_state_free(s);
+            free(s);
+            return;
+        }
+        L->pool = p;
+        L->cap_pool = ncap;
+    }
+    L->pool[L->n_pool++] = s;
+}
+
+static void pending_clear(struct loader *L, struct pending *p)
+{
+    free(p->model);
+    free(p->class_name);
+    free((char *)p->req.request_id);
+    if (p->stream)
+        stream_give_back(L, p->stream);
+    memset(p, 0, sizeof(*p));
+}
+
+static struct pending *pending_get(struct loader *L, uint32_t id, bool create)
+{
+    if (id >= MAX_REQUEST_ID)
+        return NULL;
+    if (id >= L->n_pending) {
+        size_t n;
+        struct pending *p;
+        if (!create)
+            return NULL;
+        n = L->n_pending ? L->n_pending : 64;
+        while (n <= id)
+            n *= 2;
+        p = realloc(L->pending, n * sizeof(*p));
+        if (!p)
+            return NULL;
+        memset(p + L->n_pending, 0, (n - L->n_pending) * sizeof(*p));
+        L->pending = p;
+        L->n_pending = n;
+    }
+    return &L->pending[id];
+}
+
+static double ms_between(int64_t from, int64_t to)
+{
+    if (from < 0 || to < 0)
+        return NAN;
+    return (double)(to - from) / 1e6;
+}
+
+/* The error kind of a finished request, derived from what the recorder saw
+ * and from the bytes themselves; NULL when it succeeded. */
+static const char *derive_error(const struct trace_result *res,
+                                const struct stream_state *s, char *tmp,
+                                size_t tmp_size)
+{
+    if (!res)
+        return "unfinished";
+    if (res->error_kind && res->error_kind[0])
+        return res->error_kind;
+    if (res->http_status >= 400) {
+        snprintf(tmp, tmp_size, "http_%d", res->http_status);
+        return tmp;
+    }
+    if (s->stream_errors > 0)
+        return "stream_error";
+    if (s->oversized)
+        return "oversized_event";
+    if (s->token_events == 0)
+        return "no_tokens";
+    return NULL;
+}
+
+static const char *measured_class(int64_t input, int64_t output)
+{
+    bool long_in = input > MEASURED_LONG_INPUT;
+    bool long_out = output > MEASURED_LONG_OUTPUT;
+    if (long_in && long_out)
+        return "long-long";
+    if (long_in)
+        return "long-short";
+    return long_out ? "short-long" : "short-short";
+}
+
+/* Computes the metrics of one request and hands them to the sink. res is
+ * NULL for a request the trace never finished. */
+static void finish_request(struct loader *L, struct pending *p,
+                           const struct trace_result *res)
+{
+    struct request_metrics m;
+    struct stream_state *s = p->stream;
+    const struct trace_request *q = &p->req;
+    char kind_buf[32];
+    int64_t sent_ns = -1;
+
+    stream_finish(s);
+    memset(&m, 0, sizeof(m));
+    m.trace = L->info;
+    m.id = q->id;
+    m.model = p->model ? p->model : "";
+    m.class_name = p->class_name ? p->class_name : "";
+    m.prompt_index = q->prompt_index;
+    m.warmup = q->warmup;
+    m.http_status = res ? res->http_status : 0;
+    m.error_kind = derive_error(res, s, kind_buf, sizeof(kind_buf));
+    m.error_message = res ? res->error_message : NULL;
+    if (!m.error_message && s->stream_errors)
+        m.error_message = s->error_message;
+    m.ok = m.error_kind == NULL;
+    m.open_loop = q->scheduled_ns >= 0;
+    m.scheduled_ns = q->scheduled_ns;
+    m.start_ns = q->start_ns;
+    m.first_token_ns = s->first_token_ns;
+    m.first_content_ns = s->first_content_ns;
+    m.last_token_ns = s->last_token_ns;
+    m.end_ns = res ? res->end_ns : s->last_feed_ns;
+    m.stream_end_ns = s->done_seen ? s->done_ns : m.end_ns;
+
+    m.usage_output_tokens = s->usage_output_tokens;
+    m.token_events = (int64_t)s->token_events;
+    m.reasoning_events = (int64_t)s->reasoning_events;
+    if (L->opt->tokens == TOKENS_CHUNKS ||
+        (L->opt->tokens == TOKENS_AUTO && s->usage_output_tokens < 0)) {
+        m.output_tokens = m.token_events;
+        m.token_source = "chunks";
+    } else {
+        m.output_tokens = s->usage_output_tokens;
+        m.token_source = "usage";
+    }
+    m.usage_disagrees = s->usage_output_tokens >= 0 &&
+                        s->usage_output_tokens != m.token_events;
+    m.tokens_per_chunk = s->usage_output_tokens >= 0 && s->token_events > 0
+                             ? (double)s->usage_output_tokens / (double)s->token_events
+                             : NAN;
+    m.input_tokens = s->usage_input_tokens >= 0 ? s->usage_input_tokens
+                                                : q->input_tokens_est;
+    m.measured_class = measured_class(m.input_tokens, m.output_tokens);
+
+    m.ttft_ms = ms_between(q->start_ns, s->first_token_ns);
+    m.ttft_content_ms = ms_between(q->start_ns, s->first_content_ns);
+    if (res && q->start_ns >= 0) {
+        int64_t sent = res->phases.posttransfer_ns >= 0 ? res->phases.posttransfer_ns
+                                                        : res->phases.pretransfer_ns;
+        if (sent >= 0)
+            sent_ns = q->start_ns + sent;
+    }
+    m.server_ttft_ms = ms_between(sent_ns, s->first_token_ns);
+    m.latency_ms = ms_between(q->start_ns, s->last_token_ns);
+    m.stream_end_ms = ms_between(q->start_ns, m.stream_end_ns);
+    m.tpot_ms = m.output_tokens >= 2
+                    ? ms_between(s->first_token_ns, s->last_token_ns) /
+                          (double)(m.output_tokens - 1)
+                    : NAN;
+    m.tps = m.output_tokens >= 0 && m.latency_ms > 0
+                ? (double)m.output_tokens / (m.latency_ms / 1000.0)
+                : NAN;
+    m.send_lag_ms = m.open_loop ? ms_between(q->scheduled_ns, q->start_ns) : NAN;
+    m.response_ttft_ms = m.open_loop ? ms_between(q->scheduled_ns, s->first_token_ns) : NAN;
+    m.response_latency_ms = m.open_loop ? ms_between(q->scheduled_ns, s->last_token_ns) : NAN;
+
+    if (s->n_tokens > 1) {
+        if (L->cap_itl < s->n_tokens) {
+            double *p2 = realloc(L->itl, s->n_tokens * sizeof(double));
+            if (p2) {
+                L->itl = p2;
+                L->cap_itl = s->n_tokens;
+            }
+        }
+        if (L->cap_itl >= s->n_tokens) {
+            for (size_t i = 1; i < s->n_tokens; i++)
+                L->itl[i - 1] = (double)(s->tokens[i].t_ns - s->tokens[i - 1].t_ns) / 1e6;
+            m.itl_ms = L->itl;
+            m.n_itl = s->n_tokens - 1;
+        }
+    }
+    if (!m.ok) { /* failed requests stay out of the timing distributions */
+        m.ttft_ms = m.ttft_content_ms = m.server_ttft_ms = m.tpot_ms = NAN;
+        m.latency_ms = m.tps = m.response_ttft_ms = m.response_latency_ms = NAN;
+        m.n_itl = 0;
+    }
+    if (L->info->first_start_ns < 0 || (q->start_ns >= 0 && q->start_ns < L->info->first_start_ns))
+        L->info->first_start_ns = q->start_ns;
+    if (m.end_ns > L->info->last_end_ns)
+        L->info->last_end_ns = m.end_ns;
+    if (!L->stop && L->sink(L->ctx, &m) != 0)
+        L->stop = 1;
+    pending_clear(L, p);
+}
+
+/* Ends the current trace: unfinished requests first, then the trace sink. */
+static void end_trace(struct loader *L)
+{
+    if (!L->info)
+        return;
+    for (size_t i = 0; i < L->n_pending; i++)
+        if (L->pending[i].used)
+            finish_request(L, &L->pending[i], NULL);
+    if (L->tsink)
+        L->tsink(L->ctx, L->info);
+    L->info = NULL;
+}
+
+static void on_request(struct loader *L, const struct trace_request *q)
+{
+    struct pending *p = pending_get(L, q->id, true);
+    if (!p)
+        return;
+    if (p->used) /* a repeated id: finish the old one as unfinished */
+        finish_request(L, p, NULL);
+    p->used = true;
+    p->req = *q;
+    p->req.body = NULL;
+    p->req.request_id = dup_or_null(q->request_id);
+    p->model = dup_or_null(q->model);
+    p->class_name = dup_or_null(q->class_name);
+    p->stream = stream_take(L);
+    L->info->requests++;
+    if (!p->stream)
+        pending_clear(L, p);
+}
+
+static int push_info(struct trace_info *t, struct trace_info ***infos, size_t *n)
+{
+    struct trace_info **p = realloc(*infos, (*n + 1) * sizeof(*p));
+    if (!p)
+        return -1;
+    *infos = p;
+    p[(*n)++] = t;
+    return 0;
+}
+
+int load_trace_file(const char *path, const struct load_options *opt,
+                    request_sink sink, trace_sink tsink, void *ctx,
+                    struct trace_info ***infos, size_t *n_infos)
+{
+    struct loader L;
+    struct trace_reader *r;
+    struct trace_record rec;
+    int st = 0, rc = 0;
+    memset(&L, 0, sizeof(L));
+    L.opt = opt;
+    L.sink = sink;
+    L.tsink = tsink;
+    L.ctx = ctx;
+    if (trace_reader_open(path, &r) != TRACE_OK) {
+        log_error("%s: cannot open: %m", path);
+        return 1;
+    }
+    while (!L.stop && (st = trace_reader_next(r, &rec)) > 0) {
+        struct pending *p;
+        switch (rec.kind) {
+        case TRACE_HEADER:
+            end_trace(&L);
+            L.info = info_from_header(&rec.u.header, trace_reader_name(r));
+            if (!L.info || push_info(L.info, infos, n_infos)) {
+                log_error("out of memory");
+                rc = 1;
+                goto done;
+            }
+            L.info->index = (unsigned)(*n_infos - 1);
+            if (stream_api_from_name(L.info->api, &L.api) != STREAM_OK) {
+                log_warn("%s: unknown API kind '%s', parsing as openai-chat",
+                         trace_reader_name(r), L.info->api);
+                L.api = STREAM_API_OPENAI_CHAT;
+            }
+            break;
+        case TRACE_REQUEST:
+            on_request(&L, &rec.u.request);
+            break;
+        case TRACE_CHUNK:
+            p = pending_get(&L, rec.u.chunk.request_id, false);
+            if (p && p->used) {
+                stream_feed(p->stream, rec.u.chunk.t_ns, rec.u.chunk.data,
+                            rec.u.chunk.len);
+                L.info->chunks++;
+                L.info->bytes += rec.u.chunk.len;
+            }
+            break;
+        case TRACE_RESULT:
+            p = pending_get(&L, rec.u.result.id, false);
+            if (p && p->used)
+                finish_request(&L, p, &rec.u.result);
+            break;
+        case TRACE_FOOTER:
+            L.info->has_footer = true;
+            L.info->interrupted = rec.u.footer.interrupted;
+            free(L.info->footer_reason);
+            L.info->footer_reason = dup_or_null(rec.u.footer.reason);
+            break;
+        default:
+            break;
+        }
+    }
+    if (st < 0) {
+        log_warn("%s; analyzing the complete records before it",
+                 trace_reader_error(r));
+        if (L.info)
+            L.info->damage = strdup(trace_reader_error(r));
+        rc = 1;
+    }
+    end_trace(&L);
+done:
+    for (size_t i = 0; i < L.n_pending; i++)
+        if (L.pending[i].used)
+            pending_clear(&L, &L.pending[i]);
+    free(L.pending);
+    for (size_t i = 0; i < L.n_pool; i++) {
+        stream_state_free(L.pool[i]);
+        free(L.pool[i]);
+    }
+    free(L.pool);
+    free(L.itl);
+    trace_reader_close(r);
+    return rc;
+}

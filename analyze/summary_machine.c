@@ -1,0 +1,216 @@
+/* summary_machine: the machine formats of summary: JSON (the stable
+ * interface of SPEC 6, schema 1) and CSV (one row per group and metric). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "buf.h"
+#include "clock.h"
+#include "json_writer.h"
+#include "summary_output.h"
+
+static void json_stats(struct buf *b, const struct stats_summary *s)
+{
+    const char *names[] = {"p50", "p90", "p95", "p99", "p999", "mean",
+                           "stddev", "min", "max"};
+    const double vals[] = {s->p50, s->p90, s->p95, s->p99, s->p999,
+                           s->mean, s->stddev, s->min, s->max};
+    buf_printf(b, "{\"n\":%zu", s->n);
+    for (size_t i = 0; i < sizeof(vals) / sizeof(vals[0]); i++) {
+        buf_printf(b, ",\"%s\":", names[i]);
+        json_put_double(b, s->n ? vals[i] : NAN);
+    }
+    buf_puts(b, "}");
+}
+
+static void json_slo(struct buf *b, const struct slo *slo)
+{
+    const char *names[] = {"ttft_ms", "tpot_ms", "itl_ms", "latency_ms"};
+    const double vals[] = {slo->ttft_ms, slo->tpot_ms, slo->itl_ms, slo->latency_ms};
+    bool first = true;
+    buf_puts(b, "{");
+    for (size_t i = 0; i < 4; i++) {
+        if (isnan(vals[i]))
+            continue;
+        buf_printf(b, "%s\"%s\":", first ? "" : ",", names[i]);
+        json_put_double(b, vals[i]);
+        first = false;
+    }
+    buf_puts(b, "}");
+}
+
+/* The keys every group and the overall object share. */
+static void json_group_body(struct buf *b, const struct group_set *set,
+                            const struct group *g, double wall_s)
+{
+    buf_printf(b, "\"requests\":%llu,\"ok\":%llu,\"warmup_excluded\":%llu,"
+                  "\"errors\":{",
+               (unsigned long long)g->requests, (unsigned long long)g->ok,
+               (unsigned long long)g->warmup);
+    for (size_t i = 0; i < g->n_errors; i++) {
+        if (i)
+            buf_puts(b, ",");
+        json_put_cstr(b, g->errors[i].kind);
+        buf_printf(b, ":%llu", (unsigned long long)g->errors[i].n);
+    }
+    buf_printf(b, "},\"token_source\":\"%s\",\"usage_disagrees\":%llu",
+               group_token_source(g), (unsigned long long)g->usage_disagree);
+    for (int m = 0; m < M_COUNT; m++) {
+        buf_printf(b, ",\"%s\":", metric_defs[m].json_key);
+        json_stats(b, &g->sum[m]);
+    }
+    buf_puts(b, ",\"goodput\":");
+    if (!set->slo.any) {
+        buf_puts(b, "null");
+    } else {
+        buf_puts(b, "{\"slo\":");
+        json_slo(b, &set->slo);
+        buf_printf(b, ",\"met\":%llu,\"share\":", (unsigned long long)g->slo_met);
+        json_put_double(b, g->requests ? (double)g->slo_met / (double)g->requests : NAN);
+        buf_puts(b, ",\"per_s\":");
+        json_put_double(b, wall_s > 0 ? (double)g->slo_met / wall_s : NAN);
+        buf_puts(b, "}");
+    }
+}
+
+static void json_trace(struct buf *b, const struct trace_info *t)
+{
+    char when[40];
+    buf_printf(b, "{\"index\":%u,\"file\":", t->index);
+    json_put_cstr(b, t->file);
+    buf_puts(b, ",\"trace_id\":");
+    json_put_cstr(b, t->trace_id);
+    buf_puts(b, ",\"api\":");
+    json_put_cstr(b, t->api);
+    buf_puts(b, ",\"endpoint\":");
+    json_put_cstr(b, t->endpoint);
+    buf_puts(b, ",\"started\":");
+    json_put_cstr(b, t->real_zero_ns > 0
+                         ? clock_format_utc(t->real_zero_ns, when, sizeof(when))
+                         : NULL);
+    buf_puts(b, ",\"models\":[");
+    for (size_t i = 0; i < t->n_models; i++) {
+        if (i)
+            buf_puts(b, ",");
+        json_put_cstr(b, t->models[i]);
+    }
+    buf_puts(b, "],\"labels\":{");
+    for (size_t i = 0; i < t->n_labels; i++) {
+        if (i)
+            buf_puts(b, ",");
+        json_put_cstr(b, t->labels[i].key);
+        buf_puts(b, ":");
+        json_put_cstr(b, t->labels[i].value);
+    }
+    buf_printf(b, "},\"requests\":%llu,\"complete\":%s,\"damage\":",
+               (unsigned long long)t->requests,
+               t->has_footer && !t->damage ? "true" : "false");
+    json_put_cstr(b, t->damage);
+    buf_puts(b, "}");
+}
+
+int summary_write_json(FILE *out, const struct group_set *set)
+{
+    struct buf b;
+    struct run_totals t;
+    char tmp[300];
+    summary_totals(set, &t);
+    buf_init(&b, 0);
+    buf_puts(&b, "{\"tool\":\"tokentrace\",\"schema\":1,\"traces\":[");
+    for (size_t i = 0; i < set->n_traces; i++) {
+        if (i)
+            buf_puts(&b, ",");
+        json_trace(&b, set->traces[i]);
+    }
+    buf_puts(&b, "],\"groups\":[");
+    for (size_t i = 0; i < set->n_groups; i++) {
+        const struct group *g = set->groups[i];
+        buf_puts(&b, i ? ",{" : "{");
+        for (size_t k = 0; k < g->n_keys; k++) {
+            json_put_cstr(&b, group_dim_name(set, k, tmp, sizeof(tmp)));
+            buf_puts(&b, ":");
+            json_put_cstr(&b, g->keys[k]);
+            buf_puts(&b, ",");
+        }
+        json_group_body(&b, set, g, t.wall_s);
+        buf_puts(&b, "}");
+    }
+    buf_puts(&b, "],\"overall\":{");
+    json_group_body(&b, set, &set->overall, t.wall_s);
+    buf_puts(&b, ",\"wall_s\":");
+    json_put_double(&b, t.wall_s);
+    buf_puts(&b, ",\"req_per_s\":");
+    json_put_double(&b, t.req_per_s);
+    buf_puts(&b, ",\"output_tok_per_s\":");
+    json_put_double(&b, t.output_tok_per_s);
+    buf_puts(&b, "}}\n");
+    fwrite(b.data, 1, b.len, out);
+    buf_free(&b);
+    return ferror(out) ? -1 : 0;
+}
+
+/* Writes one CSV field, quoted when it holds a comma, quote or newline. */
+static void csv_field(FILE *out, const char *s)
+{
+    if (!strpbrk(s, ",\"\n\r")) {
+        fputs(s, out);
+        return;
+    }
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', out);
+        fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+static void csv_num(FILE *out, double x)
+{
+    if (isnan(x))
+        fputs(",", out);
+    else
+        fprintf(out, ",%.6g", x);
+}
+
+static void csv_group(FILE *out, const struct group_set *set,
+                      const struct group *g, bool overall)
+{
+    for (int m = 0; m < M_COUNT; m++) {
+        const struct stats_summary *s = &g->sum[m];
+        for (size_t k = 0; k < set->by.n; k++) {
+            csv_field(out, overall ? "(all)" : g->keys[k]);
+            fputc(',', out);
+        }
+        fprintf(out, "%llu,%llu,%llu,%s,%s,%s,%zu",
+                (unsigned long long)g->requests, (unsigned long long)g->ok,
+                (unsigned long long)(g->requests - g->ok),
+                group_token_source(g), metric_defs[m].json_key,
+                metric_defs[m].unit, s->n);
+        csv_num(out, s->p50);
+        csv_num(out, s->p90);
+        csv_num(out, s->p95);
+        csv_num(out, s->p99);
+        csv_num(out, s->p999);
+        csv_num(out, s->mean);
+        csv_num(out, s->stddev);
+        csv_num(out, s->min);
+        csv_num(out, s->max);
+        fputc('\n', out);
+    }
+}
+
+int summary_write_csv(FILE *out, const struct group_set *set)
+{
+    char tmp[300];
+    for (size_t k = 0; k < set->by.n; k++) {
+        csv_field(out, group_dim_name(set, k, tmp, sizeof(tmp)));
+        fputc(',', out);
+    }
+    fputs("requests,ok,failed,token_source,metric,unit,n,p50,p90,p95,p99,p999,"
+          "mean,stddev,min,max\n", out);
+    for (size_t i = 0; i < set->n_groups; i++)
+        csv_group(out, set, set->groups[i], false);
+    csv_group(out, set, &set->overall, true);
+    return ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,23 @@
+/* summary_output: the four formats of `tokentrace-analyze summary`. Each
+ * writes the whole summary of a loaded, summarized group_set to out and
+ * returns 0 (or -1 when out could not be written). */
+#ifndef TT_SUMMARY_OUTPUT_H
+#define TT_SUMMARY_OUTPUT_H
+
+#include <stdio.h>
+
+#include "groups.h"
+
+int summary_write_table(FILE *out, const struct group_set *set);
+int summary_write_markdown(FILE *out, const struct group_set *set);
+int summary_write_json(FILE *out, const struct group_set *set);
+int summary_write_csv(FILE *out, const struct group_set *set);
+
+/* Shared by the formats: the overall line ("3 traces, 24 requests ...")
+ * numbers. */
+struct run_totals {
+    double wall_s, req_per_s, output_tok_per_s, goodput_per_s;
+};
+void summary_totals(const struct group_set *set, struct run_totals *t);
+
+#endif

@@ -1,0 +1,183 @@
+/* summary_text: the human formats of summary: an aligned table readable at
+ * 80 columns, and markdown that pastes into a bug report. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "summary_output.h"
+
+void summary_totals(const struct group_set *set, struct run_totals *t)
+{
+    const struct group *o = &set->overall;
+    t->wall_s = group_set_wall_s(set);
+    t->req_per_s = t->wall_s > 0 ? (double)o->ok / t->wall_s : NAN;
+    t->output_tok_per_s = t->wall_s > 0 ? (double)o->output_tokens_total / t->wall_s : NAN;
+    t->goodput_per_s = t->wall_s > 0 && set->slo.any ? (double)o->slo_met / t->wall_s : NAN;
+}
+
+/* Formats a number into a fixed-width friendly string. */
+static void fmt_num(char *out, size_t size, double x)
+{
+    if (isnan(x))
+        snprintf(out, size, "-");
+    else if (fabs(x) >= 100000)
+        snprintf(out, size, "%.0f", x);
+    else if (fabs(x) >= 100)
+        snprintf(out, size, "%.1f", x);
+    else
+        snprintf(out, size, "%.2f", x);
+}
+
+static void metric_title(char *out, size_t size, int m)
+{
+    if (metric_defs[m].unit[0])
+        snprintf(out, size, "%s (%s)", metric_defs[m].title, metric_defs[m].unit);
+    else
+        snprintf(out, size, "%s", metric_defs[m].title);
+}
+
+static void errors_line(FILE *out, const struct group *g, const char *prefix)
+{
+    if (!g->n_errors)
+        return;
+    fprintf(out, "%serrors:", prefix);
+    for (size_t i = 0; i < g->n_errors; i++)
+        fprintf(out, " %s=%llu", g->errors[i].kind,
+                (unsigned long long)g->errors[i].n);
+    fprintf(out, "\n");
+}
+
+static void goodput_line(FILE *out, const struct group_set *set,
+                         const struct group *g, double wall_s,
+                         const char *prefix)
+{
+    if (!set->slo.any || g->requests == 0)
+        return;
+    fprintf(out, "%sgoodput: %llu of %llu requests meet the SLO (%.1f%%)",
+            prefix, (unsigned long long)g->slo_met,
+            (unsigned long long)g->requests,
+            100.0 * (double)g->slo_met / (double)g->requests);
+    if (wall_s > 0)
+        fprintf(out, ", %.2f req/s", (double)g->slo_met / wall_s);
+    fprintf(out, "\n");
+}
+
+static void header_line(FILE *out, const struct group_set *set,
+                        const struct run_totals *t)
+{
+    const struct group *o = &set->overall;
+    fprintf(out, "%zu trace%s, %llu requests (%llu ok, %llu failed",
+            set->n_traces, set->n_traces == 1 ? "" : "s",
+            (unsigned long long)o->requests, (unsigned long long)o->ok,
+            (unsigned long long)(o->requests - o->ok));
+    if (o->warmup)
+        fprintf(out, ", %llu warmup excluded", (unsigned long long)o->warmup);
+    fprintf(out, ")");
+    if (!isnan(t->wall_s))
+        fprintf(out, ", wall %.1f s, %.2f req/s, %.0f output tok/s", t->wall_s,
+                t->req_per_s, t->output_tok_per_s);
+    fprintf(out, "\n");
+}
+
+static void table_group(FILE *out, const struct group_set *set,
+                        const struct group *g, const char *name, double wall_s)
+{
+    char title[48], c[7][24];
+    fprintf(out, "\n%s   requests %llu, ok %llu, tokens from %s\n", name,
+            (unsigned long long)g->requests, (unsigned long long)g->ok,
+            group_token_source(g));
+    fprintf(out, "  %-19s %7s %7s %7s %7s %7s %7s %5s\n", "metric", "p50",
+            "p90", "p99", "mean", "min", "max", "n");
+    for (int m = 0; m < M_COUNT; m++) {
+        const struct stats_summary *s = &g->sum[m];
+        if (s->n == 0)
+            continue;
+        metric_title(title, sizeof(title), m);
+        fmt_num(c[0], sizeof(c[0]), s->p50);
+        fmt_num(c[1], sizeof(c[1]), s->p90);
+        fmt_num(c[2], sizeof(c[2]), s->p99);
+        fmt_num(c[3], sizeof(c[3]), s->mean);
+        fmt_num(c[4], sizeof(c[4]), s->min);
+        fmt_num(c[5], sizeof(c[5]), s->max);
+        fprintf(out, "  %-19s %7s %7s %7s %7s %7s %7s %5zu\n", title, c[0],
+                c[1], c[2], c[3], c[4], c[5], s->n);
+    }
+    errors_line(out, g, "  ");
+    goodput_line(out, set, g, wall_s, "  ");
+}
+
+int summary_write_table(FILE *out, const struct group_set *set)
+{
+    struct run_totals t;
+    char name[600];
+    summary_totals(set, &t);
+    header_line(out, set, &t);
+    for (size_t i = 0; i < set->n_groups; i++) {
+        group_describe(set->groups[i], name, sizeof(name));
+        table_group(out, set, set->groups[i], name, t.wall_s);
+    }
+    if (set->n_groups != 1)
+        table_group(out, set, &set->overall, "overall", t.wall_s);
+    return ferror(out) ? -1 : 0;
+}
+
+/* Markdown cells must not break the table: pipes and newlines escaped. */
+static void md_cell(FILE *out, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '|')
+            fputs("\\|", out);
+        else if (*s == '\n' || *s == '\r')
+            fputc(' ', out);
+        else
+            fputc(*s, out);
+    }
+}
+
+static void md_group(FILE *out, const struct group_set *set,
+                     const struct group *g, const char *name, double wall_s)
+{
+    char title[48], c[8][24];
+    fprintf(out, "\n### ");
+    md_cell(out, name);
+    fprintf(out, "\n\nrequests %llu, ok %llu, tokens from %s\n\n",
+            (unsigned long long)g->requests, (unsigned long long)g->ok,
+            group_token_source(g));
+    fprintf(out, "| metric | p50 | p90 | p95 | p99 | mean | min | max | n |\n");
+    fprintf(out, "|---|--:|--:|--:|--:|--:|--:|--:|--:|\n");
+    for (int m = 0; m < M_COUNT; m++) {
+        const struct stats_summary *s = &g->sum[m];
+        if (s->n == 0)
+            continue;
+        metric_title(title, sizeof(title), m);
+        fmt_num(c[0], sizeof(c[0]), s->p50);
+        fmt_num(c[1], sizeof(c[1]), s->p90);
+        fmt_num(c[2], sizeof(c[2]), s->p95);
+        fmt_num(c[3], sizeof(c[3]), s->p99);
+        fmt_num(c[4], sizeof(c[4]), s->mean);
+        fmt_num(c[5], sizeof(c[5]), s->min);
+        fmt_num(c[6], sizeof(c[6]), s->max);
+        fprintf(out, "| %s | %s | %s | %s | %s | %s | %s | %s | %zu |\n", title,
+                c[0], c[1], c[2], c[3], c[4], c[5], c[6], s->n);
+    }
+    if (g->n_errors || set->slo.any)
+        fprintf(out, "\n");
+    errors_line(out, g, "");
+    goodput_line(out, set, g, wall_s, "");
+}
+
+int summary_write_markdown(FILE *out, const struct group_set *set)
+{
+    struct run_totals t;
+    char name[600];
+    summary_totals(set, &t);
+    fprintf(out, "## tokentrace summary\n\n");
+    header_line(out, set, &t);
+    for (size_t i = 0; i < set->n_groups; i++) {
+        group_describe(set->groups[i], name, sizeof(name));
+        md_group(out, set, set->groups[i], name, t.wall_s);
+    }
+    if (set->n_groups != 1)
+        md_group(out, set, &set->overall, "overall", t.wall_s);
+    return ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,424 @@
+/* stream_events: SSE events of one response -> token events and facts. */
+#include "stream_events.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *stream_strerror(int err)
+{
+    switch (err) {
+    case STREAM_OK:
+        return "success";
+    case STREAM_E_NOMEM:
+        return "out of memory while parsing a stream";
+    case STREAM_E_TOO_MANY_TOKENS:
+        return "too many token events in one response (cap reached)";
+    case STREAM_E_BAD_API:
+        return "unknown API kind (want openai-chat, openai-completions "
+               "or anthropic)";
+    default:
+        return "unknown stream error";
+    }
+}
+
+static const char *const stream_api_names[] = {
+    "openai-chat", "openai-completions", "anthropic"};
+
+int stream_api_from_name(const char *name, enum stream_api *out)
+{
+    size_t i;
+    for (i = 0; i < sizeof(stream_api_names) / sizeof(*stream_api_names); i++) {
+        if (name && strcmp(name, stream_api_names[i]) == 0) {
+            *out = (enum stream_api)i;
+            return STREAM_OK;
+        }
+    }
+    return STREAM_E_BAD_API;
+}
+
+const char *stream_api_name(enum stream_api api)
+{
+    if ((unsigned)api < sizeof(stream_api_names) / sizeof(*stream_api_names))
+        return stream_api_names[api];
+    return "unknown";
+}
+
+/* Sets every fact to "nothing seen yet"; keeps memory and caps. */
+static void stream_clear(struct stream_state *s, enum stream_api api)
+{
+    struct sse_parser sse = s->sse;
+    struct stream_token *tokens = s->tokens;
+    size_t cap = s->tokens_cap, max = s->max_token_events;
+    memset(s, 0, sizeof(*s));
+    s->sse = sse;
+    s->tokens = tokens;
+    s->tokens_cap = cap;
+    s->max_token_events = max;
+    s->api = api;
+    s->first_token_ns = s->first_content_ns = s->last_token_ns = -1;
+    s->usage_output_tokens = s->usage_input_tokens = -1;
+    s->usage_reasoning_tokens = -1;
+    s->done_ns = s->first_byte_ns = s->last_feed_ns = s->error_ns = -1;
+}
+
+void stream_state_init(struct stream_state *s, enum stream_api api,
+                       size_t max_event_bytes)
+{
+    memset(s, 0, sizeof(*s));
+    sse_parser_init(&s->sse, max_event_bytes);
+    s->max_token_events = STREAM_MAX_TOKEN_EVENTS;
+    stream_clear(s, api);
+}
+
+void stream_state_reset(struct stream_state *s, enum stream_api api)
+{
+    sse_parser_reset(&s->sse);
+    stream_clear(s, api);
+}
+
+void stream_state_free(struct stream_state *s)
+{
+    if (!s)
+        return;
+    sse_parser_free(&s->sse);
+    free(s->tokens);
+    s->tokens = NULL;
+    s->n_tokens = s->tokens_cap = 0;
+}
+
+/* Copies a string into a fixed field, truncating on a UTF-8 boundary. */
+static void stream_copy(char *dst, size_t size, const char *src, size_t len)
+{
+    if (len >= size) {
+        len = size - 1;
+        while (len > 0 && ((unsigned char)src[len] & 0xC0) == 0x80)
+            len--;
+    }
+    memcpy(dst, src, len);
+    dst[len] = '\0';
+}
+
+/* Returns a JSON member that is a non-empty string, else NULL. */
+static const char *stream_text(const cJSON *obj, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (cJSON_IsString(v) && v->valuestring && v->valuestring[0])
+        return v->valuestring;
+    return NULL;
+}
+
+/* Stores a JSON member that is a non-negative whole number into *out. */
+static void stream_count(const cJSON *obj, const char *key, int64_t *out)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (cJSON_IsNumber(v) && isfinite(v->valuedouble) && v->valuedouble >= 0 &&
+        v->valuedouble < 9e15)
+        *out = (int64_t)v->valuedouble;
+}
+
+/* The generated text one event carried, piece by piece. */
+struct stream_piece_sum {
+    uint64_t bytes, chars, reasoning_bytes;
+    unsigned pieces, reasoning_pieces;
+    bool tool;
+};
+
+/* Adds one non-empty text field to the event's sum. */
+static void stream_piece(struct stream_piece_sum *sum, const char *text,
+                         bool reasoning, bool tool)
+{
+    const unsigned char *p;
+    uint64_t bytes = 0, chars = 0;
+    for (p = (const unsigned char *)text; *p; p++) {
+        bytes++;
+        chars += (*p & 0xC0) != 0x80;
+    }
+    sum->bytes += bytes;
+    sum->chars += chars;
+    sum->pieces++;
+    if (reasoning) {
+        sum->reasoning_pieces++;
+        sum->reasoning_bytes += bytes;
+    }
+    if (tool)
+        sum->tool = true;
+}
+
+/* Records a token event when the event carried any text. */
+static void stream_token_event(struct stream_state *s, int64_t t_ns,
+                               const struct stream_piece_sum *sum)
+{
+    struct stream_token *tok;
+    bool reasoning_only;
+    if (sum->pieces == 0)
+        return;
+    reasoning_only = sum->reasoning_pieces == sum->pieces;
+    if (s->first_token_ns < 0)
+        s->first_token_ns = t_ns;
+    if (!reasoning_only && s->first_content_ns < 0)
+        s->first_content_ns = t_ns;
+    s->last_token_ns = t_ns;
+    s->token_events++;
+    s->reasoning_events += reasoning_only;
+    s->text_bytes += sum->bytes;
+    s->text_chars += sum->chars;
+    s->reasoning_bytes += sum->reasoning_bytes;
+    if (s->err)
+        return;
+    if (s->n_tokens >= s->max_token_events) {
+        s->err = STREAM_E_TOO_MANY_TOKENS;
+        return;
+    }
+    if (s->n_tokens == s->tokens_cap) {
+        size_t ncap = s->tokens_cap ? s->tokens_cap * 2 : 256;
+        if (ncap > s->max_token_events)
+            ncap = s->max_token_events;
+        tok = realloc(s->tokens, ncap * sizeof(*tok));
+        if (!tok) {
+            s->err = STREAM_E_NOMEM;
+            return;
+        }
+        s->tokens = tok;
+        s->tokens_cap = ncap;
+    }
+    tok = &s->tokens[s->n_tokens++];
+    tok->t_ns = t_ns;
+    tok->text_bytes =
+        sum->bytes > UINT32_MAX ? UINT32_MAX : (uint32_t)sum->bytes;
+    tok->pieces = sum->pieces > UINT16_MAX ? UINT16_MAX : (uint16_t)sum->pieces;
+    tok->flags = (uint8_t)((reasoning_only ? STREAM_TOK_REASONING : 0u) |
+                           (sum->tool ? STREAM_TOK_TOOL : 0u));
+}
+
+/* Records an error the server reported inside the stream; the first one
+ * is kept, all are counted. */
+static void stream_error(struct stream_state *s, int64_t t_ns, const char *type,
+                         const char *msg, size_t msg_len)
+{
+    s->stream_errors++;
+    if (s->stream_errors > 1)
+        return;
+    s->error_ns = t_ns;
+    stream_copy(s->error_type, sizeof(s->error_type), type, strlen(type));
+    stream_copy(s->error_message, sizeof(s->error_message), msg, msg_len);
+}
+
+/* Looks for {"error": {...}} or {"error": "text"}; returns true if found. */
+static bool stream_json_error(struct stream_state *s, int64_t t_ns,
+                              const cJSON *root)
+{
+    const cJSON *e = cJSON_GetObjectItemCaseSensitive(root, "error");
+    const cJSON *code;
+    const char *type, *msg;
+    char num[32];
+    if (cJSON_IsString(e) && e->valuestring) {
+        stream_error(s, t_ns, "error", e->valuestring, strlen(e->valuestring));
+        return true;
+    }
+    if (!cJSON_IsObject(e))
+        return false;
+    type = stream_text(e, "type");
+    code = cJSON_GetObjectItemCaseSensitive(e, "code");
+    if (!type && cJSON_IsString(code) && code->valuestring)
+        type = code->valuestring;
+    if (!type && cJSON_IsNumber(code)) {
+        snprintf(num, sizeof(num), "%.0f", code->valuedouble);
+        type = num;
+    }
+    msg = stream_text(e, "message");
+    if (!msg)
+        msg = "";
+    stream_error(s, t_ns, type ? type : "error", msg, strlen(msg));
+    return true;
+}
+
+/* Notes a finish_reason / stop_reason value. */
+static void stream_finish_reason(struct stream_state *s, const cJSON *obj,
+                                 const char *key)
+{
+    const char *r = stream_text(obj, key);
+    if (!r)
+        return;
+    s->finish_reasons++;
+    stream_copy(s->finish_reason, sizeof(s->finish_reason), r, strlen(r));
+}
+
+/* One OpenAI chunk (chat.completion.chunk or text_completion). */
+static void stream_openai(struct stream_state *s, int64_t t_ns,
+                          const cJSON *root)
+{
+    const cJSON *choices = cJSON_GetObjectItemCaseSensitive(root, "choices");
+    const cJSON *usage = cJSON_GetObjectItemCaseSensitive(root, "usage");
+    const cJSON *c, *tc, *calls;
+    struct stream_piece_sum sum;
+    const char *t;
+    memset(&sum, 0, sizeof(sum));
+    if (!cJSON_IsArray(choices))
+        choices = NULL;
+    cJSON_ArrayForEach(c, choices)
+    {
+        if (s->api == STREAM_API_OPENAI_COMPLETIONS) {
+            if ((t = stream_text(c, "text")))
+                stream_piece(&sum, t, false, false);
+        } else {
+            const cJSON *d = cJSON_GetObjectItemCaseSensitive(c, "delta");
+            if ((t = stream_text(d, "content")))
+                stream_piece(&sum, t, false, false);
+            if ((t = stream_text(d, "reasoning_content")) ||
+                (t = stream_text(d, "reasoning")))
+                stream_piece(&sum, t, true, false);
+            calls = cJSON_GetObjectItemCaseSensitive(d, "tool_calls");
+            if (!cJSON_IsArray(calls))
+                calls = NULL;
+            cJSON_ArrayForEach(tc, calls)
+            {
+                const cJSON *fn =
+                    cJSON_GetObjectItemCaseSensitive(tc, "function");
+                if ((t = stream_text(fn, "arguments")))
+                    stream_piece(&sum, t, false, true);
+            }
+        }
+        stream_finish_reason(s, c, "finish_reason");
+    }
+    stream_token_event(s, t_ns, &sum);
+    if (cJSON_IsObject(usage)) {
+        const cJSON *det = cJSON_GetObjectItemCaseSensitive(
+            usage, "completion_tokens_details");
+        stream_count(usage, "completion_tokens", &s->usage_output_tokens);
+        stream_count(usage, "prompt_tokens", &s->usage_input_tokens);
+        if (cJSON_IsObject(det))
+            stream_count(det, "reasoning_tokens", &s->usage_reasoning_tokens);
+    }
+}
+
+/* Returns true when a JSON member is the given string. */
+static bool stream_is(const cJSON *obj, const char *key, const char *want)
+{
+    const char *v = stream_text(obj, key);
+    return v && strcmp(v, want) == 0;
+}
+
+/* One Anthropic Messages event; its kind is the JSON "type". */
+static void stream_anthropic(struct stream_state *s, int64_t t_ns,
+                             const cJSON *root)
+{
+    const cJSON *m, *d, *u;
+    struct stream_piece_sum sum;
+    const char *t;
+    memset(&sum, 0, sizeof(sum));
+    if (stream_is(root, "type", "content_block_delta")) {
+        d = cJSON_GetObjectItemCaseSensitive(root, "delta");
+        if (stream_is(d, "type", "text_delta") && (t = stream_text(d, "text")))
+            stream_piece(&sum, t, false, false);
+        else if (stream_is(d, "type", "thinking_delta") &&
+                 (t = stream_text(d, "thinking")))
+            stream_piece(&sum, t, true, false);
+        else if (stream_is(d, "type", "input_json_delta") &&
+                 (t = stream_text(d, "partial_json")))
+            stream_piece(&sum, t, false, true);
+        stream_token_event(s, t_ns, &sum);
+    } else if (stream_is(root, "type", "message_start")) {
+        m = cJSON_GetObjectItemCaseSensitive(root, "message");
+        u = cJSON_GetObjectItemCaseSensitive(m, "usage");
+        /* Its output_tokens is a placeholder (1): only the input counts. */
+        stream_count(u, "input_tokens", &s->usage_input_tokens);
+    } else if (stream_is(root, "type", "message_delta")) {
+        u = cJSON_GetObjectItemCaseSensitive(root, "usage");
+        stream_count(u, "output_tokens", &s->usage_output_tokens);
+        stream_count(u, "input_tokens", &s->usage_input_tokens);
+        d = cJSON_GetObjectItemCaseSensitive(root, "delta");
+        stream_finish_reason(s, d, "stop_reason");
+    } else if (stream_is(root, "type", "message_stop")) {
+        if (!s->done_seen) {
+            s->done_seen = true;
+            s->done_ns = t_ns;
+        }
+    } else if (stream_is(root, "type", "ping")) {
+        s->pings++;
+    }
+}
+
+/* Returns true when data is "[DONE]", ignoring surrounding white space. */
+static bool stream_is_done(const char *d, size_t n)
+{
+    while (n > 0 && (d[0] == ' ' || d[0] == '\t' || d[0] == '\n')) {
+        d++;
+        n--;
+    }
+    while (n > 0 && (d[n - 1] == ' ' || d[n - 1] == '\t' || d[n - 1] == '\n'))
+        n--;
+    return n == 6 && memcmp(d, "[DONE]", 6) == 0;
+}
+
+/* SSE callback: one dispatched event. */
+static void stream_on_event(void *ctx, const struct sse_event *ev)
+{
+    struct stream_state *s = ctx;
+    bool error_event = ev->type_len == 5 && memcmp(ev->type, "error", 5) == 0;
+    cJSON *root;
+    s->sse_events++;
+    if (stream_is_done(ev->data, ev->data_len)) {
+        if (!s->done_seen) {
+            s->done_seen = true;
+            s->done_ns = ev->t_ns;
+        }
+        return;
+    }
+    root = cJSON_ParseWithLength(ev->data, ev->data_len);
+    if (!cJSON_IsObject(root)) {
+        s->bad_json++;
+        if (error_event) /* event: error with a non-JSON payload */
+            stream_error(s, ev->t_ns, "error", ev->data, ev->data_len);
+        cJSON_Delete(root);
+        return;
+    }
+    s->json_events++;
+    if (!stream_json_error(s, ev->t_ns, root) && error_event)
+        stream_error(s, ev->t_ns, "error", ev->data, ev->data_len);
+    if (s->api == STREAM_API_ANTHROPIC)
+        stream_anthropic(s, ev->t_ns, root);
+    else
+        stream_openai(s, ev->t_ns, root);
+    cJSON_Delete(root);
+}
+
+/* SSE callback: one comment line (keep-alive). */
+static void stream_on_comment(void *ctx, const char *text, size_t len,
+                              int64_t t_ns)
+{
+    struct stream_state *s = ctx;
+    (void)text;
+    (void)len;
+    (void)t_ns;
+    s->comments++;
+}
+
+int stream_feed(struct stream_state *s, int64_t t_ns, const void *bytes,
+                size_t len)
+{
+    struct sse_handler h = {stream_on_event, stream_on_comment, NULL};
+    int err;
+    h.ctx = s;
+    if (len == 0)
+        return s->err;
+    s->bytes += len;
+    if (s->first_byte_ns < 0)
+        s->first_byte_ns = t_ns;
+    s->last_feed_ns = t_ns;
+    err = sse_parser_feed(&s->sse, t_ns, bytes, len, &h);
+    if (err == SSE_E_OVERSIZED)
+        s->oversized = true;
+    else if (err == SSE_E_NOMEM && !s->err)
+        s->err = STREAM_E_NOMEM;
+    return s->err;
+}
+
+int stream_finish(struct stream_state *s)
+{
+    if (sse_parser_finish(&s->sse))
+        s->incomplete++;
+    return s->err;
+}

@@ -1,0 +1,130 @@
+/* stream_events: turns one response's SSE events into token events and
+ * stream facts (usage, [DONE], errors), per API kind. Pure: bytes and the
+ * caller's timestamps in, facts out (docs/metrics.md, "Token events").
+ *
+ * Ownership: the state owns its token array and parser buffers; reuse one
+ * state across requests with stream_state_reset to keep that memory.
+ * Times are the caller's CLOCK_MONOTONIC ns; -1 means "none / unknown".
+ */
+#ifndef TT_STREAM_EVENTS_H
+#define TT_STREAM_EVENTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sse.h"
+
+enum stream_api {
+    STREAM_API_OPENAI_CHAT = 0,        /* "openai-chat" */
+    STREAM_API_OPENAI_COMPLETIONS = 1, /* "openai-completions" */
+    STREAM_API_ANTHROPIC = 2,          /* "anthropic" */
+};
+
+/* Error codes (0 is success). */
+enum stream_err {
+    STREAM_OK = 0,
+    STREAM_E_NOMEM = 1,
+    STREAM_E_TOO_MANY_TOKENS = 2, /* more token events than max_token_events */
+    STREAM_E_BAD_API = 3,         /* unknown API kind name */
+};
+
+/* Returns a static description of a stream_err. */
+const char *stream_strerror(int err);
+
+/* Parses an API kind name ("openai-chat", ...) into *out. Returns STREAM_OK
+ * or STREAM_E_BAD_API. */
+int stream_api_from_name(const char *name, enum stream_api *out);
+
+/* Returns the canonical name of an API kind. */
+const char *stream_api_name(enum stream_api api);
+
+/* Flags of a token event. */
+#define STREAM_TOK_REASONING 0x1u /* every piece was reasoning text */
+#define STREAM_TOK_TOOL 0x2u      /* carried tool-call argument text */
+
+/* One token event: an SSE event that carried generated text. */
+struct stream_token {
+    int64_t t_ns;        /* the event's arrival time */
+    uint32_t text_bytes; /* bytes of generated text it carried */
+    uint16_t pieces;     /* non-empty text fields (one per choice/kind) */
+    uint8_t flags;       /* STREAM_TOK_* */
+};
+
+/* Default cap on token events per request: a clear error beyond it. */
+#define STREAM_MAX_TOKEN_EVENTS ((size_t)10 * 1000 * 1000)
+
+struct stream_state {
+    enum stream_api api;
+    struct sse_parser sse;
+    size_t max_token_events; /* set by init; the caller may lower it */
+
+    /* Token events, in arrival order. */
+    struct stream_token *tokens;
+    size_t n_tokens;
+    size_t tokens_cap;        /* allocated entries */
+    int64_t first_token_ns;   /* first token event (content or reasoning) */
+    int64_t first_content_ns; /* first token event with non-reasoning text */
+    int64_t last_token_ns;
+    uint64_t token_events;     /* == n_tokens unless the cap was hit */
+    uint64_t reasoning_events; /* token events with only reasoning text */
+    uint64_t text_bytes;       /* generated text, UTF-8 bytes */
+    uint64_t text_chars;       /* generated text, UTF-8 code points */
+    uint64_t reasoning_bytes;  /* part of text_bytes that was reasoning */
+
+    /* Usage as the server reported it (-1 unknown; the last report wins). */
+    int64_t usage_output_tokens;
+    int64_t usage_input_tokens;
+    int64_t usage_reasoning_tokens;
+
+    /* Stream facts. */
+    uint64_t bytes;          /* body bytes fed */
+    uint64_t sse_events;     /* SSE events dispatched */
+    uint64_t json_events;    /* events whose data parsed as JSON */
+    uint64_t bad_json;       /* events whose data was not JSON */
+    uint64_t comments;       /* comment lines (keep-alives) */
+    uint64_t pings;          /* Anthropic ping events */
+    uint64_t finish_reasons; /* finish_reason / stop_reason values seen */
+    char finish_reason[32];  /* the last one, truncated; "" if none */
+    bool done_seen;          /* [DONE] (OpenAI) or message_stop (Anthropic) */
+    int64_t done_ns;         /* when it arrived */
+    int64_t first_byte_ns;   /* first non-empty feed */
+    int64_t last_feed_ns;    /* last non-empty feed */
+
+    /* Errors reported inside the stream ({"error":...}, event: error). */
+    uint64_t stream_errors;
+    char error_type[64];     /* first error's type/code; "" if none */
+    char error_message[256]; /* first error's message, truncated */
+    int64_t error_ns;
+
+    /* Parsing trouble (kept apart from the server's own errors). */
+    bool oversized;      /* an SSE line/event exceeded the cap: dropped */
+    uint64_t incomplete; /* unfinished SSE event at the end of stream */
+    int err;             /* first STREAM_E_* hit, sticky; 0 if none */
+};
+
+/* Initializes an empty state for one request of the given API kind, with an
+ * SSE cap of max_event_bytes (0: SSE_DEFAULT_MAX_EVENT_BYTES). Cannot fail:
+ * memory is allocated on first use. */
+void stream_state_init(struct stream_state *s, enum stream_api api,
+                       size_t max_event_bytes);
+
+/* Clears every fact for the next request (possibly of another API kind),
+ * keeping allocated memory and the configured caps. */
+void stream_state_reset(struct stream_state *s, enum stream_api api);
+
+/* Feeds len response body bytes received at t_ns (monotonic ns, as the
+ * caller read them). Returns STREAM_OK or the sticky s->err (STREAM_E_NOMEM,
+ * STREAM_E_TOO_MANY_TOKENS); after an error later token events are not
+ * stored but every other fact keeps being updated. */
+int stream_feed(struct stream_state *s, int64_t t_ns, const void *bytes,
+                size_t len);
+
+/* Ends the stream: an unfinished SSE event is counted in s->incomplete.
+ * Returns s->err. */
+int stream_finish(struct stream_state *s);
+
+/* Frees the memory. NULL-safe; the state may be re-initialized. */
+void stream_state_free(struct stream_state *s);
+
+#endif
