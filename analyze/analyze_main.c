@@ -14,8 +14,16 @@ struct command {
 static const struct command commands[] = {
     {"summary", cmd_summary,
      "summary TRACE...  TTFT, TPOT, ITL, latency... per model x class"},
+    {"requests", cmd_requests,
+     "requests TRACE... one row per request, CSV or JSON Lines"},
+    {"compare", cmd_compare,
+     "compare BASE NEW... what changed, with bootstrap confidence intervals"},
+    {"trend", cmd_trend,
+     "trend TRACE...    p50/p99 per ISO week (or day) x model x class"},
+    {"info", cmd_info, "info TRACE        markdown block for a bug report"},
     {"dump", cmd_dump, "dump TRACE...     every record as JSON Lines"},
     {"check", cmd_check, "check TRACE...    integrity; exit 1 if damaged"},
+    {"plot", cmd_plot, "plot TRACE... -o DIR  gnuplot charts (+ .gp, .dat), --html report"},
 };
 
 static void usage(FILE *out)

@@ -7,6 +7,7 @@
 #include "commands.h"
 #include "log.h"
 #include "summary_output.h"
+#include "text_out.h"
 
 static void summary_help(void)
 {
@@ -56,6 +57,45 @@ static void warn_disagreement(const struct group_set *set)
     }
 }
 
+/* Table and markdown end with a line per trace that was damaged or has no
+ * footer, so a partial analysis cannot pass for a whole one (JSON carries
+ * traces[].complete and .damage; CSV relies on the warning on stderr). */
+static void integrity_lines(FILE *out, const struct group_set *set, bool md)
+{
+    struct buf b;
+    buf_init(&b, 0);
+    for (size_t i = 0; i < set->n_traces; i++) {
+        const struct trace_info *t = set->traces[i];
+        if (!t->damage && t->has_footer)
+            continue;
+        buf_puts(&b, b.len ? "" : "\n");
+        if (t->damage) {
+            buf_puts(&b, md ? "> **Warning:** damaged trace, analyzed up to the "
+                              "damage: "
+                            : "warning: damaged trace, analyzed up to the damage: ");
+            if (md)
+                md_put(&b, t->damage, 0);
+            else
+                buf_puts(&b, t->damage);
+        } else {
+            buf_puts(&b, md ? "> **Note:** " : "note: ");
+            if (md)
+                md_put(&b, t->file, 0);
+            else
+                buf_puts(&b, t->file);
+            buf_printf(&b, " (trace %u) has no footer: the recording did not end "
+                           "cleanly; unfinished requests count as failed",
+                       t->index);
+        }
+        buf_puts(&b, md ? "\n>\n" : "\n");
+    }
+    if (md && b.len > 3)
+        b.len -= 2; /* no trailing ">" line */
+    if (b.len)
+        fwrite(b.data, 1, b.len, out);
+    buf_free(&b);
+}
+
 int cmd_summary(int argc, char **argv)
 {
     struct analyze_options o;
@@ -86,6 +126,8 @@ int cmd_summary(int argc, char **argv)
     case FMT_MARKDOWN: wrc = summary_write_markdown(stdout, &set); break;
     default: wrc = summary_write_table(stdout, &set); break;
     }
+    if (o.format == FMT_TABLE || o.format == FMT_MARKDOWN)
+        integrity_lines(stdout, &set, o.format == FMT_MARKDOWN);
     if (fflush(stdout) != 0 || wrc)
         rc = 1;
     group_set_free(&set);

@@ -7,5 +7,10 @@
 int cmd_dump(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_summary(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
+int cmd_requests(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_trend(int argc, char **argv);
 
 #endif

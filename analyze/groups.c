@@ -352,6 +352,8 @@ static int cmp_groups(const void *a, const void *b)
 
 void group_set_sort(struct group_set *set)
 {
+    if (set->n_groups < 2) /* qsort's base must not be NULL, even for 0 */
+        return;
     sort_set = set;
     qsort(set->groups, set->n_groups, sizeof(*set->groups), cmp_groups);
     sort_set = NULL;

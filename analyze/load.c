@@ -105,6 +105,7 @@ static struct trace_info *info_from_header(const struct trace_header *h,
     t->endpoint = dup_or_null(h->endpoint);
     t->host = dup_or_null(h->host);
     t->tool_version = dup_or_null(h->tool_version);
+    t->format_version = h->format_version;
     t->workload = dup_or_null(h->workload);
     t->models = h->n_models ? calloc(h->n_models, sizeof(char *)) : NULL;
     for (size_t i = 0; t->models && i < h->n_models; i++)
@@ -238,6 +239,7 @@ static void finish_request(struct loader *L, struct pending *p,
     memset(&m, 0, sizeof(m));
     m.trace = L->info;
     m.id = q->id;
+    m.x_request_id = q->request_id;
     m.model = p->model ? p->model : "";
     m.class_name = p->class_name ? p->class_name : "";
     m.prompt_index = q->prompt_index;
@@ -432,7 +434,11 @@ int load_trace_file(const char *path, const struct load_options *opt,
             break;
         }
     }
-    if (st < 0) {
+    if (st == -TRACE_E_VERSION) {
+        /* Not damage: a newer format this reader must not guess at. */
+        log_error("%s; this trace is not analyzed", trace_reader_error(r));
+        rc = 1;
+    } else if (st < 0) {
         log_warn("%s; analyzing the complete records before it",
                  trace_reader_error(r));
         if (L.info)

@@ -25,6 +25,7 @@ struct trace_info {
     char *endpoint;
     char *host;
     char *tool_version;
+    uint32_t format_version; /* the header's trace format version */
     char *workload;
     char **models;
     size_t n_models;
@@ -45,6 +46,8 @@ struct trace_info {
 struct request_metrics {
     const struct trace_info *trace;
     uint32_t id;
+    const char *x_request_id; /* X-Request-Id sent; NULL when off. Valid
+                                 during the callback only */
     const char *model;      /* valid during the callback only */
     const char *class_name; /* declared class */
     const char *measured_class;

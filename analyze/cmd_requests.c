@@ -1,0 +1,278 @@
+/* cmd_requests: `tokentrace-analyze requests TRACE...`: one row per request
+ * with every per-request metric, as CSV (header row, RFC 4180) or JSON Lines,
+ * for spreadsheets, DuckDB and jq. Rows stream out as requests are read. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze_options.h"
+#include "buf.h"
+#include "commands.h"
+#include "json_writer.h"
+#include "log.h"
+#include "stats.h"
+#include "text_out.h"
+
+enum row_mode { ROW_CSV_HEADER, ROW_CSV, ROW_JSON };
+
+/* One row being written: the same calls produce the CSV header, a CSV row or
+ * a JSON object, so names and values cannot drift apart. */
+struct row {
+    struct buf *b;
+    enum row_mode mode;
+    unsigned col;
+};
+
+struct requests_ctx {
+    enum row_mode mode;
+    bool measured; /* --classify measured: class is the measured class */
+    struct buf line;
+    double *itl; /* scratch copy for the ITL median */
+    size_t cap_itl;
+    int write_failed;
+};
+
+/* Decimals of every millisecond value: nanosecond resolution. */
+#define MS_DECIMALS 6
+
+static void row_key(struct row *r, const char *name)
+{
+    if (r->col++)
+        buf_puts(r->b, ",");
+    if (r->mode == ROW_JSON)
+        buf_printf(r->b, "\"%s\":", name);
+    else if (r->mode == ROW_CSV_HEADER)
+        buf_puts(r->b, name);
+}
+
+/* A string column; NULL is undefined (empty field, JSON null). */
+static void row_str(struct row *r, const char *name, const char *v)
+{
+    row_key(r, name);
+    if (r->mode == ROW_JSON)
+        json_put_cstr(r->b, v);
+    else if (r->mode == ROW_CSV)
+        csv_put_field(r->b, v);
+}
+
+/* A number column; NaN is undefined. */
+static void row_num(struct row *r, const char *name, double v)
+{
+    row_key(r, name);
+    if (r->mode == ROW_CSV)
+        num_put(r->b, v, MS_DECIMALS);
+    else if (r->mode == ROW_JSON) {
+        if (isfinite(v))
+            num_put(r->b, v, MS_DECIMALS);
+        else
+            buf_puts(r->b, "null");
+    }
+}
+
+/* An integer column, undefined unless known. */
+static void row_int(struct row *r, const char *name, long long v, bool known)
+{
+    row_key(r, name);
+    if (r->mode == ROW_CSV_HEADER)
+        return;
+    if (known)
+        buf_printf(r->b, "%lld", v);
+    else if (r->mode == ROW_JSON)
+        buf_puts(r->b, "null");
+}
+
+static void row_bool(struct row *r, const char *name, bool v)
+{
+    row_key(r, name);
+    if (r->mode != ROW_CSV_HEADER)
+        buf_puts(r->b, v ? "true" : "false");
+}
+
+/* Milliseconds from the trace's time zero to t (NaN when t is unknown). */
+static double ms_from_zero(const struct request_metrics *m, int64_t t)
+{
+    if (t < 0)
+        return NAN;
+    return (double)(t - m->trace->mono_zero_ns) / 1e6;
+}
+
+/* The median and largest gap of a request (NaN without gaps). */
+static void itl_stats(struct requests_ctx *c, const struct request_metrics *m,
+                      double *p50, double *max)
+{
+    *p50 = *max = NAN;
+    if (m->n_itl == 0)
+        return;
+    if (c->cap_itl < m->n_itl) {
+        double *p = realloc(c->itl, m->n_itl * sizeof(*p));
+        if (!p)
+            return;
+        c->itl = p;
+        c->cap_itl = m->n_itl;
+    }
+    memcpy(c->itl, m->itl_ms, m->n_itl * sizeof(double));
+    struct stats_summary s;
+    if (stats_summarize(c->itl, m->n_itl, &s) == STATS_OK) {
+        *p50 = s.p50;
+        *max = s.max;
+    }
+}
+
+/* Writes every column of one request (or the header for ROW_CSV_HEADER). */
+static void row_fill(struct row *r, struct requests_ctx *c,
+                     const struct request_metrics *m)
+{
+    double itl_p50, itl_max;
+    itl_stats(c, m, &itl_p50, &itl_max);
+    row_int(r, "trace", m->trace->index, true);
+    row_str(r, "file", m->trace->file);
+    row_str(r, "trace_id", m->trace->trace_id);
+    row_int(r, "id", m->id, true);
+    row_str(r, "x_request_id", m->x_request_id);
+    row_str(r, "model", m->model);
+    row_str(r, "class", c->measured ? m->measured_class : m->class_name);
+    row_str(r, "declared_class", m->class_name);
+    row_str(r, "measured_class", m->measured_class);
+    row_int(r, "prompt_index", m->prompt_index, m->prompt_index >= 0);
+    row_bool(r, "warmup", m->warmup);
+    row_bool(r, "ok", m->ok);
+    row_str(r, "error_kind", m->error_kind);
+    row_int(r, "http_status", m->http_status, m->http_status > 0);
+    row_num(r, "scheduled_ms", ms_from_zero(m, m->scheduled_ns));
+    row_num(r, "start_ms", ms_from_zero(m, m->start_ns));
+    row_num(r, "first_token_ms", ms_from_zero(m, m->first_token_ns));
+    row_num(r, "last_token_ms", ms_from_zero(m, m->last_token_ns));
+    row_num(r, "end_ms", ms_from_zero(m, m->end_ns));
+    row_num(r, "ttft_ms", m->ttft_ms);
+    row_num(r, "ttft_content_ms", m->ttft_content_ms);
+    row_num(r, "server_ttft_ms", m->server_ttft_ms);
+    row_num(r, "tpot_ms", m->tpot_ms);
+    row_num(r, "latency_ms", m->latency_ms);
+    row_num(r, "stream_end_ms", m->stream_end_ms);
+    row_int(r, "output_tokens", m->output_tokens, m->output_tokens >= 0);
+    row_str(r, "token_source", m->token_source);
+    row_int(r, "usage_output_tokens", m->usage_output_tokens,
+            m->usage_output_tokens >= 0);
+    row_int(r, "token_events", m->token_events, true);
+    row_int(r, "reasoning_events", m->reasoning_events, true);
+    row_int(r, "input_tokens", m->input_tokens, m->input_tokens >= 0);
+    row_num(r, "tps", m->tps);
+    row_num(r, "tokens_per_chunk", m->tokens_per_chunk);
+    row_num(r, "send_lag_ms", m->send_lag_ms);
+    row_num(r, "response_ttft_ms", m->response_ttft_ms);
+    row_num(r, "response_latency_ms", m->response_latency_ms);
+    row_int(r, "itl_n", (long long)m->n_itl, true);
+    row_num(r, "itl_p50_ms", itl_p50);
+    row_num(r, "itl_max_ms", itl_max);
+    row_str(r, "error_message", m->error_message);
+}
+
+static void flush_line(struct requests_ctx *c)
+{
+    if (c->line.len &&
+        fwrite(c->line.data, 1, c->line.len, stdout) != c->line.len)
+        c->write_failed = 1;
+    buf_reset(&c->line);
+}
+
+/* request_sink: writes one row. */
+static int requests_row(void *ctx, const struct request_metrics *m)
+{
+    struct requests_ctx *c = ctx;
+    struct row r = {&c->line, c->mode, 0};
+    if (c->mode == ROW_JSON)
+        buf_puts(&c->line, "{");
+    row_fill(&r, c, m);
+    buf_puts(&c->line, c->mode == ROW_JSON ? "}\n" : "\n");
+    flush_line(c);
+    return c->write_failed ? -1 : 0;
+}
+
+/* The CSV header row: the columns of a blank request. */
+static void requests_header(struct requests_ctx *c)
+{
+    struct trace_info t;
+    struct request_metrics m;
+    struct row r = {&c->line, ROW_CSV_HEADER, 0};
+    memset(&t, 0, sizeof(t));
+    memset(&m, 0, sizeof(m));
+    m.trace = &t;
+    row_fill(&r, c, &m);
+    buf_puts(&c->line, "\n");
+    flush_line(c);
+}
+
+static void requests_help(void)
+{
+    printf(
+        "usage: tokentrace-analyze requests TRACE... [--format csv|json]\n"
+        "         [--tokens auto|usage|chunks] [--classify declared|measured]\n"
+        "\n"
+        "One row per request (warmup and failed requests included, see the\n"
+        "warmup, ok and error_kind columns) with every per-request metric of\n"
+        "docs/metrics.md, in the order the requests ended in each trace.\n"
+        "Times *_ms are milliseconds; "
+        "scheduled/start/first_token/last_token/end\n"
+        "are measured from the trace's time zero. Undefined values are empty\n"
+        "(CSV) or null (JSON). itl_p50_ms/itl_max_ms are the median and "
+        "largest\n"
+        "gap between the request's token events.\n"
+        "\n"
+        "  --format F       csv (default; header row, RFC 4180 quoting; a "
+        "text\n"
+        "                   field starting with = + - @ gets a leading ' so\n"
+        "                   spreadsheets do not run it) or json (JSON Lines,\n"
+        "                   exact strings)\n"
+        "  --tokens SRC     auto (usage when reported, else chunks), usage, "
+        "chunks\n"
+        "  --classify HOW   what the class column holds: declared (default) "
+        "or\n"
+        "                   measured; declared_class and measured_class are\n"
+        "                   always there\n"
+        "\n"
+        "exit codes: 0 ok, 1 a trace was damaged (rows before the damage are\n"
+        "written) or unreadable, 2 usage error\n"
+        "examples:\n"
+        "  tokentrace-analyze requests week48.ttrace > requests.csv\n"
+        "  duckdb -c \"select model, median(ttft_ms) from 'requests.csv' group "
+        "by 1\"\n"
+        "  tokentrace-analyze requests run.ttrace --format json | jq "
+        "'select(.ok|not)'\n");
+}
+
+int cmd_requests(int argc, char **argv)
+{
+    struct analyze_options o;
+    struct requests_ctx c;
+    struct trace_info **infos = NULL;
+    size_t n_infos = 0;
+    int rc;
+    rc = analyze_options_parse(argc, argv,
+                               OPT_FORMAT | OPT_TOKENS | OPT_CLASSIFY,
+                               1u << FMT_JSON | 1u << FMT_CSV, "requests", &o);
+    if (rc || o.help) {
+        if (o.help)
+            requests_help();
+        free(o.traces);
+        return rc;
+    }
+    memset(&c, 0, sizeof(c));
+    buf_init(&c.line, 0);
+    c.mode = o.format == FMT_JSON ? ROW_JSON : ROW_CSV;
+    c.measured = o.load.classify_measured;
+    if (c.mode == ROW_CSV)
+        requests_header(&c);
+    for (size_t i = 0; i < o.n_traces && !c.write_failed; i++)
+        rc |= load_trace_file(o.traces[i], &o.load, requests_row, NULL, &c,
+                              &infos, &n_infos);
+    if (fflush(stdout) != 0 || c.write_failed) {
+        log_error("requests: cannot write the output");
+        rc = 1;
+    }
+    load_free_infos(infos, n_infos);
+    buf_free(&c.line);
+    free(c.itl);
+    free(o.traces);
+    return rc;
+}

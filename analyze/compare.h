@@ -1,0 +1,125 @@
+/* compare: BASE against NEW traces per model x class: p50/p90/p99 of TTFT,
+ * TPOT, ITL, latency and output tokens side by side, their differences, and
+ * a seeded percentile-bootstrap confidence interval of the difference of
+ * medians that tells a real change from noise (docs/metrics.md, "Comparisons
+ * and trends"). */
+#ifndef TT_COMPARE_H
+#define TT_COMPARE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "buf.h"
+#include "groups.h"
+#include "stats.h"
+
+enum compare_metric {
+    CMP_TTFT,
+    CMP_TPOT,
+    CMP_ITL,
+    CMP_LATENCY,
+    CMP_OUTPUT_TOKENS,
+    CMP_COUNT
+};
+
+struct compare_metric_def {
+    const char *key;       /* JSON key, "ttft_ms" */
+    const char *title;     /* "TTFT" */
+    const char *unit;      /* "ms", "tok" */
+    enum metric_id metric; /* the distribution shown (groups.h) */
+    const char *up, *down; /* words for a rise and a fall: "slower" */
+};
+
+extern const struct compare_metric_def compare_metrics[CMP_COUNT];
+
+/* Confidence level of the intervals, and the fewest samples per side for a
+ * verdict (below it the interval is shown but called "too few"). */
+#define COMPARE_LEVEL 0.95
+#define COMPARE_MIN_SAMPLES 5
+
+/* One side: everything read from one FILE argument (which may hold several
+ * concatenated traces), grouped by model x class. */
+struct compare_side {
+    const char *file;
+    struct group_set set;
+    struct compare_itl *itl; /* per-request median ITL, per group */
+    size_t n_itl;
+    double *scratch;
+    size_t cap_scratch;
+    bool nomem; /* a request could not be stored */
+};
+
+enum compare_verdict {
+    VERDICT_NOISE,   /* the interval holds 0 */
+    VERDICT_REAL,    /* the interval excludes 0 */
+    VERDICT_TOO_FEW, /* fewer than COMPARE_MIN_SAMPLES on a side */
+    VERDICT_NONE,    /* no value on a side */
+};
+
+/* One metric of one group present on both sides. */
+struct compare_cell {
+    const struct stats_summary *base, *new_; /* shown percentiles */
+    double diff[3]; /* new - base of p50, p90, p99; NaN when undefined */
+    double pct[3];  /* diff / base * 100; NaN when base is 0 or undefined */
+    struct stats_ci ci;
+    bool has_ci;
+    size_t n_base, n_new; /* bootstrap samples per side */
+    enum compare_verdict verdict;
+};
+
+struct compare_pair {
+    const struct group *base, *new_;
+    struct compare_cell cell[CMP_COUNT];
+};
+
+struct compare_result {
+    const struct compare_side *base, *new_;
+    struct compare_pair *pairs; /* in the base's group order */
+    size_t n_pairs;
+    const struct group **only_base, **only_new;
+    size_t n_only_base, n_only_new;
+};
+
+/* Reads path into side (grouped by model x class, measured classes with
+ * opt->classify_measured). Returns 0, 1 when the file was damaged or
+ * unreadable (a warning was printed; what came before is kept), or -1 out
+ * of memory. Free with compare_side_free even on error. */
+int compare_side_load(struct compare_side *side, const char *path,
+                      const struct load_options *opt);
+
+/* Frees a side. NULL-safe on a zeroed side. */
+void compare_side_free(struct compare_side *side);
+
+/* Compares two loaded sides; every bootstrap is seeded with seed, so the
+ * same inputs give the same intervals. Returns 0 or -1 out of memory. */
+int compare_run(const struct compare_side *base,
+                const struct compare_side *new_, uint64_t seed,
+                struct compare_result *out);
+
+void compare_result_free(struct compare_result *r);
+
+/* "real", "noise", "too few", "n/a". */
+const char *compare_verdict_name(enum compare_verdict v);
+
+/* Appends the one-line verdict of a pair ("model-a / short-short: TTFT p50
+ * +45.2 ms (+38%, CI [+40.1, +50.3]) slower — real; TPOT noise; ..."). */
+void compare_verdict_line(struct buf *b, const struct compare_pair *p);
+
+/* The same without the group name (" TTFT p50 ...; TPOT noise"): nothing
+ * in it comes from the trace. */
+void compare_verdict_text(struct buf *b, const struct compare_pair *p);
+
+/* Signed number text of a difference ("+45.2", "-0.031"). */
+void compare_fmt_signed(char *out, size_t size, double x);
+
+/* The output formats: n results (one per NEW) of the same base. Return 0,
+ * or -1 when out could not be written. */
+int compare_write_table(FILE *out, const struct compare_result *r, size_t n,
+                        uint64_t seed);
+int compare_write_markdown(FILE *out, const struct compare_result *r, size_t n,
+                           uint64_t seed);
+int compare_write_json(FILE *out, const struct compare_result *r, size_t n,
+                       uint64_t seed);
+
+#endif

@@ -1,0 +1,312 @@
+/* compare_calc: loads the sides of a comparison and computes differences,
+ * bootstrap intervals and verdicts. */
+#include "compare.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+
+const struct compare_metric_def compare_metrics[CMP_COUNT] = {
+    [CMP_TTFT] = {"ttft_ms", "TTFT", "ms", M_TTFT, "slower", "faster"},
+    [CMP_TPOT] = {"tpot_ms", "TPOT", "ms", M_TPOT, "slower", "faster"},
+    [CMP_ITL] = {"itl_ms", "ITL", "ms", M_ITL, "slower", "faster"},
+    [CMP_LATENCY] = {"latency_ms", "latency", "ms", M_LATENCY, "slower",
+                     "faster"},
+    [CMP_OUTPUT_TOKENS] = {"output_tokens", "output tokens", "tok",
+                           M_OUTPUT_TOKENS, "more", "fewer"},
+};
+
+/* Per-request median ITL of one group: the ITL samples of the bootstrap.
+ * Gaps within a request are not independent (one slow stream makes many
+ * slow gaps), requests are; so each request contributes one value. */
+struct compare_itl {
+    const struct group *g;
+    struct stats_vec v;
+};
+
+static const struct group *find_group(const struct group_set *set,
+                                      const char *model, const char *cls)
+{
+    for (size_t i = 0; i < set->n_groups; i++) {
+        const struct group *g = set->groups[i];
+        if (strcmp(g->keys[0], model) == 0 && strcmp(g->keys[1], cls) == 0)
+            return g;
+    }
+    return NULL;
+}
+
+static struct stats_vec *itl_vec(struct compare_side *s, const struct group *g)
+{
+    struct compare_itl *p;
+    for (size_t i = 0; i < s->n_itl; i++)
+        if (s->itl[i].g == g)
+            return &s->itl[i].v;
+    p = realloc(s->itl, (s->n_itl + 1) * sizeof(*p));
+    if (!p)
+        return NULL;
+    s->itl = p;
+    p[s->n_itl].g = g;
+    stats_vec_init(&p[s->n_itl].v, 0);
+    return &p[s->n_itl++].v;
+}
+
+/* request_sink: the group set's own collection, plus the request's median
+ * ITL. */
+static int side_add(void *ctx, const struct request_metrics *m)
+{
+    struct compare_side *s = ctx;
+    const struct group *g;
+    struct stats_vec *v;
+    struct stats_summary sum;
+    if (group_set_add(&s->set, m) != 0)
+        goto nomem;
+    if (m->warmup || !m->ok || m->n_itl == 0)
+        return 0;
+    g = find_group(&s->set, m->model,
+                   s->set.by.measured_class ? m->measured_class
+                                            : m->class_name);
+    if (!g || !(v = itl_vec(s, g)))
+        goto nomem;
+    if (s->cap_scratch < m->n_itl) {
+        double *p = realloc(s->scratch, m->n_itl * sizeof(*p));
+        if (!p)
+            goto nomem;
+        s->scratch = p;
+        s->cap_scratch = m->n_itl;
+    }
+    memcpy(s->scratch, m->itl_ms, m->n_itl * sizeof(double));
+    if (stats_summarize(s->scratch, m->n_itl, &sum) == STATS_OK &&
+        stats_vec_push(v, sum.p50) == STATS_E_NOMEM)
+        goto nomem;
+    return 0;
+nomem:
+    s->nomem = true;
+    return -1;
+}
+
+int compare_side_load(struct compare_side *side, const char *path,
+                      const struct load_options *opt)
+{
+    struct group_by by;
+    int rc;
+    memset(side, 0, sizeof(*side));
+    side->file = path;
+    if (group_by_parse("model,class", &by, NULL, 0) != 0)
+        return -1;
+    by.measured_class = opt->classify_measured;
+    group_set_init(&side->set, &by, NULL);
+    rc = load_trace_file(path, opt, side_add, NULL, side, &side->set.traces,
+                         &side->set.n_traces);
+    group_set_sort(&side->set);
+    group_set_summarize(&side->set);
+    return side->nomem ? -1 : rc;
+}
+
+void compare_side_free(struct compare_side *side)
+{
+    group_set_free(&side->set);
+    for (size_t i = 0; i < side->n_itl; i++)
+        stats_vec_free(&side->itl[i].v);
+    free(side->itl);
+    free(side->scratch);
+    memset(side, 0, sizeof(*side));
+}
+
+/* The bootstrap samples of a metric of a group. */
+static void samples(const struct compare_side *s, const struct group *g,
+                    enum compare_metric cm, const double **v, size_t *n)
+{
+    *v = NULL;
+    *n = 0;
+    if (cm == CMP_ITL) {
+        for (size_t i = 0; i < s->n_itl; i++)
+            if (s->itl[i].g == g) {
+                *v = s->itl[i].v.v;
+                *n = s->itl[i].v.n;
+            }
+        return;
+    }
+    /* Summarizing sorted the vector and moved NaN to the end: take n. */
+    *v = g->v[compare_metrics[cm].metric].v;
+    *n = g->sum[compare_metrics[cm].metric].n;
+}
+
+static double pct_of(double diff, double base)
+{
+    return isnan(diff) || base == 0 || isnan(base) ? NAN
+                                                   : diff / fabs(base) * 100;
+}
+
+static int compare_cell_run(const struct compare_side *bs,
+                            const struct group *gb,
+                            const struct compare_side *ns,
+                            const struct group *gn, enum compare_metric cm,
+                            uint64_t seed, struct compare_cell *c)
+{
+    const struct stats_summary *a = &gb->sum[compare_metrics[cm].metric];
+    const struct stats_summary *b = &gn->sum[compare_metrics[cm].metric];
+    const double *va, *vb;
+    const double pa[3] = {a->p50, a->p90, a->p99},
+                 pb[3] = {b->p50, b->p90, b->p99};
+    memset(c, 0, sizeof(*c));
+    c->base = a;
+    c->new_ = b;
+    for (int i = 0; i < 3; i++) {
+        c->diff[i] = a->n && b->n ? pb[i] - pa[i] : NAN;
+        c->pct[i] = pct_of(c->diff[i], pa[i]);
+    }
+    samples(bs, gb, cm, &va, &c->n_base);
+    samples(ns, gn, cm, &vb, &c->n_new);
+    c->verdict = VERDICT_NONE;
+    if (c->n_base == 0 || c->n_new == 0)
+        return 0;
+    int st = stats_bootstrap_median_diff(va, c->n_base, vb, c->n_new, seed, 0,
+                                         COMPARE_LEVEL, &c->ci);
+    if (st == STATS_E_NOMEM)
+        return -1;
+    if (st != STATS_OK)
+        return 0;
+    c->has_ci = true;
+    if (c->n_base < COMPARE_MIN_SAMPLES || c->n_new < COMPARE_MIN_SAMPLES)
+        c->verdict = VERDICT_TOO_FEW;
+    else
+        c->verdict = c->ci.excludes_zero ? VERDICT_REAL : VERDICT_NOISE;
+    return 0;
+}
+
+static int push_group(const struct group ***list, size_t *n,
+                      const struct group *g)
+{
+    const struct group **p = realloc(*list, (*n + 1) * sizeof(*p));
+    if (!p)
+        return -1;
+    *list = p;
+    p[(*n)++] = g;
+    return 0;
+}
+
+int compare_run(const struct compare_side *base,
+                const struct compare_side *new_, uint64_t seed,
+                struct compare_result *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->base = base;
+    out->new_ = new_;
+    out->pairs = calloc(base->set.n_groups + 1, sizeof(*out->pairs));
+    if (!out->pairs)
+        return -1;
+    for (size_t i = 0; i < base->set.n_groups; i++) {
+        const struct group *gb = base->set.groups[i];
+        const struct group *gn =
+            find_group(&new_->set, gb->keys[0], gb->keys[1]);
+        struct compare_pair *p = &out->pairs[out->n_pairs];
+        if (!gn) {
+            if (push_group(&out->only_base, &out->n_only_base, gb))
+                return -1;
+            continue;
+        }
+        p->base = gb;
+        p->new_ = gn;
+        for (int m = 0; m < CMP_COUNT; m++)
+            if (compare_cell_run(base, gb, new_, gn, (enum compare_metric)m,
+                                 seed, &p->cell[m]))
+                return -1;
+        out->n_pairs++;
+    }
+    for (size_t i = 0; i < new_->set.n_groups; i++) {
+        const struct group *gn = new_->set.groups[i];
+        if (!find_group(&base->set, gn->keys[0], gn->keys[1]) &&
+            push_group(&out->only_new, &out->n_only_new, gn))
+            return -1;
+    }
+    return 0;
+}
+
+void compare_result_free(struct compare_result *r)
+{
+    free(r->pairs);
+    free(r->only_base);
+    free(r->only_new);
+    memset(r, 0, sizeof(*r));
+}
+
+const char *compare_verdict_name(enum compare_verdict v)
+{
+    switch (v) {
+    case VERDICT_NOISE:
+        return "noise";
+    case VERDICT_REAL:
+        return "real";
+    case VERDICT_TOO_FEW:
+        return "too few";
+    case VERDICT_NONE:
+        break;
+    }
+    return "n/a";
+}
+
+/* "-0.00" after rounding reads as a change: print "+0.00" instead. */
+static void unsign_zero(char *s)
+{
+    if (s[0] == '-' && s[1] && strspn(s + 1, "0.%") == strlen(s + 1))
+        s[0] = '+';
+}
+
+void compare_fmt_signed(char *out, size_t size, double x)
+{
+    double a = fabs(x);
+    if (isnan(x))
+        snprintf(out, size, "-");
+    else if (a >= 10 || a == 0)
+        snprintf(out, size, "%+.1f", x);
+    else if (a >= 1)
+        snprintf(out, size, "%+.2f", x);
+    else if (a >= 0.01)
+        snprintf(out, size, "%+.3f", x);
+    else /* two significant digits: a tiny bound must not read as 0 */
+        snprintf(out, size, "%+.2g", x);
+    unsign_zero(out);
+}
+
+/* "+38%" or "+2.5%" */
+static void fmt_pct(char *out, size_t size, double pct)
+{
+    snprintf(out, size, fabs(pct) >= 10 ? "%+.0f%%" : "%+.1f%%", pct);
+    unsign_zero(out);
+}
+
+void compare_verdict_line(struct buf *b, const struct compare_pair *p)
+{
+    char name[600];
+    group_describe(p->base, name, sizeof(name));
+    buf_printf(b, "%s:", name);
+    compare_verdict_text(b, p);
+}
+
+void compare_verdict_text(struct buf *b, const struct compare_pair *p)
+{
+    char d[32], pc[32], lo[32], hi[32];
+    for (int m = 0; m < CMP_COUNT; m++) {
+        const struct compare_metric_def *def = &compare_metrics[m];
+        const struct compare_cell *c = &p->cell[m];
+        buf_printf(b, "%s %s", m ? ";" : "", def->title);
+        if (c->verdict == VERDICT_REAL) {
+            compare_fmt_signed(d, sizeof(d), c->diff[0]);
+            compare_fmt_signed(lo, sizeof(lo), c->ci.lo);
+            compare_fmt_signed(hi, sizeof(hi), c->ci.hi);
+            buf_printf(b, " p50 %s %s (", d, def->unit);
+            if (!isnan(c->pct[0])) {
+                fmt_pct(pc, sizeof(pc), c->pct[0]);
+                buf_printf(b, "%s, ", pc);
+            }
+            buf_printf(b, "CI [%s, %s]) %s \xe2\x80\x94 real", lo, hi,
+                       c->ci.lo > 0 ? def->up : def->down);
+        } else if (c->verdict == VERDICT_TOO_FEW) {
+            buf_printf(b, " too few samples (%zu vs %zu)", c->n_base, c->n_new);
+        } else {
+            buf_printf(b, " %s", compare_verdict_name(c->verdict));
+        }
+    }
+}

@@ -1,0 +1,385 @@
+/* compare_output: the formats of `tokentrace-analyze compare`: an aligned
+ * table, markdown for a pull request or bug report, and JSON. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "clock.h"
+#include "compare.h"
+#include "json_writer.h"
+#include "text_out.h"
+
+static const char *const pct_names[3] = {"p50", "p90", "p99"};
+
+/* Unsigned number text as in the summary tables. */
+static void fmt_num(char *out, size_t size, double x)
+{
+    if (isnan(x))
+        snprintf(out, size, "-");
+    else if (fabs(x) >= 100000)
+        snprintf(out, size, "%.0f", x);
+    else if (fabs(x) >= 100)
+        snprintf(out, size, "%.1f", x);
+    else
+        snprintf(out, size, "%.2f", x);
+}
+
+static void fmt_pct(char *out, size_t size, double pct)
+{
+    if (isnan(pct))
+        snprintf(out, size, "-");
+    else
+        snprintf(out, size, fabs(pct) >= 10 ? "%+.0f%%" : "%+.1f%%", pct);
+    if (out[0] == '-' && out[1] && strspn(out + 1, "0.%") == strlen(out + 1))
+        out[0] = '+';
+}
+
+/* Ends a table line: drops the padding after its last cell. */
+static void end_line(struct buf *b)
+{
+    while (b->len > 0 && b->data[b->len - 1] == ' ')
+        b->data[--b->len] = '\0';
+    buf_puts(b, "\n");
+}
+
+static void fmt_ci(char *out, size_t size, const struct compare_cell *c)
+{
+    char lo[32], hi[32];
+    if (!c->has_ci) {
+        snprintf(out, size, "-");
+        return;
+    }
+    compare_fmt_signed(lo, sizeof(lo), c->ci.lo);
+    compare_fmt_signed(hi, sizeof(hi), c->ci.hi);
+    snprintf(out, size, "[%s, %s]", lo, hi);
+}
+
+/* The verdict cell: "real, slower", "noise", "too few", "n/a". */
+static void fmt_verdict(char *out, size_t size, const struct compare_cell *c,
+                        enum compare_metric m)
+{
+    if (c->verdict == VERDICT_REAL)
+        snprintf(out, size, "real, %s",
+                 c->ci.lo > 0 ? compare_metrics[m].up
+                              : compare_metrics[m].down);
+    else
+        snprintf(out, size, "%s", compare_verdict_name(c->verdict));
+}
+
+/* The row cells of percentile i of a cell. */
+struct cells {
+    char base[24], new_[24], diff[32], pct[32], ci[80], verdict[32];
+};
+
+static void fill_cells(struct cells *s, const struct compare_cell *c,
+                       enum compare_metric m, int i)
+{
+    const double vb[3] = {c->base->p50, c->base->p90, c->base->p99};
+    const double vn[3] = {c->new_->p50, c->new_->p90, c->new_->p99};
+    fmt_num(s->base, sizeof(s->base), c->base->n ? vb[i] : NAN);
+    fmt_num(s->new_, sizeof(s->new_), c->new_->n ? vn[i] : NAN);
+    compare_fmt_signed(s->diff, sizeof(s->diff), c->diff[i]);
+    fmt_pct(s->pct, sizeof(s->pct), c->pct[i]);
+    s->ci[0] = s->verdict[0] = '\0';
+    if (i == 0) { /* the interval is of the medians */
+        fmt_ci(s->ci, sizeof(s->ci), c);
+        fmt_verdict(s->verdict, sizeof(s->verdict), c, m);
+    }
+}
+
+static void side_line(struct buf *b, const char *what,
+                      const struct compare_side *s)
+{
+    unsigned long long req = s->set.overall.requests, ok = s->set.overall.ok;
+    buf_printf(b, "%s %s (%zu trace%s, %llu requests, %llu ok)", what, s->file,
+               s->set.n_traces, s->set.n_traces == 1 ? "" : "s", req, ok);
+}
+
+static void only_lines(struct buf *b, const struct compare_result *r, bool md)
+{
+    char name[600];
+    for (size_t i = 0; i < r->n_only_base + r->n_only_new; i++) {
+        bool in_base = i < r->n_only_base;
+        const struct group *g =
+            in_base ? r->only_base[i] : r->only_new[i - r->n_only_base];
+        group_describe(g, name, sizeof(name));
+        buf_puts(b, md ? "- only in " : "only in ");
+        buf_puts(b, in_base ? "base: " : "new: ");
+        if (md)
+            md_put(b, name, 0);
+        else
+            buf_puts(b, name);
+        buf_puts(b, "\n");
+    }
+}
+
+static void method_line(struct buf *b, uint64_t seed)
+{
+    buf_printf(b,
+               "differences are new - base; %.0f%% CI: percentile bootstrap of "
+               "the difference of medians, %u resamples, seed %llu "
+               "(ITL: per-request median ITL)\n",
+               COMPARE_LEVEL * 100, STATS_BOOTSTRAP_ITERATIONS,
+               (unsigned long long)seed);
+}
+
+static int write_buf(FILE *out, struct buf *b)
+{
+    if (b->len)
+        fwrite(b->data, 1, b->len, out);
+    buf_free(b);
+    return ferror(out) ? -1 : 0;
+}
+
+int compare_write_table(FILE *out, const struct compare_result *r, size_t n,
+                        uint64_t seed)
+{
+    struct buf b;
+    char name[600], title[48];
+    struct cells s;
+    buf_init(&b, 0);
+    for (size_t k = 0; k < n; k++) {
+        buf_puts(&b, k ? "\ncompare: " : "compare: ");
+        side_line(&b, "base", r[k].base);
+        buf_puts(&b, "\n    vs ");
+        side_line(&b, "new", r[k].new_);
+        buf_puts(&b, "\n");
+        method_line(&b, seed);
+        for (size_t i = 0; i < r[k].n_pairs; i++) {
+            const struct compare_pair *p = &r[k].pairs[i];
+            group_describe(p->base, name, sizeof(name));
+            buf_printf(&b, "\n%s   base %llu ok of %llu, new %llu ok of %llu\n",
+                       name, (unsigned long long)p->base->ok,
+                       (unsigned long long)p->base->requests,
+                       (unsigned long long)p->new_->ok,
+                       (unsigned long long)p->new_->requests);
+            buf_printf(&b, "  %-23s %9s %9s %9s %7s  %-20s %s\n", "metric",
+                       "base", "new", "diff", "%", "95% CI median diff",
+                       "verdict");
+            for (int m = 0; m < CMP_COUNT; m++) {
+                const struct compare_cell *c = &p->cell[m];
+                snprintf(title, sizeof(title), "%s (%s)",
+                         compare_metrics[m].title, compare_metrics[m].unit);
+                for (int q = 0; q < 3; q++) {
+                    fill_cells(&s, c, (enum compare_metric)m, q);
+                    buf_printf(&b, "  %-19s %3s %9s %9s %9s %7s  %-20s %s",
+                               q == 0 ? title : "", pct_names[q], s.base,
+                               s.new_, s.diff, s.pct, s.ci, s.verdict);
+                    end_line(&b);
+                }
+            }
+            buf_puts(&b, "  => ");
+            compare_verdict_line(&b, p);
+            buf_puts(&b, "\n");
+        }
+        if (r[k].n_only_base + r[k].n_only_new)
+            buf_puts(&b, "\n");
+        only_lines(&b, &r[k], false);
+    }
+    return write_buf(out, &b);
+}
+
+int compare_write_markdown(FILE *out, const struct compare_result *r, size_t n,
+                           uint64_t seed)
+{
+    struct buf b;
+    char name[600];
+    struct cells s;
+    buf_init(&b, 0);
+    for (size_t k = 0; k < n; k++) {
+        buf_puts(&b,
+                 k ? "\n## tokentrace compare: " : "## tokentrace compare: ");
+        md_put(&b, r[k].base->file, 0);
+        buf_puts(&b, " vs ");
+        md_put(&b, r[k].new_->file, 0);
+        buf_puts(&b, "\n\n");
+        struct buf line;
+        buf_init(&line, 0);
+        side_line(&line, "base", r[k].base);
+        buf_puts(&line, "; ");
+        side_line(&line, "new", r[k].new_);
+        md_put(&b, line.data, 0);
+        buf_free(&line);
+        buf_puts(&b, "\n\n");
+        method_line(&b, seed);
+        for (size_t i = 0; i < r[k].n_pairs; i++) {
+            const struct compare_pair *p = &r[k].pairs[i];
+            group_describe(p->base, name, sizeof(name));
+            buf_puts(&b, "\n### ");
+            md_put(&b, name, 0);
+            buf_puts(
+                &b,
+                "\n\n| metric | | base | new | diff | % | 95% CI median diff "
+                "| verdict |\n|---|---|--:|--:|--:|--:|---|---|\n");
+            for (int m = 0; m < CMP_COUNT; m++) {
+                for (int q = 0; q < 3; q++) {
+                    fill_cells(&s, &p->cell[m], (enum compare_metric)m, q);
+                    if (q == 0)
+                        buf_printf(&b, "| %s (%s) ", compare_metrics[m].title,
+                                   compare_metrics[m].unit);
+                    else
+                        buf_puts(&b, "| ");
+                    buf_printf(&b, "| %s | %s | %s | %s | %s | %s | %s |\n",
+                               pct_names[q], s.base, s.new_, s.diff, s.pct,
+                               s.ci, s.verdict);
+                }
+            }
+            buf_puts(&b, "\n**Verdict:** ");
+            md_put(&b, name, 0);
+            buf_puts(&b, ":");
+            compare_verdict_text(&b, p);
+            buf_puts(&b, "\n");
+        }
+        if (r[k].n_only_base + r[k].n_only_new)
+            buf_puts(&b, "\n");
+        only_lines(&b, &r[k], true);
+    }
+    return write_buf(out, &b);
+}
+
+static void json_side(struct buf *b, const struct compare_side *s)
+{
+    buf_puts(b, "{\"file\":");
+    json_put_cstr(b, s->file);
+    buf_printf(b, ",\"requests\":%llu,\"ok\":%llu,\"traces\":[",
+               (unsigned long long)s->set.overall.requests,
+               (unsigned long long)s->set.overall.ok);
+    for (size_t i = 0; i < s->set.n_traces; i++) {
+        const struct trace_info *t = s->set.traces[i];
+        char when[40];
+        buf_puts(b, i ? ",{\"trace_id\":" : "{\"trace_id\":");
+        json_put_cstr(b, t->trace_id);
+        buf_puts(b, ",\"started\":");
+        json_put_cstr(
+            b, t->real_zero_ns > 0
+                   ? clock_format_utc(t->real_zero_ns, when, sizeof(when))
+                   : NULL);
+        buf_printf(b, ",\"complete\":%s,\"damage\":",
+                   t->has_footer && !t->damage ? "true" : "false");
+        json_put_cstr(b, t->damage);
+        buf_puts(b, "}");
+    }
+    buf_puts(b, "]}");
+}
+
+static void json_pcts(struct buf *b, const char *key, const double v[3],
+                      bool defined)
+{
+    buf_printf(b, ",\"%s\":{", key);
+    for (int q = 0; q < 3; q++) {
+        buf_printf(b, "%s\"%s\":", q ? "," : "", pct_names[q]);
+        json_put_double(b, defined ? v[q] : NAN);
+    }
+    buf_puts(b, "}");
+}
+
+static void json_cell(struct buf *b, const struct compare_cell *c,
+                      enum compare_metric m)
+{
+    const double vb[3] = {c->base->p50, c->base->p90, c->base->p99};
+    const double vn[3] = {c->new_->p50, c->new_->p90, c->new_->p99};
+    buf_printf(b, "\"%s\":{\"unit\":\"%s\",\"n_base\":%zu,\"n_new\":%zu",
+               compare_metrics[m].key, compare_metrics[m].unit, c->base->n,
+               c->new_->n);
+    json_pcts(b, "base", vb, c->base->n > 0);
+    json_pcts(b, "new", vn, c->new_->n > 0);
+    json_pcts(b, "diff", c->diff, true);
+    json_pcts(b, "diff_pct", c->pct, true);
+    buf_puts(b, ",\"median_diff_ci\":");
+    if (!c->has_ci) {
+        buf_puts(b, "null");
+    } else {
+        buf_puts(b, "{\"estimate\":");
+        json_put_double(b, c->ci.estimate);
+        buf_puts(b, ",\"lo\":");
+        json_put_double(b, c->ci.lo);
+        buf_puts(b, ",\"hi\":");
+        json_put_double(b, c->ci.hi);
+        buf_printf(
+            b, ",\"samples_base\":%zu,\"samples_new\":%zu,\"samples\":\"%s\"}",
+            c->n_base, c->n_new,
+            m == CMP_ITL ? "per_request_median_itl" : "per_request");
+    }
+    buf_printf(b, ",\"verdict\":\"%s\"", compare_verdict_name(c->verdict));
+    if (c->verdict == VERDICT_REAL)
+        buf_printf(b, ",\"direction\":\"%s\"",
+                   c->ci.lo > 0 ? compare_metrics[m].up
+                                : compare_metrics[m].down);
+    buf_puts(b, "}");
+}
+
+static void json_pair(struct buf *b, const struct compare_pair *p)
+{
+    struct buf v;
+    buf_puts(b, "{\"model\":");
+    json_put_cstr(b, p->base->keys[0]);
+    buf_puts(b, ",\"class\":");
+    json_put_cstr(b, p->base->keys[1]);
+    buf_printf(
+        b,
+        ",\"base\":{\"requests\":%llu,\"ok\":%llu},"
+        "\"new\":{\"requests\":%llu,\"ok\":%llu},\"metrics\":{",
+        (unsigned long long)p->base->requests, (unsigned long long)p->base->ok,
+        (unsigned long long)p->new_->requests, (unsigned long long)p->new_->ok);
+    for (int m = 0; m < CMP_COUNT; m++) {
+        if (m)
+            buf_puts(b, ",");
+        json_cell(b, &p->cell[m], (enum compare_metric)m);
+    }
+    buf_init(&v, 0);
+    compare_verdict_line(&v, p);
+    buf_puts(b, "},\"verdict\":");
+    json_put_cstr(b, v.data ? v.data : "");
+    buf_free(&v);
+    buf_puts(b, "}");
+}
+
+static void json_only(struct buf *b, const char *key, const struct group **g,
+                      size_t n)
+{
+    buf_printf(b, ",\"%s\":[", key);
+    for (size_t i = 0; i < n; i++) {
+        buf_puts(b, i ? ",{\"model\":" : "{\"model\":");
+        json_put_cstr(b, g[i]->keys[0]);
+        buf_puts(b, ",\"class\":");
+        json_put_cstr(b, g[i]->keys[1]);
+        buf_puts(b, "}");
+    }
+    buf_puts(b, "]");
+}
+
+int compare_write_json(FILE *out, const struct compare_result *r, size_t n,
+                       uint64_t seed)
+{
+    struct buf b;
+    buf_init(&b, 0);
+    buf_printf(
+        &b,
+        "{\"tool\":\"tokentrace\",\"schema\":1,\"command\":\"compare\","
+        "\"method\":{\"interval\":\"percentile bootstrap of median(new) - "
+        "median(base)\",\"level\":%.2f,\"iterations\":%u,\"seed\":%llu,"
+        "\"min_samples\":%d},\"base\":",
+        COMPARE_LEVEL, STATS_BOOTSTRAP_ITERATIONS, (unsigned long long)seed,
+        COMPARE_MIN_SAMPLES);
+    if (n > 0)
+        json_side(&b, r[0].base);
+    else
+        buf_puts(&b, "null");
+    buf_puts(&b, ",\"comparisons\":[");
+    for (size_t k = 0; k < n; k++) {
+        buf_puts(&b, k ? ",{\"new\":" : "{\"new\":");
+        json_side(&b, r[k].new_);
+        buf_puts(&b, ",\"groups\":[");
+        for (size_t i = 0; i < r[k].n_pairs; i++) {
+            if (i)
+                buf_puts(&b, ",");
+            json_pair(&b, &r[k].pairs[i]);
+        }
+        buf_puts(&b, "]");
+        json_only(&b, "only_in_base", r[k].only_base, r[k].n_only_base);
+        json_only(&b, "only_in_new", r[k].only_new, r[k].n_only_new);
+        buf_puts(&b, "}");
+    }
+    buf_puts(&b, "]}\n");
+    return write_buf(out, &b);
+}

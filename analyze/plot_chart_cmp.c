@@ -1,0 +1,212 @@
+/* plot_chart_cmp: charts across traces, from groups by trace x model:
+ * compare (p50/p99 bars per trace) and trend (p50/p99 lines per model over
+ * the weeks or days the traces were recorded). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "plot_chart.h"
+#include "plot_escape.h"
+
+static const int panel_metric[3] = {M_TTFT, M_TPOT, M_LATENCY};
+#define N_PANELS 3
+
+/* The trace number in a DIM_TRACE key ("3:file.ttrace"). */
+static size_t key_trace(const char *key)
+{
+    char *end;
+    unsigned long v = strtoul(key, &end, 10);
+    return end != key && *end == ':' ? (size_t)v : (size_t)-1;
+}
+
+/* The group of trace t and model m (groups by trace,model); NULL if none. */
+static const struct group *trace_model(const struct plot_data *d, size_t t,
+                                       size_t m)
+{
+    for (size_t i = 0; i < d->set.n_groups; i++) {
+        const struct group *g = d->set.groups[i];
+        if (g->n_keys >= 2 && key_trace(g->keys[0]) == t &&
+            strcmp(g->keys[1], d->models.v[m]) == 0)
+            return g;
+    }
+    return NULL;
+}
+
+/* compare.dat: trace tic labels, then per panel (TTFT, TPOT, latency) a
+ * block per model with a row (x, p50, p99) per trace. */
+static int write_compare(const struct plot_ctx *c, FILE *dat,
+                         struct plot_out *out)
+{
+    const struct plot_data *d = c->d;
+    struct plot_blocks bl = {0};
+    size_t nt = d->set.n_traces, nm = d->models.n;
+    double slot = (double)nm + 1;
+    int index = 0;
+    char name[600];
+
+    plot_dat_block(dat, &index, NULL);
+    for (size_t t = 0; t < nt; t++) {
+        plot_data_trace_name(d, t, name, sizeof(name));
+        fprintf(dat, "%.6g ", (double)t * slot + 1 + ((double)nm - 1) / 2);
+        plot_dat_string(dat, name);
+        fputc('\n', dat);
+    }
+    for (int p = 0; p < N_PANELS; p++) {
+        int metric = panel_metric[p];
+        plot_blocks_panel(&bl);
+        for (size_t m = 0; m < nm; m++) {
+            bool any = false;
+            for (size_t t = 0; t < nt; t++) {
+                const struct group *g = trace_model(d, t, m);
+                if (!g || g->sum[metric].n == 0)
+                    continue;
+                if (!any) {
+                    plot_blocks_add(&bl, plot_model_lt(m), plot_model_dt(m), 7);
+                    plot_dat_block(dat, &index, d->models.v[m]);
+                    any = true;
+                }
+                fprintf(dat, "%.6g ", (double)t * slot + 1 + (double)m);
+                plot_dat_num(dat, g->sum[metric].p50);
+                fputc(' ', dat);
+                plot_dat_num(dat, g->sum[metric].p99);
+                fputc('\n', dat);
+            }
+        }
+    }
+    plot_blocks_vars(&bl, &out->vars);
+    plot_var_int(&out->vars, "nticks", (long long)nt);
+    plot_var_num(&out->vars, "xmin", 0.4);
+    plot_var_num(&out->vars, "xmax", nt ? (double)nt * slot - 0.4 : 1);
+    plot_var_num(&out->vars, "boxw", 0.8);
+    out->height = 950;
+    plot_blocks_free(&bl);
+    return bl.failed ? -1 : 0;
+}
+
+/* Start (Unix seconds) of the UTC day or ISO week (from Monday) holding
+ * the trace's start; false when the trace has no wall-clock time. */
+static bool period_start(const struct trace_info *t, bool weekly, int64_t *out)
+{
+    int64_t s, day;
+    if (t->real_zero_ns <= 0)
+        return false;
+    s = t->real_zero_ns / 1000000000;
+    day = s / 86400;
+    if (weekly)
+        day -= ((day + 3) % 7 + 7) % 7; /* 1970-01-01 was a Thursday */
+    *out = day * 86400;
+    return true;
+}
+
+/* Orders int64 values (qsort). */
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* p50 and p99 of metric over every request of model m in traces that
+ * started in period p; false when there are none (or no memory). */
+static bool period_stats(const struct plot_data *d, const int64_t *trace_period,
+                         int64_t p, size_t m, int metric, double *p50,
+                         double *p99)
+{
+    struct stats_vec v;
+    struct stats_summary s;
+    stats_vec_init(&v, 0);
+    for (size_t t = 0; t < d->set.n_traces; t++) {
+        const struct group *g = trace_period[t] == p ? trace_model(d, t, m) : NULL;
+        for (size_t k = 0; g && k < g->sum[metric].n; k++)
+            if (stats_vec_push(&v, g->v[metric].v[k]) != STATS_OK) {
+                stats_vec_free(&v);
+                return false;
+            }
+    }
+    stats_summarize(v.v, v.n, &s);
+    stats_vec_free(&v);
+    *p50 = s.p50;
+    *p99 = s.p99;
+    return s.n > 0;
+}
+
+/* trend.dat: per panel, per model, a p50 and a p99 block with a row
+ * (period start, value) per period. */
+static int write_trend(const struct plot_ctx *c, FILE *dat, struct plot_out *out)
+{
+    const struct plot_data *d = c->d;
+    struct plot_blocks bl = {0};
+    bool weekly = !c->period || strcmp(c->period, "day") != 0;
+    size_t nt = d->set.n_traces, np = 0;
+    int64_t *tp = malloc((nt + 1) * sizeof(*tp)), *periods = malloc((nt + 1) * sizeof(*periods));
+    double len = weekly ? 7 * 86400.0 : 86400.0;
+    int index = 0;
+    char title[600];
+    if (!tp || !periods) {
+        free(tp);
+        free(periods);
+        return -1;
+    }
+    for (size_t t = 0; t < nt; t++) {
+        if (!period_start(d->set.traces[t], weekly, &tp[t])) {
+            log_warn("%s: no wall-clock start time; left out of the trend",
+                     d->set.traces[t]->file);
+            tp[t] = INT64_MIN;
+            continue;
+        }
+        periods[np++] = tp[t];
+    }
+    qsort(periods, np, sizeof(*periods), cmp_i64);
+    {
+        size_t u = 0; /* keep distinct periods */
+        for (size_t i = 0; i < np; i++)
+            if (u == 0 || periods[u - 1] != periods[i])
+                periods[u++] = periods[i];
+        np = u;
+    }
+    plot_dat_block(dat, &index, NULL);
+    fputs("\"trend\" 0\n", dat);
+    for (int p = 0; p < N_PANELS; p++) {
+        plot_blocks_panel(&bl);
+        for (size_t m = 0; m < d->models.n; m++)
+            for (int q = 0; q < 2; q++) {
+                bool any = false;
+                for (size_t i = 0; i < np; i++) {
+                    double p50, p99;
+                    if (!period_stats(d, tp, periods[i], m, panel_metric[p], &p50, &p99))
+                        continue;
+                    if (!any) {
+                        snprintf(title, sizeof(title), "%s %s", d->models.v[m],
+                                 q ? "p99" : "p50");
+                        plot_blocks_add(&bl, plot_model_lt(m), q ? 2 : 1, q ? 6 : 7);
+                        plot_dat_block(dat, &index, title);
+                        any = true;
+                    }
+                    fprintf(dat, "%lld ", (long long)periods[i]);
+                    plot_dat_num(dat, q ? p99 : p50);
+                    fputc('\n', dat);
+                }
+            }
+    }
+    plot_blocks_vars(&bl, &out->vars);
+    plot_var_num(&out->vars, "xmin", np ? (double)periods[0] - len / 2 : 0);
+    plot_var_num(&out->vars, "xmax", np ? (double)periods[np - 1] + len / 2 : len);
+    plot_var_num(&out->vars, "xtic_start", np ? (double)periods[0] : 0);
+    plot_var_num(&out->vars, "xtic_step", len * ceil((double)(np ? np : 1) / 12));
+    plot_var_str(&out->vars, "period_label",
+                 weekly ? "week (UTC - weeks start on Monday)" : "day (UTC)");
+    plot_var_str(&out->vars, "trend_title",
+                 weekly ? "Trend per week: p50 solid / p99 dashed"
+                        : "Trend per day: p50 solid / p99 dashed");
+    out->height = 950;
+    plot_blocks_free(&bl);
+    free(tp);
+    free(periods);
+    return bl.failed ? -1 : 0;
+}
+
+const struct plot_chart plot_chart_compare = {
+    "compare", "Compare traces: p50 and p99 per model", write_compare};
+const struct plot_chart plot_chart_trend = {
+    "trend", "Trend: p50 and p99 per model over time", write_trend};

@@ -1,0 +1,291 @@
+/* plot_data: gathers per-request chart data while the traces load. */
+#include "plot_data.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+
+/* Returns the number of name s, adding it when new (NULL: ""). Past
+ * PLOT_MAX_NAMES names, new ones share "(other)". UINT32_MAX when out of
+ * memory. */
+static uint32_t intern(struct plot_names *names, const char *s)
+{
+    char **p;
+    if (!s)
+        s = "";
+    for (size_t i = names->n; i-- > 0;)
+        if (strcmp(names->v[i], s) == 0)
+            return (uint32_t)i;
+    if (names->n >= PLOT_MAX_NAMES)
+        s = "(other)";
+    for (size_t i = 0; i < names->n; i++)
+        if (strcmp(names->v[i], s) == 0)
+            return (uint32_t)i;
+    p = realloc(names->v, (names->n + 1) * sizeof(*p));
+    if (!p)
+        return UINT32_MAX;
+    names->v = p;
+    if (!(p[names->n] = strdup(s)))
+        return UINT32_MAX;
+    return (uint32_t)names->n++;
+}
+
+/* The run start of the request's trace: its header's monotonic zero, else
+ * the first start seen in it. */
+static int64_t trace_zero(struct plot_data *d, const struct request_metrics *m)
+{
+    unsigned t = m->trace->index;
+    if (t >= d->n_trace_zero) {
+        int64_t *p = realloc(d->trace_zero_ns, (t + 1) * sizeof(*p));
+        if (!p)
+            return -1;
+        for (size_t i = d->n_trace_zero; i <= t; i++)
+            p[i] = -1;
+        d->trace_zero_ns = p;
+        d->n_trace_zero = t + 1;
+    }
+    if (d->trace_zero_ns[t] < 0)
+        d->trace_zero_ns[t] = m->trace->mono_zero_ns > 0 ? m->trace->mono_zero_ns
+                                                         : m->start_ns;
+    return d->trace_zero_ns[t];
+}
+
+/* Seconds from zero to t; NAN when either is unknown. */
+static double since(int64_t zero, int64_t t)
+{
+    if (zero < 0 || t < 0)
+        return NAN;
+    return (double)(t - zero) / 1e9;
+}
+
+/* Adds w output tokens at second sec of model's throughput bins. */
+static void add_tokens(struct plot_data *d, uint32_t model, double sec, double w)
+{
+    struct stats_vec *v;
+    size_t i;
+    if (!(sec >= 0) || sec >= (double)PLOT_MAX_SECONDS)
+        return;
+    if (model >= d->n_tok_bins) {
+        struct stats_vec *p = realloc(d->tok_bins, (model + 1) * sizeof(*p));
+        if (!p)
+            return;
+        for (size_t k = d->n_tok_bins; k <= model; k++)
+            stats_vec_init(&p[k], PLOT_MAX_SECONDS);
+        d->tok_bins = p;
+        d->n_tok_bins = model + 1;
+    }
+    v = &d->tok_bins[model];
+    i = (size_t)sec;
+    while (v->n <= i)
+        if (stats_vec_push(v, 0) != STATS_OK)
+            return;
+    v->v[i] += w;
+}
+
+/* Spreads a request's output tokens over its token events, one second bin
+ * each (usage counts larger than the events are shared evenly). */
+static void add_throughput(struct plot_data *d, uint32_t model,
+                           const struct request_metrics *m, int64_t zero)
+{
+    double events = (double)m->n_itl + 1, total, t_ms, w;
+    if (!m->ok || m->first_token_ns < 0 || zero < 0)
+        return;
+    total = m->output_tokens >= 0 ? (double)m->output_tokens : events;
+    w = total / events;
+    t_ms = (double)(m->first_token_ns - zero) / 1e6;
+    add_tokens(d, model, t_ms / 1000, w);
+    for (size_t i = 0; i < m->n_itl; i++) {
+        t_ms += m->itl_ms[i];
+        add_tokens(d, model, t_ms / 1000, w);
+    }
+}
+
+/* request_sink: feeds the groups and keeps the request's chart record. */
+static int plot_data_add(void *ctx, const struct request_metrics *m)
+{
+    struct plot_data *d = ctx;
+    struct plot_req *r;
+    uint32_t model, cls;
+    int64_t zero;
+    if (group_set_add(&d->set, m))
+        return -1;
+    if (m->warmup)
+        return 0;
+    model = intern(&d->models, m->model);
+    cls = intern(&d->classes, d->set.by.measured_class ? m->measured_class
+                                                       : m->class_name);
+    zero = trace_zero(d, m);
+    if (model == UINT32_MAX || cls == UINT32_MAX)
+        return -1;
+    add_throughput(d, model, m, zero);
+    if (d->n_reqs == d->cap_reqs) {
+        size_t cap = d->cap_reqs ? d->cap_reqs * 2 : 1024;
+        if (d->n_reqs >= PLOT_MAX_REQS ||
+            !(r = realloc(d->reqs, cap * sizeof(*r)))) {
+            d->reqs_dropped++;
+            return 0;
+        }
+        d->reqs = r;
+        d->cap_reqs = cap;
+    }
+    r = &d->reqs[d->n_reqs++];
+    r->model = model;
+    r->cls = cls;
+    r->trace = m->trace->index;
+    r->id = m->id;
+    r->ok = m->ok;
+    r->ttft_ms = m->ttft_ms;
+    r->tpot_ms = m->tpot_ms;
+    r->latency_ms = m->latency_ms;
+    r->out_tokens = m->ok && m->output_tokens >= 0 ? (double)m->output_tokens : NAN;
+    r->start_s = since(zero, m->start_ns);
+    r->first_s = m->ok ? since(zero, m->first_token_ns) : NAN;
+    r->end_s = since(zero, m->end_ns);
+    return 0;
+}
+
+/* Orders strings (qsort of char *). */
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorts names and returns old number -> new number (NULL out of memory). */
+static uint32_t *sort_names(struct plot_names *names)
+{
+    char **old = malloc((names->n + 1) * sizeof(*old));
+    uint32_t *map = malloc((names->n + 1) * sizeof(*map));
+    if (!old || !map) {
+        free(old);
+        free(map);
+        return NULL;
+    }
+    if (names->n)
+        memcpy(old, names->v, names->n * sizeof(*old));
+    qsort(names->v, names->n, sizeof(*names->v), cmp_str);
+    for (size_t i = 0; i < names->n; i++)
+        for (size_t j = 0; j < names->n; j++)
+            if (old[i] == names->v[j])
+                map[i] = (uint32_t)j;
+    free(old);
+    return map;
+}
+
+/* Renumbers models and classes in sorted order. */
+static int finish(struct plot_data *d)
+{
+    uint32_t *mm = sort_names(&d->models), *cm = sort_names(&d->classes);
+    int rc = -1;
+    if (!mm || !cm)
+        goto done;
+    for (size_t i = 0; i < d->n_reqs; i++) {
+        d->reqs[i].model = mm[d->reqs[i].model];
+        d->reqs[i].cls = cm[d->reqs[i].cls];
+    }
+    if (d->n_tok_bins) {
+        struct stats_vec *bins = calloc(d->models.n, sizeof(*bins));
+        if (!bins)
+            goto done;
+        for (size_t i = 0; i < d->models.n; i++)
+            stats_vec_init(&bins[i], PLOT_MAX_SECONDS);
+        for (size_t i = 0; i < d->n_tok_bins; i++)
+            bins[mm[i]] = d->tok_bins[i];
+        free(d->tok_bins);
+        d->tok_bins = bins;
+        d->n_tok_bins = d->models.n;
+    }
+    rc = 0;
+done:
+    free(mm);
+    free(cm);
+    return rc;
+}
+
+int plot_data_load(struct plot_data *d, char **paths, size_t n_paths,
+                   const struct load_options *opt, const char *by_spec)
+{
+    struct group_by by;
+    char err[256];
+    int rc = 0;
+    memset(d, 0, sizeof(*d));
+    if (group_by_parse(by_spec, &by, err, sizeof(err))) {
+        log_error("%s", err);
+        return 2;
+    }
+    by.measured_class = opt->classify_measured;
+    group_set_init(&d->set, &by, NULL);
+    for (size_t i = 0; i < n_paths; i++)
+        rc |= load_trace_file(paths[i], opt, plot_data_add, NULL, d,
+                              &d->set.traces, &d->set.n_traces);
+    group_set_sort(&d->set);
+    group_set_summarize(&d->set);
+    if (finish(d))
+        return -1;
+    if (d->reqs_dropped)
+        log_warn("plot: %llu requests left out of the per-request charts "
+                 "(more than %zu); the statistics use all of them",
+                 (unsigned long long)d->reqs_dropped, PLOT_MAX_REQS);
+    return rc;
+}
+
+void plot_data_free(struct plot_data *d)
+{
+    if (!d)
+        return;
+    group_set_free(&d->set);
+    for (size_t i = 0; i < d->models.n; i++)
+        free(d->models.v[i]);
+    free(d->models.v);
+    for (size_t i = 0; i < d->classes.n; i++)
+        free(d->classes.v[i]);
+    free(d->classes.v);
+    free(d->reqs);
+    for (size_t i = 0; i < d->n_tok_bins; i++)
+        stats_vec_free(&d->tok_bins[i]);
+    free(d->tok_bins);
+    free(d->trace_zero_ns);
+    memset(d, 0, sizeof(*d));
+}
+
+double plot_data_tokens_at(const struct plot_data *d, size_t model, size_t i)
+{
+    if (model >= d->n_tok_bins || i >= d->tok_bins[model].n)
+        return 0;
+    return d->tok_bins[model].v[i];
+}
+
+/* The file name part of a path. */
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path ? path : "", '/');
+    return slash ? slash + 1 : (path ? path : "");
+}
+
+void plot_data_trace_name(const struct plot_data *d, size_t t, char *out,
+                          size_t size)
+{
+    const char *name = t < d->set.n_traces ? base_name(d->set.traces[t]->file) : "?";
+    bool shared = false;
+    for (size_t i = 0; i < d->set.n_traces; i++)
+        if (i != t && strcmp(base_name(d->set.traces[i]->file), name) == 0)
+            shared = true;
+    if (shared)
+        snprintf(out, size, "%zu:%s", t + 1, name);
+    else
+        snprintf(out, size, "%s", name);
+}
+
+const struct group *plot_data_group(const struct plot_data *d, const char *k0,
+                                    const char *k1)
+{
+    for (size_t i = 0; i < d->set.n_groups; i++) {
+        const struct group *g = d->set.groups[i];
+        if (g->n_keys >= 2 && strcmp(g->keys[0], k0) == 0 &&
+            strcmp(g->keys[1], k1) == 0)
+            return g;
+    }
+    return NULL;
+}

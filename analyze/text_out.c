@@ -1,0 +1,112 @@
+/* text_out: CSV fields, markdown-safe text and trimmed decimal numbers. */
+#include "text_out.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+void num_put(struct buf *b, double x, int decimals)
+{
+    char tmp[64];
+    int n;
+    if (!isfinite(x))
+        return;
+    n = snprintf(tmp, sizeof(tmp), "%.*f", decimals, x);
+    if (n <= 0 || (size_t)n >= sizeof(tmp)) {
+        buf_printf(b, "%.17g", x);
+        return;
+    }
+    if (strchr(tmp, '.')) {
+        while (n > 0 && tmp[n - 1] == '0')
+            tmp[--n] = '\0';
+        if (n > 0 && tmp[n - 1] == '.')
+            tmp[--n] = '\0';
+    }
+    buf_puts(b, strcmp(tmp, "-0") == 0 ? "0" : tmp);
+}
+
+void csv_put_field(struct buf *b, const char *s)
+{
+    bool quote, formula;
+    if (!s)
+        return;
+    quote = strpbrk(s, ",\"\r\n") != NULL;
+    formula = s[0] != '\0' && strchr("=+-@\t\r", s[0]) != NULL;
+    if (quote)
+        buf_puts(b, "\"");
+    if (formula)
+        buf_puts(b, "'");
+    for (const char *p = s; *p; p++) {
+        if (*p == '"')
+            buf_puts(b, "\"\"");
+        else
+            buf_append(b, p, 1);
+    }
+    if (quote)
+        buf_puts(b, "\"");
+}
+
+/* Length of the valid UTF-8 sequence at s (1..4), 0 when invalid. */
+static size_t utf8_len(const unsigned char *s, size_t len)
+{
+    unsigned char c = s[0];
+    size_t n;
+    unsigned long cp;
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xc2 && c <= 0xdf)
+        n = 2, cp = c & 0x1fu;
+    else if (c >= 0xe0 && c <= 0xef)
+        n = 3, cp = c & 0x0fu;
+    else if (c >= 0xf0 && c <= 0xf4)
+        n = 4, cp = c & 0x07u;
+    else
+        return 0;
+    if (len < n)
+        return 0;
+    for (size_t i = 1; i < n; i++) {
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (s[i] & 0x3fu);
+    }
+    if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+        (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+        return 0;
+    return n;
+}
+
+void md_put(struct buf *b, const char *str, size_t max_bytes)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    size_t len, i = 0;
+    if (!str) {
+        buf_puts(b, "-");
+        return;
+    }
+    len = strlen(str);
+    while (i < len) {
+        size_t n = utf8_len(s + i, len - i);
+        if (max_bytes && i + (n ? n : 1) > max_bytes) {
+            buf_puts(b, "...");
+            return;
+        }
+        if (n == 0) {
+            buf_puts(b, "\xef\xbf\xbd"); /* U+FFFD */
+            i++;
+        } else if (n > 1) {
+            buf_append(b, s + i, n);
+            i += n;
+        } else {
+            unsigned char c = s[i++];
+            if (c < 0x20 || c == 0x7f)
+                buf_puts(b, " ");
+            else if (strchr("\\`*_[]<>|~&#!", c)) {
+                char esc[2] = {'\\', (char)c};
+                buf_append(b, esc, 2);
+            } else {
+                buf_append(b, &c, 1);
+            }
+        }
+    }
+}

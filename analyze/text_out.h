@@ -1,0 +1,28 @@
+/* text_out: escaping and number text shared by the analyzer's CSV, JSON
+ * Lines and markdown writers. Strings come from traces written by strangers:
+ * every writer here keeps them from breaking (or injecting into) the format. */
+#ifndef TT_TEXT_OUT_H
+#define TT_TEXT_OUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "buf.h"
+
+/* Appends x with at most `decimals` decimals, trailing zeros dropped
+ * ("12.5", "100", "0.000123"); nothing at all for NaN or infinity. */
+void num_put(struct buf *b, double x, int decimals);
+
+/* Appends s as one RFC 4180 CSV field: quoted (quotes doubled) when it holds
+ * a comma, quote, CR or LF. A field that a spreadsheet would run as a
+ * formula (first character = + - @ TAB CR) gets a leading apostrophe. NULL
+ * appends an empty field. */
+void csv_put_field(struct buf *b, const char *s);
+
+/* Appends s (NULL: "-") as markdown inline text that cannot break out of a
+ * table cell or start markup: \ ` * _ [ ] < > | ~ & # ! are backslash-escaped,
+ * control characters (newlines included) become spaces, invalid UTF-8 bytes
+ * become U+FFFD, and text beyond max_bytes (0: no limit) is cut with "...". */
+void md_put(struct buf *b, const char *s, size_t max_bytes);
+
+#endif

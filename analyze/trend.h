@@ -1,0 +1,72 @@
+/* trend: p50/p99 of TTFT, TPOT and latency per period (ISO week or day, UTC,
+ * of each request's wall-clock start) x model x class, over many traces:
+ * the table behind week-over-week charts. */
+#ifndef TT_TREND_H
+#define TT_TREND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "request_metrics.h"
+#include "stats.h"
+
+enum trend_metric { TR_TTFT, TR_TPOT, TR_LATENCY, TR_COUNT };
+
+struct trend_metric_def {
+    const char *key;   /* "ttft_ms" */
+    const char *title; /* "TTFT" */
+};
+
+extern const struct trend_metric_def trend_metrics[TR_COUNT];
+
+struct trend_row {
+    char *period; /* "2026-W48", "2026-11-30" or "unknown" */
+    char *model, *class_name;
+    uint64_t requests, ok; /* warmup excluded */
+    unsigned *traces;      /* indexes of the traces contributing */
+    size_t n_traces;
+    struct stats_vec v[TR_COUNT];
+    struct stats_summary sum[TR_COUNT]; /* filled by trend_finish */
+};
+
+struct trend_set {
+    bool by_week;
+    bool measured_class;
+    struct trend_row **rows; /* sorted by period, model, class after finish */
+    size_t n_rows;
+    struct trace_info **traces; /* in reading order (index order) */
+    size_t n_traces;
+    struct trace_info **by_time; /* the same, by recording time */
+    struct trend_row *last;      /* lookup cache */
+    bool nomem;                  /* a request could not be stored */
+};
+
+/* Initializes an empty set. Cannot fail. */
+void trend_init(struct trend_set *set, bool by_week, bool measured_class);
+
+/* Reads every path into the set. Returns 0, 1 when a file was damaged or
+ * unreadable (warned; what came before is kept), or -1 out of memory. */
+int trend_load(struct trend_set *set, char **paths, size_t n_paths,
+               const struct load_options *opt);
+
+/* Sorts rows and traces and computes the percentiles. Returns 0 or -1 out
+ * of memory. */
+int trend_finish(struct trend_set *set);
+
+/* Frees everything. */
+void trend_free(struct trend_set *set);
+
+/* The UTC period of a request's start: real_zero_ns + (start_ns -
+ * mono_zero_ns) ("unknown" when the trace has no wall-clock zero). */
+void trend_period(const struct request_metrics *m, bool by_week, char *out,
+                  size_t size);
+
+/* Output formats. Return 0 or -1 when out could not be written. */
+int trend_write_table(FILE *out, const struct trend_set *set);
+int trend_write_markdown(FILE *out, const struct trend_set *set);
+int trend_write_csv(FILE *out, const struct trend_set *set);
+int trend_write_json(FILE *out, const struct trend_set *set);
+
+#endif

@@ -1,0 +1,199 @@
+/* trend_calc: collects requests into period x model x class rows. */
+#include "trend.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "week.h"
+
+const struct trend_metric_def trend_metrics[TR_COUNT] = {
+    [TR_TTFT] = {"ttft_ms", "TTFT"},
+    [TR_TPOT] = {"tpot_ms", "TPOT"},
+    [TR_LATENCY] = {"latency_ms", "latency"},
+};
+
+void trend_init(struct trend_set *set, bool by_week, bool measured_class)
+{
+    memset(set, 0, sizeof(*set));
+    set->by_week = by_week;
+    set->measured_class = measured_class;
+}
+
+void trend_period(const struct request_metrics *m, bool by_week, char *out,
+                  size_t size)
+{
+    const struct trace_info *t = m->trace;
+    int64_t wall;
+    if (t->real_zero_ns <= 0) {
+        snprintf(out, size, "unknown");
+        return;
+    }
+    wall = t->real_zero_ns;
+    if (m->start_ns >= 0)
+        wall += m->start_ns - t->mono_zero_ns;
+    week_format_period(wall, by_week, out, size);
+}
+
+static bool row_is(const struct trend_row *r, const char *period,
+                   const char *model, const char *cls)
+{
+    return strcmp(r->period, period) == 0 && strcmp(r->model, model) == 0 &&
+           strcmp(r->class_name, cls) == 0;
+}
+
+static void row_free(struct trend_row *r)
+{
+    if (!r)
+        return;
+    free(r->period);
+    free(r->model);
+    free(r->class_name);
+    free(r->traces);
+    for (int i = 0; i < TR_COUNT; i++)
+        stats_vec_free(&r->v[i]);
+    free(r);
+}
+
+static struct trend_row *find_row(struct trend_set *set, const char *period,
+                                  const char *model, const char *cls)
+{
+    struct trend_row *r, **p;
+    if (set->last && row_is(set->last, period, model, cls))
+        return set->last;
+    for (size_t i = 0; i < set->n_rows; i++)
+        if (row_is(set->rows[i], period, model, cls))
+            return set->last = set->rows[i];
+    r = calloc(1, sizeof(*r));
+    p = realloc(set->rows, (set->n_rows + 1) * sizeof(*p));
+    if (p)
+        set->rows = p;
+    if (!r || !p)
+        goto fail;
+    r->period = strdup(period);
+    r->model = strdup(model);
+    r->class_name = strdup(cls);
+    if (!r->period || !r->model || !r->class_name)
+        goto fail;
+    for (int i = 0; i < TR_COUNT; i++)
+        stats_vec_init(&r->v[i], 0);
+    set->rows[set->n_rows++] = r;
+    return set->last = r;
+fail:
+    row_free(r);
+    return NULL;
+}
+
+static int note_trace(struct trend_row *r, unsigned index)
+{
+    unsigned *p;
+    for (size_t i = 0; i < r->n_traces; i++)
+        if (r->traces[i] == index)
+            return 0;
+    p = realloc(r->traces, (r->n_traces + 1) * sizeof(*p));
+    if (!p)
+        return -1;
+    r->traces = p;
+    p[r->n_traces++] = index;
+    return 0;
+}
+
+/* request_sink: adds a request to its row (warmup requests are left out). */
+static int trend_add(void *ctx, const struct request_metrics *m)
+{
+    struct trend_set *set = ctx;
+    struct trend_row *r;
+    char period[32];
+    const double vals[TR_COUNT] = {m->ttft_ms, m->tpot_ms, m->latency_ms};
+    if (m->warmup)
+        return 0;
+    trend_period(m, set->by_week, period, sizeof(period));
+    r = find_row(set, period, m->model,
+                 set->measured_class ? m->measured_class : m->class_name);
+    if (!r || note_trace(r, m->trace->index)) {
+        set->nomem = true;
+        return -1;
+    }
+    r->requests++;
+    if (!m->ok)
+        return 0;
+    r->ok++;
+    for (int i = 0; i < TR_COUNT; i++)
+        if (!isnan(vals[i]) &&
+            stats_vec_push(&r->v[i], vals[i]) == STATS_E_NOMEM) {
+            set->nomem = true;
+            return -1;
+        }
+    return 0;
+}
+
+int trend_load(struct trend_set *set, char **paths, size_t n_paths,
+               const struct load_options *opt)
+{
+    int rc = 0;
+    for (size_t i = 0; i < n_paths; i++) {
+        int st = load_trace_file(paths[i], opt, trend_add, NULL, set,
+                                 &set->traces, &set->n_traces);
+        rc |= st;
+    }
+    return set->nomem ? -1 : rc;
+}
+
+static int cmp_rows(const void *a, const void *b)
+{
+    const struct trend_row *x = *(struct trend_row *const *)a;
+    const struct trend_row *y = *(struct trend_row *const *)b;
+    int c = strcmp(x->period, y->period);
+    if (!c)
+        c = strcmp(x->model, y->model);
+    if (!c)
+        c = strcmp(x->class_name, y->class_name);
+    return c;
+}
+
+/* Recording time first; the reading order breaks ties. */
+static int cmp_traces(const void *a, const void *b)
+{
+    const struct trace_info *x = *(struct trace_info *const *)a;
+    const struct trace_info *y = *(struct trace_info *const *)b;
+    if (x->real_zero_ns != y->real_zero_ns)
+        return x->real_zero_ns < y->real_zero_ns ? -1 : 1;
+    return (x->index > y->index) - (x->index < y->index);
+}
+
+static int cmp_unsigned(const void *a, const void *b)
+{
+    unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+    return (x > y) - (x < y);
+}
+
+int trend_finish(struct trend_set *set)
+{
+    if (set->n_rows > 1)
+        qsort(set->rows, set->n_rows, sizeof(*set->rows), cmp_rows);
+    for (size_t i = 0; i < set->n_rows; i++) {
+        struct trend_row *r = set->rows[i];
+        if (r->n_traces > 1)
+            qsort(r->traces, r->n_traces, sizeof(*r->traces), cmp_unsigned);
+        for (int k = 0; k < TR_COUNT; k++)
+            stats_summarize(r->v[k].v, r->v[k].n, &r->sum[k]);
+    }
+    if (set->n_traces == 0)
+        return 0;
+    set->by_time = malloc(set->n_traces * sizeof(*set->by_time));
+    if (!set->by_time)
+        return -1;
+    memcpy(set->by_time, set->traces, set->n_traces * sizeof(*set->by_time));
+    qsort(set->by_time, set->n_traces, sizeof(*set->by_time), cmp_traces);
+    return 0;
+}
+
+void trend_free(struct trend_set *set)
+{
+    for (size_t i = 0; i < set->n_rows; i++)
+        row_free(set->rows[i]);
+    free(set->rows);
+    free(set->by_time);
+    load_free_infos(set->traces, set->n_traces);
+    memset(set, 0, sizeof(*set));
+}

@@ -1,0 +1,227 @@
+/* trend_output: the formats of `tokentrace-analyze trend`: an aligned table,
+ * markdown, CSV (one row per period x model x class, for charts) and JSON. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "buf.h"
+#include "clock.h"
+#include "json_writer.h"
+#include "text_out.h"
+#include "trend.h"
+
+/* Widest model / class cell of the table. */
+#define TREND_MAX_WIDTH 40
+
+static void fmt_num(char *out, size_t size, double x)
+{
+    if (isnan(x))
+        snprintf(out, size, "-");
+    else if (fabs(x) >= 100000)
+        snprintf(out, size, "%.0f", x);
+    else if (fabs(x) >= 100)
+        snprintf(out, size, "%.1f", x);
+    else
+        snprintf(out, size, "%.2f", x);
+}
+
+static int write_buf(FILE *out, struct buf *b)
+{
+    if (b->len)
+        fwrite(b->data, 1, b->len, out);
+    buf_free(b);
+    return ferror(out) ? -1 : 0;
+}
+
+static const char *period_name(const struct trend_set *set)
+{
+    return set->by_week ? "ISO week (UTC)" : "day (UTC)";
+}
+
+/* "2026-11-23T00:00:00Z" or "unknown". */
+static const char *started(const struct trace_info *t, char *out, size_t size)
+{
+    if (t->real_zero_ns <= 0)
+        return "unknown";
+    return clock_format_utc(t->real_zero_ns, out, size);
+}
+
+/* The traces by recording time, one per line, for the human formats. */
+static void trace_lines(struct buf *b, const struct trend_set *set, bool md)
+{
+    char when[40];
+    for (size_t i = 0; i < set->n_traces; i++) {
+        const struct trace_info *t = set->by_time[i];
+        buf_printf(b, "%s%s  ", md ? "- " : "  ",
+                   started(t, when, sizeof(when)));
+        if (md)
+            md_put(b, t->file, 0);
+        else
+            buf_puts(b, t->file);
+        buf_printf(b, " (trace %u, %llu requests)%s\n", t->index,
+                   (unsigned long long)t->requests,
+                   t->damage        ? ", damaged"
+                   : !t->has_footer ? ", no footer"
+                                    : "");
+    }
+}
+
+int trend_write_table(FILE *out, const struct trend_set *set)
+{
+    struct buf b;
+    int wm = 5, wc = 5;
+    char c[6][24];
+    buf_init(&b, 0);
+    buf_printf(
+        &b,
+        "trend by %s of each request's start; %zu trace%s by recording time:\n",
+        period_name(set), set->n_traces, set->n_traces == 1 ? "" : "s");
+    trace_lines(&b, set, false);
+    for (size_t i = 0; i < set->n_rows; i++) {
+        int lm = (int)strlen(set->rows[i]->model),
+            lc = (int)strlen(set->rows[i]->class_name);
+        wm = lm > wm ? (lm > TREND_MAX_WIDTH ? TREND_MAX_WIDTH : lm) : wm;
+        wc = lc > wc ? (lc > TREND_MAX_WIDTH ? TREND_MAX_WIDTH : lc) : wc;
+    }
+    buf_printf(&b, "\n%-10s  %-*s  %-*s %6s %6s %6s %9s %9s %9s %9s %9s %9s\n",
+               "period", wm, "model", wc, "class", "traces", "n", "failed",
+               "TTFT p50", "TTFT p99", "TPOT p50", "TPOT p99", "lat p50",
+               "lat p99");
+    for (size_t i = 0; i < set->n_rows; i++) {
+        const struct trend_row *r = set->rows[i];
+        for (int k = 0; k < TR_COUNT; k++) {
+            fmt_num(c[2 * k], sizeof(c[0]), r->sum[k].n ? r->sum[k].p50 : NAN);
+            fmt_num(c[2 * k + 1], sizeof(c[0]),
+                    r->sum[k].n ? r->sum[k].p99 : NAN);
+        }
+        buf_printf(
+            &b,
+            "%-10s  %-*.*s  %-*.*s %6zu %6llu %6llu %9s %9s %9s %9s %9s %9s\n",
+            r->period, wm, TREND_MAX_WIDTH, r->model, wc, TREND_MAX_WIDTH,
+            r->class_name, r->n_traces, (unsigned long long)r->ok,
+            (unsigned long long)(r->requests - r->ok), c[0], c[1], c[2], c[3],
+            c[4], c[5]);
+    }
+    buf_puts(&b,
+             "\ntimes in ms; n = requests that succeeded (warmup excluded)\n");
+    return write_buf(out, &b);
+}
+
+int trend_write_markdown(FILE *out, const struct trend_set *set)
+{
+    struct buf b;
+    char c[6][24];
+    buf_init(&b, 0);
+    buf_printf(
+        &b, "## tokentrace trend by %s\n\n%zu trace%s by recording time:\n\n",
+        period_name(set), set->n_traces, set->n_traces == 1 ? "" : "s");
+    trace_lines(&b, set, true);
+    buf_puts(
+        &b,
+        "\n| period | model | class | traces | n | failed | TTFT p50 (ms) | "
+        "TTFT p99 (ms) | TPOT p50 (ms) | TPOT p99 (ms) | latency p50 (ms) | "
+        "latency p99 (ms) "
+        "|\n|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
+    for (size_t i = 0; i < set->n_rows; i++) {
+        const struct trend_row *r = set->rows[i];
+        for (int k = 0; k < TR_COUNT; k++) {
+            fmt_num(c[2 * k], sizeof(c[0]), r->sum[k].n ? r->sum[k].p50 : NAN);
+            fmt_num(c[2 * k + 1], sizeof(c[0]),
+                    r->sum[k].n ? r->sum[k].p99 : NAN);
+        }
+        buf_printf(&b, "| %s | ", r->period);
+        md_put(&b, r->model, 0);
+        buf_puts(&b, " | ");
+        md_put(&b, r->class_name, 0);
+        buf_printf(&b, " | %zu | %llu | %llu | %s | %s | %s | %s | %s | %s |\n",
+                   r->n_traces, (unsigned long long)r->ok,
+                   (unsigned long long)(r->requests - r->ok), c[0], c[1], c[2],
+                   c[3], c[4], c[5]);
+    }
+    return write_buf(out, &b);
+}
+
+int trend_write_csv(FILE *out, const struct trend_set *set)
+{
+    struct buf b;
+    buf_init(&b, 0);
+    buf_puts(&b, "period,model,class,traces,requests,ok,failed");
+    for (int k = 0; k < TR_COUNT; k++) {
+        const char *key = trend_metrics[k].key;
+        size_t n = strlen(key) - 3; /* without "_ms" */
+        buf_printf(&b, ",%.*s_n,%.*s_p50_ms,%.*s_p99_ms", (int)n, key, (int)n,
+                   key, (int)n, key);
+    }
+    buf_puts(&b, "\n");
+    for (size_t i = 0; i < set->n_rows; i++) {
+        const struct trend_row *r = set->rows[i];
+        csv_put_field(&b, r->period);
+        buf_puts(&b, ",");
+        csv_put_field(&b, r->model);
+        buf_puts(&b, ",");
+        csv_put_field(&b, r->class_name);
+        buf_printf(&b, ",%zu,%llu,%llu,%llu", r->n_traces,
+                   (unsigned long long)r->requests, (unsigned long long)r->ok,
+                   (unsigned long long)(r->requests - r->ok));
+        for (int k = 0; k < TR_COUNT; k++) {
+            buf_printf(&b, ",%zu,", r->sum[k].n);
+            num_put(&b, r->sum[k].n ? r->sum[k].p50 : NAN, 6);
+            buf_puts(&b, ",");
+            num_put(&b, r->sum[k].n ? r->sum[k].p99 : NAN, 6);
+        }
+        buf_puts(&b, "\n");
+    }
+    return write_buf(out, &b);
+}
+
+int trend_write_json(FILE *out, const struct trend_set *set)
+{
+    struct buf b;
+    char when[40];
+    buf_init(&b, 0);
+    buf_printf(&b,
+               "{\"tool\":\"tokentrace\",\"schema\":1,\"command\":\"trend\","
+               "\"by\":\"%s\",\"traces\":[",
+               set->by_week ? "week" : "day");
+    for (size_t i = 0; i < set->n_traces; i++) {
+        const struct trace_info *t = set->by_time[i];
+        buf_printf(&b, "%s{\"index\":%u,\"file\":", i ? "," : "", t->index);
+        json_put_cstr(&b, t->file);
+        buf_puts(&b, ",\"trace_id\":");
+        json_put_cstr(&b, t->trace_id);
+        buf_puts(&b, ",\"started\":");
+        json_put_cstr(&b, t->real_zero_ns > 0 ? started(t, when, sizeof(when))
+                                              : NULL);
+        buf_printf(&b, ",\"requests\":%llu,\"complete\":%s,\"damage\":",
+                   (unsigned long long)t->requests,
+                   t->has_footer && !t->damage ? "true" : "false");
+        json_put_cstr(&b, t->damage);
+        buf_puts(&b, "}");
+    }
+    buf_puts(&b, "],\"rows\":[");
+    for (size_t i = 0; i < set->n_rows; i++) {
+        const struct trend_row *r = set->rows[i];
+        buf_puts(&b, i ? ",{\"period\":" : "{\"period\":");
+        json_put_cstr(&b, r->period);
+        buf_puts(&b, ",\"model\":");
+        json_put_cstr(&b, r->model);
+        buf_puts(&b, ",\"class\":");
+        json_put_cstr(&b, r->class_name);
+        buf_puts(&b, ",\"traces\":[");
+        for (size_t k = 0; k < r->n_traces; k++)
+            buf_printf(&b, "%s%u", k ? "," : "", r->traces[k]);
+        buf_printf(&b, "],\"requests\":%llu,\"ok\":%llu",
+                   (unsigned long long)r->requests, (unsigned long long)r->ok);
+        for (int k = 0; k < TR_COUNT; k++) {
+            buf_printf(&b, ",\"%s\":{\"n\":%zu,\"p50\":", trend_metrics[k].key,
+                       r->sum[k].n);
+            json_put_double(&b, r->sum[k].n ? r->sum[k].p50 : NAN);
+            buf_puts(&b, ",\"p99\":");
+            json_put_double(&b, r->sum[k].n ? r->sum[k].p99 : NAN);
+            buf_puts(&b, "}");
+        }
+        buf_puts(&b, "}");
+    }
+    buf_puts(&b, "]}\n");
+    return write_buf(out, &b);
+}

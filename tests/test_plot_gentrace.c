@@ -1,0 +1,163 @@
+/* test_plot_gentrace: writes synthetic traces for the plot tests: several
+ * models and classes (names given on the command line, so tests can use
+ * hostile or Chinese ones), varying output lengths, concurrency, failures
+ * and a chosen wall-clock start. Deterministic for a given seed.
+ *
+ * usage: test_plot_gentrace OUT [-n REQUESTS] [-c CONCURRENCY] [-m MODEL]...
+ *          [-k CLASS]... [-z REAL_ZERO_NS] [-f FAIL_EVERY] [-s SEED]
+ *          [-l KEY=VALUE]... */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace.h"
+
+#define MAX_NAMES 64
+
+static uint64_t rng_state;
+
+/* splitmix64: a small deterministic generator. */
+static uint64_t rnd(void)
+{
+    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static long long num(const char *s)
+{
+    char *end;
+    long long v = strtoll(s, &end, 10);
+    if (*end || end == s || v < 0) {
+        fprintf(stderr, "test_plot_gentrace: bad number '%s'\n", s);
+        exit(2);
+    }
+    return v;
+}
+
+struct opts {
+    const char *out;
+    long long n, conc, fail_every, real_zero;
+    const char *models[MAX_NAMES], *classes[MAX_NAMES];
+    struct trace_kv labels[MAX_NAMES];
+    size_t n_models, n_classes, n_labels;
+};
+
+static void parse(int argc, char **argv, struct opts *o)
+{
+    memset(o, 0, sizeof(*o));
+    o->n = 40;
+    o->conc = 4;
+    o->real_zero = 1764460800000000000LL; /* 2025-11-30T00:00:00Z */
+    rng_state = 1;
+    if (argc < 2) {
+        fprintf(stderr, "usage: test_plot_gentrace OUT [-n N] [-c C] [-m MODEL]... "
+                        "[-k CLASS]... [-z NS] [-f K] [-s SEED] [-l K=V]...\n");
+        exit(2);
+    }
+    o->out = argv[1];
+    for (int i = 2; i + 1 < argc; i += 2) {
+        const char *f = argv[i], *v = argv[i + 1];
+        if (strcmp(f, "-n") == 0)
+            o->n = num(v);
+        else if (strcmp(f, "-c") == 0)
+            o->conc = num(v) ? num(v) : 1;
+        else if (strcmp(f, "-f") == 0)
+            o->fail_every = num(v);
+        else if (strcmp(f, "-z") == 0)
+            o->real_zero = num(v);
+        else if (strcmp(f, "-s") == 0)
+            rng_state = (uint64_t)num(v);
+        else if (strcmp(f, "-m") == 0 && o->n_models < MAX_NAMES)
+            o->models[o->n_models++] = v;
+        else if (strcmp(f, "-k") == 0 && o->n_classes < MAX_NAMES)
+            o->classes[o->n_classes++] = v;
+        else if (strcmp(f, "-l") == 0 && o->n_labels < MAX_NAMES && strchr(v, '=')) {
+            char *copy = strdup(v), *eq = strchr(copy, '=');
+            *eq = '\0';
+            o->labels[o->n_labels].key = copy;
+            o->labels[o->n_labels++].value = eq + 1;
+        } else {
+            fprintf(stderr, "test_plot_gentrace: unknown option '%s'\n", f);
+            exit(2);
+        }
+    }
+    if (o->n_models == 0) {
+        o->models[o->n_models++] = "model-a";
+        o->models[o->n_models++] = "model-b";
+    }
+    if (o->n_classes == 0)
+        o->classes[o->n_classes++] = "short-short";
+}
+
+int main(int argc, char **argv)
+{
+    struct opts o;
+    struct trace_writer *w;
+    char chunk[256], rid[64];
+    int64_t t0 = 5000000000LL, lane_free[256];
+    uint64_t chunks = 0, ok = 0;
+    parse(argc, argv, &o);
+    if (o.conc > 256)
+        o.conc = 256;
+    for (int i = 0; i < 256; i++)
+        lane_free[i] = t0;
+    if (trace_writer_open(o.out, true, &w) != TRACE_OK) {
+        perror(o.out);
+        return 1;
+    }
+    struct trace_header h = {
+        .tool_version = "test_plot_gentrace", .trace_id = "70707070", .host = "generator",
+        .command_line = "test_plot_gentrace", .endpoint = "http://generator.invalid",
+        .url = "http://generator.invalid/v1/chat/completions", .api = "openai-chat",
+        .models = o.models, .n_models = o.n_models, .labels = o.labels,
+        .n_labels = o.n_labels, .workload = "builtin", .mono_zero_ns = t0,
+        .real_zero_ns = o.real_zero};
+    trace_write_header(w, &h);
+    for (long long i = 1; i <= o.n; i++) {
+        size_t m = (size_t)(i - 1) % o.n_models, k = (size_t)((i - 1) / o.n_models) % o.n_classes;
+        int lane = (int)((i - 1) % o.conc);
+        int64_t start = lane_free[lane] + 1000000 + (int64_t)(rnd() % 20) * 1000000;
+        int64_t ttft = (80 + 60 * (int64_t)m + (int64_t)(rnd() % 40)) * 1000000;
+        int64_t tpot = (4 + 3 * (int64_t)m) * 1000000;
+        long tokens = 8 + (long)(rnd() % 120), tt;
+        bool fail = o.fail_every && i % o.fail_every == 0;
+        snprintf(rid, sizeof(rid), "70707070-%lld", i);
+        struct trace_request q = {
+            .id = (uint32_t)i, .model = o.models[m], .class_name = o.classes[k],
+            .input_tokens_est = 40, .max_tokens = 256, .scheduled_ns = -1,
+            .start_ns = start, .request_id = rid};
+        trace_write_request(w, &q);
+        int64_t t = start + ttft;
+        if (!fail) {
+            for (tt = 0; tt < tokens; tt++) {
+                int len = snprintf(chunk, sizeof(chunk),
+                                   "data: {\"choices\":[{\"index\":0,\"delta\":"
+                                   "{\"content\":\"t%ld \"}}]}\n\n", tt);
+                trace_write_chunk(w, (uint32_t)i, t, chunk, (size_t)len);
+                chunks++;
+                t += tpot + (int64_t)(rnd() % 3) * 500000;
+            }
+            int len = snprintf(chunk, sizeof(chunk),
+                               "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":40,"
+                               "\"completion_tokens\":%ld}}\n\ndata: [DONE]\n\n", tokens);
+            trace_write_chunk(w, (uint32_t)i, t, chunk, (size_t)len);
+            chunks++;
+            ok++;
+        }
+        struct trace_result s = {
+            .id = (uint32_t)i, .end_ns = t, .http_status = fail ? 500 : 200,
+            .chunks = fail ? 0 : (uint64_t)tokens + 1,
+            .first_byte_ns = fail ? -1 : start + ttft, .attempt = 1,
+            .phases = {-1, -1, -1, -1, -1, ttft, t - start}};
+        trace_write_result(w, &s);
+        lane_free[lane] = t;
+    }
+    struct trace_footer f = {.end_ns = t0, .requests = (uint64_t)o.n, .ok = ok,
+                             .failed = (uint64_t)o.n - ok, .chunks = chunks,
+                             .reason = "complete"};
+    trace_write_footer(w, &f);
+    return trace_writer_close(w) == TRACE_OK ? 0 : 1;
+}
