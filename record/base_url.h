@@ -1,0 +1,34 @@
+/* base_url: checks and normalizes the base URL given by the user. */
+#ifndef TT_RECORD_BASE_URL_H
+#define TT_RECORD_BASE_URL_H
+
+#define BASE_URL_MAX 2048
+
+enum base_url_err {
+    BASE_URL_OK = 0,
+    BASE_URL_E_EMPTY = 1,
+    BASE_URL_E_SCHEME = 2,   /* not http:// or https:// */
+    BASE_URL_E_HOST = 3,     /* no host */
+    BASE_URL_E_QUERY = 4,    /* has ?query or #fragment: refused */
+    BASE_URL_E_USERINFO = 5, /* user:password@ in the URL: refused */
+    BASE_URL_E_SPACE = 6,    /* whitespace inside */
+    BASE_URL_E_LONG = 7,     /* longer than BASE_URL_MAX */
+};
+
+struct base_url {
+    char endpoint[BASE_URL_MAX]; /* normalized base URL, no trailing slash */
+    char url[BASE_URL_MAX + 64]; /* endpoint + API path: the request URL */
+    /* On success: what was changed ("" when nothing), to print as a warning.
+     * On error: the reason, with the corrected URL when there is one. */
+    char message[2 * BASE_URL_MAX + 256];
+};
+
+/* Normalizes in (borrowed) for the API path api_path ("/v1/chat/completions"):
+ * strips surrounding whitespace and trailing slashes, drops a known API path
+ * the user pasted, and avoids a doubled /v1 when the base already ends in
+ * /v1. Refuses query strings, fragments and credentials. Returns a
+ * base_url_err; out->message is always set (possibly to ""). */
+int base_url_normalize(const char *in, const char *api_path,
+                       struct base_url *out);
+
+#endif

@@ -1,0 +1,377 @@
+/* cli: parses the recorder's flags into struct config (checks each value). */
+#include "cli.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sanitize.h"
+
+enum opt_id {
+    OPT_URL, OPT_MODEL, OPT_OUTPUT, OPT_FORCE, OPT_API, OPT_API_KEY_ENV,
+    OPT_API_KEY, OPT_WORKLOAD, OPT_CLASSES, OPT_N, OPT_CONCURRENCY, OPT_RATE,
+    OPT_ARRIVAL, OPT_SEED, OPT_WARMUP, OPT_DURATION, OPT_MAX_TOKENS,
+    OPT_IGNORE_EOS, OPT_EXTRA_BODY, OPT_TIMEOUT, OPT_IDLE_TIMEOUT,
+    OPT_CONNECT_TIMEOUT, OPT_LABEL, OPT_NO_CONTENT, OPT_HTTP2, OPT_PROGRESS,
+    OPT_QUIET, OPT_NO_REQUEST_ID, OPT_HELP, OPT_VERSION, OPT_CHECK,
+    OPT_CLINE_SETTINGS, OPT_PRINT_CLINE_SETTINGS,
+};
+
+struct opt {
+    const char *name; /* long name without "--" */
+    char short_name;  /* 0: none */
+    bool has_arg;
+    enum opt_id id;
+};
+
+static const struct opt opts[] = {
+    {"url", 'u', true, OPT_URL},
+    {"model", 'm', true, OPT_MODEL},
+    {"output", 'o', true, OPT_OUTPUT},
+    {"force", 0, false, OPT_FORCE},
+    {"api", 0, true, OPT_API},
+    {"api-key-env", 0, true, OPT_API_KEY_ENV},
+    {"api-key", 0, true, OPT_API_KEY},
+    {"workload", 'w', true, OPT_WORKLOAD},
+    {"classes", 0, true, OPT_CLASSES},
+    {"requests", 'n', true, OPT_N},
+    {"concurrency", 'c', true, OPT_CONCURRENCY},
+    {"rate", 'r', true, OPT_RATE},
+    {"arrival", 0, true, OPT_ARRIVAL},
+    {"seed", 0, true, OPT_SEED},
+    {"warmup", 0, true, OPT_WARMUP},
+    {"duration", 0, true, OPT_DURATION},
+    {"max-tokens", 0, true, OPT_MAX_TOKENS},
+    {"ignore-eos", 0, false, OPT_IGNORE_EOS},
+    {"extra-body", 0, true, OPT_EXTRA_BODY},
+    {"timeout", 0, true, OPT_TIMEOUT},
+    {"idle-timeout", 0, true, OPT_IDLE_TIMEOUT},
+    {"connect-timeout", 0, true, OPT_CONNECT_TIMEOUT},
+    {"label", 0, true, OPT_LABEL},
+    {"no-content", 0, false, OPT_NO_CONTENT},
+    {"http2", 0, false, OPT_HTTP2},
+    {"progress", 0, true, OPT_PROGRESS},
+    {"quiet", 'q', false, OPT_QUIET},
+    {"no-request-id", 0, false, OPT_NO_REQUEST_ID},
+    {"help", 'h', false, OPT_HELP},
+    {"version", 'V', false, OPT_VERSION},
+    {"check", 0, false, OPT_CHECK},
+    {"cline-settings", 0, true, OPT_CLINE_SETTINGS},
+    {"print-cline-settings", 0, false, OPT_PRINT_CLINE_SETTINGS},
+};
+
+#define N_OPTS (sizeof opts / sizeof opts[0])
+
+/* Formats a usage error into err; always returns CLI_E_USAGE. */
+static int usage(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int usage(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    return CLI_E_USAGE;
+}
+
+/* A value as it may appear in an error message: never a key. */
+static const char *shown(const char *v)
+{
+    return sanitize_looks_secret(v) ? "[redacted]" : v;
+}
+
+static void config_defaults(struct config *cfg, int argc, char **argv)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->api = API_OPENAI_CHAT;
+    cfg->n = 3;
+    cfg->concurrency = 1;
+    cfg->arrival = ARRIVAL_POISSON;
+    cfg->seed = 1;
+    cfg->max_tokens = -1;
+    cfg->timeout_s = 600;
+    cfg->idle_timeout_s = 120;
+    cfg->progress = PROGRESS_AUTO;
+    cfg->argc = argc;
+    cfg->argv = argv;
+}
+
+/* Finds the option for argv[*i]; sets *val to its inline value ("--x=v",
+ * "-xv") or NULL. Returns NULL for an unknown option. */
+static const struct opt *find_opt(const char *arg, const char **val)
+{
+    size_t i, len;
+    *val = NULL;
+    if (arg[1] == '-') {
+        const char *name = arg + 2;
+        const char *eq = strchr(name, '=');
+        len = eq ? (size_t)(eq - name) : strlen(name);
+        for (i = 0; i < N_OPTS; i++) {
+            if (strlen(opts[i].name) == len &&
+                strncmp(opts[i].name, name, len) == 0) {
+                *val = eq ? eq + 1 : NULL;
+                return &opts[i];
+            }
+        }
+        return NULL;
+    }
+    for (i = 0; i < N_OPTS; i++) {
+        if (opts[i].short_name && opts[i].short_name == arg[1]) {
+            *val = arg[2] ? arg + 2 : NULL;
+            return &opts[i];
+        }
+    }
+    return NULL;
+}
+
+/* Applies one option with its value (NULL for flags). */
+static int apply(struct config *cfg, const struct opt *o, const char *v,
+                 char *err, size_t errlen)
+{
+    uint64_t u;
+    double d;
+    switch (o->id) {
+    case OPT_URL:
+        cfg->base_url = v;
+        cfg->base_url_from_env = false;
+        break;
+    case OPT_MODEL:
+        if (*v == '\0')
+            return usage(err, errlen, "-m: empty model name");
+        if (cfg->n_models == CLI_MAX_MODELS)
+            return usage(err, errlen, "-m: at most %d models", CLI_MAX_MODELS);
+        for (size_t i = 0; i < cfg->n_models; i++)
+            if (strcmp(cfg->models[i], v) == 0)
+                return usage(err, errlen, "-m: model '%s' given twice",
+                             shown(v));
+        cfg->models[cfg->n_models++] = v;
+        break;
+    case OPT_OUTPUT:
+        if (*v == '\0')
+            return usage(err, errlen, "-o: empty file name");
+        cfg->output = v;
+        break;
+    case OPT_FORCE: cfg->force = true; break;
+    case OPT_API:
+        if (strcmp(v, "openai-chat") == 0)
+            cfg->api = API_OPENAI_CHAT;
+        else if (strcmp(v, "openai-completions") == 0)
+            cfg->api = API_OPENAI_COMPLETIONS;
+        else if (strcmp(v, "anthropic") == 0)
+            cfg->api = API_ANTHROPIC;
+        else
+            return usage(err, errlen, "--api: '%s' is not one of "
+                         "openai-chat, openai-completions, anthropic",
+                         shown(v));
+        break;
+    case OPT_API_KEY_ENV:
+        if (!cli_env_name_ok(v))
+            return usage(err, errlen, "--api-key-env takes the name of an "
+                         "environment variable (like OPENAI_API_KEY), "
+                         "not a key");
+        cfg->api_key_env = v;
+        break;
+    case OPT_API_KEY:
+        return usage(err, errlen, "--api-key is not accepted (a key on the "
+                     "command line shows up in ps): put the key in an "
+                     "environment variable and name it with --api-key-env");
+    case OPT_WORKLOAD: cfg->workload_file = v; break;
+    case OPT_CLASSES:
+        if (*v == '\0')
+            return usage(err, errlen, "--classes: empty list");
+        cfg->classes = v;
+        break;
+    case OPT_N:
+        if (cli_parse_u64(v, 1, 100000000, &cfg->n))
+            return usage(err, errlen, "-n: '%s' is not a count from 1",
+                         shown(v));
+        cfg->n_given = true;
+        break;
+    case OPT_CONCURRENCY:
+        if (cli_parse_u64(v, 1, 100000, &cfg->concurrency))
+            return usage(err, errlen, "-c: '%s' is not a count from 1 to "
+                         "100000", shown(v));
+        break;
+    case OPT_RATE: {
+        char *end;
+        errno = 0;
+        d = strtod(v, &end);
+        if (end == v || *end || errno || !isfinite(d) || d <= 0 || d > 1e6)
+            return usage(err, errlen, "-r: '%s' is not a rate in "
+                         "requests/s above 0", shown(v));
+        cfg->rate = d;
+        break;
+    }
+    case OPT_ARRIVAL:
+        if (strcmp(v, "poisson") == 0)
+            cfg->arrival = ARRIVAL_POISSON;
+        else if (strcmp(v, "constant") == 0)
+            cfg->arrival = ARRIVAL_CONSTANT;
+        else
+            return usage(err, errlen, "--arrival: '%s' is not poisson or "
+                         "constant", shown(v));
+        break;
+    case OPT_SEED:
+        if (cli_parse_u64(v, 0, UINT64_MAX, &cfg->seed))
+            return usage(err, errlen, "--seed: '%s' is not an unsigned "
+                         "integer", shown(v));
+        break;
+    case OPT_WARMUP:
+        if (cli_parse_u64(v, 0, 1000000, &cfg->warmup))
+            return usage(err, errlen, "--warmup: '%s' is not a count",
+                         shown(v));
+        break;
+    case OPT_MAX_TOKENS:
+        if (cli_parse_u64(v, 1, 10000000, &u))
+            return usage(err, errlen, "--max-tokens: '%s' is not a count "
+                         "from 1", shown(v));
+        cfg->max_tokens = (int64_t)u;
+        break;
+    case OPT_IGNORE_EOS: cfg->ignore_eos = true; break;
+    case OPT_EXTRA_BODY: {
+        cJSON *j = cJSON_Parse(v);
+        bool ok = j && cJSON_IsObject(j);
+        cJSON_Delete(j);
+        if (!ok)
+            return usage(err, errlen, "--extra-body: not a JSON object "
+                         "(example: '{\"temperature\":0}')");
+        cfg->extra_body = v;
+        break;
+    }
+    case OPT_DURATION:
+    case OPT_TIMEOUT:
+    case OPT_IDLE_TIMEOUT:
+    case OPT_CONNECT_TIMEOUT:
+        if (cli_parse_seconds(v, &d) || d <= 0 || d > 1e7)
+            return usage(err, errlen, "--%s: '%s' is not a duration above "
+                         "0 (seconds, or with a unit: 500ms, 2m)", o->name,
+                         shown(v));
+        if (o->id == OPT_DURATION)
+            cfg->duration_s = d;
+        else if (o->id == OPT_TIMEOUT)
+            cfg->timeout_s = d;
+        else if (o->id == OPT_IDLE_TIMEOUT)
+            cfg->idle_timeout_s = d;
+        else
+            cfg->connect_timeout_s = d;
+        break;
+    case OPT_LABEL: {
+        const char *eq = strchr(v, '=');
+        struct cli_label *l;
+        if (!eq || eq == v)
+            return usage(err, errlen, "--label: '%s' is not KEY=VALUE",
+                         shown(v));
+        if (cfg->n_labels == CLI_MAX_LABELS)
+            return usage(err, errlen, "--label: at most %d labels",
+                         CLI_MAX_LABELS);
+        l = &cfg->labels[cfg->n_labels];
+        l->key = strndup(v, (size_t)(eq - v));
+        if (!l->key)
+            return usage(err, errlen, "out of memory");
+        l->value = eq + 1;
+        cfg->n_labels++;
+        break;
+    }
+    case OPT_NO_CONTENT: cfg->no_content = true; break;
+    case OPT_HTTP2: cfg->http2 = true; break;
+    case OPT_PROGRESS:
+        if (strcmp(v, "auto") == 0)
+            cfg->progress = PROGRESS_AUTO;
+        else if (strcmp(v, "always") == 0)
+            cfg->progress = PROGRESS_ALWAYS;
+        else if (strcmp(v, "never") == 0)
+            cfg->progress = PROGRESS_NEVER;
+        else
+            return usage(err, errlen, "--progress: '%s' is not auto, "
+                         "always or never", shown(v));
+        break;
+    case OPT_QUIET: cfg->quiet = true; break;
+    case OPT_NO_REQUEST_ID: cfg->no_request_id = true; break;
+    case OPT_HELP: return CLI_HELP;
+    case OPT_VERSION: return CLI_VERSION;
+    case OPT_CHECK:
+    case OPT_CLINE_SETTINGS:
+    case OPT_PRINT_CLINE_SETTINGS:
+        return usage(err, errlen, "--%s is not implemented yet", o->name);
+    }
+    return CLI_OK;
+}
+
+/* Checks the combination of flags once all are read. */
+static int check_config(struct config *cfg, char *err, size_t errlen)
+{
+    if (!cfg->base_url) {
+        const char *env = getenv("OPENAI_BASE_URL");
+        if (env && *env) {
+            cfg->base_url = env;
+            cfg->base_url_from_env = true;
+        }
+    }
+    if (!cfg->base_url)
+        return usage(err, errlen, "no base URL: give -u URL or set "
+                     "OPENAI_BASE_URL");
+    if (cfg->n_models == 0)
+        return usage(err, errlen, "no model: give at least one -m MODEL");
+    return CLI_OK;
+}
+
+int cli_parse(int argc, char **argv, struct config *cfg, char *err,
+              size_t errlen)
+{
+    int i, rc;
+    bool c_given = false, arrival_given = false;
+    config_defaults(cfg, argc, argv);
+    err[0] = '\0';
+    for (i = 1; i < argc; i++) {
+        const char *arg = argv[i], *val;
+        const struct opt *o;
+        if (arg[0] != '-' || arg[1] == '\0')
+            return usage(err, errlen, "unexpected argument '%s'", shown(arg));
+        if (strcmp(arg, "--") == 0)
+            return usage(err, errlen, "unexpected argument '--'");
+        o = find_opt(arg, &val);
+        if (!o) {
+            const char *eq = strchr(arg, '=');
+            int len = eq ? (int)(eq - arg) : (int)strlen(arg);
+            if (arg[1] != '-')
+                len = 2;
+            return usage(err, errlen, "unknown option '%.*s'", len, arg);
+        }
+        if (o->has_arg && !val) {
+            if (i + 1 >= argc)
+                return usage(err, errlen, "--%s needs a value", o->name);
+            val = argv[++i];
+        } else if (!o->has_arg && val) {
+            return usage(err, errlen, "--%s takes no value", o->name);
+        }
+        if (o->id == OPT_CONCURRENCY)
+            c_given = true;
+        if (o->id == OPT_ARRIVAL)
+            arrival_given = true;
+        rc = apply(cfg, o, val, err, errlen);
+        if (rc != CLI_OK)
+            return rc;
+    }
+    if (c_given && cfg->rate > 0)
+        return usage(err, errlen, "-c and -r exclude each other: -c is a "
+                     "closed loop, -r an open loop");
+    if (arrival_given && cfg->rate <= 0)
+        return usage(err, errlen, "--arrival needs an open loop (-r RATE)");
+    return check_config(cfg, err, errlen);
+}
+
+void cli_free(struct config *cfg)
+{
+    size_t i;
+    if (!cfg)
+        return;
+    for (i = 0; i < cfg->n_labels; i++) {
+        free(cfg->labels[i].key);
+        cfg->labels[i].key = NULL;
+    }
+    cfg->n_labels = 0;
+}

@@ -1,0 +1,112 @@
+/* cli: the recorder's command line, parsed into one read-only config.
+ *
+ * Ownership: the config borrows argv strings; label keys are copied and
+ * freed by cli_free. Nothing here reads the API key itself. */
+#ifndef TT_RECORD_CLI_H
+#define TT_RECORD_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define CLI_MAX_MODELS 64
+#define CLI_MAX_LABELS 64
+
+enum api_kind {
+    API_OPENAI_CHAT = 0,
+    API_OPENAI_COMPLETIONS = 1,
+    API_ANTHROPIC = 2,
+};
+
+enum arrival_kind {
+    ARRIVAL_POISSON = 0,
+    ARRIVAL_CONSTANT = 1,
+};
+
+enum progress_mode {
+    PROGRESS_AUTO = 0,
+    PROGRESS_ALWAYS = 1,
+    PROGRESS_NEVER = 2,
+};
+
+struct cli_label {
+    char *key;         /* owned */
+    const char *value; /* points into argv */
+};
+
+struct config {
+    const char *base_url; /* -u, else $OPENAI_BASE_URL; NULL if neither */
+    bool base_url_from_env;
+    const char *models[CLI_MAX_MODELS];
+    size_t n_models;
+    enum api_kind api;
+    const char *api_key_env; /* NULL: the API kind's default variables */
+    const char *output;      /* NULL: tokentrace-<date>-<time>.ttrace */
+    bool force;
+    const char *workload_file; /* -w, NULL: built-in */
+    const char *classes;       /* --classes list, NULL: all */
+    uint64_t n;                /* requests per model x class */
+    bool n_given;
+    uint64_t concurrency; /* closed loop: requests in flight */
+    double rate;          /* open loop requests/s, 0: closed loop */
+    enum arrival_kind arrival;
+    uint64_t seed;
+    uint64_t warmup; /* warmup requests per model */
+    double duration_s; /* 0: no bound */
+    int64_t max_tokens; /* -1: by class */
+    bool ignore_eos;
+    const char *extra_body; /* a JSON object (validated), or NULL */
+    double timeout_s;
+    double idle_timeout_s;
+    double connect_timeout_s; /* 0: libcurl's default */
+    struct cli_label labels[CLI_MAX_LABELS];
+    size_t n_labels;
+    bool no_content;
+    bool http2;
+    bool quiet;
+    bool no_request_id;
+    enum progress_mode progress;
+    int argc; /* the whole command line, for the trace header */
+    char **argv;
+};
+
+enum cli_result {
+    CLI_OK = 0,
+    CLI_HELP = 1,    /* --help: print cli_help_text, exit 0 */
+    CLI_VERSION = 2, /* --version */
+    CLI_E_USAGE = 3, /* err holds a one-line reason */
+};
+
+/* Parses argv into cfg (which it initializes with the defaults). Returns a
+ * cli_result; on CLI_E_USAGE err holds a one-line reason that never repeats
+ * a value that looks like a key. Call cli_free afterwards in every case. */
+int cli_parse(int argc, char **argv, struct config *cfg, char *err,
+              size_t errlen);
+
+/* Frees what cli_parse allocated. NULL-safe. */
+void cli_free(struct config *cfg);
+
+/* The --help text. */
+const char *cli_help_text(void);
+
+/* "openai-chat", "openai-completions" or "anthropic". */
+const char *cli_api_name(enum api_kind api);
+
+/* URL path appended to the base URL for an API kind
+ * ("/v1/chat/completions"). */
+const char *cli_api_path(enum api_kind api);
+
+/* Parses a duration: a number of seconds, optionally with a unit suffix
+ * ms, s, m or h ("1.5", "500ms", "2m"). Returns 0 and sets *out (seconds),
+ * or -1 when s is not a duration or is negative. */
+int cli_parse_seconds(const char *s, double *out);
+
+/* Parses a decimal unsigned integer in [min, max] (no sign, no junk).
+ * Returns 0 and sets *out, or -1. */
+int cli_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+
+/* True when name can be an environment variable name:
+ * [A-Za-z_][A-Za-z0-9_]*. */
+bool cli_env_name_ok(const char *name);
+
+#endif

@@ -1,0 +1,22 @@
+# embed_prompts.cmake: writes a C source holding the built-in prompt files of
+# record/prompts/ as byte arrays (see record/prompts.h).
+# Run as: cmake -DPROMPT_DIR=<dir> -DOUT=<file.c> -P embed_prompts.cmake
+set(code "/* Generated from record/prompts/ by record/embed_prompts.cmake. */\n")
+string(APPEND code "#include \"prompts.h\"\n")
+foreach(name short-short short-long long-context long-short)
+  string(REPLACE "-" "_" var "${name}")
+  set(path "${PROMPT_DIR}/${name}.txt")
+  if(EXISTS "${path}")
+    file(READ "${path}" hex HEX)
+  else()
+    message(WARNING "built-in prompt file ${path} is missing: embedding it empty")
+    set(hex "")
+  endif()
+  string(LENGTH "${hex}" hexlen)
+  math(EXPR len "${hexlen} / 2")
+  string(REGEX REPLACE "([0-9a-f][0-9a-f])" "0x\\1," bytes "${hex}")
+  string(REGEX REPLACE "(0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,)" "\\1\n" bytes "${bytes}")
+  string(APPEND code "\nconst unsigned char prompts_${var}[] = {\n${bytes}0x00};\n")
+  string(APPEND code "const size_t prompts_${var}_len = ${len};\n")
+endforeach()
+file(WRITE "${OUT}" "${code}")

@@ -1,0 +1,110 @@
+/* error_kind: maps libcurl results and responses to trace error kinds. */
+#include "error_kind.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* The kind for a libcurl failure. */
+static const char *curl_kind(const struct error_facts *f)
+{
+    switch (f->code) {
+    case CURLE_COULDNT_RESOLVE_HOST:
+    case CURLE_COULDNT_RESOLVE_PROXY:
+        return "dns";
+    case CURLE_COULDNT_CONNECT:
+        return "connect";
+    case CURLE_OPERATION_TIMEDOUT:
+        if (f->connected)
+            return "timeout";
+        /* libcurl names the phase: "Resolving timed out after ..." */
+        if (f->curl_error && strstr(f->curl_error, "Resolving timed out"))
+            return "dns";
+        return "connect";
+    case CURLE_SSL_CONNECT_ERROR:
+    case CURLE_PEER_FAILED_VERIFICATION:
+    case CURLE_SSL_CERTPROBLEM:
+    case CURLE_SSL_CIPHER:
+    case CURLE_SSL_CACERT_BADFILE:
+    case CURLE_SSL_ENGINE_NOTFOUND:
+    case CURLE_SSL_ENGINE_SETFAILED:
+    case CURLE_SSL_ISSUER_ERROR:
+    case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+    case CURLE_SSL_INVALIDCERTSTATUS:
+    case CURLE_SSL_CRL_BADFILE:
+    case CURLE_SSL_SHUTDOWN_FAILED:
+    case CURLE_USE_SSL_FAILED:
+        return "tls";
+    case CURLE_RECV_ERROR:
+    case CURLE_SEND_ERROR:
+    case CURLE_PARTIAL_FILE:
+    case CURLE_GOT_NOTHING:
+    case CURLE_HTTP2:
+    case CURLE_HTTP2_STREAM:
+    case CURLE_HTTP3:
+        return "reset";
+    case CURLE_WRITE_ERROR:
+        return "write";
+    default:
+        return "transfer";
+    }
+}
+
+const char *error_kind_classify(const struct error_facts *f, char *kind_buf,
+                                size_t kind_len, char *msg, size_t msglen)
+{
+    const char *ce = f->curl_error && *f->curl_error
+                         ? f->curl_error
+                         : curl_easy_strerror(f->code);
+    msg[0] = '\0';
+    if (f->forced) {
+        if (strcmp(f->forced, "idle_timeout") == 0)
+            snprintf(msg, msglen, "no data for %g s (--idle-timeout)",
+                     f->idle_timeout_s);
+        else if (strcmp(f->forced, "interrupted") == 0)
+            snprintf(msg, msglen, "stopped by a signal before the end");
+        else
+            snprintf(msg, msglen, "%s", f->forced);
+        return f->forced;
+    }
+    /* A server that answered with an error status is the story, even if
+     * the connection broke afterwards. */
+    if (f->http_status >= 300) {
+        snprintf(kind_buf, kind_len, "http_%d", f->http_status);
+        snprintf(msg, msglen, "HTTP %d%s%s", f->http_status,
+                 f->reason && *f->reason ? " " : "",
+                 f->reason ? f->reason : "");
+        return kind_buf;
+    }
+    if (f->code != CURLE_OK) {
+        const char *kind = curl_kind(f);
+        if (f->code == CURLE_OPERATION_TIMEDOUT && f->connected)
+            snprintf(msg, msglen, "request took longer than %g s "
+                     "(--timeout): %s", f->timeout_s, ce);
+        else
+            snprintf(msg, msglen, "%s", ce);
+        return kind;
+    }
+    if (f->http_status >= 200 && f->http_status < 300 && f->content_type) {
+        if (strcmp(f->content_type, "text/html") == 0) {
+            snprintf(msg, msglen, "HTTP %d with an HTML page instead of an "
+                     "event stream: does the base URL point at a website?",
+                     f->http_status);
+            return "html";
+        }
+        if (strcmp(f->content_type, "application/json") == 0) {
+            snprintf(msg, msglen, "HTTP %d with one JSON reply instead of an "
+                     "event stream: the server ignored \"stream\": true",
+                     f->http_status);
+            return "not_streamed";
+        }
+    }
+    if (f->http_status < 200) {
+        snprintf(msg, msglen, "no HTTP response status");
+        return "transfer";
+    }
+    if (f->stream_error) {
+        snprintf(msg, msglen, "the stream carried an error object");
+        return "stream_error";
+    }
+    return "";
+}

@@ -1,0 +1,252 @@
+/* record_main: tokentrace-record's main: prepares a run, prints the
+ * summary and picks the exit code (0 done, 1 failed, 2 usage, 130 signal). */
+#include <cjson/cJSON.h>
+#include <curl/curl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "api_key.h"
+#include "base_url.h"
+#include "cli.h"
+#include "clock.h"
+#include "log.h"
+#include "run.h"
+#include "sanitize.h"
+#include "trace.h"
+#include "workload.h"
+
+#define EXIT_USAGE 2
+#define EXIT_SIGNAL 130
+
+/* Prints a usage error (one line and a hint) and returns the usage exit
+ * code. */
+static int usage_error(const char *msg)
+{
+    log_error("%s", msg);
+    fprintf(stderr, "try --help\n");
+    return EXIT_USAGE;
+}
+
+/* Fills id with 8 random hex characters from /dev/urandom (the clock if
+ * that fails). */
+static void make_trace_id(char id[9])
+{
+    unsigned char b[4];
+    uint64_t fallback = (uint64_t)clock_real_ns() ^ (uint64_t)getpid();
+    int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+    if (fd < 0 || read(fd, b, sizeof b) != (ssize_t)sizeof b)
+        memcpy(b, &fallback, sizeof b);
+    if (fd >= 0)
+        close(fd);
+    snprintf(id, 9, "%02x%02x%02x%02x", b[0], b[1], b[2], b[3]);
+}
+
+/* The default output name: tokentrace-<UTC date>-<time>.ttrace. */
+static void default_output(char *out, size_t len)
+{
+    char utc[40]; /* "2026-11-30T02:00:00Z" */
+    char d[16] = "", t[16] = "";
+    size_t i, nd = 0, nt = 0;
+    clock_format_utc(clock_real_ns(), utc, sizeof utc);
+    for (i = 0; utc[i] && utc[i] != 'T'; i++)
+        if (utc[i] != '-' && nd + 1 < sizeof d)
+            d[nd++] = utc[i];
+    for (i = i + (utc[i] == 'T'); utc[i] && utc[i] != 'Z' && utc[i] != '.';
+         i++)
+        if (utc[i] != ':' && nt + 1 < sizeof t)
+            t[nt++] = utc[i];
+    snprintf(out, len, "tokentrace-%s-%s.ttrace", d, t);
+}
+
+/* Loads and narrows the workload; returns 0 or an exit code (having freed
+ * the workload). */
+static int load_workload(const struct config *cfg, struct workload *wl)
+{
+    char err[1024] = "";
+    int rc = cfg->workload_file
+                 ? workload_load_file(cfg->workload_file, wl, err, sizeof err)
+                 : workload_load_builtin(wl, err, sizeof err);
+    if (!rc)
+        rc = workload_select(wl, cfg->classes, err, sizeof err);
+    if (!rc)
+        return 0;
+    workload_free(wl);
+    if (rc == WORKLOAD_E_NOMEM) {
+        log_error("%s", err);
+        return EXIT_FAILURE;
+    }
+    return usage_error(err);
+}
+
+/* Prints the end-of-run summary on stderr (unless -q). */
+static void print_summary(const struct config *cfg, const char *out_name,
+                          const struct run_outcome *o)
+{
+    char kinds[512] = "";
+    size_t i, off = 0;
+    if (cfg->quiet)
+        return;
+    for (i = 0; i < o->n_kinds && off < sizeof kinds; i++)
+        off += (size_t)snprintf(kinds + off, sizeof kinds - off, "%s%s: %llu",
+                                i ? ", " : " (", o->kinds[i].kind,
+                                (unsigned long long)o->kinds[i].count);
+    if (o->n_kinds && off < sizeof kinds)
+        snprintf(kinds + off, sizeof kinds - off, ")");
+    log_note("trace: %s", strcmp(out_name, "-") == 0 ? "(stdout)" : out_name);
+    log_note("requests: %llu ok, %llu failed%s%s", (unsigned long long)o->ok,
+             (unsigned long long)o->failed, kinds,
+             o->warmup ? " (warmup included)" : "");
+    log_note("wall time: %.2f s%s", (double)(o->end_ns - o->start_ns) / 1e9,
+             o->signalled ? ", interrupted by a signal"
+             : o->interrupted ? ", cut short by --duration" : "");
+    if (o->failed && o->ok)
+        log_note("the run completed, but %llu request%s failed (see the "
+                 "error kinds above)", (unsigned long long)o->failed,
+                 o->failed == 1 ? "" : "s");
+}
+
+/* Runs with a prepared writer and returns the exit code. */
+static int record(const struct config *cfg, struct run_setup *s,
+                  const char *out_name)
+{
+    struct run_outcome o;
+    int rc = run_execute(s, &o);
+    int close_err = trace_writer_close(s->writer);
+    s->writer = NULL;
+    if (rc == RUN_E_WRITE || (!rc && close_err)) {
+        int e = rc == RUN_E_WRITE ? o.write_errno : errno;
+        log_error("writing the trace %s failed: %s; the records written "
+                  "before it are intact",
+                  strcmp(out_name, "-") == 0 ? "to stdout" : out_name,
+                  e ? strerror(e)
+                    : trace_strerror(rc == RUN_E_WRITE ? o.write_err
+                                                       : close_err));
+        return EXIT_FAILURE;
+    }
+    if (rc) {
+        log_error("%s", rc == RUN_E_NOMEM ? "out of memory"
+                        : "could not start the event loop (libevent/libcurl)");
+        return EXIT_FAILURE;
+    }
+    print_summary(cfg, out_name, &o);
+    if (o.signalled)
+        return EXIT_SIGNAL;
+    if (o.ok == 0) {
+        log_error("no request succeeded");
+        return EXIT_FAILURE;
+    }
+    return EXIT_SUCCESS;
+}
+
+/* Everything after the command line is parsed. */
+static int prepare_and_record(struct config *cfg)
+{
+    struct base_url bu;
+    struct workload wl;
+    struct api_key key;
+    struct run_setup s;
+    cJSON *extra = NULL;
+    char err[512], trace_id[9], out_buf[128];
+    const char *out_name = cfg->output;
+    int rc, ret;
+
+    rc = base_url_normalize(cfg->base_url, cli_api_path(cfg->api), &bu);
+    if (rc) {
+        char msg[sizeof bu.message + 32];
+        snprintf(msg, sizeof msg, "%s%s", bu.message,
+                 cfg->base_url_from_env ? " (from $OPENAI_BASE_URL)" : "");
+        return usage_error(msg);
+    }
+    if (bu.message[0])
+        log_warn("%s", bu.message);
+    ret = load_workload(cfg, &wl);
+    if (ret)
+        return ret;
+    if (api_key_load(cfg, &key, err, sizeof err)) {
+        workload_free(&wl);
+        return usage_error(err);
+    }
+    if (!key.value)
+        log_warn("no API key in $%s: sending requests without an auth "
+                 "header (fine for tokentrace-replay)", key.env);
+    if (cfg->extra_body)
+        extra = cJSON_Parse(cfg->extra_body);
+    if (!out_name) {
+        default_output(out_buf, sizeof out_buf);
+        out_name = out_buf;
+    }
+    if (strcmp(out_name, "-") == 0 && isatty(STDOUT_FILENO)) {
+        cJSON_Delete(extra);
+        api_key_free(&key);
+        workload_free(&wl);
+        return usage_error("-o -: stdout is a terminal; redirect it to a "
+                           "file or a pipe, or use -o FILE");
+    }
+    make_trace_id(trace_id);
+    memset(&s, 0, sizeof s);
+    s.cfg = cfg;
+    s.wl = &wl;
+    s.extra_body = extra;
+    s.endpoint = bu.endpoint;
+    s.url = bu.url;
+    s.auth_header = key.header;
+    s.key = key.value;
+    s.key_env = key.value ? key.env : NULL;
+    s.trace_id = trace_id;
+    s.command_line = sanitize_command_line(cfg->argc, cfg->argv, key.value);
+    rc = s.command_line ? trace_writer_open(out_name, cfg->force, &s.writer)
+                        : TRACE_E_NOMEM;
+    if (rc == TRACE_E_EXISTS) {
+        snprintf(err, sizeof err, "%s exists; use --force to overwrite it or "
+                 "-o to pick another name", out_name);
+        ret = usage_error(err);
+    } else if (rc) {
+        log_error("cannot write %s: %s%s%s", out_name, trace_strerror(rc),
+                  errno ? ": " : "", errno ? strerror(errno) : "");
+        ret = EXIT_FAILURE;
+    } else {
+        log_note("recording to %s: %s, %zu model%s, trace id %s",
+                 strcmp(out_name, "-") == 0 ? "stdout" : out_name, bu.url,
+                 cfg->n_models, cfg->n_models == 1 ? "" : "s", trace_id);
+        ret = record(cfg, &s, out_name);
+    }
+    free((char *)s.command_line);
+    cJSON_Delete(extra);
+    api_key_free(&key);
+    workload_free(&wl);
+    return ret;
+}
+
+int main(int argc, char **argv)
+{
+    struct config cfg;
+    char err[512];
+    int rc;
+    log_set_program("tokentrace-record");
+    rc = cli_parse(argc, argv, &cfg, err, sizeof err);
+    if (rc == CLI_HELP || rc == CLI_VERSION) {
+        fputs(rc == CLI_HELP ? cli_help_text()
+                             : "tokentrace-record " TT_VERSION "\n", stdout);
+        cli_free(&cfg);
+        return EXIT_SUCCESS;
+    }
+    if (rc != CLI_OK) {
+        cli_free(&cfg);
+        return usage_error(err);
+    }
+    log_set_quiet(cfg.quiet);
+    if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+        log_error("libcurl failed to initialize");
+        cli_free(&cfg);
+        return EXIT_FAILURE;
+    }
+    run_install_signals();
+    rc = prepare_and_record(&cfg);
+    curl_global_cleanup();
+    cli_free(&cfg);
+    return rc;
+}

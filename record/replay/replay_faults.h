@@ -1,0 +1,66 @@
+/* replay_faults: the --fault KIND[:FRACTION][@MODEL] rules and picking the
+ * faults that apply to one request. */
+#ifndef TT_REPLAY_FAULTS_H
+#define TT_REPLAY_FAULTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "replay_rng.h"
+
+enum replay_fault {
+    FAULT_HTTP_401 = 0,
+    FAULT_HTTP_403,
+    FAULT_HTTP_404,
+    FAULT_HTTP_429,
+    FAULT_HTTP_500,
+    FAULT_HTML,
+    FAULT_NO_STREAM,
+    FAULT_RESET_MID_STREAM,
+    FAULT_STALL,
+    FAULT_SPLIT_UTF8,
+    FAULT_CRLF,
+    FAULT_ROLE_FIRST,
+    FAULT_MULTI_TOKEN_CHUNKS,
+    FAULT_REASONING,
+    FAULT_KEEPALIVE,
+    FAULT_ERROR_MID_STREAM,
+    FAULT_NO_USAGE,
+    FAULT_ACCEPT_NO_ANSWER,
+    FAULT_HEADERS_ONLY,
+    FAULT_ENDLESS_LINE,
+    FAULT_COUNT
+};
+
+/* A set of faults, one bit per enum replay_fault. */
+typedef uint32_t replay_fault_set;
+#define FAULT_BIT(k) ((replay_fault_set)1u << (k))
+#define FAULT_HAS(set, k) (((set) & FAULT_BIT(k)) != 0)
+
+#define REPLAY_MAX_FAULTS 32
+#define REPLAY_FAULT_MODEL_MAX 128
+
+struct replay_fault_rule {
+    enum replay_fault kind;
+    double fraction; /* 1.0 = every request */
+    char model[REPLAY_FAULT_MODEL_MAX]; /* "" = every model */
+};
+
+/* Parses "KIND[:FRACTION][@MODEL]". Returns 0, or -1 with a one-line
+ * reason in err. */
+int replay_fault_parse(const char *text, struct replay_fault_rule *out,
+                       char *err, size_t errlen);
+
+/* Returns the kind's name ("http-429"). */
+const char *replay_fault_name(enum replay_fault kind);
+
+/* Returns every kind name separated by ", " (static). */
+const char *replay_fault_names(void);
+
+/* Decides which rules fire for a request of model. Rules with a fraction
+ * below 1 draw from rng, in rule order, so a seeded run repeats. */
+replay_fault_set replay_faults_pick(const struct replay_fault_rule *rules,
+                                    size_t n_rules, const char *model,
+                                    struct replay_rng *rng);
+
+#endif

@@ -1,0 +1,73 @@
+/* replay_format: builds the bytes of SSE events per API kind (OpenAI chat,
+ * OpenAI completions, Anthropic messages). Every function appends one whole
+ * SSE event to b and returns a buf error code (BUF_OK on success). */
+#ifndef TT_REPLAY_FORMAT_H
+#define TT_REPLAY_FORMAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "buf.h"
+#include "replay_request.h"
+
+/* What every event of one stream shares. */
+struct replay_fmt {
+    enum replay_api api;
+    bool crlf;      /* "\r\n" line ends instead of "\n" */
+    bool utf8;      /* multibyte vocabulary (split-utf8 fault) */
+    char id[48];    /* chatcmpl-rr-N, cmpl-rr-N or msg_rr_N */
+    long long created;          /* Unix seconds at arrival */
+    char model_json[REPLAY_MODEL_MAX * 6]; /* escaped, without quotes */
+};
+
+/* Fills f for request number rr of api and model (borrowed). */
+void replay_fmt_init(struct replay_fmt *f, enum replay_api api, bool crlf,
+                     bool utf8, uint64_t rr, const char *model);
+
+/* Appends s as the inside of a JSON string (escaped, no quotes). */
+int replay_json_escape(struct buf *b, const char *s);
+
+/* ": keep-alive" comment. */
+int replay_fmt_keepalive(struct buf *b, const struct replay_fmt *f);
+
+/* Chat: a role-only delta with content "". Completions: text "". */
+int replay_fmt_role(struct buf *b, const struct replay_fmt *f);
+
+/* Tokens [from, to) as one event. first: the stream's first token event
+ * (chat puts role "assistant" in it unless role_sent). reasoning: as
+ * reasoning_content (chat) / thinking_delta (messages). block: the
+ * Anthropic content block index. */
+int replay_fmt_tokens(struct buf *b, const struct replay_fmt *f, bool first,
+                      bool role_sent, bool reasoning, int block, size_t from,
+                      size_t to);
+
+/* Chat/completions: the finish chunk (empty delta / text ""). */
+int replay_fmt_finish(struct buf *b, const struct replay_fmt *f,
+                      const char *finish_reason);
+
+/* Chat/completions: "choices":[] with usage. */
+int replay_fmt_usage(struct buf *b, const struct replay_fmt *f,
+                     int64_t prompt_tokens, int64_t completion_tokens);
+
+/* "data: [DONE]". */
+int replay_fmt_done(struct buf *b, const struct replay_fmt *f);
+
+/* An in-band error event (OpenAI data: {"error":...}; Anthropic
+ * event: error). */
+int replay_fmt_error_event(struct buf *b, const struct replay_fmt *f);
+
+/* Anthropic events. with_usage false leaves usage out (no-usage fault). */
+int replay_fmt_msg_start(struct buf *b, const struct replay_fmt *f,
+                         int64_t input_tokens, bool with_usage);
+int replay_fmt_block_start(struct buf *b, const struct replay_fmt *f,
+                           int block, bool thinking);
+int replay_fmt_ping(struct buf *b, const struct replay_fmt *f);
+int replay_fmt_block_stop(struct buf *b, const struct replay_fmt *f,
+                          int block);
+int replay_fmt_msg_delta(struct buf *b, const struct replay_fmt *f,
+                         const char *stop_reason, int64_t output_tokens,
+                         bool with_usage);
+int replay_fmt_msg_stop(struct buf *b, const struct replay_fmt *f);
+
+#endif

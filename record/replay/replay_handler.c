@@ -1,0 +1,248 @@
+/* replay_handler: routes each HTTP request (API endpoints, models, stats),
+ * checks the key and the body, picks faults and starts its stream. */
+#include <event2/buffer.h>
+#include <event2/http.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "buf.h"
+#include "clock.h"
+#include "replay_bodies.h"
+#include "replay_request.h"
+#include "replay_send_log.h"
+#include "replay_server.h"
+#include "replay_stream.h"
+#include "replay_synth_stream.h"
+#include "replay_trace_source.h"
+#include "replay_trace_stream.h"
+
+enum route {
+    ROUTE_NONE,
+    ROUTE_API,
+    ROUTE_MODELS,
+    ROUTE_STATS,
+};
+
+/* Faults that replace the whole reply; in trace mode they are served
+ * synthetically, the others do not apply. */
+#define SHAPE_FAULTS                                                       \
+    (FAULT_BIT(FAULT_HTTP_401) | FAULT_BIT(FAULT_HTTP_403) |               \
+     FAULT_BIT(FAULT_HTTP_404) | FAULT_BIT(FAULT_HTTP_429) |               \
+     FAULT_BIT(FAULT_HTTP_500) | FAULT_BIT(FAULT_HTML) |                   \
+     FAULT_BIT(FAULT_NO_STREAM) | FAULT_BIT(FAULT_ACCEPT_NO_ANSWER) |      \
+     FAULT_BIT(FAULT_HEADERS_ONLY) | FAULT_BIT(FAULT_ENDLESS_LINE))
+
+/* True when s ends with suffix. */
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* Maps a path to its route; any prefix before /v1/... is accepted so base
+ * URLs like http://host/api work. */
+static enum route route_of(const char *path, enum replay_api *api)
+{
+    if (path == NULL)
+        return ROUTE_NONE;
+    if (strcmp(path, "/_replay/stats") == 0)
+        return ROUTE_STATS;
+    if (ends_with(path, "/v1/chat/completions")) {
+        *api = REPLAY_API_CHAT;
+        return ROUTE_API;
+    }
+    if (ends_with(path, "/v1/completions")) {
+        *api = REPLAY_API_COMPLETIONS;
+        return ROUTE_API;
+    }
+    if (ends_with(path, "/v1/messages")) {
+        *api = REPLAY_API_MESSAGES;
+        return ROUTE_API;
+    }
+    if (ends_with(path, "/v1/models"))
+        return ROUTE_MODELS;
+    return ROUTE_NONE;
+}
+
+/* Compares without an early exit, so timing does not leak the key. */
+static bool same_secret(const char *a, const char *b)
+{
+    size_t na = strlen(a), nb = strlen(b), i;
+    unsigned char diff = na != nb;
+
+    for (i = 0; i < na && i < nb; i++)
+        diff |= (unsigned char)(a[i] ^ b[i]);
+    return diff == 0;
+}
+
+/* True when the request carries the expected key (or none is expected). */
+static bool key_ok(const struct replay_config *cfg,
+                   struct evhttp_request *req, enum replay_api api)
+{
+    struct evkeyvalq *in = evhttp_request_get_input_headers(req);
+    const char *auth, *xkey;
+
+    if (cfg->expected_key == NULL)
+        return true;
+    auth = evhttp_find_header(in, "Authorization");
+    if (auth != NULL && strncasecmp(auth, "Bearer ", 7) == 0 &&
+        same_secret(auth + 7, cfg->expected_key))
+        return true;
+    xkey = evhttp_find_header(in, "x-api-key");
+    return api == REPLAY_API_MESSAGES && xkey != NULL &&
+           same_secret(xkey, cfg->expected_key);
+}
+
+/* Sends an error reply with an error JSON body. */
+static void reply_error(struct replay_server *srv, struct evhttp_request *req,
+                        const char *log_id, enum replay_api api, int status,
+                        const char *message)
+{
+    struct buf b;
+
+    buf_init(&b, 0);
+    replay_body_error(&b, api, status, message, NULL);
+    replay_streams_reply(srv->streams, req, log_id, status,
+                         "application/json", NULL, NULL, b.data, b.len);
+    buf_free(&b);
+}
+
+/* GET /v1/models: the profile (or recorded) model names. */
+static void reply_models(struct replay_server *srv,
+                         struct evhttp_request *req, const char *log_id)
+{
+    const struct synth_spec *sp = &srv->cfg->synth;
+    struct buf b;
+    size_t i, n = 0;
+    int count = 0;
+
+    buf_init(&b, 0);
+    buf_puts(&b, "{\"object\":\"list\",\"data\":[");
+    if (srv->trace != NULL) {
+        const char *m = replay_trace_source_model(srv->trace, 0, &n);
+        for (i = 0; m != NULL; m = replay_trace_source_model(srv->trace, ++i,
+                                                             &n)) {
+            buf_printf(&b, "%s{\"id\":\"", count++ ? "," : "");
+            replay_json_escape(&b, m);
+            buf_puts(&b, "\",\"object\":\"model\",\"owned_by\":\"replay\"}");
+        }
+    } else {
+        for (i = 0; i < sp->n_models; i++) {
+            buf_printf(&b, "%s{\"id\":\"", count++ ? "," : "");
+            replay_json_escape(&b, sp->models[i].model);
+            buf_puts(&b, "\",\"object\":\"model\",\"owned_by\":\"replay\"}");
+        }
+    }
+    if (count == 0)
+        buf_puts(&b, "{\"id\":\"" REPLAY_DEFAULT_MODEL
+                     "\",\"object\":\"model\",\"owned_by\":\"replay\"}");
+    buf_puts(&b, "]}");
+    replay_streams_reply(srv->streams, req, log_id, 200, "application/json",
+                         NULL, NULL, b.data, b.len);
+    buf_free(&b);
+}
+
+/* GET /_replay/stats: counters for tests and demos. */
+static void reply_stats(struct replay_server *srv,
+                        struct evhttp_request *req, const char *log_id)
+{
+    char body[256];
+    int n = snprintf(body, sizeof(body),
+                     "{\"requests\":%llu,\"active_streams\":%zu,"
+                     "\"aborted_streams\":%llu}",
+                     (unsigned long long)srv->n_requests,
+                     replay_streams_active(srv->streams),
+                     (unsigned long long)replay_streams_aborted(
+                         srv->streams));
+    replay_streams_reply(srv->streams, req, log_id, 200, "application/json",
+                         NULL, NULL, body, (size_t)n);
+}
+
+/* Parses the body and starts the synthetic or recorded stream. */
+static void serve_api(struct replay_server *srv, struct evhttp_request *req,
+                      const char *log_id, enum replay_api api, uint64_t rr,
+                      int64_t arrival)
+{
+    const struct replay_config *cfg = srv->cfg;
+    struct evbuffer *in = evhttp_request_get_input_buffer(req);
+    size_t len = evbuffer_get_length(in);
+    const char *body = len ? (const char *)evbuffer_pullup(in, -1) : "";
+    struct replay_req_info info;
+    replay_fault_set faults;
+    char err[256];
+    void *state = NULL;
+
+    if (evhttp_request_get_command(req) != EVHTTP_REQ_POST) {
+        reply_error(srv, req, log_id, api, 405, "Use POST on this endpoint");
+        return;
+    }
+    if (!key_ok(cfg, req, api)) {
+        reply_error(srv, req, log_id, api, 401,
+                    api == REPLAY_API_MESSAGES
+                        ? "invalid x-api-key"
+                        : "Incorrect API key provided (expected "
+                          "'Authorization: Bearer <key>')");
+        return;
+    }
+    if (replay_request_parse(api, body, len, &info, err, sizeof(err)) != 0) {
+        reply_error(srv, req, log_id, api, 400, err);
+        return;
+    }
+    faults = replay_faults_pick(cfg->faults, cfg->n_faults, info.model,
+                                &srv->fault_rng);
+    if (srv->trace != NULL && (faults & SHAPE_FAULTS) == 0) {
+        const struct replay_recording *rec =
+            replay_trace_source_pick(srv->trace, info.model);
+        if (replay_trace_stream_new(rec, cfg->speed, arrival, &state) == 0)
+            replay_stream_start(srv->streams, req, log_id,
+                                &replay_trace_producer, state);
+        else
+            reply_error(srv, req, log_id, api, 500, "out of memory");
+        return;
+    }
+    if (replay_synth_stream_new(&info,
+                                synth_spec_lookup(&cfg->synth, info.model),
+                                faults, rr, cfg->seed, arrival, &state) != 0) {
+        reply_error(srv, req, log_id, api, 500, "out of memory");
+        return;
+    }
+    replay_stream_start(srv->streams, req, log_id, &replay_synth_producer,
+                        state);
+}
+
+/* Entry point for every request: ids, then routing. */
+void replay_handle_request(struct evhttp_request *req, void *arg)
+{
+    struct replay_server *srv = arg;
+    int64_t arrival = clock_mono_ns();
+    uint64_t rr = ++srv->n_requests;
+    struct evkeyvalq *in = evhttp_request_get_input_headers(req);
+    struct evkeyvalq *out = evhttp_request_get_output_headers(req);
+    const char *xid = evhttp_find_header(in, "X-Request-Id");
+    const struct evhttp_uri *uri = evhttp_request_get_evhttp_uri(req);
+    enum replay_api api = REPLAY_API_CHAT;
+    char rrid[32];
+
+    snprintf(rrid, sizeof(rrid), "rr-%llu", (unsigned long long)rr);
+    if (xid != NULL)
+        evhttp_add_header(out, "X-Request-Id", xid);
+    evhttp_add_header(out, "X-Replay-Request-Id", rrid);
+    switch (route_of(uri ? evhttp_uri_get_path(uri) : NULL, &api)) {
+    case ROUTE_API:
+        serve_api(srv, req, xid, api, rr, arrival);
+        return;
+    case ROUTE_MODELS:
+        reply_models(srv, req, xid);
+        return;
+    case ROUTE_STATS:
+        reply_stats(srv, req, xid);
+        return;
+    case ROUTE_NONE:
+        break;
+    }
+    reply_error(srv, req, xid, REPLAY_API_CHAT, 404,
+                "Unknown path: this server serves POST /v1/chat/completions, "
+                "/v1/completions and /v1/messages");
+}

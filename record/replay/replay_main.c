@@ -1,0 +1,103 @@
+/* replay_main: tokentrace-replay's entry point: parse, raise the fd limit,
+ * listen, report the port, serve until a signal, clean up. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "replay_config.h"
+#include "replay_server.h"
+
+/* The parsed command line: read-only after parsing. */
+static struct replay_config cfg;
+
+/* Raises the open-file soft limit to the hard limit: every concurrent
+ * stream holds a socket. */
+static void raise_nofile(void)
+{
+    struct rlimit rl;
+
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+        return;
+    if (rl.rlim_max == RLIM_INFINITY)
+        rl.rlim_max = 1048576;
+    if (rl.rlim_cur < rl.rlim_max) {
+        rl.rlim_cur = rl.rlim_max;
+        if (setrlimit(RLIMIT_NOFILE, &rl) != 0)
+            log_warn("cannot raise the open-file limit: %s",
+                     strerror(errno));
+    }
+}
+
+/* Writes "<port>\n" to path through a temp file and rename, so a reader
+ * never sees a partial number. Returns 0 or errno. */
+static int write_port_file(const char *path, int port)
+{
+    char tmp[4096];
+    FILE *f;
+    int err = 0;
+
+    if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path,
+                         (long)getpid()) >= sizeof(tmp))
+        return ENAMETOOLONG;
+    f = fopen(tmp, "w");
+    if (f == NULL)
+        return errno;
+    if (fprintf(f, "%d\n", port) < 0)
+        err = errno ? errno : EIO;
+    if (fclose(f) != 0 && err == 0)
+        err = errno ? errno : EIO;
+    if (err == 0 && rename(tmp, path) != 0)
+        err = errno;
+    if (err != 0)
+        unlink(tmp);
+    return err;
+}
+
+int main(int argc, char **argv)
+{
+    struct replay_server *srv = NULL;
+    struct sigaction sa;
+    char err[1024];
+    int rc;
+
+    log_set_program("tokentrace-replay");
+    rc = replay_cli_parse(argc, argv, &cfg);
+    if (rc == 1)
+        return 0;
+    if (rc != 0)
+        return 2;
+    log_set_quiet(cfg.quiet);
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = SIG_IGN;
+    sigaction(SIGPIPE, &sa, NULL);
+    raise_nofile();
+    if (replay_server_open(&cfg, &srv, err, sizeof(err)) != 0) {
+        log_error("%s", err);
+        return 1;
+    }
+    if (cfg.port_file != NULL) {
+        rc = write_port_file(cfg.port_file, srv->port);
+        if (rc != 0) {
+            log_error("cannot write port file %s: %s", cfg.port_file,
+                      strerror(rc));
+            replay_server_close(srv);
+            return 1;
+        }
+    }
+    log_note("listening on http://%s%s%s:%d",
+             strchr(cfg.listen_host, ':') ? "[" : "", cfg.listen_host,
+             strchr(cfg.listen_host, ':') ? "]" : "", srv->port);
+    rc = replay_server_run(srv);
+    if (rc != 0)
+        log_error("event loop failed");
+    if (replay_server_close(srv) != 0) {
+        log_error("cannot write %s", cfg.log_sends_path);
+        return 1;
+    }
+    return rc ? 1 : 0;
+}

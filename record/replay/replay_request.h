@@ -1,0 +1,37 @@
+/* replay_request: what the replay server needs from a request body. */
+#ifndef TT_REPLAY_REQUEST_H
+#define TT_REPLAY_REQUEST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum replay_api {
+    REPLAY_API_CHAT = 0,    /* POST .../v1/chat/completions */
+    REPLAY_API_COMPLETIONS, /* POST .../v1/completions */
+    REPLAY_API_MESSAGES,    /* POST .../v1/messages (Anthropic) */
+};
+
+#define REPLAY_MODEL_MAX 256
+#define REPLAY_DEFAULT_MODEL "replay-model"
+
+struct replay_req_info {
+    enum replay_api api;
+    char model[REPLAY_MODEL_MAX]; /* REPLAY_DEFAULT_MODEL when absent */
+    bool stream;
+    bool include_usage;   /* stream_options.include_usage */
+    int64_t max_tokens;   /* -1 when not given */
+    int64_t input_chars;  /* UTF-8 characters of all prompt text */
+    int64_t input_tokens; /* input_chars / 4 */
+};
+
+/* Parses a JSON request body for api. Returns 0, or -1 with a one-line
+ * reason in err (malformed JSON, wrong types, max_tokens < 1). */
+int replay_request_parse(enum replay_api api, const char *body, size_t len,
+                         struct replay_req_info *out, char *err,
+                         size_t errlen);
+
+/* Returns the api's path suffix ("/chat/completions"), for messages. */
+const char *replay_api_name(enum replay_api api);
+
+#endif

@@ -1,0 +1,180 @@
+/* replay_server: binds the listener, wires evhttp to the handler, runs the
+ * loop, and tears everything down in the right order. */
+#include "replay_server.h"
+
+#include <errno.h>
+#include <event2/event.h>
+#include <event2/http.h>
+#include <event2/listener.h>
+#include <netdb.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "replay_send_log.h"
+#include "replay_stream.h"
+#include "replay_trace_source.h"
+
+#define LISTEN_BACKLOG 4096
+#define MAX_BODY_BYTES ((size_t)32 << 20)
+/* Idle / stalled connections are kept this long (seconds). */
+#define CONN_TIMEOUT_S 3600
+
+/* SIGINT/SIGTERM: leave the loop; main cleans up and exits 0. */
+static void on_signal(evutil_socket_t sig, short what, void *arg)
+{
+    (void)sig;
+    (void)what;
+    event_base_loopbreak(arg);
+}
+
+/* Creates the listening socket on cfg's address. Returns 0 or -1. */
+static int bind_listener(struct replay_server *srv, char *err, size_t errlen)
+{
+    struct addrinfo hints, *ai = NULL;
+    struct evconnlistener *lis;
+    struct sockaddr_storage ss;
+    socklen_t sl = sizeof(ss);
+    char port[16];
+    int rc;
+
+    memset(&hints, 0, sizeof(hints));
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
+    snprintf(port, sizeof(port), "%d", srv->cfg->listen_port);
+    rc = getaddrinfo(srv->cfg->listen_host, port, &hints, &ai);
+    if (rc != 0) {
+        snprintf(err, errlen, "cannot resolve listen host '%s': %s",
+                 srv->cfg->listen_host, gai_strerror(rc));
+        return -1;
+    }
+    lis = evconnlistener_new_bind(srv->base, NULL, NULL,
+                                  LEV_OPT_REUSEABLE | LEV_OPT_CLOSE_ON_FREE |
+                                      LEV_OPT_CLOSE_ON_EXEC,
+                                  LISTEN_BACKLOG, ai->ai_addr,
+                                  (int)ai->ai_addrlen);
+    freeaddrinfo(ai);
+    if (lis == NULL) {
+        snprintf(err, errlen, "cannot listen on %s:%d: %s",
+                 srv->cfg->listen_host, srv->cfg->listen_port,
+                 strerror(errno));
+        return -1;
+    }
+    if (evhttp_bind_listener(srv->http, lis) == NULL) {
+        evconnlistener_free(lis);
+        snprintf(err, errlen, "cannot attach the listener to evhttp");
+        return -1;
+    }
+    if (getsockname(evconnlistener_get_fd(lis), (struct sockaddr *)&ss,
+                    &sl) != 0) {
+        snprintf(err, errlen, "getsockname: %s", strerror(errno));
+        return -1;
+    }
+    srv->port = ss.ss_family == AF_INET6
+                    ? ntohs(((struct sockaddr_in6 *)&ss)->sin6_port)
+                    : ntohs(((struct sockaddr_in *)&ss)->sin_port);
+    return 0;
+}
+
+/* Creates the event base with precise (non-coarse) timers. */
+static struct event_base *new_base(void)
+{
+    struct event_config *ec = event_config_new();
+    struct event_base *base;
+
+    if (ec == NULL)
+        return NULL;
+    event_config_set_flag(ec, EVENT_BASE_FLAG_PRECISE_TIMER);
+    base = event_base_new_with_config(ec);
+    event_config_free(ec);
+    return base;
+}
+
+int replay_server_open(const struct replay_config *cfg,
+                       struct replay_server **out, char *err, size_t errlen)
+{
+    struct replay_server *srv = calloc(1, sizeof(*srv));
+    int rc;
+
+    *out = NULL;
+    if (srv == NULL) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    srv->cfg = cfg;
+    replay_rng_seed(&srv->fault_rng, cfg->seed);
+    if (cfg->trace_path != NULL &&
+        replay_trace_source_load(cfg->trace_path, &srv->trace, err,
+                                 errlen) != 0)
+        goto fail;
+    srv->base = new_base();
+    if (srv->base == NULL) {
+        snprintf(err, errlen, "cannot create the event loop");
+        goto fail;
+    }
+    if (cfg->log_sends_path != NULL) {
+        rc = replay_send_log_open(cfg->log_sends_path, srv->base, &srv->log);
+        if (rc != 0) {
+            snprintf(err, errlen, "cannot open %s: %s", cfg->log_sends_path,
+                     strerror(rc));
+            goto fail;
+        }
+    }
+    srv->http = evhttp_new(srv->base);
+    if (srv->http == NULL ||
+        replay_streams_new(srv->base, srv->log, &srv->streams) != 0) {
+        snprintf(err, errlen, "out of memory");
+        goto fail;
+    }
+    evhttp_set_max_body_size(srv->http, (ev_ssize_t)MAX_BODY_BYTES);
+    evhttp_set_timeout(srv->http, CONN_TIMEOUT_S);
+    evhttp_set_allowed_methods(srv->http, EVHTTP_REQ_GET | EVHTTP_REQ_POST |
+                                              EVHTTP_REQ_HEAD |
+                                              EVHTTP_REQ_OPTIONS);
+    evhttp_set_gencb(srv->http, replay_handle_request, srv);
+    if (bind_listener(srv, err, errlen) != 0)
+        goto fail;
+    srv->sig_int = evsignal_new(srv->base, SIGINT, on_signal, srv->base);
+    srv->sig_term = evsignal_new(srv->base, SIGTERM, on_signal, srv->base);
+    if (srv->sig_int == NULL || srv->sig_term == NULL ||
+        evsignal_add(srv->sig_int, NULL) || evsignal_add(srv->sig_term, NULL)) {
+        snprintf(err, errlen, "cannot install signal handlers");
+        goto fail;
+    }
+    *out = srv;
+    return 0;
+fail:
+    replay_server_close(srv);
+    return -1;
+}
+
+int replay_server_run(struct replay_server *srv)
+{
+    return event_base_dispatch(srv->base) < 0 ? -1 : 0;
+}
+
+int replay_server_close(struct replay_server *srv)
+{
+    int err;
+
+    if (srv == NULL)
+        return 0;
+    /* Streams first (they detach from their connections), then evhttp,
+     * which frees the connections and their requests. */
+    replay_streams_free(srv->streams);
+    if (srv->http)
+        evhttp_free(srv->http);
+    if (srv->sig_int)
+        event_free(srv->sig_int);
+    if (srv->sig_term)
+        event_free(srv->sig_term);
+    err = replay_send_log_close(srv->log);
+    replay_trace_source_free(srv->trace);
+    if (srv->base)
+        event_base_free(srv->base);
+    free(srv);
+    return err;
+}

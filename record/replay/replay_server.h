@@ -1,0 +1,45 @@
+/* replay_server: the listening socket, the evhttp server and the event
+ * loop of tokentrace-replay. */
+#ifndef TT_REPLAY_SERVER_H
+#define TT_REPLAY_SERVER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "replay_config.h"
+#include "replay_rng.h"
+
+struct event;
+struct event_base;
+struct evhttp;
+struct evhttp_request;
+
+struct replay_server {
+    const struct replay_config *cfg; /* borrowed */
+    struct event_base *base;
+    struct evhttp *http;
+    struct replay_streams *streams;
+    struct replay_send_log *log;
+    struct replay_trace_source *trace;
+    struct replay_rng fault_rng;
+    struct event *sig_int, *sig_term;
+    uint64_t n_requests;
+    int port;
+};
+
+/* Loads the trace (if any), opens the send log, binds and listens.
+ * Returns 0, or -1 with a one-line reason in err (*out is then NULL). */
+int replay_server_open(const struct replay_config *cfg,
+                       struct replay_server **out, char *err, size_t errlen);
+
+/* Serves until SIGINT/SIGTERM. Returns 0, or -1 when the loop failed. */
+int replay_server_run(struct replay_server *srv);
+
+/* Frees streams, connections, the log (flushed) and the loop. Returns 0, or
+ * an errno when the send log could not be written. NULL-safe. */
+int replay_server_close(struct replay_server *srv);
+
+/* evhttp's callback for every request (replay_handler.c). */
+void replay_handle_request(struct evhttp_request *req, void *arg);
+
+#endif

@@ -1,0 +1,62 @@
+/* replay_synth_spec: the --synthetic SPEC (timing profiles per model).
+ *
+ * SPEC is one or more profiles separated by ';'. A profile is a
+ * comma-separated list of key=value. A profile that starts with model=NAME
+ * applies only to that model and inherits every key it does not set from the
+ * default profile (the one without model=), which itself starts from the
+ * built-in defaults below. */
+#ifndef TT_REPLAY_SYNTH_SPEC_H
+#define TT_REPLAY_SYNTH_SPEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SYNTH_MAX_MODELS 64
+#define SYNTH_MODEL_MAX 128
+
+/* Built-in defaults. */
+#define SYNTH_DEFAULT_TTFT_NS 200000000LL  /* 200 ms */
+#define SYNTH_DEFAULT_TPOT_NS 20000000LL   /* 20 ms */
+#define SYNTH_DEFAULT_TOKENS 128
+
+/* Limits a profile must stay within. */
+#define SYNTH_MAX_DURATION_NS 3600000000000LL /* 1 h */
+#define SYNTH_MAX_TOKENS 1000000
+#define SYNTH_MAX_TOKENS_PER_CHUNK 1024
+
+struct synth_profile {
+    char model[SYNTH_MODEL_MAX]; /* "" for the default profile */
+    int64_t ttft_ns;
+    int64_t tpot_ns;
+    int64_t ttft_per_1k_ns; /* extra TTFT per 1000 input tokens */
+    int64_t tokens;         /* default output length */
+    int64_t tokens_per_chunk;
+    double jitter; /* fraction of tpot, 0..1 */
+};
+
+struct synth_spec {
+    struct synth_profile def;
+    struct synth_profile models[SYNTH_MAX_MODELS];
+    size_t n_models;
+};
+
+#define SYNTH_OK 0
+#define SYNTH_E_SYNTAX 1 /* details in the err text */
+
+/* Fills *out with the built-in defaults and no model profiles. */
+void synth_spec_defaults(struct synth_spec *out);
+
+/* Parses text into *out. On failure returns SYNTH_E_SYNTAX and writes a
+ * one-line reason into err (errlen bytes); *out is then unspecified. */
+int synth_spec_parse(const char *text, struct synth_spec *out, char *err,
+                     size_t errlen);
+
+/* Parses a duration such as "80ms", "1.5s", "250us", "100ns" or "0" into
+ * nanoseconds. Returns 0, or -1 when malformed, negative or above 1 h. */
+int synth_parse_duration(const char *s, int64_t *ns);
+
+/* Returns the profile for model (its own profile or the default). */
+const struct synth_profile *synth_spec_lookup(const struct synth_spec *spec,
+                                              const char *model);
+
+#endif

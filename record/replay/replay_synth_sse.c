@@ -1,0 +1,231 @@
+/* replay_synth_sse: the synthetic event stream as a state machine: headers
+ * and preamble at arrival, keepalives, token chunks on the absolute
+ * schedule, early-ending faults, closing events. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "replay_synth_state.h"
+#include "replay_synth_stream.h"
+
+/* Adds a whole reply whose body was appended since mark. */
+int synth_add_reply(struct replay_steps *q, int64_t due, size_t mark,
+                     int status, const char *ctype)
+{
+    struct replay_step *st = replay_steps_add(q, STEP_REPLY, due, mark);
+    if (st == NULL)
+        return -1;
+    st->status = status;
+    st->content_type = ctype;
+    if (status == 429) {
+        st->header_name = "Retry-After";
+        st->header_value = "2";
+    }
+    return 0;
+}
+
+/* Due time of token i on the absolute schedule. */
+static int64_t token_due(struct synth_stream *s, size_t i)
+{
+    int64_t t = s->first_ns + (int64_t)i * s->tpot_ns;
+
+    if (i > 0 && s->jitter > 0)
+        t += (int64_t)llround((replay_rng_unit(&s->rng) - 0.5) * s->jitter *
+                              (double)s->tpot_ns);
+    return t;
+}
+
+/* Computes the extent and due time of the next token chunk: reasoning and
+ * answer tokens never share a chunk; a chunk leaves when its last token is
+ * generated. */
+static void prepare_next(struct synth_stream *s)
+{
+    size_t limit;
+
+    if (s->have_next)
+        return;
+    limit = s->tok < s->h ? s->h : s->n;
+    s->next_end = s->tok + s->k < limit ? s->tok + s->k : limit;
+    s->next_due = token_due(s, s->next_end - 1);
+    s->have_next = true;
+}
+
+/* Headers and the events a stream sends on arrival. */
+static int refill_head(struct synth_stream *s, struct replay_steps *q)
+{
+    struct buf *b = &q->bytes;
+    int64_t t = s->arrival_ns;
+    size_t mark;
+    int rc = replay_steps_start(q, t, 200, "text/event-stream");
+
+    if (rc == 0 && s->fmt.api == REPLAY_API_MESSAGES) {
+        mark = b->len;
+        rc = replay_fmt_msg_start(b, &s->fmt, s->prompt_tokens,
+                                  !FAULT_HAS(s->faults, FAULT_NO_USAGE));
+        rc = rc ? rc : replay_steps_send(q, t, mark);
+        mark = b->len;
+        rc = rc ? rc : replay_fmt_block_start(b, &s->fmt, 0, s->h > 0);
+        rc = rc ? rc : replay_steps_send(q, t, mark);
+        mark = b->len;
+        rc = rc ? rc : replay_fmt_ping(b, &s->fmt);
+        rc = rc ? rc : replay_steps_send(q, t, mark);
+    } else if (rc == 0 && FAULT_HAS(s->faults, FAULT_ROLE_FIRST)) {
+        mark = b->len;
+        rc = replay_fmt_role(b, &s->fmt);
+        rc = rc ? rc : replay_steps_send(q, t, mark);
+        s->role_sent = true;
+    }
+    s->phase = FAULT_HAS(s->faults, FAULT_KEEPALIVE) ? PH_KEEPALIVE
+                                                     : PH_TOKENS;
+    return rc ? -1 : 0;
+}
+
+/* The fault that ends a stream early, due when the next chunk would be. */
+static int refill_terminator(struct synth_stream *s, struct replay_steps *q)
+{
+    size_t mark = q->bytes.len;
+    int rc = 0;
+
+    s->phase = PH_OVER;
+    switch (s->terminator) {
+    case FAULT_RESET_MID_STREAM:
+        return replay_steps_bare(q, STEP_RESET, s->next_due);
+    case FAULT_STALL:
+        return replay_steps_bare(q, STEP_HOLD, s->next_due);
+    default:
+        rc = replay_fmt_error_event(&q->bytes, &s->fmt);
+        rc = rc ? rc : replay_steps_send(q, s->next_due, mark);
+        rc = rc ? rc : replay_steps_bare(q, STEP_END, s->next_due);
+        return rc ? -1 : 0;
+    }
+}
+
+/* Splits the write at [mark, end) in the middle of its first multibyte
+ * character into two SENDs SYNTH_SPLIT_GAP_NS apart. */
+static int add_split_send(struct replay_steps *q, int64_t due, size_t mark)
+{
+    size_t i, len = q->bytes.len - mark;
+    struct replay_step *a, *b;
+
+    for (i = 0; i < len; i++) {
+        if (((unsigned char)q->bytes.data[mark + i] & 0xC0) == 0xC0)
+            break;
+    }
+    if (i + 1 >= len)
+        return replay_steps_send(q, due, mark);
+    a = replay_steps_add(q, STEP_SEND, due, mark);
+    b = replay_steps_add(q, STEP_SEND, due + SYNTH_SPLIT_GAP_NS, mark);
+    if (a == NULL || b == NULL)
+        return -1;
+    a->len = i + 1;
+    b->off = mark + i + 1;
+    b->len = len - (i + 1);
+    return 0;
+}
+
+/* The next token chunk (and Anthropic block switch before it). */
+static int refill_tokens(struct synth_stream *s, struct replay_steps *q)
+{
+    struct buf *b = &q->bytes;
+    bool reasoning;
+    size_t mark;
+    int rc = 0;
+
+    prepare_next(s);
+    if (s->terminator != FAULT_COUNT && s->chunks_sent == s->fault_after)
+        return refill_terminator(s, q);
+    reasoning = s->tok < s->h;
+    if (s->fmt.api == REPLAY_API_MESSAGES && s->h > 0 && s->tok == s->h) {
+        mark = b->len;
+        rc = replay_fmt_block_stop(b, &s->fmt, s->block);
+        rc = rc ? rc : replay_steps_send(q, s->next_due, mark);
+        s->block++;
+        mark = b->len;
+        rc = rc ? rc : replay_fmt_block_start(b, &s->fmt, s->block, false);
+        rc = rc ? rc : replay_steps_send(q, s->next_due, mark);
+    }
+    mark = b->len;
+    rc = rc ? rc
+            : replay_fmt_tokens(b, &s->fmt, s->chunks_sent == 0,
+                                s->role_sent, reasoning, s->block, s->tok,
+                                s->next_end);
+    if (rc == 0)
+        rc = FAULT_HAS(s->faults, FAULT_SPLIT_UTF8)
+                 ? add_split_send(q, s->next_due, mark)
+                 : replay_steps_send(q, s->next_due, mark);
+    s->tok = s->next_end;
+    s->chunks_sent++;
+    s->last_due = s->next_due;
+    s->have_next = false;
+    if (s->tok >= s->n)
+        s->phase = PH_FINISH;
+    return rc ? -1 : 0;
+}
+
+/* The closing events after the last token, all at its time. */
+static int refill_finish(struct synth_stream *s, struct replay_steps *q)
+{
+    struct buf *b = &q->bytes;
+    int64_t t = s->last_due;
+    size_t mark = b->len;
+    int rc;
+
+    s->phase = PH_OVER;
+    if (s->fmt.api == REPLAY_API_MESSAGES) {
+        rc = replay_fmt_block_stop(b, &s->fmt, s->block);
+        rc = rc ? rc : replay_steps_send(q, t, mark);
+        mark = b->len;
+        rc = rc ? rc
+                : replay_fmt_msg_delta(
+                      b, &s->fmt,
+                      strcmp(s->finish, "length") == 0 ? "max_tokens"
+                                                       : "end_turn",
+                      (int64_t)s->n, !FAULT_HAS(s->faults, FAULT_NO_USAGE));
+        rc = rc ? rc : replay_steps_send(q, t, mark);
+        mark = b->len;
+        rc = rc ? rc : replay_fmt_msg_stop(b, &s->fmt);
+        rc = rc ? rc : replay_steps_send(q, t, mark);
+    } else {
+        rc = replay_fmt_finish(b, &s->fmt, s->finish);
+        rc = rc ? rc : replay_steps_send(q, t, mark);
+        if (rc == 0 && s->include_usage) {
+            mark = b->len;
+            rc = replay_fmt_usage(b, &s->fmt, s->prompt_tokens,
+                                  (int64_t)s->n);
+            rc = rc ? rc : replay_steps_send(q, t, mark);
+        }
+        mark = b->len;
+        rc = rc ? rc : replay_fmt_done(b, &s->fmt);
+        rc = rc ? rc : replay_steps_send(q, t, mark);
+    }
+    rc = rc ? rc : replay_steps_bare(q, STEP_END, t);
+    return rc ? -1 : 0;
+}
+
+int synth_refill_sse(struct synth_stream *s, struct replay_steps *q)
+{
+    switch (s->phase) {
+    case PH_HEAD:
+        return refill_head(s, q);
+    case PH_KEEPALIVE:
+        prepare_next(s);
+        if (s->next_keepalive < s->next_due) {
+            size_t mark = q->bytes.len;
+            int64_t t = s->next_keepalive;
+            s->next_keepalive += SYNTH_KEEPALIVE_NS;
+            if (replay_fmt_keepalive(&q->bytes, &s->fmt) != BUF_OK)
+                return -1;
+            return replay_steps_send(q, t, mark);
+        }
+        s->phase = PH_TOKENS;
+        return refill_tokens(s, q);
+    case PH_TOKENS:
+        return refill_tokens(s, q);
+    case PH_FINISH:
+        return refill_finish(s, q);
+    case PH_OVER:
+        break;
+    }
+    return replay_steps_bare(q, STEP_HOLD, s->arrival_ns);
+}
+

@@ -1,0 +1,218 @@
+/* replay_synth_stream: the synthetic producer: picks the reply shape from
+ * the faults, and serves the shapes that are not an event stream. */
+#include "replay_synth_stream.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "replay_bodies.h"
+#include "replay_synth_state.h"
+
+int64_t replay_synth_output_tokens(const struct synth_profile *profile,
+                                   int64_t max_tokens)
+{
+    if (max_tokens > 0 && max_tokens < profile->tokens)
+        return max_tokens;
+    return profile->tokens;
+}
+
+/* a / b rounded up. */
+static size_t div_up(size_t a, size_t b)
+{
+    return (a + b - 1) / b;
+}
+
+/* Picks the reply shape from the faults; the first matching wins. */
+static void pick_mode(struct synth_stream *s, bool stream)
+{
+    static const struct {
+        enum replay_fault f;
+        int status;
+    } errors[] = {{FAULT_HTTP_401, 401}, {FAULT_HTTP_403, 403},
+                  {FAULT_HTTP_404, 404}, {FAULT_HTTP_429, 429},
+                  {FAULT_HTTP_500, 500}};
+    static const enum replay_fault terminators[] = {
+        FAULT_RESET_MID_STREAM, FAULT_STALL, FAULT_ERROR_MID_STREAM};
+    size_t i;
+
+    s->terminator = FAULT_COUNT;
+    for (i = 0; i < sizeof(terminators) / sizeof(terminators[0]); i++) {
+        if (FAULT_HAS(s->faults, terminators[i])) {
+            s->terminator = terminators[i];
+            break;
+        }
+    }
+    if (FAULT_HAS(s->faults, FAULT_ACCEPT_NO_ANSWER)) {
+        s->mode = MODE_SILENT;
+        return;
+    }
+    for (i = 0; i < sizeof(errors) / sizeof(errors[0]); i++) {
+        if (FAULT_HAS(s->faults, errors[i].f)) {
+            s->mode = MODE_ERROR;
+            s->error_status = errors[i].status;
+            return;
+        }
+    }
+    if (FAULT_HAS(s->faults, FAULT_HTML))
+        s->mode = MODE_HTML;
+    else if (FAULT_HAS(s->faults, FAULT_HEADERS_ONLY))
+        s->mode = MODE_HEADERS_ONLY;
+    else if (FAULT_HAS(s->faults, FAULT_ENDLESS_LINE))
+        s->mode = MODE_ENDLESS;
+    else if (!stream || FAULT_HAS(s->faults, FAULT_NO_STREAM))
+        s->mode = MODE_FULL;
+    else
+        s->mode = MODE_SSE;
+}
+
+int replay_synth_stream_new(const struct replay_req_info *req,
+                            const struct synth_profile *profile,
+                            replay_fault_set faults, uint64_t rr,
+                            uint64_t seed, int64_t arrival_ns, void **out)
+{
+    struct synth_stream *s = calloc(1, sizeof(*s));
+    size_t chunks;
+
+    if (s == NULL)
+        return ENOMEM;
+    s->faults = faults;
+    memcpy(s->model, req->model, sizeof(s->model));
+    replay_fmt_init(&s->fmt, req->api, FAULT_HAS(faults, FAULT_CRLF),
+                    FAULT_HAS(faults, FAULT_SPLIT_UTF8), rr, req->model);
+    pick_mode(s, req->stream);
+    s->include_usage = req->include_usage && !FAULT_HAS(faults, FAULT_NO_USAGE);
+    s->arrival_ns = arrival_ns;
+    s->first_ns = arrival_ns + profile->ttft_ns +
+                  profile->ttft_per_1k_ns * req->input_tokens / 1000;
+    s->tpot_ns = profile->tpot_ns;
+    s->jitter = profile->jitter;
+    replay_rng_seed(&s->rng, replay_rng_mix(seed, rr));
+    s->n = (size_t)replay_synth_output_tokens(profile, req->max_tokens);
+    s->h = FAULT_HAS(faults, FAULT_REASONING) ? s->n / 2 : 0;
+    s->k = FAULT_HAS(faults, FAULT_MULTI_TOKEN_CHUNKS)
+               ? SYNTH_MULTI_TOKENS
+               : (size_t)profile->tokens_per_chunk;
+    s->prompt_tokens = req->input_tokens;
+    s->finish = req->max_tokens > 0 && (int64_t)s->n == req->max_tokens
+                    ? "length"
+                    : "stop";
+    chunks = div_up(s->h, s->k) + div_up(s->n - s->h, s->k);
+    s->fault_after = chunks - 1 < SYNTH_FAULT_AFTER_CHUNKS
+                         ? chunks - 1
+                         : SYNTH_FAULT_AFTER_CHUNKS;
+    s->next_keepalive = arrival_ns + SYNTH_KEEPALIVE_NS;
+    *out = s;
+    return 0;
+}
+
+/* The whole non-streamed reply, when the generation would be over. */
+static int refill_full(struct synth_stream *s, struct replay_steps *q)
+{
+    int64_t done = s->first_ns + ((int64_t)s->n - 1) * s->tpot_ns;
+    size_t mark = q->bytes.len;
+    int rc;
+
+    s->phase = PH_OVER;
+    if (s->terminator == FAULT_RESET_MID_STREAM)
+        return replay_steps_bare(q, STEP_RESET, s->first_ns);
+    if (s->terminator == FAULT_STALL)
+        return replay_steps_bare(q, STEP_HOLD, s->arrival_ns);
+    if (s->terminator == FAULT_ERROR_MID_STREAM) {
+        rc = replay_body_error(&q->bytes, s->fmt.api, 500, NULL, NULL);
+        return rc ? -1 : synth_add_reply(q, s->first_ns, mark, 500,
+                                   "application/json");
+    }
+    rc = replay_body_full(&q->bytes, &s->fmt, s->n, s->h, s->prompt_tokens,
+                          s->finish, !FAULT_HAS(s->faults, FAULT_NO_USAGE));
+    return rc ? -1 : synth_add_reply(q, done, mark, 200, "application/json");
+}
+
+/* "data: " and then 64 KiB of line every 10 ms, until the client leaves. */
+static int refill_endless(struct synth_stream *s, struct replay_steps *q)
+{
+    size_t mark = q->bytes.len;
+    struct replay_step *st;
+    char fill[1024];
+    int i;
+
+    if (s->phase == PH_HEAD) {
+        s->phase = PH_TOKENS;
+        s->next_keepalive = s->arrival_ns;
+        if (replay_steps_start(q, s->arrival_ns, 200,
+                               "text/event-stream") != 0 ||
+            buf_puts(&q->bytes, "data: ") != BUF_OK)
+            return -1;
+        return replay_steps_send(q, s->arrival_ns, mark);
+    }
+    s->next_keepalive += SYNTH_ENDLESS_NS;
+    memset(fill, 'x', sizeof(fill));
+    for (i = 0; i < SYNTH_ENDLESS_BYTES / (int)sizeof(fill); i++) {
+        if (buf_append(&q->bytes, fill, sizeof(fill)) != BUF_OK)
+            return -1;
+    }
+    st = replay_steps_add(q, STEP_SEND, s->next_keepalive, mark);
+    if (st == NULL)
+        return -1;
+    st->droppable = true;
+    return 0;
+}
+
+/* Producer entry point: appends the next steps of s. */
+static int synth_refill(void *state, struct replay_steps *q)
+{
+    struct synth_stream *s = state;
+    size_t mark = q->bytes.len;
+    int rc = 0;
+
+    switch (s->mode) {
+    case MODE_SSE:
+        return synth_refill_sse(s, q);
+    case MODE_FULL:
+        if (s->phase == PH_OVER)
+            break;
+        return refill_full(s, q);
+    case MODE_ENDLESS:
+        return refill_endless(s, q);
+    case MODE_HEADERS_ONLY:
+        if (s->phase == PH_OVER)
+            break;
+        s->phase = PH_OVER;
+        if (replay_steps_start(q, s->arrival_ns, 200,
+                               "text/event-stream") != 0)
+            return -1;
+        break;
+    case MODE_ERROR:
+        if (s->phase == PH_OVER)
+            break;
+        s->phase = PH_OVER;
+        rc = replay_body_error(&q->bytes, s->fmt.api, s->error_status, NULL,
+                               s->model);
+        return rc ? -1 : synth_add_reply(q, s->arrival_ns, mark, s->error_status,
+                                   "application/json");
+    case MODE_HTML:
+        if (s->phase == PH_OVER)
+            break;
+        s->phase = PH_OVER;
+        return replay_body_html(&q->bytes) ? -1
+                                           : synth_add_reply(q, s->arrival_ns,
+                                                       mark, 200,
+                                                       "text/html; "
+                                                       "charset=utf-8");
+    case MODE_SILENT:
+        break;
+    }
+    return replay_steps_bare(q, STEP_HOLD, s->arrival_ns);
+}
+
+/* Producer entry point: frees the state. */
+static void synth_free(void *state)
+{
+    free(state);
+}
+
+const struct replay_producer replay_synth_producer = {
+    .refill = synth_refill,
+    .free = synth_free,
+};

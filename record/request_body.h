@@ -1,0 +1,29 @@
+/* request_body: the JSON body of one streaming request, built with cJSON. */
+#ifndef TT_RECORD_REQUEST_BODY_H
+#define TT_RECORD_REQUEST_BODY_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cli.h"
+#include "workload.h"
+
+struct request_body_opts {
+    enum api_kind api;
+    const char *model;
+    int64_t max_tokens; /* -1: not sent */
+    bool ignore_eos;
+    const cJSON *extra; /* merged last (its keys replace ours), or NULL */
+};
+
+/* Builds the body for item: chat and anthropic send "messages" (a text
+ * prompt becomes one user message; anthropic gets system messages as
+ * "system"), completions sends "prompt" (messages joined by blank lines).
+ * OpenAI kinds ask for "stream": true with "stream_options":
+ * {"include_usage": true}; anthropic for "stream": true. Returns a malloc'd
+ * string, or NULL when out of memory. */
+char *request_body_build(const struct request_body_opts *o,
+                         const struct workload_item *item);
+
+#endif

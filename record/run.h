@@ -1,0 +1,82 @@
+/* run: one recording run, from the trace header to the footer: schedules
+ * requests (closed or open loop), hands them to the event loop, writes a
+ * request record when each starts and a result when it ends, flushes the
+ * trace every 100 ms, and stops on completion, --duration, a signal or a
+ * failed write. */
+#ifndef TT_RECORD_RUN_H
+#define TT_RECORD_RUN_H
+
+#include <cjson/cJSON.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cli.h"
+#include "trace.h"
+#include "workload.h"
+
+/* Set by SIGINT / SIGTERM; the run checks it every 100 ms. */
+extern volatile sig_atomic_t run_stop_requested;
+
+/* Everything a run needs, prepared by main (all borrowed). */
+struct run_setup {
+    const struct config *cfg;
+    const struct workload *wl;
+    const cJSON *extra_body; /* parsed --extra-body, or NULL */
+    const char *endpoint;    /* normalized base URL */
+    const char *url;         /* request URL */
+    const char *auth_header; /* header line with the key, or NULL */
+    const char *key;         /* the key itself (scrubbed from the header
+                                fields), or NULL */
+    const char *key_env;     /* the variable it came from, or NULL */
+    const char *trace_id;    /* 8 hex characters */
+    const char *command_line; /* sanitized */
+    struct trace_writer *writer;
+};
+
+#define RUN_MAX_KINDS 32
+
+struct run_kind_count {
+    char kind[32];
+    uint64_t count;
+};
+
+struct run_outcome {
+    uint64_t requests; /* results written */
+    uint64_t ok;
+    uint64_t failed;
+    uint64_t warmup;
+    uint64_t chunks;
+    uint64_t bytes;
+    struct run_kind_count kinds[RUN_MAX_KINDS]; /* failures by kind */
+    size_t n_kinds;
+    int64_t start_ns;
+    int64_t end_ns;
+    bool interrupted;   /* signal, or --duration cut a finite run short */
+    bool signalled;     /* stopped by SIGINT / SIGTERM */
+    const char *reason; /* "complete", "duration", "signal", "write_error" */
+    int write_err;      /* trace_err of the failed write, 0 if none */
+    int write_errno;
+};
+
+enum run_err {
+    RUN_OK = 0,
+    RUN_E_WRITE = 1, /* the trace could not be written: see outcome */
+    RUN_E_NOMEM = 2,
+    RUN_E_SETUP = 3, /* libevent or libcurl could not start */
+};
+
+/* Installs the SIGINT / SIGTERM handlers (they only set
+ * run_stop_requested; the second Ctrl-C kills at once) and ignores
+ * SIGPIPE. */
+void run_install_signals(void);
+
+/* Runs the recording. Writes the header first and, unless a write failed,
+ * a footer last; the caller closes the writer. Returns a run_err. */
+int run_execute(const struct run_setup *s, struct run_outcome *out);
+
+/* Writes the trace header record (run_header.c). */
+int run_write_header(const struct run_setup *s, int64_t mono_zero,
+                     int64_t real_zero);
+
+#endif

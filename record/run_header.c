@@ -1,0 +1,161 @@
+/* run_header: the trace header record of a run (settings as strings). */
+#include "run.h"
+
+#include <curl/curl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "sanitize.h"
+
+#define MAX_OPTIONS 32
+
+struct options {
+    struct trace_kv kv[MAX_OPTIONS];
+    char *owned[MAX_OPTIONS]; /* values allocated here */
+    size_t n;
+};
+
+/* Adds key = value, taking ownership of the malloc'd value. */
+static int add_owned(struct options *o, const char *key, char *value)
+{
+    if (!value || o->n == MAX_OPTIONS) {
+        free(value);
+        return -1;
+    }
+    o->owned[o->n] = value;
+    o->kv[o->n].key = key;
+    o->kv[o->n].value = value;
+    o->n++;
+    return 0;
+}
+
+/* Adds key = a copy of the formatted value; returns 0 or -1. */
+static int add_opt(struct options *o, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int add_opt(struct options *o, const char *key, const char *fmt, ...)
+{
+    va_list ap;
+    char tmp[256];
+    va_start(ap, fmt);
+    vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    return add_owned(o, key, strdup(tmp));
+}
+
+/* The selected classes, comma-separated, malloc'd. */
+static char *class_list(const struct workload *wl)
+{
+    struct buf b;
+    size_t i;
+    buf_init(&b, 0);
+    if (buf_puts(&b, ""))
+        return NULL;
+    for (i = 0; i < wl->n_classes; i++)
+        if ((i && buf_puts(&b, ",")) || buf_puts(&b, wl->classes[i].name)) {
+            buf_free(&b);
+            return NULL;
+        }
+    return b.data;
+}
+
+/* Fills the run settings. Returns 0 or -1 (out of memory / too many). */
+static int fill_options(const struct run_setup *s, struct options *o)
+{
+    const struct config *c = s->cfg;
+    int e = 0;
+    if (c->rate > 0) {
+        e |= add_opt(o, "loop", "open");
+        e |= add_opt(o, "rate", "%g", c->rate);
+        e |= add_opt(o, "arrival", "%s",
+                     c->arrival == ARRIVAL_CONSTANT ? "constant" : "poisson");
+        e |= add_opt(o, "seed", "%llu", (unsigned long long)c->seed);
+    } else {
+        e |= add_opt(o, "loop", "closed");
+        e |= add_opt(o, "concurrency", "%llu",
+                     (unsigned long long)c->concurrency);
+    }
+    if (c->duration_s > 0 && !c->n_given)
+        e |= add_opt(o, "n", "unbounded");
+    else
+        e |= add_opt(o, "n", "%llu", (unsigned long long)c->n);
+    e |= add_opt(o, "warmup", "%llu", (unsigned long long)c->warmup);
+    e |= add_owned(o, "classes", class_list(s->wl));
+    if (c->max_tokens > 0)
+        e |= add_opt(o, "max_tokens", "%lld", (long long)c->max_tokens);
+    else
+        e |= add_opt(o, "max_tokens", "by class");
+    e |= add_opt(o, "ignore_eos", "%s", c->ignore_eos ? "true" : "false");
+    if (c->extra_body)
+        e |= add_owned(o, "extra_body", sanitize_string(c->extra_body, s->key));
+    if (c->duration_s > 0)
+        e |= add_opt(o, "duration_s", "%g", c->duration_s);
+    e |= add_opt(o, "timeout_s", "%g", c->timeout_s);
+    e |= add_opt(o, "idle_timeout_s", "%g", c->idle_timeout_s);
+    if (c->connect_timeout_s > 0)
+        e |= add_opt(o, "connect_timeout_s", "%g", c->connect_timeout_s);
+    e |= add_opt(o, "http2", "%s", c->http2 ? "true" : "false");
+    e |= add_opt(o, "content", "%s", c->no_content ? "false" : "true");
+    e |= add_opt(o, "request_id", "%s", c->no_request_id ? "false" : "true");
+    e |= add_opt(o, "auth", "%s",
+                 !s->auth_header ? "none"
+                 : c->api == API_ANTHROPIC ? "x-api-key" : "bearer");
+    if (s->key_env)
+        e |= add_opt(o, "api_key_env", "%s", s->key_env);
+    e |= add_opt(o, "libcurl", "%s",
+                 curl_version_info(CURLVERSION_NOW)->version);
+    return e ? -1 : 0;
+}
+
+int run_write_header(const struct run_setup *s, int64_t mono_zero,
+                     int64_t real_zero)
+{
+    struct trace_header h;
+    struct options o;
+    struct trace_kv labels[CLI_MAX_LABELS];
+    char *label_values[CLI_MAX_LABELS] = {0};
+    char host[256] = "";
+    const struct config *c = s->cfg;
+    size_t i;
+    int rc = TRACE_E_NOMEM;
+    memset(&o, 0, sizeof o);
+    if (gethostname(host, sizeof host - 1) != 0)
+        snprintf(host, sizeof host, "unknown");
+    for (i = 0; i < c->n_labels; i++) {
+        label_values[i] = sanitize_string(c->labels[i].value, s->key);
+        if (!label_values[i])
+            goto done;
+        labels[i].key = c->labels[i].key;
+        labels[i].value = label_values[i];
+    }
+    if (fill_options(s, &o))
+        goto done;
+    memset(&h, 0, sizeof h);
+    h.format_version = TRACE_FORMAT_VERSION;
+    h.tool_version = TT_VERSION;
+    h.trace_id = s->trace_id;
+    h.host = host;
+    h.command_line = s->command_line;
+    h.endpoint = s->endpoint;
+    h.url = s->url;
+    h.api = cli_api_name(c->api);
+    h.models = (const char **)c->models;
+    h.n_models = c->n_models;
+    h.labels = labels;
+    h.n_labels = c->n_labels;
+    h.workload = s->wl->name;
+    h.options = o.kv;
+    h.n_options = o.n;
+    h.mono_zero_ns = mono_zero;
+    h.real_zero_ns = real_zero;
+    rc = trace_write_header(s->writer, &h);
+done:
+    for (i = 0; i < c->n_labels; i++)
+        free(label_values[i]);
+    for (i = 0; i < o.n; i++)
+        free(o.owned[i]);
+    return rc;
+}

@@ -1,0 +1,201 @@
+/* sanitize: redacts key-like strings from command lines, labels, messages. */
+#include "sanitize.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+
+#define REDACTED "[redacted]"
+
+static bool is_alnum(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+           (c >= '0' && c <= '9');
+}
+
+/* Characters that may continue a key token ("sk-proj-Ab_9..."). */
+static bool is_key_char(char c)
+{
+    return is_alnum(c) || c == '-' || c == '_' || c == '.';
+}
+
+/* Length of the secret-looking token starting at p (which starts a token:
+ * the previous character is not a key character), or 0 when none does. */
+static size_t secret_at(const char *p)
+{
+    size_t n = 0, alnum = 0;
+    bool letters = false, digits = false;
+    if ((strncmp(p, "sk-", 3) == 0 || strncmp(p, "sk_", 3) == 0) &&
+        is_key_char(p[3])) {
+        while (is_key_char(p[n]))
+            n++;
+        return n;
+    }
+    if (strncmp(p, "Bearer ", 7) == 0 && p[7] && p[7] != ' ') {
+        n = 7;
+        while (p[n] && p[n] != ' ' && p[n] != '"' && p[n] != '\'')
+            n++;
+        return n;
+    }
+    if (strncmp(p, "eyJ", 3) == 0) {
+        while (is_key_char(p[n]))
+            n++;
+        return n >= 20 ? n : 0;
+    }
+    while (is_alnum(p[alnum])) {
+        if (p[alnum] >= '0' && p[alnum] <= '9')
+            digits = true;
+        else
+            letters = true;
+        alnum++;
+    }
+    if (alnum >= 32 && letters && digits) {
+        while (is_key_char(p[alnum]))
+            alnum++;
+        return alnum;
+    }
+    return 0;
+}
+
+bool sanitize_looks_secret(const char *s)
+{
+    const char *p;
+    for (p = s; *p; p++) {
+        if (p != s && is_key_char(p[-1]))
+            continue;
+        if (secret_at(p))
+            return true;
+    }
+    return false;
+}
+
+/* Copies s, replacing key everywhere and, when heuristics, every
+ * secret-looking token. */
+static char *redact(const char *s, const char *key, bool heuristics)
+{
+    struct buf b;
+    const char *p = s;
+    size_t keylen = key ? strlen(key) : 0;
+    buf_init(&b, 0);
+    if (buf_puts(&b, ""))
+        return NULL;
+    while (*p) {
+        size_t n = 0;
+        if (keylen && strncmp(p, key, keylen) == 0)
+            n = keylen;
+        else if (heuristics && (p == s || !is_key_char(p[-1])))
+            n = secret_at(p);
+        if (n) {
+            if (buf_puts(&b, REDACTED))
+                goto fail;
+            p += n;
+            continue;
+        }
+        if (buf_append(&b, p, 1))
+            goto fail;
+        p++;
+    }
+    return b.data;
+fail:
+    buf_free(&b);
+    return NULL;
+}
+
+char *sanitize_string(const char *s, const char *key)
+{
+    return redact(s, key, true);
+}
+
+char *sanitize_key_only(const char *s, const char *key)
+{
+    return redact(s, key, false);
+}
+
+/* True for an option whose value is itself a credential (or names one). */
+static bool secret_option(const char *arg)
+{
+    static const char *const words[] = {"key", "secret", "password", "passwd",
+                                        "auth", "cookie", "credential"};
+    size_t i, len;
+    const char *eq;
+    if (strncmp(arg, "--", 2) != 0)
+        return false;
+    eq = strchr(arg, '=');
+    len = eq ? (size_t)(eq - arg) : strlen(arg);
+    for (i = 0; i < sizeof words / sizeof words[0]; i++) {
+        const char *hit = strstr(arg, words[i]);
+        if (hit && (size_t)(hit - arg) < len)
+            return true;
+    }
+    /* "--token", "--access-token", but not "--max-tokens" */
+    {
+        const char *hit = strstr(arg, "token");
+        if (hit && (size_t)(hit - arg) < len && hit[5] != 's')
+            return true;
+    }
+    return false;
+}
+
+/* Appends arg to b, single-quoted for a POSIX shell when it needs it. */
+static int append_quoted(struct buf *b, const char *arg)
+{
+    const char *p;
+    bool plain = *arg != '\0';
+    int err;
+    for (p = arg; *p; p++)
+        if (!(is_alnum(*p) || strchr("-_./:=,@%+", *p)))
+            plain = false;
+    if (plain)
+        return buf_puts(b, arg);
+    err = buf_puts(b, "'");
+    for (p = arg; *p && !err; p++)
+        err = *p == '\'' ? buf_puts(b, "'\\''") : buf_append(b, p, 1);
+    return err ? err : buf_puts(b, "'");
+}
+
+char *sanitize_command_line(int argc, char **argv, const char *key)
+{
+    struct buf b;
+    int i, err = 0;
+    bool redact_next = false;
+    buf_init(&b, 0);
+    err = buf_puts(&b, "");
+    for (i = 0; i < argc && !err; i++) {
+        const char *arg = argv[i];
+        char *clean;
+        if (i > 0)
+            err = buf_puts(&b, " ");
+        if (err)
+            break;
+        if (redact_next) {
+            err = buf_puts(&b, REDACTED);
+            redact_next = false;
+            continue;
+        }
+        if (secret_option(arg)) {
+            const char *eq = strchr(arg, '=');
+            if (eq) {
+                err = buf_append(&b, arg, (size_t)(eq - arg + 1));
+                if (!err)
+                    err = buf_puts(&b, REDACTED);
+            } else {
+                err = buf_puts(&b, arg);
+                redact_next = true;
+            }
+            continue;
+        }
+        clean = sanitize_string(arg, key);
+        if (!clean) {
+            err = 1;
+            break;
+        }
+        err = append_quoted(&b, clean);
+        free(clean);
+    }
+    if (err) {
+        buf_free(&b);
+        return NULL;
+    }
+    return b.data;
+}

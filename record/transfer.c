@@ -1,0 +1,204 @@
+/* transfer: easy handle setup, the receive callbacks, and the result. */
+#include "transfer.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "error_kind.h"
+
+/* libcurl: body bytes arrived. The clock is read first, before anything
+ * else, so the timestamp is the moment libcurl handed the bytes over. */
+static size_t on_body(char *ptr, size_t size, size_t nmemb, void *ud)
+{
+    int64_t t_ns = clock_mono_ns();
+    struct transfer *t = ud;
+    size_t n = size * nmemb;
+    int err;
+    if (t->env->write_err)
+        return CURL_WRITEFUNC_ERROR;
+    err = trace_write_chunk(t->env->writer, t->id, t_ns, ptr, n);
+    if (err) {
+        t->env->write_err = err;
+        return CURL_WRITEFUNC_ERROR;
+    }
+    if (t->first_byte_ns < 0)
+        t->first_byte_ns = t_ns;
+    t->last_activity_ns = t_ns;
+    t->bytes += n;
+    t->chunks++;
+    if (token_scan_feed(&t->scan, ptr, n))
+        progress_add_ttft(t->env->progress, t_ns - t->start_ns);
+    return n;
+}
+
+/* libcurl: one response header line arrived. */
+static size_t on_header(char *ptr, size_t size, size_t nmemb, void *ud)
+{
+    struct transfer *t = ud;
+    size_t n = size * nmemb;
+    t->last_activity_ns = clock_mono_ns();
+    resp_headers_line(&t->resp, ptr, n);
+    return n;
+}
+
+/* Builds the request headers; NULL when out of memory. */
+static struct curl_slist *make_headers(const struct transfer_config *tc,
+                                       const char *request_id)
+{
+    struct curl_slist *h = NULL, *n;
+    char line[96];
+    const char *fixed[] = {
+        "Content-Type: application/json",
+        "Accept: text/event-stream",
+        "Expect:", /* no 100-continue wait before long prompts */
+        tc->anthropic ? "anthropic-version: 2023-06-01" : NULL,
+        tc->auth_header,
+    };
+    size_t i;
+    for (i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
+        if (!fixed[i])
+            continue;
+        n = curl_slist_append(h, fixed[i]);
+        if (!n)
+            goto fail;
+        h = n;
+    }
+    if (request_id) {
+        snprintf(line, sizeof line, "X-Request-Id: %s", request_id);
+        n = curl_slist_append(h, line);
+        if (!n)
+            goto fail;
+        h = n;
+    }
+    return h;
+fail:
+    curl_slist_free_all(h);
+    return NULL;
+}
+
+int transfer_new(const struct transfer_config *tc, struct transfer_env *env,
+                 uint32_t id, const char *request_id, char *body,
+                 struct transfer **out)
+{
+    struct transfer *t = calloc(1, sizeof *t);
+    CURL *e;
+    if (!t) {
+        free(body);
+        return TRANSFER_E_NOMEM;
+    }
+    t->id = id;
+    t->env = env;
+    t->body = body;
+    t->body_len = strlen(body);
+    t->first_byte_ns = -1;
+    t->last_activity_ns = -1;
+    resp_headers_init(&t->resp);
+    token_scan_init(&t->scan);
+    if (request_id)
+        snprintf(t->request_id, sizeof t->request_id, "%s", request_id);
+    t->headers = make_headers(tc, request_id);
+    t->easy = e = curl_easy_init();
+    if (!t->headers || !e) {
+        transfer_free(t);
+        return TRANSFER_E_NOMEM;
+    }
+    curl_easy_setopt(e, CURLOPT_URL, tc->url);
+    curl_easy_setopt(e, CURLOPT_POST, 1L);
+    curl_easy_setopt(e, CURLOPT_POSTFIELDS, t->body);
+    curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)t->body_len);
+    curl_easy_setopt(e, CURLOPT_HTTPHEADER, t->headers);
+    curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(e, CURLOPT_WRITEDATA, t);
+    curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
+    curl_easy_setopt(e, CURLOPT_HEADERDATA, t);
+    curl_easy_setopt(e, CURLOPT_PRIVATE, t);
+    curl_easy_setopt(e, CURLOPT_ERRORBUFFER, t->errbuf);
+    curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(e, CURLOPT_USERAGENT, "tokentrace-record/" TT_VERSION);
+    curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, tc->timeout_ms);
+    if (tc->connect_timeout_ms > 0)
+        curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, tc->connect_timeout_ms);
+    if (tc->http2) {
+        curl_easy_setopt(e, CURLOPT_HTTP_VERSION,
+                         (long)CURL_HTTP_VERSION_2TLS);
+        curl_easy_setopt(e, CURLOPT_PIPEWAIT, 1L);
+    } else {
+        curl_easy_setopt(e, CURLOPT_HTTP_VERSION,
+                         (long)CURL_HTTP_VERSION_1_1);
+    }
+    *out = t;
+    return TRANSFER_OK;
+}
+
+/* A libcurl phase time as ns, or -1 when libcurl has none. */
+static int64_t phase_ns(CURL *e, CURLINFO info)
+{
+    curl_off_t us = 0;
+    if (curl_easy_getinfo(e, info, &us) != CURLE_OK || us < 0)
+        return -1;
+    return (int64_t)us * 1000;
+}
+
+void transfer_result(struct transfer *t, const struct transfer_config *tc,
+                     CURLcode code, int64_t end_ns, struct trace_result *r,
+                     char *kind_buf, size_t kind_len, char *msg,
+                     size_t msglen)
+{
+    struct error_facts f;
+    memset(r, 0, sizeof *r);
+    r->id = t->id;
+    r->end_ns = end_ns;
+    r->http_status = t->resp.status;
+    r->headers = t->resp.kv;
+    r->n_headers = t->resp.n;
+    r->bytes = t->bytes;
+    r->chunks = t->chunks;
+    r->first_byte_ns = t->first_byte_ns;
+    r->attempt = 1;
+    r->phases.namelookup_ns = phase_ns(t->easy, CURLINFO_NAMELOOKUP_TIME_T);
+    r->phases.connect_ns = phase_ns(t->easy, CURLINFO_CONNECT_TIME_T);
+    r->phases.tls_ns = phase_ns(t->easy, CURLINFO_APPCONNECT_TIME_T);
+    if (r->phases.tls_ns == 0) /* 0 means no TLS handshake on this request */
+        r->phases.tls_ns = -1;
+    r->phases.pretransfer_ns = phase_ns(t->easy, CURLINFO_PRETRANSFER_TIME_T);
+#if LIBCURL_VERSION_NUM >= 0x080a00
+    r->phases.posttransfer_ns =
+        phase_ns(t->easy, CURLINFO_POSTTRANSFER_TIME_T);
+#else
+    r->phases.posttransfer_ns = -1;
+#endif
+    r->phases.starttransfer_ns =
+        phase_ns(t->easy, CURLINFO_STARTTRANSFER_TIME_T);
+    r->phases.total_ns = phase_ns(t->easy, CURLINFO_TOTAL_TIME_T);
+    if (t->resp.status == 0 && r->phases.starttransfer_ns == 0)
+        r->phases.starttransfer_ns = -1; /* no response byte at all */
+
+    memset(&f, 0, sizeof f);
+    f.code = code;
+    f.curl_error = t->errbuf;
+    f.forced = t->forced_kind;
+    f.http_status = t->resp.status;
+    f.reason = t->resp.reason;
+    f.content_type = t->resp.content_type;
+    f.stream_error = t->scan.error_seen;
+    f.connected = t->resp.status > 0 || r->phases.connect_ns > 0 ||
+                  r->phases.pretransfer_ns > 0;
+    f.timeout_s = tc->timeout_s;
+    f.idle_timeout_s = tc->idle_timeout_s;
+    r->error_kind = error_kind_classify(&f, kind_buf, kind_len, msg, msglen);
+    r->error_message = r->error_kind[0] ? msg : NULL;
+}
+
+void transfer_free(struct transfer *t)
+{
+    if (!t)
+        return;
+    if (t->easy)
+        curl_easy_cleanup(t->easy);
+    curl_slist_free_all(t->headers);
+    resp_headers_free(&t->resp);
+    free(t->body);
+    free(t);
+}

@@ -1,0 +1,79 @@
+/* transfer: one streaming request: its libcurl easy handle, the callbacks
+ * that timestamp and record every received byte, and the summing up of how
+ * it ended into a trace_result. The transfer hangs on CURLINFO_PRIVATE. */
+#ifndef TT_RECORD_TRANSFER_H
+#define TT_RECORD_TRANSFER_H
+
+#include <curl/curl.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "progress.h"
+#include "resp_headers.h"
+#include "token_scan.h"
+#include "trace.h"
+
+/* Settings shared by every transfer of a run (borrowed). */
+struct transfer_config {
+    const char *url;
+    const char *auth_header; /* a whole header line, or NULL for none */
+    bool anthropic;          /* sends anthropic-version */
+    bool http2;
+    long timeout_ms;
+    long connect_timeout_ms; /* 0: libcurl's default */
+    double timeout_s;        /* the same, for messages */
+    double idle_timeout_s;
+};
+
+/* Where transfers report (borrowed, shared by a run's transfers). */
+struct transfer_env {
+    struct trace_writer *writer;
+    struct progress *progress;
+    int write_err; /* first trace write error, 0 while all is well */
+};
+
+struct transfer {
+    CURL *easy;
+    uint32_t id;
+    bool warmup;
+    char request_id[48]; /* X-Request-Id sent, "" when off */
+    char *body;          /* owned */
+    size_t body_len;
+    struct curl_slist *headers;
+    char errbuf[CURL_ERROR_SIZE];
+    int64_t start_ns;         /* set by the caller when handing it over */
+    int64_t first_byte_ns;    /* -1 until the first body byte */
+    int64_t last_activity_ns; /* last header or body byte, -1 none */
+    uint64_t bytes;
+    uint64_t chunks;
+    struct resp_headers resp;
+    struct token_scan scan;
+    const char *forced_kind; /* set before stopping it early */
+    struct transfer_env *env;
+    struct transfer *prev, *next; /* the run's in-flight list */
+};
+
+enum transfer_err {
+    TRANSFER_OK = 0,
+    TRANSFER_E_NOMEM = 1,
+    TRANSFER_E_CURL = 2,
+};
+
+/* Creates a transfer for request id, with request_id as X-Request-Id
+ * (NULL: none). Takes ownership of body (malloc'd) in every case. */
+int transfer_new(const struct transfer_config *tc, struct transfer_env *env,
+                 uint32_t id, const char *request_id, char *body,
+                 struct transfer **out);
+
+/* Describes the finished transfer in *r (pointing into t and into the
+ * caller's kind_buf / msg buffers). */
+void transfer_result(struct transfer *t, const struct transfer_config *tc,
+                     CURLcode code, int64_t end_ns, struct trace_result *r,
+                     char *kind_buf, size_t kind_len, char *msg,
+                     size_t msglen);
+
+/* Frees the transfer and its easy handle (remove it from the multi handle
+ * first). NULL-safe. */
+void transfer_free(struct transfer *t);
+
+#endif

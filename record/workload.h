@@ -1,0 +1,73 @@
+/* workload: the prompts to send, grouped by class (built-in or JSON Lines).
+ *
+ * Ownership: a workload owns its classes, items, strings and cJSON trees;
+ * workload_free releases everything. */
+#ifndef TT_RECORD_WORKLOAD_H
+#define TT_RECORD_WORKLOAD_H
+
+#include <cjson/cJSON.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct workload_item {
+    int64_t index;      /* line in its file, from 0 */
+    char *prompt;       /* a text prompt, or NULL */
+    cJSON *messages;    /* a chat messages array, or NULL */
+    int64_t max_tokens; /* from the line, -1 when not given */
+    int64_t input_tokens_est; /* characters / 4 */
+};
+
+struct workload_class {
+    char *name;
+    int64_t default_max_tokens; /* -1 when the class has none */
+    struct workload_item *items;
+    size_t n_items;
+    size_t cap;
+};
+
+struct workload {
+    char *name; /* "builtin" or the workload file name */
+    struct workload_class *classes;
+    size_t n_classes;
+    size_t cap;
+};
+
+enum workload_err {
+    WORKLOAD_OK = 0,
+    WORKLOAD_E_NOMEM = 1,
+    WORKLOAD_E_IO = 2,      /* cannot read the file */
+    WORKLOAD_E_INVALID = 3, /* a line is malformed: "FILE:LINE: reason" */
+    WORKLOAD_E_CLASS = 4,   /* --classes names an unknown class */
+};
+
+/* Loads the built-in workload (the embedded record/prompts files). */
+int workload_load_builtin(struct workload *wl, char *err, size_t errlen);
+
+/* Loads a JSON Lines workload file. On WORKLOAD_E_INVALID err reads
+ * "FILE:LINE: reason". */
+int workload_load_file(const char *path, struct workload *wl, char *err,
+                       size_t errlen);
+
+/* Keeps only the classes named in csv ("short-short,long-short"), in that
+ * order. NULL keeps all. */
+int workload_select(struct workload *wl, const char *csv, char *err,
+                    size_t errlen);
+
+/* The built-in max_tokens of a class name (64, 1024), -1 if not built in. */
+int64_t workload_class_max_tokens(const char *name);
+
+/* Characters (not bytes) of UTF-8 text. */
+int64_t workload_count_chars(const char *text, size_t len);
+
+/* Estimated tokens of UTF-8 text: characters / 4. */
+int64_t workload_estimate_tokens(const char *text, size_t len);
+
+/* Adds an item (taking ownership of its prompt/messages) to the class named
+ * name, creating the class at the end when new. */
+int workload_add(struct workload *wl, const char *name,
+                 const struct workload_item *item);
+
+/* Frees everything; the workload is empty afterwards. NULL-safe. */
+void workload_free(struct workload *wl);
+
+#endif

@@ -1,0 +1,205 @@
+/* workload_jsonl: reads a JSON Lines workload file, checking every line. */
+#include "workload.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define WORKLOAD_MAX_LINE ((size_t)64 << 20)
+#define WORKLOAD_MAX_CLASS_NAME 64
+
+/* Characters of text in a message's content (a string or an array of parts
+ * with "text"). */
+static int64_t content_chars(const cJSON *content)
+{
+    const cJSON *part;
+    int64_t n = 0;
+    if (cJSON_IsString(content))
+        return workload_count_chars(content->valuestring,
+                                    strlen(content->valuestring));
+    cJSON_ArrayForEach(part, content)
+    {
+        const cJSON *text = cJSON_GetObjectItemCaseSensitive(part, "text");
+        if (cJSON_IsString(text))
+            n += workload_count_chars(text->valuestring,
+                                      strlen(text->valuestring));
+    }
+    return n;
+}
+
+/* Checks a "messages" array; returns NULL or the reason it is refused. */
+static const char *check_messages(const cJSON *msgs, int64_t *chars)
+{
+    const cJSON *m;
+    *chars = 0;
+    if (!cJSON_IsArray(msgs) || cJSON_GetArraySize(msgs) == 0)
+        return "\"messages\" must be a non-empty array";
+    cJSON_ArrayForEach(m, msgs)
+    {
+        const cJSON *role = cJSON_GetObjectItemCaseSensitive(m, "role");
+        const cJSON *content = cJSON_GetObjectItemCaseSensitive(m, "content");
+        if (!cJSON_IsObject(m))
+            return "each message must be an object";
+        if (!cJSON_IsString(role) || role->valuestring[0] == '\0')
+            return "each message needs a \"role\" string";
+        if (!cJSON_IsString(content) && !cJSON_IsArray(content))
+            return "each message needs a \"content\" string or array";
+        *chars += content_chars(content);
+    }
+    return NULL;
+}
+
+/* Turns one parsed line into an item (taking what it needs from obj).
+ * Returns NULL or the reason the line is refused. */
+static const char *parse_item(cJSON *obj, const char **cls,
+                              struct workload_item *it)
+{
+    const cJSON *c, *mt;
+    cJSON *msgs, *prompt;
+    int64_t chars = 0;
+    const char *why;
+    if (!cJSON_IsObject(obj))
+        return "not a JSON object";
+    c = cJSON_GetObjectItemCaseSensitive(obj, "class");
+    if (!c)
+        return "missing \"class\"";
+    if (!cJSON_IsString(c) || c->valuestring[0] == '\0')
+        return "\"class\" must be a non-empty string";
+    if (strlen(c->valuestring) > WORKLOAD_MAX_CLASS_NAME)
+        return "\"class\" is longer than 64 bytes";
+    if (strchr(c->valuestring, ','))
+        return "\"class\" must not contain a comma";
+    *cls = c->valuestring;
+    msgs = cJSON_GetObjectItemCaseSensitive(obj, "messages");
+    prompt = cJSON_GetObjectItemCaseSensitive(obj, "prompt");
+    if (msgs && prompt)
+        return "give \"messages\" or \"prompt\", not both";
+    if (!msgs && !prompt)
+        return "missing \"messages\" (or \"prompt\")";
+    if (msgs) {
+        why = check_messages(msgs, &chars);
+        if (why)
+            return why;
+    } else if (!cJSON_IsString(prompt) || prompt->valuestring[0] == '\0') {
+        return "\"prompt\" must be a non-empty string";
+    } else {
+        chars = workload_count_chars(prompt->valuestring,
+                                     strlen(prompt->valuestring));
+    }
+    mt = cJSON_GetObjectItemCaseSensitive(obj, "max_tokens");
+    it->max_tokens = -1;
+    if (mt) {
+        double v = cJSON_IsNumber(mt) ? mt->valuedouble : -1;
+        if (!cJSON_IsNumber(mt) || v < 1 || v > 1e7 || v != floor(v))
+            return "\"max_tokens\" must be a whole number from 1";
+        it->max_tokens = (int64_t)v;
+    }
+    it->input_tokens_est = chars / 4;
+    if (msgs) {
+        it->messages = cJSON_DetachItemViaPointer(obj, msgs);
+    } else {
+        it->prompt = strdup(prompt->valuestring);
+        if (!it->prompt)
+            return "out of memory";
+    }
+    return NULL;
+}
+
+/* True when the len bytes at p are all blank. */
+static bool blank(const char *p, size_t len)
+{
+    size_t i;
+    for (i = 0; i < len; i++)
+        if (!(p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n'))
+            return false;
+    return true;
+}
+
+/* Parses one non-blank line; fills err with "FILE:LINE: reason" on error. */
+static int load_line(struct workload *wl, const char *path, int64_t lineno,
+                     char *line, size_t len, char *err, size_t errlen)
+{
+    const char *end = NULL, *cls = NULL, *why;
+    struct workload_item it = {lineno - 1, NULL, NULL, -1, 0};
+    cJSON *obj = cJSON_ParseWithLengthOpts(line, len, &end, false);
+    int rc;
+    if (!obj) {
+        const char *at = cJSON_GetErrorPtr();
+        long col = at && at >= line && at <= line + len
+                       ? (long)(at - line) + 1 : 1;
+        snprintf(err, errlen, "%s:%lld: not valid JSON (at column %ld)", path,
+                 (long long)lineno, col);
+        return WORKLOAD_E_INVALID;
+    }
+    if (end && !blank(end, len - (size_t)(end - line))) {
+        snprintf(err, errlen, "%s:%lld: more than one JSON value on the line",
+                 path, (long long)lineno);
+        cJSON_Delete(obj);
+        return WORKLOAD_E_INVALID;
+    }
+    why = parse_item(obj, &cls, &it);
+    if (why) {
+        snprintf(err, errlen, "%s:%lld: %s", path, (long long)lineno, why);
+        cJSON_Delete(obj);
+        return WORKLOAD_E_INVALID;
+    }
+    rc = workload_add(wl, cls, &it);
+    cJSON_Delete(obj);
+    if (rc) {
+        free(it.prompt);
+        cJSON_Delete(it.messages);
+        snprintf(err, errlen, "out of memory reading %s", path);
+    }
+    return rc;
+}
+
+int workload_load_file(const char *path, struct workload *wl, char *err,
+                       size_t errlen)
+{
+    FILE *f;
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    int64_t lineno = 0;
+    int rc = WORKLOAD_OK;
+    memset(wl, 0, sizeof *wl);
+    wl->name = strdup(path);
+    if (!wl->name)
+        return WORKLOAD_E_NOMEM;
+    f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
+    if (!f) {
+        snprintf(err, errlen, "cannot read the workload %s: %s", path,
+                 strerror(errno));
+        return WORKLOAD_E_IO;
+    }
+    while ((n = getline(&line, &cap, f)) >= 0) {
+        lineno++;
+        if ((size_t)n > WORKLOAD_MAX_LINE) {
+            snprintf(err, errlen, "%s:%lld: line longer than 64 MiB", path,
+                     (long long)lineno);
+            rc = WORKLOAD_E_INVALID;
+            break;
+        }
+        if (blank(line, (size_t)n))
+            continue;
+        rc = load_line(wl, path, lineno, line, (size_t)n, err, errlen);
+        if (rc)
+            break;
+    }
+    if (!rc && ferror(f)) {
+        snprintf(err, errlen, "cannot read the workload %s: %s", path,
+                 strerror(errno));
+        rc = WORKLOAD_E_IO;
+    }
+    if (!rc && wl->n_classes == 0) {
+        snprintf(err, errlen, "%s: no prompts in the workload file", path);
+        rc = WORKLOAD_E_INVALID;
+    }
+    free(line);
+    if (f != stdin)
+        fclose(f);
+    return rc;
+}

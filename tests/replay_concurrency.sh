@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# replay_concurrency: thousands of concurrent streams on one server: 2000
+# clients stream at once (500 of them hang up after their first token); all
+# the others get complete streams, and the server frees every stream.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/replay_lib.sh"
+
+# Quitters ask for a 6 s stream, so the server must notice them leaving.
+start_replay --synthetic 'ttft=300ms,tpot=20ms,tokens=30;model=long,tokens=300' -q
+ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
+
+python3 - "$PORT" >"$T/result" <<'PY'
+import asyncio, sys, time
+
+PORT = int(sys.argv[1])
+N, QUITTERS = 2000, 500
+
+def request(model):
+    body = (b'{"model":"%s","stream":true,"messages":[{"role":"user",'
+            b'"content":"hi"}]}' % model)
+    return (b"POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            b"Content-Type: application/json\r\nConnection: close\r\n"
+            b"Content-Length: %d\r\n\r\n" % len(body)) + body
+
+async def one(i, results):
+    quit_early = i < QUITTERS
+    for attempt in range(50):
+        try:
+            r, w = await asyncio.open_connection("127.0.0.1", PORT)
+            break
+        except OSError:
+            await asyncio.sleep(0.05)
+    else:
+        results["connect_failed"] += 1
+        return
+    t0 = time.monotonic()
+    w.write(request(b"long" if quit_early else b"m"))
+    await w.drain()
+    data = b""
+    while True:
+        chunk = await r.read(65536)
+        if not chunk:
+            break
+        data += chunk
+        if quit_early and b'"content":"' in data:
+            w.transport.abort()  # hang up mid-stream
+            results["quit"] += 1
+            return
+    w.close()
+    if data.count(b'"content":"') == 30 and b"data: [DONE]" in data:
+        results["complete"] += 1
+        results["max_s"] = max(results["max_s"], time.monotonic() - t0)
+    else:
+        results["broken"] += 1
+
+async def main():
+    results = {"complete": 0, "broken": 0, "quit": 0, "connect_failed": 0,
+               "max_s": 0.0}
+    await asyncio.gather(*(one(i, results) for i in range(N)))
+    print(results["complete"], results["broken"], results["quit"],
+          results["connect_failed"], "%.2f" % results["max_s"])
+
+asyncio.run(main())
+PY
+read -r complete broken quit cfail max_s <"$T/result"
+assert_eq "$complete" 1500 "complete streams (broken $broken, connect failures $cfail)"
+assert_eq "$quit" 500 "clients that hung up"
+# 300 ms + 29 x 20 ms = 0.88 s per stream; with 2000 at once the Python
+# client itself is the slow side, hence the generous bound.
+awk -v t="$max_s" 'BEGIN {exit !(t < 10)}' || fail "slowest stream took ${max_s}s"
+wait_active 0
+assert_eq "$(stats | jq .aborted_streams)" 500 "streams the server saw aborted"
+# (the count includes the /_replay/stats polls themselves)
+n=$(stats | jq .requests)
+[ "$n" -ge 2000 ] && [ "$n" -le 2200 ] || fail "server counted $n requests"
+kill -0 "$REPLAY_PID" || fail "server died"
+echo "replay_concurrency: ok ($complete complete, slowest ${max_s}s)"
