@@ -23,9 +23,8 @@ static const struct good_case good[] = {
 };
 
 static const char *const bad[] = {
-    "",           "nope",        "http-402",   "stall:",     "stall:1.5",
-    "stall:-1",   "stall:x",     "stall@",     ":0.5",       "@m",
-    "STALL",      "stall:0.5x",
+    "",        "nope",   "http-402", "stall:", "stall:1.5", "stall:-1",
+    "stall:x", "stall@", ":0.5",     "@m",     "STALL",     "stall:0.5x",
 };
 
 int main(void)
@@ -63,8 +62,7 @@ int main(void)
         CHECK(!FAULT_HAS(s, FAULT_STALL));
         hits += FAULT_HAS(s, FAULT_HTTP_500);
     }
-    CHECK_MSG(hits > 2700 && hits < 3300, "fraction 0.3 hit %d of 10000",
-              hits);
+    CHECK_MSG(hits > 2700 && hits < 3300, "fraction 0.3 hit %d of 10000", hits);
     CHECK(FAULT_HAS(replay_faults_pick(rules, 3, "a", &rng), FAULT_STALL));
     {
         struct replay_rng a, b;

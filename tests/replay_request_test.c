@@ -32,16 +32,16 @@ static const struct req_case cases[] = {
      "\xe4\xb8\x96\"}]}",
      1, REPLAY_DEFAULT_MODEL, 0, 0, -1, 7},
     {REPLAY_API_COMPLETIONS,
-     "{\"model\":\"c\",\"prompt\":\"12345678\",\"stream\":false}", 1, "c", 0,
-     0, -1, 8},
-    {REPLAY_API_COMPLETIONS, "{\"model\":\"c\",\"prompt\":[\"ab\",\"cd\"]}",
-     1, "c", 0, 0, -1, 4},
+     "{\"model\":\"c\",\"prompt\":\"12345678\",\"stream\":false}", 1, "c", 0, 0,
+     -1, 8},
+    {REPLAY_API_COMPLETIONS, "{\"model\":\"c\",\"prompt\":[\"ab\",\"cd\"]}", 1,
+     "c", 0, 0, -1, 4},
     {REPLAY_API_MESSAGES,
      "{\"model\":\"claude\",\"max_tokens\":3,\"stream\":true,\"system\":"
      "\"sys\",\"messages\":[{\"role\":\"user\",\"content\":\"hello\"}]}",
      1, "claude", 1, 0, 3, 8},
-    {REPLAY_API_CHAT, "{\"model\":\"m\",\"max_tokens\":null}", 1, "m", 0, 0,
-     -1, 0},
+    {REPLAY_API_CHAT, "{\"model\":\"m\",\"max_tokens\":null}", 1, "m", 0, 0, -1,
+     0},
     {REPLAY_API_CHAT, "{bad json", 0, NULL, 0, 0, 0, 0},
     {REPLAY_API_CHAT, "", 0, NULL, 0, 0, 0, 0},
     {REPLAY_API_CHAT, "[1,2]", 0, NULL, 0, 0, 0, 0},
@@ -49,8 +49,8 @@ static const struct req_case cases[] = {
     {REPLAY_API_CHAT, "{\"model\":\"\"}", 0, NULL, 0, 0, 0, 0},
     {REPLAY_API_CHAT, "{\"model\":\"m\",\"max_tokens\":0}", 0, NULL, 0, 0, 0,
      0},
-    {REPLAY_API_CHAT, "{\"model\":\"m\",\"max_tokens\":\"5\"}", 0, NULL, 0,
-     0, 0, 0},
+    {REPLAY_API_CHAT, "{\"model\":\"m\",\"max_tokens\":\"5\"}", 0, NULL, 0, 0,
+     0, 0},
 };
 
 int main(void)
@@ -68,15 +68,15 @@ int main(void)
             CHECK_MSG(err[0] != '\0', "case %zu: no reason", i);
             continue;
         }
-        CHECK_MSG(strcmp(info.model, c->model) == 0, "case %zu: model %s",
-                  i, info.model);
+        CHECK_MSG(strcmp(info.model, c->model) == 0, "case %zu: model %s", i,
+                  info.model);
         CHECK_MSG(info.stream == c->stream, "case %zu: stream", i);
         CHECK_MSG(info.include_usage == c->include_usage,
                   "case %zu: include_usage", i);
         CHECK_MSG(info.max_tokens == c->max_tokens, "case %zu: max %lld", i,
                   (long long)info.max_tokens);
-        CHECK_MSG(info.input_chars == c->input_chars, "case %zu: chars %lld",
-                  i, (long long)info.input_chars);
+        CHECK_MSG(info.input_chars == c->input_chars, "case %zu: chars %lld", i,
+                  (long long)info.input_chars);
         CHECK(info.input_tokens == info.input_chars / 4);
     }
     return CHECK_DONE();

@@ -41,33 +41,33 @@ static const struct good_case good[] = {
 };
 
 static const char *const bad[] = {
-    "",                      /* empty */
-    ";",                     /* empty profiles */
-    "ttft=200ms;",           /* trailing empty profile */
-    "ttft=200ms,",           /* stray comma */
-    "ttft",                  /* not key=value */
-    "ttft=",                 /* empty value */
-    "ttft=200",              /* bare number needs a unit */
-    "ttft=200xs",            /* unknown unit */
-    "ttft=-5ms",             /* negative */
-    "ttft=2h",               /* unknown unit */
-    "ttft=3601s",            /* above one hour */
-    "ttft=ms",               /* no number */
-    "tpot=nan",              /* not a number */
-    "tokens=0",              /* below 1 */
-    "tokens=1.5",            /* not an integer */
-    "tokens=10x",            /* trailing junk */
-    "tokens=1000001",        /* above the cap */
-    "tokens_per_chunk=0",    /* below 1 */
-    "tokens_per_chunk=2000", /* above the cap */
-    "jitter=1.5",            /* above 1 */
-    "jitter=-0.1",           /* negative */
-    "speed=2",               /* unknown key */
-    "TTFT=200ms",            /* keys are case-sensitive */
-    "ttft=1ms;tpot=2ms",     /* two default profiles */
+    "",                                  /* empty */
+    ";",                                 /* empty profiles */
+    "ttft=200ms;",                       /* trailing empty profile */
+    "ttft=200ms,",                       /* stray comma */
+    "ttft",                              /* not key=value */
+    "ttft=",                             /* empty value */
+    "ttft=200",                          /* bare number needs a unit */
+    "ttft=200xs",                        /* unknown unit */
+    "ttft=-5ms",                         /* negative */
+    "ttft=2h",                           /* unknown unit */
+    "ttft=3601s",                        /* above one hour */
+    "ttft=ms",                           /* no number */
+    "tpot=nan",                          /* not a number */
+    "tokens=0",                          /* below 1 */
+    "tokens=1.5",                        /* not an integer */
+    "tokens=10x",                        /* trailing junk */
+    "tokens=1000001",                    /* above the cap */
+    "tokens_per_chunk=0",                /* below 1 */
+    "tokens_per_chunk=2000",             /* above the cap */
+    "jitter=1.5",                        /* above 1 */
+    "jitter=-0.1",                       /* negative */
+    "speed=2",                           /* unknown key */
+    "TTFT=200ms",                        /* keys are case-sensitive */
+    "ttft=1ms;tpot=2ms",                 /* two default profiles */
     "model=a,tokens=1;model=a,tokens=2", /* the same model twice */
-    "model=,tokens=1",       /* empty model name */
-    "tokens=1,model=a",      /* model= not first */
+    "model=,tokens=1",                   /* empty model name */
+    "tokens=1,model=a",                  /* model= not first */
 };
 
 static void check_value(const char *spec, const char *what, int64_t got,
@@ -104,8 +104,8 @@ int main(void)
                     SYNTH_DEFAULT_TOKENS);
         check_value(c->spec, "tokens_per_chunk", p->tokens_per_chunk,
                     c->tokens_per_chunk, 1);
-        CHECK_MSG(p->jitter == c->jitter, "'%s': jitter %g want %g",
-                  c->spec, p->jitter, c->jitter);
+        CHECK_MSG(p->jitter == c->jitter, "'%s': jitter %g want %g", c->spec,
+                  p->jitter, c->jitter);
         CHECK_MSG(spec.n_models == c->n_models, "'%s': %zu models, want %zu",
                   c->spec, spec.n_models, c->n_models);
     }

@@ -26,16 +26,18 @@ static const struct chunk_spec chunks[] = {
     {1, 100, "data: {\"choices\":[{\"delta\":{\"content\":\"one \"}}]}\n\n"},
     {2, 50, "data: {\"choices\":[{\"delta\":{\"content\":\"b1\"}}]}\n\n"},
     {2, 60, "data: [DONE]\n\n"},
-    {1, 150, "data: {\"choices\":[{\"delta\":{\"content\":\"two \"}}]}\n\n"
-             "data: {\"choi"}, /* an event split across receives */
+    {1, 150,
+     "data: {\"choices\":[{\"delta\":{\"content\":\"two \"}}]}\n\n"
+     "data: {\"choi"}, /* an event split across receives */
     {3, 10, "{\"error\":{\"message\":\"slow down\",\"type\":\"requests\"}}"},
-    {1, 200, "ces\":[{\"delta\":{\"content\":\"h\xc3\xa9\"}}]}\n\n"
-             "data: [DONE]\n\n"},
+    {1, 200,
+     "ces\":[{\"delta\":{\"content\":\"h\xc3\xa9\"}}]}\n\n"
+     "data: [DONE]\n\n"},
     {4, 30, "data: {\"choices\":[{\"delta\":{\"content\":\"cut\"}}]}\n\n"},
 };
 
-static const char *const models[] = {"model-a", "model-b", "model-a",
-                                     "model-b", "model-c"};
+static const char *const models[] = {"model-a", "model-b", "model-a", "model-b",
+                                     "model-c"};
 
 /* Appends request n's bytes to DIR/req<n>.body. */
 static int write_expected(const char *dir, unsigned n, const char *bytes)
@@ -53,9 +55,8 @@ static int write_expected(const char *dir, unsigned n, const char *bytes)
 
 int main(int argc, char **argv)
 {
-    const int64_t t0 = 5000 * MS, start[] = {0, 5000 * MS, 5010 * MS,
-                                             5020 * MS, 5030 * MS,
-                                             5040 * MS};
+    const int64_t t0 = 5000 * MS, start[] = {0,         5000 * MS, 5010 * MS,
+                                             5020 * MS, 5030 * MS, 5040 * MS};
     struct trace_header h;
     struct trace_writer *w;
     struct trace_kv sse[] = {{"content-type", "text/event-stream"}};
@@ -92,8 +93,8 @@ int main(int argc, char **argv)
     }
     for (i = 0; i < sizeof(chunks) / sizeof(chunks[0]); i++) {
         const struct chunk_spec *c = &chunks[i];
-        trace_write_chunk(w, c->req, start[c->req] + c->delay_ms * MS,
-                          c->bytes, strlen(c->bytes));
+        trace_write_chunk(w, c->req, start[c->req] + c->delay_ms * MS, c->bytes,
+                          strlen(c->bytes));
         if (write_expected(argv[2], c->req, c->bytes) != 0)
             return 1;
     }

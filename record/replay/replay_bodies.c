@@ -36,8 +36,7 @@ static int full_messages(struct buf *b, const struct replay_fmt *f, size_t n,
     if (rc == BUF_OK)
         rc = text_field(b, "text", h, n, f->utf8);
     if (rc == BUF_OK)
-        rc = buf_printf(b,
-                        "}],\"stop_reason\":\"%s\",\"stop_sequence\":null",
+        rc = buf_printf(b, "}],\"stop_reason\":\"%s\",\"stop_sequence\":null",
                         strcmp(finish, "length") == 0 ? "max_tokens"
                                                       : "end_turn");
     if (rc == BUF_OK && with_usage)
@@ -116,8 +115,8 @@ static const struct error_kind error_kinds[] = {
 int replay_body_error(struct buf *b, enum replay_api api, int status,
                       const char *message, const char *model)
 {
-    const struct error_kind *k = &error_kinds[sizeof(error_kinds) /
-                                              sizeof(error_kinds[0]) - 1];
+    const struct error_kind *k =
+        &error_kinds[sizeof(error_kinds) / sizeof(error_kinds[0]) - 1];
     const char *code;
     size_t i;
     int rc;
@@ -127,8 +126,9 @@ int replay_body_error(struct buf *b, enum replay_api api, int status,
             k = &error_kinds[i];
     }
     if (api == REPLAY_API_MESSAGES)
-        rc = buf_printf(b, "{\"type\":\"error\",\"error\":{\"type\":\"%s\","
-                           "\"message\":\"",
+        rc = buf_printf(b,
+                        "{\"type\":\"error\",\"error\":{\"type\":\"%s\","
+                        "\"message\":\"",
                         k->anthropic_type);
     else
         rc = buf_puts(b, "{\"error\":{\"message\":\"");
@@ -153,8 +153,8 @@ int replay_body_error(struct buf *b, enum replay_api api, int status,
     code = k->openai_code;
     if (status == 404 && model == NULL)
         code = "unknown_url";
-    rc = buf_printf(b, "\",\"type\":\"%s\",\"param\":null,\"code\":",
-                    k->openai_type);
+    rc = buf_printf(
+        b, "\",\"type\":\"%s\",\"param\":null,\"code\":", k->openai_type);
     if (rc == BUF_OK)
         rc = code ? buf_printf(b, "\"%s\"}}", code) : buf_puts(b, "null}}");
     return rc;
@@ -162,9 +162,8 @@ int replay_body_error(struct buf *b, enum replay_api api, int status,
 
 int replay_body_html(struct buf *b)
 {
-    return buf_puts(b,
-                    "<!DOCTYPE html>\n<html lang=\"en\"><head><meta "
-                    "charset=\"utf-8\"><title>Welcome</title></head>\n"
-                    "<body><h1>Welcome to our AI platform</h1><p>Sign in "
-                    "to get started.</p></body></html>\n");
+    return buf_puts(b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta "
+                       "charset=\"utf-8\"><title>Welcome</title></head>\n"
+                       "<body><h1>Welcome to our AI platform</h1><p>Sign in "
+                       "to get started.</p></body></html>\n");
 }

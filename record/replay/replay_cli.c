@@ -38,7 +38,8 @@ static const char usage_text[] =
     "                       key=value, profiles separated by ';':\n"
     "                         ttft=DUR          time to first token (200ms)\n"
     "                         tpot=DUR          time per output token (20ms)\n"
-    "                         tokens=N          output length (128), capped by\n"
+    "                         tokens=N          output length (128), capped "
+    "by\n"
     "                                           the request's max_tokens /\n"
     "                                           max_completion_tokens\n"
     "                         jitter=F          each token moves by up to\n"
@@ -192,8 +193,8 @@ static int apply_option(int opt, const char *arg, struct replay_config *cfg,
     case OPT_SPEED:
         errno = 0;
         cfg->speed = strtod(arg, &end);
-        if (errno != 0 || end == arg || *end != '\0' ||
-            !isfinite(cfg->speed) || cfg->speed <= 0 || cfg->speed > 1e6)
+        if (errno != 0 || end == arg || *end != '\0' || !isfinite(cfg->speed) ||
+            cfg->speed <= 0 || cfg->speed > 1e6)
             return usage_error("--speed wants a number > 0, got '%s'", arg);
         *have_speed = 1;
         return 0;
@@ -281,7 +282,8 @@ int replay_cli_parse(int argc, char **argv, struct replay_config *cfg)
         cfg->expected_key = getenv(cfg->key_env);
         if (cfg->expected_key == NULL || cfg->expected_key[0] == '\0')
             return usage_error("--expect-key-env: environment variable %s "
-                               "is unset or empty", cfg->key_env);
+                               "is unset or empty",
+                               cfg->key_env);
     }
     return 0;
 }

@@ -46,8 +46,8 @@ const char *replay_fault_names(void)
     if (all[0] != '\0')
         return all;
     for (i = 0; i < FAULT_COUNT; i++) {
-        int w = snprintf(all + used, sizeof(all) - used, "%s%s",
-                         i ? ", " : "", fault_names[i]);
+        int w = snprintf(all + used, sizeof(all) - used, "%s%s", i ? ", " : "",
+                         fault_names[i]);
         if (w < 0 || (size_t)w >= sizeof(all) - used)
             break;
         used += (size_t)w;
@@ -70,7 +70,8 @@ int replay_fault_parse(const char *text, struct replay_fault_rule *out,
     if (colon != NULL && at != NULL && colon > at)
         colon = NULL; /* a ':' inside the model name */
     kind_len = colon ? (size_t)(colon - text)
-                     : at ? (size_t)(at - text) : strlen(text);
+               : at  ? (size_t)(at - text)
+                     : strlen(text);
     if (kind_len == 0 || kind_len >= sizeof(kind)) {
         snprintf(err, errlen, "bad fault '%s': want KIND[:FRACTION][@MODEL]",
                  text);
@@ -101,10 +102,10 @@ int replay_fault_parse(const char *text, struct replay_fault_rule *out,
         num[len] = '\0';
         errno = 0;
         v = strtod(num, &end);
-        if (errno != 0 || end == num || *end != '\0' || !isfinite(v) ||
-            v < 0 || v > 1) {
-            snprintf(err, errlen,
-                     "bad fraction '%s' in fault '%s': want 0..1", num, text);
+        if (errno != 0 || end == num || *end != '\0' || !isfinite(v) || v < 0 ||
+            v > 1) {
+            snprintf(err, errlen, "bad fraction '%s' in fault '%s': want 0..1",
+                     num, text);
             return -1;
         }
         out->fraction = v;

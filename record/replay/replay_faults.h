@@ -35,14 +35,14 @@ enum replay_fault {
 /* A set of faults, one bit per enum replay_fault. */
 typedef uint32_t replay_fault_set;
 #define FAULT_BIT(k) ((replay_fault_set)1u << (k))
-#define FAULT_HAS(set, k) (((set) & FAULT_BIT(k)) != 0)
+#define FAULT_HAS(set, k) (((set)&FAULT_BIT(k)) != 0)
 
 #define REPLAY_MAX_FAULTS 32
 #define REPLAY_FAULT_MODEL_MAX 128
 
 struct replay_fault_rule {
     enum replay_fault kind;
-    double fraction; /* 1.0 = every request */
+    double fraction;                    /* 1.0 = every request */
     char model[REPLAY_FAULT_MODEL_MAX]; /* "" = every model */
 };
 

@@ -11,8 +11,7 @@ void replay_fmt_init(struct replay_fmt *f, enum replay_api api, bool crlf,
                      bool utf8, uint64_t rr, const char *model)
 {
     struct buf b;
-    static const char *const prefix[] = {"chatcmpl-rr-", "cmpl-rr-",
-                                         "msg_rr_"};
+    static const char *const prefix[] = {"chatcmpl-rr-", "cmpl-rr-", "msg_rr_"};
 
     memset(f, 0, sizeof(*f));
     f->api = api;
@@ -52,8 +51,7 @@ static const char *eol(const struct replay_fmt *f)
 }
 
 /* Starts an event: "event: NAME" line (when name) and "data: ". */
-static int ev_begin(struct buf *b, const struct replay_fmt *f,
-                    const char *name)
+static int ev_begin(struct buf *b, const struct replay_fmt *f, const char *name)
 {
     if (name != NULL)
         return buf_printf(b, "event: %s%sdata: ", name, eol(f));
@@ -100,8 +98,8 @@ int replay_fmt_role(struct buf *b, const struct replay_fmt *f)
 }
 
 /* The Anthropic content_block_delta event for tokens [from, to). */
-static int msg_tokens(struct buf *b, const struct replay_fmt *f,
-                      bool thinking, int block, size_t from, size_t to)
+static int msg_tokens(struct buf *b, const struct replay_fmt *f, bool thinking,
+                      int block, size_t from, size_t to)
 {
     int rc = ev_begin(b, f, "content_block_delta");
     if (rc == BUF_OK)
@@ -165,8 +163,7 @@ int replay_fmt_usage(struct buf *b, const struct replay_fmt *f,
         rc = buf_printf(b,
                         "],\"usage\":{\"prompt_tokens\":%lld,"
                         "\"completion_tokens\":%lld,\"total_tokens\":%lld}}",
-                        (long long)prompt_tokens,
-                        (long long)completion_tokens,
+                        (long long)prompt_tokens, (long long)completion_tokens,
                         (long long)(prompt_tokens + completion_tokens));
     return rc == BUF_OK ? ev_end(b, f) : rc;
 }
@@ -222,8 +219,8 @@ int replay_fmt_msg_start(struct buf *b, const struct replay_fmt *f,
     return rc == BUF_OK ? ev_end(b, f) : rc;
 }
 
-int replay_fmt_block_start(struct buf *b, const struct replay_fmt *f,
-                           int block, bool thinking)
+int replay_fmt_block_start(struct buf *b, const struct replay_fmt *f, int block,
+                           bool thinking)
 {
     int rc = ev_begin(b, f, "content_block_start");
     if (rc == BUF_OK)
@@ -243,8 +240,7 @@ int replay_fmt_ping(struct buf *b, const struct replay_fmt *f)
     return rc == BUF_OK ? ev_end(b, f) : rc;
 }
 
-int replay_fmt_block_stop(struct buf *b, const struct replay_fmt *f,
-                          int block)
+int replay_fmt_block_stop(struct buf *b, const struct replay_fmt *f, int block)
 {
     int rc = ev_begin(b, f, "content_block_stop");
     if (rc == BUF_OK)

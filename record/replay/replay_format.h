@@ -14,10 +14,10 @@
 /* What every event of one stream shares. */
 struct replay_fmt {
     enum replay_api api;
-    bool crlf;      /* "\r\n" line ends instead of "\n" */
-    bool utf8;      /* multibyte vocabulary (split-utf8 fault) */
-    char id[48];    /* chatcmpl-rr-N, cmpl-rr-N or msg_rr_N */
-    long long created;          /* Unix seconds at arrival */
+    bool crlf;         /* "\r\n" line ends instead of "\n" */
+    bool utf8;         /* multibyte vocabulary (split-utf8 fault) */
+    char id[48];       /* chatcmpl-rr-N, cmpl-rr-N or msg_rr_N */
+    long long created; /* Unix seconds at arrival */
     char model_json[REPLAY_MODEL_MAX * 6]; /* escaped, without quotes */
 };
 
@@ -60,11 +60,10 @@ int replay_fmt_error_event(struct buf *b, const struct replay_fmt *f);
 /* Anthropic events. with_usage false leaves usage out (no-usage fault). */
 int replay_fmt_msg_start(struct buf *b, const struct replay_fmt *f,
                          int64_t input_tokens, bool with_usage);
-int replay_fmt_block_start(struct buf *b, const struct replay_fmt *f,
-                           int block, bool thinking);
+int replay_fmt_block_start(struct buf *b, const struct replay_fmt *f, int block,
+                           bool thinking);
 int replay_fmt_ping(struct buf *b, const struct replay_fmt *f);
-int replay_fmt_block_stop(struct buf *b, const struct replay_fmt *f,
-                          int block);
+int replay_fmt_block_stop(struct buf *b, const struct replay_fmt *f, int block);
 int replay_fmt_msg_delta(struct buf *b, const struct replay_fmt *f,
                          const char *stop_reason, int64_t output_tokens,
                          bool with_usage);

@@ -27,11 +27,11 @@ enum route {
 
 /* Faults that replace the whole reply; in trace mode they are served
  * synthetically, the others do not apply. */
-#define SHAPE_FAULTS                                                       \
-    (FAULT_BIT(FAULT_HTTP_401) | FAULT_BIT(FAULT_HTTP_403) |               \
-     FAULT_BIT(FAULT_HTTP_404) | FAULT_BIT(FAULT_HTTP_429) |               \
-     FAULT_BIT(FAULT_HTTP_500) | FAULT_BIT(FAULT_HTML) |                   \
-     FAULT_BIT(FAULT_NO_STREAM) | FAULT_BIT(FAULT_ACCEPT_NO_ANSWER) |      \
+#define SHAPE_FAULTS                                                           \
+    (FAULT_BIT(FAULT_HTTP_401) | FAULT_BIT(FAULT_HTTP_403) |                   \
+     FAULT_BIT(FAULT_HTTP_404) | FAULT_BIT(FAULT_HTTP_429) |                   \
+     FAULT_BIT(FAULT_HTTP_500) | FAULT_BIT(FAULT_HTML) |                       \
+     FAULT_BIT(FAULT_NO_STREAM) | FAULT_BIT(FAULT_ACCEPT_NO_ANSWER) |          \
      FAULT_BIT(FAULT_HEADERS_ONLY) | FAULT_BIT(FAULT_ENDLESS_LINE))
 
 /* True when s ends with suffix. */
@@ -78,8 +78,8 @@ static bool same_secret(const char *a, const char *b)
 }
 
 /* True when the request carries the expected key (or none is expected). */
-static bool key_ok(const struct replay_config *cfg,
-                   struct evhttp_request *req, enum replay_api api)
+static bool key_ok(const struct replay_config *cfg, struct evhttp_request *req,
+                   enum replay_api api)
 {
     struct evkeyvalq *in = evhttp_request_get_input_headers(req);
     const char *auth, *xkey;
@@ -104,14 +104,14 @@ static void reply_error(struct replay_server *srv, struct evhttp_request *req,
 
     buf_init(&b, 0);
     replay_body_error(&b, api, status, message, NULL);
-    replay_streams_reply(srv->streams, req, log_id, status,
-                         "application/json", NULL, NULL, b.data, b.len);
+    replay_streams_reply(srv->streams, req, log_id, status, "application/json",
+                         NULL, NULL, b.data, b.len);
     buf_free(&b);
 }
 
 /* GET /v1/models: the profile (or recorded) model names. */
-static void reply_models(struct replay_server *srv,
-                         struct evhttp_request *req, const char *log_id)
+static void reply_models(struct replay_server *srv, struct evhttp_request *req,
+                         const char *log_id)
 {
     const struct synth_spec *sp = &srv->cfg->synth;
     struct buf b;
@@ -122,8 +122,8 @@ static void reply_models(struct replay_server *srv,
     buf_puts(&b, "{\"object\":\"list\",\"data\":[");
     if (srv->trace != NULL) {
         const char *m = replay_trace_source_model(srv->trace, 0, &n);
-        for (i = 0; m != NULL; m = replay_trace_source_model(srv->trace, ++i,
-                                                             &n)) {
+        for (i = 0; m != NULL;
+             m = replay_trace_source_model(srv->trace, ++i, &n)) {
             buf_printf(&b, "%s{\"id\":\"", count++ ? "," : "");
             replay_json_escape(&b, m);
             buf_puts(&b, "\",\"object\":\"model\",\"owned_by\":\"replay\"}");
@@ -145,8 +145,8 @@ static void reply_models(struct replay_server *srv,
 }
 
 /* GET /_replay/stats: counters for tests and demos. */
-static void reply_stats(struct replay_server *srv,
-                        struct evhttp_request *req, const char *log_id)
+static void reply_stats(struct replay_server *srv, struct evhttp_request *req,
+                        const char *log_id)
 {
     char body[256];
     int n = snprintf(body, sizeof(body),
@@ -154,8 +154,7 @@ static void reply_stats(struct replay_server *srv,
                      "\"aborted_streams\":%llu}",
                      (unsigned long long)srv->n_requests,
                      replay_streams_active(srv->streams),
-                     (unsigned long long)replay_streams_aborted(
-                         srv->streams));
+                     (unsigned long long)replay_streams_aborted(srv->streams));
     replay_streams_reply(srv->streams, req, log_id, 200, "application/json",
                          NULL, NULL, body, (size_t)n);
 }

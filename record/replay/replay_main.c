@@ -28,8 +28,7 @@ static void raise_nofile(void)
     if (rl.rlim_cur < rl.rlim_max) {
         rl.rlim_cur = rl.rlim_max;
         if (setrlimit(RLIMIT_NOFILE, &rl) != 0)
-            log_warn("cannot raise the open-file limit: %s",
-                     strerror(errno));
+            log_warn("cannot raise the open-file limit: %s", strerror(errno));
     }
 }
 

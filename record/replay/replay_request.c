@@ -68,8 +68,8 @@ static int64_t messages_chars(const cJSON *messages)
 }
 
 /* Reads a positive integer limit; returns 0 (absent: *v untouched) or -1. */
-static int read_limit(const cJSON *root, const char *key, int64_t *v,
-                      char *err, size_t errlen)
+static int read_limit(const cJSON *root, const char *key, int64_t *v, char *err,
+                      size_t errlen)
 {
     const cJSON *x = cJSON_GetObjectItemCaseSensitive(root, key);
 
@@ -84,8 +84,7 @@ static int read_limit(const cJSON *root, const char *key, int64_t *v,
 }
 
 int replay_request_parse(enum replay_api api, const char *body, size_t len,
-                         struct replay_req_info *out, char *err,
-                         size_t errlen)
+                         struct replay_req_info *out, char *err, size_t errlen)
 {
     cJSON *root = cJSON_ParseWithLength(body, len);
     const cJSON *model, *stream, *opts;
@@ -107,18 +106,19 @@ int replay_request_parse(enum replay_api api, const char *body, size_t len,
         snprintf(out->model, sizeof(out->model), "%s", REPLAY_DEFAULT_MODEL);
     } else if (!cJSON_IsString(model) || model->valuestring[0] == '\0' ||
                strlen(model->valuestring) >= sizeof(out->model)) {
-        snprintf(err, errlen, "model must be a non-empty string under %zu "
-                 "bytes", sizeof(out->model));
+        snprintf(err, errlen,
+                 "model must be a non-empty string under %zu "
+                 "bytes",
+                 sizeof(out->model));
         goto done;
     } else {
-        memcpy(out->model, model->valuestring,
-               strlen(model->valuestring) + 1);
+        memcpy(out->model, model->valuestring, strlen(model->valuestring) + 1);
     }
     stream = cJSON_GetObjectItemCaseSensitive(root, "stream");
     out->stream = cJSON_IsTrue(stream);
     opts = cJSON_GetObjectItemCaseSensitive(root, "stream_options");
-    out->include_usage = cJSON_IsTrue(
-        cJSON_GetObjectItemCaseSensitive(opts, "include_usage"));
+    out->include_usage =
+        cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(opts, "include_usage"));
     if (read_limit(root, "max_tokens", &out->max_tokens, err, errlen) != 0)
         goto done;
     if (api == REPLAY_API_CHAT &&
@@ -129,11 +129,11 @@ int replay_request_parse(enum replay_api api, const char *body, size_t len,
         out->input_chars =
             content_chars(cJSON_GetObjectItemCaseSensitive(root, "prompt"));
     } else {
-        out->input_chars = messages_chars(
-            cJSON_GetObjectItemCaseSensitive(root, "messages"));
+        out->input_chars =
+            messages_chars(cJSON_GetObjectItemCaseSensitive(root, "messages"));
         if (api == REPLAY_API_MESSAGES)
-            out->input_chars += content_chars(
-                cJSON_GetObjectItemCaseSensitive(root, "system"));
+            out->input_chars +=
+                content_chars(cJSON_GetObjectItemCaseSensitive(root, "system"));
     }
     out->input_tokens = out->input_chars / 4;
     rc = 0;

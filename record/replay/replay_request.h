@@ -28,8 +28,7 @@ struct replay_req_info {
 /* Parses a JSON request body for api. Returns 0, or -1 with a one-line
  * reason in err (malformed JSON, wrong types, max_tokens < 1). */
 int replay_request_parse(enum replay_api api, const char *body, size_t len,
-                         struct replay_req_info *out, char *err,
-                         size_t errlen);
+                         struct replay_req_info *out, char *err, size_t errlen);
 
 /* Returns the api's path suffix ("/chat/completions"), for messages. */
 const char *replay_api_name(enum replay_api api);

@@ -51,16 +51,14 @@ static int bind_listener(struct replay_server *srv, char *err, size_t errlen)
                  srv->cfg->listen_host, gai_strerror(rc));
         return -1;
     }
-    lis = evconnlistener_new_bind(srv->base, NULL, NULL,
-                                  LEV_OPT_REUSEABLE | LEV_OPT_CLOSE_ON_FREE |
-                                      LEV_OPT_CLOSE_ON_EXEC,
-                                  LISTEN_BACKLOG, ai->ai_addr,
-                                  (int)ai->ai_addrlen);
+    lis = evconnlistener_new_bind(
+        srv->base, NULL, NULL,
+        LEV_OPT_REUSEABLE | LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC,
+        LISTEN_BACKLOG, ai->ai_addr, (int)ai->ai_addrlen);
     freeaddrinfo(ai);
     if (lis == NULL) {
         snprintf(err, errlen, "cannot listen on %s:%d: %s",
-                 srv->cfg->listen_host, srv->cfg->listen_port,
-                 strerror(errno));
+                 srv->cfg->listen_host, srv->cfg->listen_port, strerror(errno));
         return -1;
     }
     if (evhttp_bind_listener(srv->http, lis) == NULL) {
@@ -68,8 +66,8 @@ static int bind_listener(struct replay_server *srv, char *err, size_t errlen)
         snprintf(err, errlen, "cannot attach the listener to evhttp");
         return -1;
     }
-    if (getsockname(evconnlistener_get_fd(lis), (struct sockaddr *)&ss,
-                    &sl) != 0) {
+    if (getsockname(evconnlistener_get_fd(lis), (struct sockaddr *)&ss, &sl) !=
+        0) {
         snprintf(err, errlen, "getsockname: %s", strerror(errno));
         return -1;
     }
@@ -107,8 +105,8 @@ int replay_server_open(const struct replay_config *cfg,
     srv->cfg = cfg;
     replay_rng_seed(&srv->fault_rng, cfg->seed);
     if (cfg->trace_path != NULL &&
-        replay_trace_source_load(cfg->trace_path, &srv->trace, err,
-                                 errlen) != 0)
+        replay_trace_source_load(cfg->trace_path, &srv->trace, err, errlen) !=
+            0)
         goto fail;
     srv->base = new_base();
     if (srv->base == NULL) {

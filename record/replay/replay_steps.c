@@ -16,8 +16,8 @@ void replay_steps_free(struct replay_steps *q)
 }
 
 struct replay_step *replay_steps_add(struct replay_steps *q,
-                                     enum replay_step_kind kind,
-                                     int64_t due_ns, size_t mark)
+                                     enum replay_step_kind kind, int64_t due_ns,
+                                     size_t mark)
 {
     struct replay_step *s;
 
@@ -41,8 +41,8 @@ int replay_steps_send(struct replay_steps *q, int64_t due_ns, size_t mark)
 int replay_steps_start(struct replay_steps *q, int64_t due_ns, int status,
                        const char *ctype)
 {
-    struct replay_step *s = replay_steps_add(q, STEP_START, due_ns,
-                                             q->bytes.len);
+    struct replay_step *s =
+        replay_steps_add(q, STEP_START, due_ns, q->bytes.len);
     if (s == NULL)
         return -1;
     s->status = status;

@@ -21,9 +21,9 @@ enum replay_step_kind {
 
 struct replay_step {
     enum replay_step_kind kind;
-    int64_t due_ns;   /* CLOCK_MONOTONIC time to act at */
-    size_t off, len;  /* SEND/REPLY bytes inside the queue's buffer */
-    int status;       /* START/REPLY: HTTP status */
+    int64_t due_ns;           /* CLOCK_MONOTONIC time to act at */
+    size_t off, len;          /* SEND/REPLY bytes inside the queue's buffer */
+    int status;               /* START/REPLY: HTTP status */
     const char *content_type; /* START/REPLY: static string */
     const char *header_name;  /* optional extra header (static), or NULL */
     const char *header_value;
@@ -49,8 +49,8 @@ void replay_steps_free(struct replay_steps *q);
  * (mark = q->bytes.len before appending). Returns the step for the caller
  * to fill in further, or NULL when the queue is full. */
 struct replay_step *replay_steps_add(struct replay_steps *q,
-                                     enum replay_step_kind kind,
-                                     int64_t due_ns, size_t mark);
+                                     enum replay_step_kind kind, int64_t due_ns,
+                                     size_t mark);
 
 /* Shorthands of replay_steps_add returning 0, or -1 when the queue is
  * full: a SEND of the bytes appended since mark; a START of a reply with

@@ -203,8 +203,7 @@ static void watch_close(struct replay_stream *s)
 
     if (fd < 0 || s->close_watch != NULL)
         return;
-    s->close_watch = event_new(s->set->base, fd, EV_CLOSED, on_peer_closed,
-                               s);
+    s->close_watch = event_new(s->set->base, fd, EV_CLOSED, on_peer_closed, s);
     if (s->close_watch != NULL && event_add(s->close_watch, NULL) != 0) {
         event_free(s->close_watch);
         s->close_watch = NULL;
@@ -284,8 +283,7 @@ static enum step_outcome stream_do(struct replay_stream *s,
 
     switch (st->kind) {
     case STEP_START:
-        add_headers(req, st->content_type, st->header_name,
-                    st->header_value);
+        add_headers(req, st->content_type, st->header_name, st->header_value);
         evhttp_send_reply_start(req, st->status,
                                 replay_conn_phrase(st->status));
         return OUT_NEXT;
@@ -325,9 +323,8 @@ static void stream_run(struct replay_stream *s)
             s->dead = true;
             break;
         }
-        if (st == NULL &&
-            (s->producer->refill(s->state, &s->steps) != 0 ||
-             (st = replay_steps_front(&s->steps)) == NULL)) {
+        if (st == NULL && (s->producer->refill(s->state, &s->steps) != 0 ||
+                           (st = replay_steps_front(&s->steps)) == NULL)) {
             log_warn("%s: cannot build the reply; aborting it", s->log_id);
             s->reset_tries = RESET_FLUSH_TRIES;
             do_reset(s);
@@ -362,14 +359,13 @@ static void on_timer(evutil_socket_t fd, short what, void *arg)
     stream_run(arg);
 }
 
-int replay_stream_start(struct replay_streams *set,
-                        struct evhttp_request *req, const char *log_id,
-                        const struct replay_producer *p, void *state)
+int replay_stream_start(struct replay_streams *set, struct evhttp_request *req,
+                        const char *log_id, const struct replay_producer *p,
+                        void *state)
 {
     struct replay_stream *s = calloc(1, sizeof(*s));
 
-    if (s == NULL || (s->timer = evtimer_new(set->base, on_timer, s)) ==
-                         NULL) {
+    if (s == NULL || (s->timer = evtimer_new(set->base, on_timer, s)) == NULL) {
         free(s);
         p->free(state);
         replay_streams_reply(set, req, log_id, 500, "application/json", NULL,

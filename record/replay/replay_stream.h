@@ -43,9 +43,9 @@ uint64_t replay_streams_aborted(const struct replay_streams *set);
 /* Starts serving req with producer p. Takes ownership of state (freed with
  * p->free even on failure). log_id names the request in the send log.
  * Returns 0 or ENOMEM (then a 500 has been sent). */
-int replay_stream_start(struct replay_streams *set,
-                        struct evhttp_request *req, const char *log_id,
-                        const struct replay_producer *p, void *state);
+int replay_stream_start(struct replay_streams *set, struct evhttp_request *req,
+                        const char *log_id, const struct replay_producer *p,
+                        void *state);
 
 /* Sends a whole reply at once (through the send log). body may be NULL.
  * header_name/value add one optional header. */

@@ -89,8 +89,8 @@ static int parse_fraction(const char *s, double *out)
 }
 
 /* Applies one key=value to p. Returns 0 or -1 with err filled. */
-static int apply_key(struct synth_profile *p, const char *key,
-                     const char *val, char *err, size_t errlen)
+static int apply_key(struct synth_profile *p, const char *key, const char *val,
+                     char *err, size_t errlen)
 {
     int rc = 0;
 
@@ -103,8 +103,8 @@ static int apply_key(struct synth_profile *p, const char *key,
     else if (strcmp(key, "tokens") == 0)
         rc = parse_int(val, 1, SYNTH_MAX_TOKENS, &p->tokens);
     else if (strcmp(key, "tokens_per_chunk") == 0)
-        rc = parse_int(val, 1, SYNTH_MAX_TOKENS_PER_CHUNK,
-                       &p->tokens_per_chunk);
+        rc =
+            parse_int(val, 1, SYNTH_MAX_TOKENS_PER_CHUNK, &p->tokens_per_chunk);
     else if (strcmp(key, "jitter") == 0)
         rc = parse_fraction(val, &p->jitter);
     else {
@@ -122,8 +122,7 @@ static int apply_key(struct synth_profile *p, const char *key,
             want = "an integer from 1 to 1024";
         else if (strcmp(key, "jitter") == 0)
             want = "a fraction from 0 to 1";
-        snprintf(err, errlen, "bad value '%s' for %s: want %s", val, key,
-                 want);
+        snprintf(err, errlen, "bad value '%s' for %s: want %s", val, key, want);
         return -1;
     }
     return 0;
@@ -167,8 +166,8 @@ static int parse_profile(char *profile, struct synth_profile *p, char *err,
 
 /* Returns the model named by a profile's leading model=NAME (written into
  * name), "" when it has none. Returns -1 on a bad name. */
-static int profile_model(const char *profile, char *name, size_t cap,
-                         char *err, size_t errlen)
+static int profile_model(const char *profile, char *name, size_t cap, char *err,
+                         size_t errlen)
 {
     size_t len;
     const char *end;

@@ -15,8 +15,8 @@
 #define SYNTH_MODEL_MAX 128
 
 /* Built-in defaults. */
-#define SYNTH_DEFAULT_TTFT_NS 200000000LL  /* 200 ms */
-#define SYNTH_DEFAULT_TPOT_NS 20000000LL   /* 20 ms */
+#define SYNTH_DEFAULT_TTFT_NS 200000000LL /* 200 ms */
+#define SYNTH_DEFAULT_TPOT_NS 20000000LL  /* 20 ms */
 #define SYNTH_DEFAULT_TOKENS 128
 
 /* Limits a profile must stay within. */

@@ -8,22 +8,6 @@
 #include "replay_synth_state.h"
 #include "replay_synth_stream.h"
 
-/* Adds a whole reply whose body was appended since mark. */
-int synth_add_reply(struct replay_steps *q, int64_t due, size_t mark,
-                     int status, const char *ctype)
-{
-    struct replay_step *st = replay_steps_add(q, STEP_REPLY, due, mark);
-    if (st == NULL)
-        return -1;
-    st->status = status;
-    st->content_type = ctype;
-    if (status == 429) {
-        st->header_name = "Retry-After";
-        st->header_value = "2";
-    }
-    return 0;
-}
-
 /* Due time of token i on the absolute schedule. */
 static int64_t token_due(struct synth_stream *s, size_t i)
 {
@@ -75,8 +59,7 @@ static int refill_head(struct synth_stream *s, struct replay_steps *q)
         rc = rc ? rc : replay_steps_send(q, t, mark);
         s->role_sent = true;
     }
-    s->phase = FAULT_HAS(s->faults, FAULT_KEEPALIVE) ? PH_KEEPALIVE
-                                                     : PH_TOKENS;
+    s->phase = FAULT_HAS(s->faults, FAULT_KEEPALIVE) ? PH_KEEPALIVE : PH_TOKENS;
     return rc ? -1 : 0;
 }
 
@@ -146,9 +129,8 @@ static int refill_tokens(struct synth_stream *s, struct replay_steps *q)
     }
     mark = b->len;
     rc = rc ? rc
-            : replay_fmt_tokens(b, &s->fmt, s->chunks_sent == 0,
-                                s->role_sent, reasoning, s->block, s->tok,
-                                s->next_end);
+            : replay_fmt_tokens(b, &s->fmt, s->chunks_sent == 0, s->role_sent,
+                                reasoning, s->block, s->tok, s->next_end);
     if (rc == 0)
         rc = FAULT_HAS(s->faults, FAULT_SPLIT_UTF8)
                  ? add_split_send(q, s->next_due, mark)
@@ -190,8 +172,7 @@ static int refill_finish(struct synth_stream *s, struct replay_steps *q)
         rc = rc ? rc : replay_steps_send(q, t, mark);
         if (rc == 0 && s->include_usage) {
             mark = b->len;
-            rc = replay_fmt_usage(b, &s->fmt, s->prompt_tokens,
-                                  (int64_t)s->n);
+            rc = replay_fmt_usage(b, &s->fmt, s->prompt_tokens, (int64_t)s->n);
             rc = rc ? rc : replay_steps_send(q, t, mark);
         }
         mark = b->len;
@@ -228,4 +209,3 @@ int synth_refill_sse(struct synth_stream *s, struct replay_steps *q)
     }
     return replay_steps_bare(q, STEP_HOLD, s->arrival_ns);
 }
-

@@ -46,9 +46,9 @@ struct synth_stream {
     size_t n, h, k; /* tokens, reasoning tokens, tokens per chunk */
     int64_t prompt_tokens;
     const char *finish; /* "length" or "stop" */
-    size_t tok;          /* next token to send */
+    size_t tok;         /* next token to send */
     size_t chunks_sent, fault_after;
-    bool have_next;      /* next_end/next_due computed */
+    bool have_next; /* next_end/next_due computed */
     size_t next_end;
     int64_t next_due, last_due, next_keepalive;
     int block; /* Anthropic content block index */
@@ -58,10 +58,5 @@ struct synth_stream {
 /* Appends the steps of the next moment of an event stream (MODE_SSE).
  * Returns 0 or -1 (out of memory / queue full). */
 int synth_refill_sse(struct synth_stream *s, struct replay_steps *q);
-
-/* Adds a whole reply whose body was appended since mark (429 gets
- * Retry-After: 2). Returns 0 or -1. */
-int synth_add_reply(struct replay_steps *q, int64_t due, size_t mark,
-                    int status, const char *ctype);
 
 #endif

@@ -30,8 +30,10 @@ static void pick_mode(struct synth_stream *s, bool stream)
     static const struct {
         enum replay_fault f;
         int status;
-    } errors[] = {{FAULT_HTTP_401, 401}, {FAULT_HTTP_403, 403},
-                  {FAULT_HTTP_404, 404}, {FAULT_HTTP_429, 429},
+    } errors[] = {{FAULT_HTTP_401, 401},
+                  {FAULT_HTTP_403, 403},
+                  {FAULT_HTTP_404, 404},
+                  {FAULT_HTTP_429, 429},
                   {FAULT_HTTP_500, 500}};
     static const enum replay_fault terminators[] = {
         FAULT_RESET_MID_STREAM, FAULT_STALL, FAULT_ERROR_MID_STREAM};
@@ -69,8 +71,8 @@ static void pick_mode(struct synth_stream *s, bool stream)
 
 int replay_synth_stream_new(const struct replay_req_info *req,
                             const struct synth_profile *profile,
-                            replay_fault_set faults, uint64_t rr,
-                            uint64_t seed, int64_t arrival_ns, void **out)
+                            replay_fault_set faults, uint64_t rr, uint64_t seed,
+                            int64_t arrival_ns, void **out)
 {
     struct synth_stream *s = calloc(1, sizeof(*s));
     size_t chunks;
@@ -107,6 +109,23 @@ int replay_synth_stream_new(const struct replay_req_info *req,
     return 0;
 }
 
+/* Adds a whole reply whose body was appended since mark (429 gets
+ * Retry-After: 2). Returns 0 or -1. */
+static int add_reply(struct replay_steps *q, int64_t due, size_t mark,
+                     int status, const char *ctype)
+{
+    struct replay_step *st = replay_steps_add(q, STEP_REPLY, due, mark);
+    if (st == NULL)
+        return -1;
+    st->status = status;
+    st->content_type = ctype;
+    if (status == 429) {
+        st->header_name = "Retry-After";
+        st->header_value = "2";
+    }
+    return 0;
+}
+
 /* The whole non-streamed reply, when the generation would be over. */
 static int refill_full(struct synth_stream *s, struct replay_steps *q)
 {
@@ -121,12 +140,12 @@ static int refill_full(struct synth_stream *s, struct replay_steps *q)
         return replay_steps_bare(q, STEP_HOLD, s->arrival_ns);
     if (s->terminator == FAULT_ERROR_MID_STREAM) {
         rc = replay_body_error(&q->bytes, s->fmt.api, 500, NULL, NULL);
-        return rc ? -1 : synth_add_reply(q, s->first_ns, mark, 500,
-                                   "application/json");
+        return rc ? -1
+                  : add_reply(q, s->first_ns, mark, 500, "application/json");
     }
     rc = replay_body_full(&q->bytes, &s->fmt, s->n, s->h, s->prompt_tokens,
                           s->finish, !FAULT_HAS(s->faults, FAULT_NO_USAGE));
-    return rc ? -1 : synth_add_reply(q, done, mark, 200, "application/json");
+    return rc ? -1 : add_reply(q, done, mark, 200, "application/json");
 }
 
 /* "data: " and then 64 KiB of line every 10 ms, until the client leaves. */
@@ -140,8 +159,8 @@ static int refill_endless(struct synth_stream *s, struct replay_steps *q)
     if (s->phase == PH_HEAD) {
         s->phase = PH_TOKENS;
         s->next_keepalive = s->arrival_ns;
-        if (replay_steps_start(q, s->arrival_ns, 200,
-                               "text/event-stream") != 0 ||
+        if (replay_steps_start(q, s->arrival_ns, 200, "text/event-stream") !=
+                0 ||
             buf_puts(&q->bytes, "data: ") != BUF_OK)
             return -1;
         return replay_steps_send(q, s->arrival_ns, mark);
@@ -179,8 +198,7 @@ static int synth_refill(void *state, struct replay_steps *q)
         if (s->phase == PH_OVER)
             break;
         s->phase = PH_OVER;
-        if (replay_steps_start(q, s->arrival_ns, 200,
-                               "text/event-stream") != 0)
+        if (replay_steps_start(q, s->arrival_ns, 200, "text/event-stream") != 0)
             return -1;
         break;
     case MODE_ERROR:
@@ -189,17 +207,18 @@ static int synth_refill(void *state, struct replay_steps *q)
         s->phase = PH_OVER;
         rc = replay_body_error(&q->bytes, s->fmt.api, s->error_status, NULL,
                                s->model);
-        return rc ? -1 : synth_add_reply(q, s->arrival_ns, mark, s->error_status,
-                                   "application/json");
+        return rc ? -1
+                  : add_reply(q, s->arrival_ns, mark, s->error_status,
+                              "application/json");
     case MODE_HTML:
         if (s->phase == PH_OVER)
             break;
         s->phase = PH_OVER;
-        return replay_body_html(&q->bytes) ? -1
-                                           : synth_add_reply(q, s->arrival_ns,
-                                                       mark, 200,
-                                                       "text/html; "
-                                                       "charset=utf-8");
+        return replay_body_html(&q->bytes)
+                   ? -1
+                   : add_reply(q, s->arrival_ns, mark, 200,
+                               "text/html; "
+                               "charset=utf-8");
     case MODE_SILENT:
         break;
     }

@@ -30,8 +30,8 @@ extern const struct replay_producer replay_synth_producer;
  * number, also in ids; seed: --seed). Returns 0 or ENOMEM. */
 int replay_synth_stream_new(const struct replay_req_info *req,
                             const struct synth_profile *profile,
-                            replay_fault_set faults, uint64_t rr,
-                            uint64_t seed, int64_t arrival_ns, void **out);
+                            replay_fault_set faults, uint64_t rr, uint64_t seed,
+                            int64_t arrival_ns, void **out);
 
 /* Output tokens for a request: min(profile tokens, max_tokens if given). */
 int64_t replay_synth_output_tokens(const struct synth_profile *profile,

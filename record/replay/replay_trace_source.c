@@ -253,8 +253,7 @@ static int read_all(struct trace_reader *tr, struct replay_trace_source *s,
             break;
         }
         if (r != 0) {
-            snprintf(err, errlen, "%s: out of memory",
-                     trace_reader_name(tr));
+            snprintf(err, errlen, "%s: out of memory", trace_reader_name(tr));
             goto done;
         }
     }
@@ -325,9 +324,8 @@ static int finish(struct replay_trace_source *s)
     return 0;
 }
 
-int replay_trace_source_load(const char *path,
-                             struct replay_trace_source **out, char *err,
-                             size_t errlen)
+int replay_trace_source_load(const char *path, struct replay_trace_source **out,
+                             char *err, size_t errlen)
 {
     struct replay_trace_source *s = calloc(1, sizeof(*s));
     struct trace_reader *tr = NULL;
@@ -350,8 +348,7 @@ int replay_trace_source_load(const char *path,
         goto fail;
     }
     if (s->n == 0) {
-        snprintf(err, errlen, "%s: no recorded request got a response",
-                 path);
+        snprintf(err, errlen, "%s: no recorded request got a response", path);
         goto fail;
     }
     trace_reader_close(tr);

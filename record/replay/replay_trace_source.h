@@ -16,10 +16,10 @@ struct replay_rec_chunk {
 struct replay_recording {
     char *model;
     int status;
-    char *content_type;    /* recorded Content-Type, or NULL */
-    char *retry_after;     /* recorded Retry-After, or NULL */
-    int64_t header_ns;     /* delay of the status line, since start */
-    int64_t end_ns;        /* delay of the end, since start */
+    char *content_type; /* recorded Content-Type, or NULL */
+    char *retry_after;  /* recorded Retry-After, or NULL */
+    int64_t header_ns;  /* delay of the status line, since start */
+    int64_t end_ns;     /* delay of the end, since start */
     struct replay_rec_chunk *chunks;
     size_t n_chunks, cap_chunks;
     char *bytes;
@@ -30,9 +30,8 @@ struct replay_trace_source;
 
 /* Reads every record of path. Requests that got no HTTP response are left
  * out. Returns 0, or -1 with a one-line reason in err. */
-int replay_trace_source_load(const char *path,
-                             struct replay_trace_source **out, char *err,
-                             size_t errlen);
+int replay_trace_source_load(const char *path, struct replay_trace_source **out,
+                             char *err, size_t errlen);
 
 /* The next recording for model: round robin over that model's recordings
  * in recorded order, or over all of them when the model was never

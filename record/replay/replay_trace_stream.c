@@ -47,7 +47,7 @@ static int trace_refill(void *state, struct replay_steps *q)
         if (st == NULL)
             return -1;
         st->status = r->status;
-        st->content_type = r->content_type ? r->content_type
+        st->content_type = r->content_type    ? r->content_type
                            : r->status == 200 ? "text/event-stream"
                                               : "application/json";
         if (r->retry_after != NULL) {
@@ -60,14 +60,12 @@ static int trace_refill(void *state, struct replay_steps *q)
         const struct replay_rec_chunk *c = &r->chunks[s->next_chunk++];
         if (buf_append(&q->bytes, r->bytes + c->off, c->len) != BUF_OK)
             return -1;
-        return replay_steps_add(q, STEP_SEND, at(s, c->delay_ns), mark)
-                   ? 0
-                   : -1;
+        return replay_steps_add(q, STEP_SEND, at(s, c->delay_ns), mark) ? 0
+                                                                        : -1;
     }
     if (!s->ended) {
         s->ended = true;
-        return replay_steps_add(q, STEP_END, at(s, r->end_ns), mark) ? 0
-                                                                    : -1;
+        return replay_steps_add(q, STEP_END, at(s, r->end_ns), mark) ? 0 : -1;
     }
     return replay_steps_add(q, STEP_HOLD, s->arrival_ns, mark) ? 0 : -1;
 }
