@@ -7,6 +7,8 @@
 
 : "${TT_REPLAY_TRACE_GEN:?}"
 command -v valgrind >/dev/null || { echo "replay_valgrind: skipped (no valgrind)"; exit 0; }
+# Valgrind cannot run AddressSanitizer binaries; the plain build covers it.
+[ -z "${TT_SANITIZE:-}" ] || { echo "replay_valgrind: skipped (sanitizer build)"; exit 0; }
 REAL_REPLAY=$TT_REPLAY
 cat >"$T/vg-replay" <<EOS
 #!/usr/bin/env bash

@@ -159,5 +159,8 @@ int main(int argc, char **argv)
                              .failed = (uint64_t)o.n - ok, .chunks = chunks,
                              .reason = "complete"};
     trace_write_footer(w, &f);
-    return trace_writer_close(w) == TRACE_OK ? 0 : 1;
+    int rc = trace_writer_close(w) == TRACE_OK ? 0 : 1;
+    for (size_t i = 0; i < o.n_labels; i++)
+        free((char *)o.labels[i].key); /* the strdup'd "key=value" copy */
+    return rc;
 }
