@@ -5,10 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The value of name when set and not blank, else NULL. */
-static const char *get(const char *name)
+/* v when it is not NULL and not blank, else NULL. */
+static const char *nonblank(const char *v)
 {
-    const char *v = getenv(name);
     const char *p;
     if (!v)
         return NULL;
@@ -16,6 +15,12 @@ static const char *get(const char *name)
         if (*p != ' ' && *p != '\t' && *p != '\r' && *p != '\n')
             return v;
     return NULL;
+}
+
+/* The value of name when set and not blank, else NULL. */
+static const char *get(const char *name)
+{
+    return nonblank(getenv(name));
 }
 
 int api_key_load(const struct config *cfg, struct api_key *k, char *err,
@@ -27,6 +32,10 @@ int api_key_load(const struct config *cfg, struct api_key *k, char *err,
     if (cfg->api_key_env) {
         k->env = cfg->api_key_env;
         v = get(k->env);
+    } else if (cfg->api_key_literal) {
+        k->env = "cline.openAiApiKey";
+        k->from_settings = true;
+        v = nonblank(cfg->api_key_literal);
     } else if (cfg->api == API_ANTHROPIC) {
         k->env = "ANTHROPIC_API_KEY";
         v = get(k->env);
@@ -38,6 +47,11 @@ int api_key_load(const struct config *cfg, struct api_key *k, char *err,
         k->env = "OPENAI_API_KEY";
         v = get(k->env);
     }
+    if (k->from_settings)
+        snprintf(k->source, sizeof k->source, "cline.openAiApiKey in %s",
+                 cfg->cline_file ? cfg->cline_file : "the settings file");
+    else
+        snprintf(k->source, sizeof k->source, "$%s", k->env);
     if (!v)
         return API_KEY_OK;
     len = strlen(v);
@@ -50,8 +64,8 @@ int api_key_load(const struct config *cfg, struct api_key *k, char *err,
     }
     for (i = 0; i < len; i++) {
         if ((unsigned char)v[i] < 0x20 || v[i] == 0x7f) {
-            snprintf(err, errlen, "the key in $%s contains a line break or "
-                     "control character", k->env);
+            snprintf(err, errlen, "the key in %s contains a line break or "
+                     "control character", k->source);
             return API_KEY_E_BAD;
         }
     }

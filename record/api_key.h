@@ -3,6 +3,7 @@
 #ifndef TT_RECORD_API_KEY_H
 #define TT_RECORD_API_KEY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "cli.h"
@@ -12,6 +13,9 @@ struct api_key {
                         when there is no key */
     char *value;     /* owned, NULL when there is no key */
     char *header;    /* owned header line with the key, NULL without key */
+    bool from_settings; /* the key was written in the cline settings file */
+    char source[160];   /* for messages: "$VAR" or "cline.openAiApiKey in
+                           FILE" */
 };
 
 enum api_key_err {
@@ -20,8 +24,10 @@ enum api_key_err {
     API_KEY_E_NOMEM = 2,
 };
 
-/* Looks up the key: --api-key-env VAR, else OPENAI_API_KEY (anthropic:
- * ANTHROPIC_API_KEY, then OPENAI_API_KEY). Trailing whitespace is removed.
+/* Looks up the key: --api-key-env VAR (or a cline "${env:VAR}"), else the
+ * key written in the cline settings file, else OPENAI_API_KEY (anthropic:
+ * ANTHROPIC_API_KEY, then OPENAI_API_KEY). Surrounding whitespace is
+ * removed.
  * Without a key, k->value and k->header stay NULL (the caller warns). On
  * error err names the variable, never the value. */
 int api_key_load(const struct config *cfg, struct api_key *k, char *err,

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cline_settings.h"
 #include "sanitize.h"
 
 enum opt_id {
@@ -167,6 +168,7 @@ static int apply(struct config *cfg, const struct opt *o, const char *v,
             return usage(err, errlen, "--api: '%s' is not one of "
                          "openai-chat, openai-completions, anthropic",
                          shown(v));
+        cfg->api_given = true;
         break;
     case OPT_API_KEY_ENV:
         if (!cli_env_name_ok(v))
@@ -174,6 +176,7 @@ static int apply(struct config *cfg, const struct opt *o, const char *v,
                          "environment variable (like OPENAI_API_KEY), "
                          "not a key");
         cfg->api_key_env = v;
+        cfg->api_key_env_given = true;
         break;
     case OPT_API_KEY:
         return usage(err, errlen, "--api-key is not accepted (a key on the "
@@ -252,10 +255,13 @@ static int apply(struct config *cfg, const struct opt *o, const char *v,
                          shown(v));
         if (o->id == OPT_DURATION)
             cfg->duration_s = d;
-        else if (o->id == OPT_TIMEOUT)
+        else if (o->id == OPT_TIMEOUT) {
             cfg->timeout_s = d;
-        else if (o->id == OPT_IDLE_TIMEOUT)
+            cfg->timeout_given = true;
+        } else if (o->id == OPT_IDLE_TIMEOUT) {
             cfg->idle_timeout_s = d;
+            cfg->idle_timeout_given = true;
+        }
         else
             cfg->connect_timeout_s = d;
         break;
@@ -293,17 +299,37 @@ static int apply(struct config *cfg, const struct opt *o, const char *v,
     case OPT_NO_REQUEST_ID: cfg->no_request_id = true; break;
     case OPT_HELP: return CLI_HELP;
     case OPT_VERSION: return CLI_VERSION;
-    case OPT_CHECK:
+    case OPT_CHECK: cfg->check = true; break;
     case OPT_CLINE_SETTINGS:
-    case OPT_PRINT_CLINE_SETTINGS:
-        return usage(err, errlen, "--%s is not implemented yet", o->name);
+        if (*v == '\0')
+            return usage(err, errlen, "--cline-settings: empty file name");
+        cfg->cline_file = v;
+        break;
+    case OPT_PRINT_CLINE_SETTINGS: cfg->print_cline_settings = true; break;
     }
     return CLI_OK;
+}
+
+/* Reads --cline-settings FILE into cfg (flags already set win). */
+static int load_cline(struct config *cfg, char *err, size_t errlen)
+{
+    int rc = cline_settings_load(cfg->cline_file, &cfg->cline, err, errlen);
+    if (!rc)
+        rc = cline_settings_apply(cfg->cline, cfg, err, errlen);
+    return rc ? CLI_E_USAGE : CLI_OK;
 }
 
 /* Checks the combination of flags once all are read. */
 static int check_config(struct config *cfg, char *err, size_t errlen)
 {
+    if (cfg->check && cfg->print_cline_settings)
+        return usage(err, errlen, "--check and --print-cline-settings "
+                     "exclude each other");
+    if (cfg->check && cfg->output && strcmp(cfg->output, "-") == 0)
+        return usage(err, errlen, "--check prints its report on stdout: "
+                     "give -o a file name for the probe trace");
+    if (cfg->cline_file && load_cline(cfg, err, errlen) != CLI_OK)
+        return CLI_E_USAGE;
     if (!cfg->base_url) {
         const char *env = getenv("OPENAI_BASE_URL");
         if (env && *env) {
@@ -312,10 +338,13 @@ static int check_config(struct config *cfg, char *err, size_t errlen)
         }
     }
     if (!cfg->base_url)
-        return usage(err, errlen, "no base URL: give -u URL or set "
-                     "OPENAI_BASE_URL");
+        return usage(err, errlen, "no base URL: give -u URL%s or set "
+                     "OPENAI_BASE_URL", cfg->cline_file ? " (or "
+                     "cline.openAiBaseUrl in the settings file)" : "");
     if (cfg->n_models == 0)
-        return usage(err, errlen, "no model: give at least one -m MODEL");
+        return usage(err, errlen, "no model: give at least one -m MODEL%s",
+                     cfg->cline_file ? " (or cline.openAiModelId in the "
+                     "settings file)" : "");
     return CLI_OK;
 }
 
@@ -374,4 +403,7 @@ void cli_free(struct config *cfg)
         cfg->labels[i].key = NULL;
     }
     cfg->n_labels = 0;
+    cline_settings_free(cfg->cline);
+    cfg->cline = NULL;
+    cfg->api_key_literal = NULL;
 }

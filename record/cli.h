@@ -29,18 +29,28 @@ enum progress_mode {
     PROGRESS_NEVER = 2,
 };
 
+struct cline_settings; /* cline_settings.h */
+
 struct cli_label {
     char *key;         /* owned */
     const char *value; /* points into argv */
 };
 
 struct config {
-    const char *base_url; /* -u, else $OPENAI_BASE_URL; NULL if neither */
+    const char *base_url; /* -u, else cline.openAiBaseUrl, else
+                             $OPENAI_BASE_URL; NULL if none */
     bool base_url_from_env;
+    bool sdk_base; /* the base URL is cline.openAiBaseUrl: the API path is
+                      appended the OpenAI SDK's way (base + /chat/completions,
+                      no /v1 added) as Cline does */
     const char *models[CLI_MAX_MODELS];
     size_t n_models;
     enum api_kind api;
+    bool api_given;
     const char *api_key_env; /* NULL: the API kind's default variables */
+    bool api_key_env_given;  /* --api-key-env (not a cline ${env:VAR}) */
+    const char *api_key_literal; /* the key written in the cline settings
+                                    file (points into cline), or NULL */
     const char *output;      /* NULL: tokentrace-<date>-<time>.ttrace */
     bool force;
     const char *workload_file; /* -w, NULL: built-in */
@@ -57,7 +67,9 @@ struct config {
     bool ignore_eos;
     const char *extra_body; /* a JSON object (validated), or NULL */
     double timeout_s;
+    bool timeout_given; /* --timeout (or cline.requestTimeoutMs) */
     double idle_timeout_s;
+    bool idle_timeout_given;
     double connect_timeout_s; /* 0: libcurl's default */
     struct cli_label labels[CLI_MAX_LABELS];
     size_t n_labels;
@@ -66,6 +78,10 @@ struct config {
     bool quiet;
     bool no_request_id;
     enum progress_mode progress;
+    bool check;                /* --check: diagnose the channel */
+    bool print_cline_settings; /* --print-cline-settings */
+    const char *cline_file;    /* --cline-settings FILE, or NULL */
+    struct cline_settings *cline; /* that file's values (owned), or NULL */
     int argc; /* the whole command line, for the trace header */
     char **argv;
 };
@@ -77,13 +93,14 @@ enum cli_result {
     CLI_E_USAGE = 3, /* err holds a one-line reason */
 };
 
-/* Parses argv into cfg (which it initializes with the defaults). Returns a
+/* Parses argv into cfg (which it initializes with the defaults), then
+ * reads --cline-settings FILE into it (flags win over the file). Returns a
  * cli_result; on CLI_E_USAGE err holds a one-line reason that never repeats
  * a value that looks like a key. Call cli_free afterwards in every case. */
 int cli_parse(int argc, char **argv, struct config *cfg, char *err,
               size_t errlen);
 
-/* Frees what cli_parse allocated. NULL-safe. */
+/* Frees what cli_parse allocated (labels, cline settings). NULL-safe. */
 void cli_free(struct config *cfg);
 
 /* The --help text. */
@@ -95,6 +112,11 @@ const char *cli_api_name(enum api_kind api);
 /* URL path appended to the base URL for an API kind
  * ("/v1/chat/completions"). */
 const char *cli_api_path(enum api_kind api);
+
+/* The path appended to the base URL for cfg: cli_api_path, or with a base
+ * from the cline settings the OpenAI SDK's path ("/chat/completions": the
+ * SDK's base ends in /v1 when the gateway wants one). */
+const char *cli_request_path(const struct config *cfg);
 
 /* Parses a duration: a number of seconds, optionally with a unit suffix
  * ms, s, m or h ("1.5", "500ms", "2m"). Returns 0 and sets *out (seconds),

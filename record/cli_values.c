@@ -26,6 +26,18 @@ const char *cli_api_path(enum api_kind api)
     return "/v1/chat/completions";
 }
 
+const char *cli_request_path(const struct config *cfg)
+{
+    if (!cfg->sdk_base)
+        return cli_api_path(cfg->api);
+    switch (cfg->api) {
+    case API_OPENAI_COMPLETIONS: return "/completions";
+    case API_ANTHROPIC: return "/v1/messages"; /* the Anthropic SDK's */
+    case API_OPENAI_CHAT: break;
+    }
+    return "/chat/completions";
+}
+
 int cli_parse_seconds(const char *s, double *out)
 {
     char *end;

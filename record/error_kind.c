@@ -16,9 +16,12 @@ static const char *curl_kind(const struct error_facts *f)
     case CURLE_OPERATION_TIMEDOUT:
         if (f->connected)
             return "timeout";
-        /* libcurl names the phase: "Resolving timed out after ..." */
+        /* libcurl names the phase: "Resolving timed out after ...",
+         * "SSL connection timeout" (connected, handshake unfinished) */
         if (f->curl_error && strstr(f->curl_error, "Resolving timed out"))
             return "dns";
+        if (f->curl_error && strstr(f->curl_error, "SSL connection timeout"))
+            return "tls";
         return "connect";
     case CURLE_SSL_CONNECT_ERROR:
     case CURLE_PEER_FAILED_VERIFICATION:

@@ -3,7 +3,6 @@
 #include <cjson/cJSON.h>
 #include <curl/curl.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +10,10 @@
 
 #include "api_key.h"
 #include "base_url.h"
+#include "check.h"
 #include "cli.h"
+#include "cline_print.h"
+#include "cline_settings.h"
 #include "clock.h"
 #include "log.h"
 #include "run.h"
@@ -29,20 +31,6 @@ static int usage_error(const char *msg)
     log_error("%s", msg);
     fprintf(stderr, "try --help\n");
     return EXIT_USAGE;
-}
-
-/* Fills id with 8 random hex characters from /dev/urandom (the clock if
- * that fails). */
-static void make_trace_id(char id[9])
-{
-    unsigned char b[4];
-    uint64_t fallback = (uint64_t)clock_real_ns() ^ (uint64_t)getpid();
-    int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
-    if (fd < 0 || read(fd, b, sizeof b) != (ssize_t)sizeof b)
-        memcpy(b, &fallback, sizeof b);
-    if (fd >= 0)
-        close(fd);
-    snprintf(id, 9, "%02x%02x%02x%02x", b[0], b[1], b[2], b[3]);
 }
 
 /* The default output name: tokentrace-<UTC date>-<time>.ttrace. */
@@ -154,11 +142,16 @@ static int prepare_and_record(struct config *cfg)
     const char *out_name = cfg->output;
     int rc, ret;
 
-    rc = base_url_normalize(cfg->base_url, cli_api_path(cfg->api), &bu);
+    rc = base_url_normalize(cfg->base_url, cli_request_path(cfg), &bu);
     if (rc) {
-        char msg[sizeof bu.message + 32];
-        snprintf(msg, sizeof msg, "%s%s", bu.message,
-                 cfg->base_url_from_env ? " (from $OPENAI_BASE_URL)" : "");
+        char msg[sizeof bu.message + 128];
+        if (cfg->sdk_base)
+            snprintf(msg, sizeof msg, "%s:%d: cline.openAiBaseUrl: %s",
+                     cfg->cline_file, cfg->cline->base_url_line, bu.message);
+        else
+            snprintf(msg, sizeof msg, "%s%s", bu.message,
+                     cfg->base_url_from_env ? " (from $OPENAI_BASE_URL)"
+                                            : "");
         return usage_error(msg);
     }
     if (bu.message[0])
@@ -171,8 +164,8 @@ static int prepare_and_record(struct config *cfg)
         return usage_error(err);
     }
     if (!key.value)
-        log_warn("no API key in $%s: sending requests without an auth "
-                 "header (fine for tokentrace-replay)", key.env);
+        log_warn("no API key in %s: sending requests without an auth "
+                 "header (fine for tokentrace-replay)", key.source);
     if (cfg->extra_body)
         extra = cJSON_Parse(cfg->extra_body);
     if (!out_name) {
@@ -186,7 +179,7 @@ static int prepare_and_record(struct config *cfg)
         return usage_error("-o -: stdout is a terminal; redirect it to a "
                            "file or a pipe, or use -o FILE");
     }
-    make_trace_id(trace_id);
+    run_make_trace_id(trace_id);
     memset(&s, 0, sizeof s);
     s.cfg = cfg;
     s.wl = &wl;
@@ -195,7 +188,7 @@ static int prepare_and_record(struct config *cfg)
     s.url = bu.url;
     s.auth_header = key.header;
     s.key = key.value;
-    s.key_env = key.value ? key.env : NULL;
+    s.key_env = key.value && !key.from_settings ? key.env : NULL;
     s.trace_id = trace_id;
     s.command_line = sanitize_command_line(cfg->argc, cfg->argv, key.value);
     rc = s.command_line ? trace_writer_open(out_name, cfg->force, &s.writer)
@@ -239,13 +232,23 @@ int main(int argc, char **argv)
         return usage_error(err);
     }
     log_set_quiet(cfg.quiet);
+    cline_settings_warn(cfg.cline, &cfg);
+    if (cfg.print_cline_settings) {
+        rc = cline_print_settings(stdout, &cfg, err, sizeof err);
+        cli_free(&cfg);
+        if (rc == 2)
+            return usage_error(err);
+        if (rc)
+            log_error("%s", err);
+        return rc;
+    }
     if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
         log_error("libcurl failed to initialize");
         cli_free(&cfg);
         return EXIT_FAILURE;
     }
     run_install_signals();
-    rc = prepare_and_record(&cfg);
+    rc = cfg.check ? check_run(&cfg) : prepare_and_record(&cfg);
     curl_global_cleanup();
     cli_free(&cfg);
     return rc;

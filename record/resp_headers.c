@@ -11,7 +11,7 @@ static const char *const kept[] = {
     "transfer-encoding", "x-request-id", "request-id", "openai-processing-ms",
     "openai-version", "openai-model", "retry-after", "retry-after-ms",
     "server", "via", "cf-ray", "date", "x-amzn-requestid", "x-cache",
-    "x-envoy-upstream-service-time", "age",
+    "x-envoy-upstream-service-time", "age", "location",
 };
 
 /* Kept by prefix. */

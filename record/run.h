@@ -75,6 +75,10 @@ void run_install_signals(void);
  * a footer last; the caller closes the writer. Returns a run_err. */
 int run_execute(const struct run_setup *s, struct run_outcome *out);
 
+/* Fills id with 8 random hex characters from /dev/urandom (the clock if
+ * that fails). */
+void run_make_trace_id(char id[9]);
+
 /* Writes the trace header record (run_header.c). */
 int run_write_header(const struct run_setup *s, int64_t mono_zero,
                      int64_t real_zero);

@@ -2,6 +2,7 @@
 #include "run.h"
 
 #include <curl/curl.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,9 +10,11 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "clock.h"
+#include "cline_settings.h"
 #include "sanitize.h"
 
-#define MAX_OPTIONS 32
+#define MAX_OPTIONS 48
 
 struct options {
     struct trace_kv kv[MAX_OPTIONS];
@@ -62,11 +65,46 @@ static char *class_list(const struct workload *wl)
     return b.data;
 }
 
+/* The cline settings file's values as "cline.*" options, the key
+ * redacted (a "${env:VAR}" reference is kept: it names no secret). */
+static int cline_options(const struct run_setup *s, struct options *o)
+{
+    const struct cline_settings *cs = s->cfg->cline;
+    int e = 0;
+    if (!cs)
+        return 0;
+    e |= add_owned(o, "cline.file", sanitize_string(cs->path, s->key));
+    if (cs->provider)
+        e |= add_owned(o, "cline.apiProvider",
+                       sanitize_string(cs->provider, s->key));
+    if (cs->base_url)
+        e |= add_owned(o, "cline.openAiBaseUrl",
+                       sanitize_string(cs->base_url, s->key));
+    if (cs->key_env)
+        e |= add_opt(o, "cline.openAiApiKey", "${env:%s}", cs->key_env);
+    else if (cs->key_literal)
+        e |= add_opt(o, "cline.openAiApiKey", "[redacted]");
+    if (cs->model)
+        e |= add_owned(o, "cline.openAiModelId",
+                       sanitize_string(cs->model, s->key));
+    if (cs->max_tokens > 0)
+        e |= add_opt(o, "cline.openAiModelInfo.maxTokens", "%lld",
+                     (long long)cs->max_tokens);
+    if (cs->timeout_ms > 0)
+        e |= add_opt(o, "cline.requestTimeoutMs", "%lld",
+                     (long long)cs->timeout_ms);
+    if (cs->overridden[0])
+        e |= add_opt(o, "cline.overridden_by_flags", "%s", cs->overridden);
+    return e;
+}
+
 /* Fills the run settings. Returns 0 or -1 (out of memory / too many). */
 static int fill_options(const struct run_setup *s, struct options *o)
 {
     const struct config *c = s->cfg;
     int e = 0;
+    if (c->check)
+        e |= add_opt(o, "mode", "check");
     if (c->rate > 0) {
         e |= add_opt(o, "loop", "open");
         e |= add_opt(o, "rate", "%g", c->rate);
@@ -107,7 +145,20 @@ static int fill_options(const struct run_setup *s, struct options *o)
         e |= add_opt(o, "api_key_env", "%s", s->key_env);
     e |= add_opt(o, "libcurl", "%s",
                  curl_version_info(CURLVERSION_NOW)->version);
+    e |= cline_options(s, o);
     return e ? -1 : 0;
+}
+
+void run_make_trace_id(char id[9])
+{
+    unsigned char b[4];
+    uint64_t fallback = (uint64_t)clock_real_ns() ^ (uint64_t)getpid();
+    int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+    if (fd < 0 || read(fd, b, sizeof b) != (ssize_t)sizeof b)
+        memcpy(b, &fallback, sizeof b);
+    if (fd >= 0)
+        close(fd);
+    snprintf(id, 9, "%02x%02x%02x%02x", b[0], b[1], b[2], b[3]);
 }
 
 int run_write_header(const struct run_setup *s, int64_t mono_zero,

@@ -18,17 +18,21 @@ static size_t on_body(char *ptr, size_t size, size_t nmemb, void *ud)
     int err;
     if (t->env->write_err)
         return CURL_WRITEFUNC_ERROR;
-    err = trace_write_chunk(t->env->writer, t->id, t_ns, ptr, n);
+    err = t->env->writer
+              ? trace_write_chunk(t->env->writer, t->id, t_ns, ptr, n)
+              : 0;
     if (err) {
         t->env->write_err = err;
         return CURL_WRITEFUNC_ERROR;
     }
+    if (t->observe)
+        t->observe(t->observe_ud, t_ns, ptr, n);
     if (t->first_byte_ns < 0)
         t->first_byte_ns = t_ns;
     t->last_activity_ns = t_ns;
     t->bytes += n;
     t->chunks++;
-    if (token_scan_feed(&t->scan, ptr, n))
+    if (token_scan_feed(&t->scan, ptr, n) && t->env->progress)
         progress_add_ttft(t->env->progress, t_ns - t->start_ns);
     return n;
 }

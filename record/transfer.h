@@ -25,10 +25,14 @@ struct transfer_config {
     double idle_timeout_s;
 };
 
+/* Called with every received body byte run, after it was recorded. */
+typedef void (*transfer_observe_fn)(void *ud, int64_t t_ns, const char *p,
+                                    size_t n);
+
 /* Where transfers report (borrowed, shared by a run's transfers). */
 struct transfer_env {
-    struct trace_writer *writer;
-    struct progress *progress;
+    struct trace_writer *writer; /* NULL: chunks are not recorded */
+    struct progress *progress; /* NULL: no progress line */
     int write_err; /* first trace write error, 0 while all is well */
 };
 
@@ -49,6 +53,8 @@ struct transfer {
     struct resp_headers resp;
     struct token_scan scan;
     const char *forced_kind; /* set before stopping it early */
+    transfer_observe_fn observe; /* optional, with observe_ud */
+    void *observe_ud;
     struct transfer_env *env;
     struct transfer *prev, *next; /* the run's in-flight list */
 };

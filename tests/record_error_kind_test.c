@@ -41,6 +41,9 @@ static const struct {
      "", false, false, "connect", "Connection timed out"},
     {CURLE_OPERATION_TIMEDOUT, "Resolving timed out after 5000 ms", NULL, 0,
      "", false, false, "dns", "Resolving"},
+    /* TCP connected, TLS handshake never finished (a plain TCP server) */
+    {CURLE_OPERATION_TIMEDOUT, "SSL connection timeout", NULL, 0, "", false,
+     false, "tls", "SSL connection timeout"},
     {CURLE_COULDNT_CONNECT, "Failed to connect", NULL, 0, "", false, false,
      "connect", "Failed"},
     {CURLE_COULDNT_RESOLVE_HOST, "Could not resolve host: x.invalid", NULL,

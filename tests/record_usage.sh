@@ -48,9 +48,10 @@ usage_error "--extra-body: not a JSON object" -u $U -m a --extra-body '{'
 usage_error "--progress: 'sometimes'" -u $U -m a --progress sometimes
 usage_error "given twice" -u $U -m a -m a
 usage_error "--max-tokens" -u $U -m a --max-tokens -5
-usage_error "--check is not implemented yet" -u $U -m a --check
-usage_error "--cline-settings is not implemented yet" -u $U -m a --cline-settings s.json
-usage_error "--print-cline-settings is not implemented yet" -u $U -m a --print-cline-settings
+usage_error "--check and --print-cline-settings exclude each other" -u $U -m a --check --print-cline-settings
+usage_error "cannot read $T/none.json" -u $U -m a --cline-settings "$T/none.json"
+usage_error "--cline-settings: empty file name" -u $U -m a --cline-settings ''
+usage_error "no model: give at least one -m MODEL" -u $U --check
 usage_error "not a key" -u $U -m a --api-key-env 'not a name'
 
 # base URLs
@@ -91,7 +92,7 @@ for default in "default 3" "default 1)" "default 600" "default 120" "OPENAI_BASE
     "OPENAI_API_KEY" "ANTHROPIC_API_KEY" "poisson (default)" "openai-chat (default)"; do
     grep -qF -- "$default" "$T/help.txt" || fail "--help lacks '$default'"
 done
-assert_eq "$(sed -n '/^Examples:/,$p' "$T/help.txt" | grep -c '^  # ')" 3 "examples in --help"
+assert_eq "$(sed -n '/^Examples:/,$p' "$T/help.txt" | grep -c '^  # ')" 5 "examples in --help"
 grep -q "no key needed" "$T/help.txt" || fail "--help has no no-key example"
 "$TT_RECORD" -h | cmp -s - "$T/help.txt" || fail "-h differs from --help"
 "$TT_RECORD" --version | grep -qE '^tokentrace-record [0-9]+\.[0-9]+' || fail "--version"

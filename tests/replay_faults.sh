@@ -2,8 +2,8 @@
 # replay_faults: every --fault kind's behaviour as curl sees it: statuses,
 # bodies, resets (curl 56), stalls and silence (curl 28 under --max-time),
 # split UTF-8 that reassembles, CRLF, role-first, multi-token chunks,
-# reasoning, keepalive, in-band errors, no usage, endless lines; fractions
-# and @MODEL.
+# reasoning, keepalive, in-band errors, no usage, endless lines, "data:"
+# without a space; fractions and @MODEL.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/replay_lib.sh"
 
@@ -11,7 +11,7 @@ faults=()
 for k in http-401 http-403 http-404 http-429 http-500 html no-stream \
     reset-mid-stream stall split-utf8 crlf role-first multi-token-chunks \
     reasoning keepalive error-mid-stream no-usage accept-no-answer \
-    headers-only endless-line; do
+    headers-only endless-line data-nospace; do
     faults+=(--fault "$k@$k")  # each fault only for the model of its name
 done
 start_replay --synthetic 'ttft=30ms,tpot=5ms,tokens=10;model=keepalive,ttft=700ms' \
@@ -72,6 +72,12 @@ assert_eq "$(sends_of "$T/sends.tsv" split-utf8 23 | count_lines)" 23 "split-utf
 [ "$(req crlf "$T/crlf")" = 0 ] || fail "crlf: curl failed"
 [ "$(grep -c $'\r$' "$T/crlf")" -eq "$(wc -l <"$T/crlf")" ] || fail "crlf: a line without \\r"
 assert_eq "$(tokens_in "$T/crlf")" 10 "crlf tokens"
+
+[ "$(req data-nospace "$T/nospace")" = 0 ] || fail "data-nospace: curl failed"
+grep -q '^data: ' "$T/nospace" && fail "data-nospace: a 'data: ' line"
+assert_eq "$(grep -c '^data:{' "$T/nospace")" 12 "data-nospace events (10 tokens, finish, usage)"
+grep -qx 'data:\[DONE\]' "$T/nospace" || fail "data-nospace: no data:[DONE]"
+assert_eq "$(sed -n 's/^data:{/{/p' "$T/nospace" | jq -r 'select((.choices[0].delta.content // "") | length > 0)' | jq -s length)" 10 "data-nospace tokens"
 
 [ "$(req role-first "$T/role")" = 0 ] || fail "role-first: curl failed"
 assert_eq "$(data_json "$T/role" | head -n 1 | jq -c .choices[0].delta)" '{"role":"assistant","content":""}' "role-first first chunk"

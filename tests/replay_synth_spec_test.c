@@ -68,6 +68,8 @@ static const char *const bad[] = {
     "model=a,tokens=1;model=a,tokens=2", /* the same model twice */
     "model=,tokens=1",                   /* empty model name */
     "tokens=1,model=a",                  /* model= not first */
+    "keepalive=1",                       /* a duration needs a unit */
+    "keepalive=-1s",                     /* negative */
 };
 
 static void check_value(const char *spec, const char *what, int64_t got,
@@ -118,6 +120,17 @@ int main(void)
         CHECK_MSG(err[0] != '\0' && strchr(err, '\n') == NULL,
                   "bad spec '%s': want a one-line reason, got '%s'", bad[i],
                   err);
+    }
+    /* keepalive: off by default, a duration, inherited by model profiles */
+    {
+        struct synth_spec spec;
+        CHECK(synth_spec_parse("keepalive=1s;model=m,ttft=3s", &spec, err,
+                               sizeof(err)) == SYNTH_OK);
+        CHECK(spec.def.keepalive_ns == 1000 * MS);
+        CHECK(synth_spec_lookup(&spec, "m")->keepalive_ns == 1000 * MS);
+        CHECK(synth_spec_parse("ttft=1s", &spec, err, sizeof(err)) ==
+                  SYNTH_OK &&
+              spec.def.keepalive_ns == 0);
     }
     /* durations on their own */
     CHECK(synth_parse_duration("4ms", &ns) == 0 && ns == 4 * MS);

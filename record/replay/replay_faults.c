@@ -28,6 +28,7 @@ static const char *const fault_names[FAULT_COUNT] = {
     [FAULT_ACCEPT_NO_ANSWER] = "accept-no-answer",
     [FAULT_HEADERS_ONLY] = "headers-only",
     [FAULT_ENDLESS_LINE] = "endless-line",
+    [FAULT_DATA_NOSPACE] = "data-nospace",
 };
 
 const char *replay_fault_name(enum replay_fault kind)

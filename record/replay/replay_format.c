@@ -53,9 +53,11 @@ static const char *eol(const struct replay_fmt *f)
 /* Starts an event: "event: NAME" line (when name) and "data: ". */
 static int ev_begin(struct buf *b, const struct replay_fmt *f, const char *name)
 {
+    const char *sp = f->nospace ? "" : " ";
+
     if (name != NULL)
-        return buf_printf(b, "event: %s%sdata: ", name, eol(f));
-    return buf_puts(b, "data: ");
+        return buf_printf(b, "event:%s%s%sdata:%s", sp, name, eol(f), sp);
+    return buf_printf(b, "data:%s", sp);
 }
 
 /* Ends an event with the blank line. */

@@ -16,6 +16,7 @@ struct replay_fmt {
     enum replay_api api;
     bool crlf;         /* "\r\n" line ends instead of "\n" */
     bool utf8;         /* multibyte vocabulary (split-utf8 fault) */
+    bool nospace;      /* "data:{...}" without the space (data-nospace) */
     char id[48];       /* chatcmpl-rr-N, cmpl-rr-N or msg_rr_N */
     long long created; /* Unix seconds at arrival */
     char model_json[REPLAY_MODEL_MAX * 6]; /* escaped, without quotes */

@@ -107,10 +107,12 @@ static int apply_key(struct synth_profile *p, const char *key, const char *val,
             parse_int(val, 1, SYNTH_MAX_TOKENS_PER_CHUNK, &p->tokens_per_chunk);
     else if (strcmp(key, "jitter") == 0)
         rc = parse_fraction(val, &p->jitter);
+    else if (strcmp(key, "keepalive") == 0)
+        rc = synth_parse_duration(val, &p->keepalive_ns);
     else {
         snprintf(err, errlen,
                  "unknown key '%s' (known: ttft, tpot, tokens, jitter, "
-                 "ttft_per_1k, tokens_per_chunk, model)",
+                 "ttft_per_1k, tokens_per_chunk, keepalive, model)",
                  key);
         return -1;
     }

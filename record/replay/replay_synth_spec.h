@@ -32,6 +32,8 @@ struct synth_profile {
     int64_t tokens;         /* default output length */
     int64_t tokens_per_chunk;
     double jitter; /* fraction of tpot, 0..1 */
+    int64_t keepalive_ns; /* ": keep-alive" interval before the first
+                             token; 0: only with the keepalive fault */
 };
 
 struct synth_spec {

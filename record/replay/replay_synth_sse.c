@@ -59,7 +59,7 @@ static int refill_head(struct synth_stream *s, struct replay_steps *q)
         rc = rc ? rc : replay_steps_send(q, t, mark);
         s->role_sent = true;
     }
-    s->phase = FAULT_HAS(s->faults, FAULT_KEEPALIVE) ? PH_KEEPALIVE : PH_TOKENS;
+    s->phase = s->keepalive_ns > 0 ? PH_KEEPALIVE : PH_TOKENS;
     return rc ? -1 : 0;
 }
 
@@ -193,7 +193,7 @@ int synth_refill_sse(struct synth_stream *s, struct replay_steps *q)
         if (s->next_keepalive < s->next_due) {
             size_t mark = q->bytes.len;
             int64_t t = s->next_keepalive;
-            s->next_keepalive += SYNTH_KEEPALIVE_NS;
+            s->next_keepalive += s->keepalive_ns;
             if (replay_fmt_keepalive(&q->bytes, &s->fmt) != BUF_OK)
                 return -1;
             return replay_steps_send(q, t, mark);

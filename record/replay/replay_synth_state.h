@@ -51,6 +51,7 @@ struct synth_stream {
     bool have_next; /* next_end/next_due computed */
     size_t next_end;
     int64_t next_due, last_due, next_keepalive;
+    int64_t keepalive_ns; /* comment interval before the first token, 0 off */
     int block; /* Anthropic content block index */
     bool role_sent;
 };

@@ -104,7 +104,11 @@ int replay_synth_stream_new(const struct replay_req_info *req,
     s->fault_after = chunks - 1 < SYNTH_FAULT_AFTER_CHUNKS
                          ? chunks - 1
                          : SYNTH_FAULT_AFTER_CHUNKS;
-    s->next_keepalive = arrival_ns + SYNTH_KEEPALIVE_NS;
+    s->keepalive_ns = profile->keepalive_ns > 0 ? profile->keepalive_ns
+                      : FAULT_HAS(faults, FAULT_KEEPALIVE) ? SYNTH_KEEPALIVE_NS
+                                                         : 0;
+    s->next_keepalive = arrival_ns + s->keepalive_ns;
+    s->fmt.nospace = FAULT_HAS(faults, FAULT_DATA_NOSPACE);
     *out = s;
     return 0;
 }

@@ -1,0 +1,27 @@
+/* check_models: after an unknown-model verdict, asks the gateway which
+ * models it offers (GET .../v1/models) and names the closest one. */
+#ifndef TT_RECORD_CHECK_MODELS_H
+#define TT_RECORD_CHECK_MODELS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Writes a hint for the fix line into hint: ": the gateway lists 3 models:
+ * a, b, c (did you mean 'a'?)", or " (the gateway's list: GET URL)" when
+ * the list cannot be had. auth_header (may be NULL) is sent as is. Waits
+ * at most timeout_s. */
+void check_models_hint(const char *models_url, const char *auth_header,
+                       bool anthropic, const char *model, double timeout_s,
+                       char *hint, size_t len);
+
+/* Writes into out the model names of a /v1/models reply body (JSON with a
+ * "data" or "models" array of objects with "id"/"name", or of strings),
+ * comma-separated, at most max names, and the one closest to model (edit
+ * distance, ignoring case, or the same name after a "provider/" prefix)
+ * into best ("" when none is close). Returns the number of models, or -1
+ * when the body is not such a list. */
+int check_models_parse(const char *body, size_t len, const char *model,
+                       size_t max, char *out, size_t outlen, char *best,
+                       size_t bestlen);
+
+#endif

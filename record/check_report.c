@@ -1,0 +1,87 @@
+/* check_report: the lines --check prints: where the request goes, and per
+ * model the verdict, the times, the notes and the hint or fix. */
+#include "check_report.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "cline_settings.h"
+
+/* Where the base URL came from, for the first line. */
+static void url_origin(const struct config *cfg, char *b, size_t len)
+{
+    if (cfg->sdk_base)
+        snprintf(b, len,
+                 "cline.openAiBaseUrl in %s line %d; Cline appends "
+                 "%s",
+                 cfg->cline_file, cfg->cline->base_url_line,
+                 cli_request_path(cfg));
+    else if (cfg->base_url_from_env)
+        snprintf(b, len, "$OPENAI_BASE_URL");
+    else
+        snprintf(b, len, "-u");
+}
+
+int check_report_url(const struct config *cfg, struct base_url *bu)
+{
+    char origin[512];
+    int rc = base_url_normalize(cfg->base_url, cli_request_path(cfg), bu);
+    url_origin(cfg, origin, sizeof origin);
+    if (rc) {
+        char cut[BASE_URL_MAX];
+        struct base_url fixed;
+        snprintf(cut, sizeof cut, "%.*s", (int)strcspn(cfg->base_url, "?#"),
+                 cfg->base_url);
+        printf("base URL: FAIL %s: %s (from %s)\n",
+               rc == BASE_URL_E_QUERY ? "url-query" : "url", bu->message,
+               origin);
+        if (rc == BASE_URL_E_QUERY &&
+            base_url_normalize(cut, cli_request_path(cfg), &fixed) == 0)
+            printf("  fix: use the base URL without it: %s%s\n",
+                   cfg->sdk_base ? "set cline.openAiBaseUrl to " : "-u ",
+                   fixed.endpoint);
+        else
+            printf("  fix: give the API base URL from the gateway's docs, "
+                   "like https://gateway.example/api\n");
+        return 1;
+    }
+    printf("endpoint: POST %s (%s; base URL from %s)\n", bu->url,
+           cli_api_name(cfg->api), origin);
+    if (bu->message[0])
+        printf("  note: %s: the base is %s\n", bu->message, bu->endpoint);
+    return 0;
+}
+
+/* "-" or the time of a phase in ms. */
+static void phase(char *b, size_t len, int64_t ns)
+{
+    if (ns < 0)
+        snprintf(b, len, "-");
+    else
+        snprintf(b, len, "%.1f ms", (double)ns / 1e6);
+}
+
+void check_report_probe(const char *model, const struct probe_facts *f,
+                        const struct check_verdict *v)
+{
+    struct check_notes notes;
+    char con[32], tls[32], fb[32], ft[32], lt[32];
+    size_t i;
+    if (!v->ok) {
+        printf("%s: FAIL %s: %s\n  fix: %s\n", model, v->id, v->cause, v->fix);
+        return;
+    }
+    printf("%s: OK: %s\n", model, v->cause);
+    phase(con, sizeof con, f->connect_ns);
+    phase(tls, sizeof tls, f->tls_ns);
+    phase(fb, sizeof fb, f->first_byte_ns);
+    phase(ft, sizeof ft, f->ttft_ns);
+    phase(lt, sizeof lt, f->last_token_ns);
+    printf("  times: connected %s, TLS %s, first byte %s, first token %s, "
+           "last token %s\n",
+           con, tls, fb, ft, lt);
+    check_verdict_notes(f, &notes);
+    for (i = 0; i < notes.n; i++)
+        printf("  %s: %s\n", notes.warn[i] ? "warning" : "note", notes.text[i]);
+    printf("  hint: %s\n", v->fix);
+}
