@@ -120,6 +120,13 @@ int cmd_summary(int argc, char **argv)
     }
     group_set_summarize(&set);
     warn_disagreement(&set);
+    for (size_t i = 0; i < set.n_traces; i++)
+        if (summary_self_lag_too_high(&set, set.traces[i]))
+            log_warn("%s: the recorder's own event loop woke up to %.3f ms "
+                     "late (p99), over 10%% of the ITL p50: these timings "
+                     "describe the client as much as the server",
+                     set.traces[i]->file,
+                     (double)set.traces[i]->loop_lag_p99_ns / 1e6);
     switch (o.format) {
     case FMT_JSON: wrc = summary_write_json(stdout, &set); break;
     case FMT_CSV: wrc = summary_write_csv(stdout, &set); break;

@@ -118,6 +118,7 @@ static struct trace_info *info_from_header(const struct trace_header *h,
     t->real_zero_ns = h->real_zero_ns;
     t->first_start_ns = -1;
     t->last_end_ns = -1;
+    t->loop_lag_p50_ns = t->loop_lag_p99_ns = t->loop_lag_max_ns = -1;
     return t;
 }
 
@@ -429,6 +430,10 @@ int load_trace_file(const char *path, const struct load_options *opt,
             L.info->interrupted = rec.u.footer.interrupted;
             free(L.info->footer_reason);
             L.info->footer_reason = dup_or_null(rec.u.footer.reason);
+            L.info->loop_lag_samples = rec.u.footer.loop_lag_samples;
+            L.info->loop_lag_p50_ns = rec.u.footer.loop_lag_p50_ns;
+            L.info->loop_lag_p99_ns = rec.u.footer.loop_lag_p99_ns;
+            L.info->loop_lag_max_ns = rec.u.footer.loop_lag_max_ns;
             break;
         default:
             break;

@@ -35,6 +35,10 @@ struct trace_info {
     size_t n_options;
     int64_t mono_zero_ns;
     int64_t real_zero_ns;
+    /* The recorder's own event-loop lateness, from the footer (ns; -1 and
+     * 0 samples when the trace has none). */
+    int64_t loop_lag_p50_ns, loop_lag_p99_ns, loop_lag_max_ns;
+    uint64_t loop_lag_samples;
     bool has_footer;
     bool interrupted;
     char *footer_reason;

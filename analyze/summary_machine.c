@@ -102,7 +102,19 @@ static void json_trace(struct buf *b, const struct trace_info *t)
         buf_puts(b, ":");
         json_put_cstr(b, t->labels[i].value);
     }
-    buf_printf(b, "},\"requests\":%llu,\"complete\":%s,\"damage\":",
+    buf_puts(b, "},\"recorder_loop_lag_ms\":");
+    if (t->loop_lag_samples) {
+        buf_printf(b, "{\"n\":%llu,\"p50\":", (unsigned long long)t->loop_lag_samples);
+        json_put_double(b, (double)t->loop_lag_p50_ns / 1e6);
+        buf_puts(b, ",\"p99\":");
+        json_put_double(b, (double)t->loop_lag_p99_ns / 1e6);
+        buf_puts(b, ",\"max\":");
+        json_put_double(b, (double)t->loop_lag_max_ns / 1e6);
+        buf_puts(b, "}");
+    } else {
+        buf_puts(b, "null");
+    }
+    buf_printf(b, ",\"requests\":%llu,\"complete\":%s,\"damage\":",
                (unsigned long long)t->requests,
                t->has_footer && !t->damage ? "true" : "false");
     json_put_cstr(b, t->damage);

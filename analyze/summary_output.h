@@ -20,4 +20,10 @@ struct run_totals {
 };
 void summary_totals(const struct group_set *set, struct run_totals *t);
 
+/* True when the recorder's own loop lateness p99 of trace t exceeds 10% of
+ * the overall ITL p50: the numbers then describe the client, not the
+ * server. */
+bool summary_self_lag_too_high(const struct group_set *set,
+                               const struct trace_info *t);
+
 #endif

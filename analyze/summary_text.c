@@ -15,6 +15,35 @@ void summary_totals(const struct group_set *set, struct run_totals *t)
     t->goodput_per_s = t->wall_s > 0 && set->slo.any ? (double)o->slo_met / t->wall_s : NAN;
 }
 
+bool summary_self_lag_too_high(const struct group_set *set,
+                               const struct trace_info *t)
+{
+    double itl_p50 = set->overall.sum[M_ITL].p50;
+    return t->loop_lag_samples > 0 && set->overall.sum[M_ITL].n > 0 &&
+           (double)t->loop_lag_p99_ns / 1e6 > 0.1 * itl_p50;
+}
+
+/* One line per trace on the recorder's own measurement error. */
+static void self_check_lines(FILE *out, const struct group_set *set,
+                             const char *prefix)
+{
+    for (size_t i = 0; i < set->n_traces; i++) {
+        const struct trace_info *t = set->traces[i];
+        if (t->loop_lag_samples == 0)
+            continue;
+        fprintf(out, "%srecorder self-check%s: event loop woke late by p50 "
+                     "%.3f ms, p99 %.3f ms, max %.3f ms (%llu wake-ups)%s\n",
+                prefix, set->n_traces > 1 ? " (trace)" : "",
+                (double)t->loop_lag_p50_ns / 1e6,
+                (double)t->loop_lag_p99_ns / 1e6,
+                (double)t->loop_lag_max_ns / 1e6,
+                (unsigned long long)t->loop_lag_samples,
+                summary_self_lag_too_high(set, t)
+                    ? ": over 10% of ITL p50, these numbers describe the client"
+                    : "");
+    }
+}
+
 /* Formats a number into a fixed-width friendly string. */
 static void fmt_num(char *out, size_t size, double x)
 {
@@ -112,6 +141,7 @@ int summary_write_table(FILE *out, const struct group_set *set)
     char name[600];
     summary_totals(set, &t);
     header_line(out, set, &t);
+    self_check_lines(out, set, "");
     for (size_t i = 0; i < set->n_groups; i++) {
         group_describe(set->groups[i], name, sizeof(name));
         table_group(out, set, set->groups[i], name, t.wall_s);
@@ -173,6 +203,7 @@ int summary_write_markdown(FILE *out, const struct group_set *set)
     summary_totals(set, &t);
     fprintf(out, "## tokentrace summary\n\n");
     header_line(out, set, &t);
+    self_check_lines(out, set, "\n");
     for (size_t i = 0; i < set->n_groups; i++) {
         group_describe(set->groups[i], name, sizeof(name));
         md_group(out, set, set->groups[i], name, t.wall_s);

@@ -117,6 +117,10 @@ struct trace_footer {
     uint64_t bytes;
     bool interrupted; /* stopped early by a signal or --duration */
     const char *reason; /* why the run ended: "complete", "signal", ... */
+    /* The recorder's own error: how late its event loop woke for a timer
+     * compared with when it asked to (ns; -1 / 0 samples when not kept). */
+    int64_t loop_lag_p50_ns, loop_lag_p99_ns, loop_lag_max_ns;
+    uint64_t loop_lag_samples;
 };
 
 struct trace_chunk {

@@ -341,6 +341,10 @@ static void read_footer(struct trace_reader *r, const struct mp_value *m,
     f->bytes = (uint64_t)map_int(m, "bytes", 0);
     f->interrupted = map_bool(m, "interrupted");
     f->reason = map_str(r, m, "reason");
+    f->loop_lag_samples = (uint64_t)map_int(m, "loop_lag_samples", 0);
+    f->loop_lag_p50_ns = map_int(m, "loop_lag_p50_ns", -1);
+    f->loop_lag_p99_ns = map_int(m, "loop_lag_p99_ns", -1);
+    f->loop_lag_max_ns = map_int(m, "loop_lag_max_ns", -1);
 }
 
 /* Fills rec from a decoded record tree. Returns 1 or -error. */
@@ -412,7 +416,7 @@ static int interpret(struct trace_reader *r, const struct mp_value *v,
 int trace_reader_next(struct trace_reader *r, struct trace_record *rec)
 {
     struct mp_value *v;
-    size_t used;
+    size_t used = 0, want = 1;
     int st, err;
 
     if (r->error[0])
@@ -422,19 +426,29 @@ int trace_reader_next(struct trace_reader *r, struct trace_record *rec)
     scratch_reset(r);
     for (;;) {
         uint64_t here = r->base + r->pos;
-        if (r->pos == r->fill && r->eof)
+        size_t avail = r->fill - r->pos;
+        bool measure;
+        if (avail == 0 && r->eof)
             return 0;
-        st = r->pos < r->fill
-                 ? mp_skip(r->buf + r->pos, r->fill - r->pos, &used)
-                 : MP_MORE;
+        /* Measuring is linear in the bytes so far, so a record arriving in
+         * small reads (a pipe gives 64 KiB) is measured again only once
+         * twice as many bytes, or as many as it claims, are in: reading it
+         * stays linear instead of quadratic. */
+        measure = avail > 0 && (avail >= want || r->eof);
+        st = measure ? mp_skip(r->buf + r->pos, avail, &used) : MP_MORE;
         if (st == MP_OK)
             break;
         if (st == MP_BAD)
             return fail(r, TRACE_E_MALFORMED, here, "not a msgpack record");
-        if (r->pos < r->fill && used > TRACE_MAX_RECORD)
+        if (measure && used > TRACE_MAX_RECORD)
             return fail(r, TRACE_E_TOO_LARGE, here,
                         "record claims at least %zu bytes (limit %zu)", used,
                         TRACE_MAX_RECORD);
+        if (measure) {
+            want = used > 2 * avail ? used : 2 * avail;
+            if (want > TRACE_MAX_RECORD + 1)
+                want = TRACE_MAX_RECORD + 1;
+        }
         if (r->eof)
             return fail(r, TRACE_E_TRUNCATED, here,
                         "record truncated: the file ends %zu bytes into it "

@@ -262,7 +262,7 @@ int trace_write_footer(struct trace_writer *w, const struct trace_footer *f)
     if (w->error)
         return w->error;
     begin_record(w, TRACE_FOOTER, 1);
-    msgpack_pack_map(pk, 8);
+    msgpack_pack_map(pk, f->loop_lag_samples ? 12 : 8);
     pack_kv_int(pk, "end_ns", f->end_ns);
     pack_kv_uint(pk, "requests", f->requests);
     pack_kv_uint(pk, "ok", f->ok);
@@ -271,6 +271,12 @@ int trace_write_footer(struct trace_writer *w, const struct trace_footer *f)
     pack_kv_uint(pk, "bytes", f->bytes);
     pack_kv_bool(pk, "interrupted", f->interrupted);
     pack_kv_str(pk, "reason", f->reason);
+    if (f->loop_lag_samples) {
+        pack_kv_uint(pk, "loop_lag_samples", f->loop_lag_samples);
+        pack_kv_int(pk, "loop_lag_p50_ns", f->loop_lag_p50_ns);
+        pack_kv_int(pk, "loop_lag_p99_ns", f->loop_lag_p99_ns);
+        pack_kv_int(pk, "loop_lag_max_ns", f->loop_lag_max_ns);
+    }
     return end_record(w, start);
 }
 

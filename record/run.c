@@ -146,6 +146,7 @@ static void teardown(struct run *r)
         run_unlink_transfer(r, t);
         transfer_free(t);
     }
+    self_lag_free(&r->lag);
     if (r->tick)
         event_free(r->tick);
     if (r->pace)
@@ -170,6 +171,8 @@ static void write_footer(struct run *r)
     f.bytes = r->out->bytes;
     f.interrupted = r->out->interrupted;
     f.reason = r->out->reason;
+    self_lag_result(&r->lag, &f.loop_lag_p50_ns, &f.loop_lag_p99_ns,
+                    &f.loop_lag_max_ns, &f.loop_lag_samples);
     if (!run_check_write(r, trace_write_footer(r->s->writer, &f)))
         run_check_write(r, trace_writer_flush(r->s->writer));
 }
@@ -214,8 +217,12 @@ int run_execute(const struct run_setup *s, struct run_outcome *out)
             run_refill(&r);
         }
         if (!r.fatal) {
+            /* 5 ms: fine enough to see a busy loop, cheap enough not to
+             * make one. */
+            self_lag_start(&r.lag, r.base, 5000000);
             run_check_end(&r);
             event_base_dispatch(r.base);
+            self_lag_stop(&r.lag);
         }
     }
     out->end_ns = clock_mono_ns();

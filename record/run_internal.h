@@ -8,6 +8,7 @@
 
 #include "event_loop.h"
 #include "progress.h"
+#include "self_lag.h"
 #include "run.h"
 #include "schedule.h"
 #include "transfer.h"
@@ -38,6 +39,7 @@ struct run {
     int fatal_rc;
     int64_t mono_zero;
     int64_t idle_ns;
+    struct self_lag lag; /* the recorder's own event-loop lateness */
 };
 
 /* run.c */
