@@ -97,7 +97,8 @@ void json_put_double(struct buf *b, double x)
         buf_puts(b, "null");
         return;
     }
-    if (x == (double)(int64_t)x && fabs(x) < 1e15)
+    /* Range first: converting a double beyond int64 is undefined. */
+    if (fabs(x) < 1e15 && x == (double)(int64_t)x)
         buf_printf(b, "%" PRId64, (int64_t)x);
     else
         buf_printf(b, "%.6g", x);
@@ -160,6 +161,10 @@ void json_put_mp(struct buf *b, const struct mp_value *v)
                 buf_puts(b, ",");
             if (k->type == MP_STR) {
                 json_put_mp(b, k);
+            } else if (k->type == MP_ARRAY || k->type == MP_MAP) {
+                /* Rendering container keys as text then escaping it doubles
+                 * the output per nesting level: name them instead. */
+                buf_printf(b, "\"<%s key>\"", k->type == MP_MAP ? "map" : "array");
             } else {
                 struct buf tmp;
                 buf_init(&tmp, 0);

@@ -6,17 +6,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "id_map.h"
 #include "log.h"
 #include "request_metrics.h"
 #include "stream_events.h"
 
-#define MAX_REQUEST_ID ((uint32_t)1 << 24)
 #define MEASURED_LONG_INPUT 1024
 #define MEASURED_LONG_OUTPUT 256
 
 /* A request whose result has not been read yet. */
 struct pending {
-    bool used;
     struct trace_request req; /* strings below are owned copies */
     char *model, *class_name;
     struct stream_state *stream;
@@ -29,8 +28,7 @@ struct loader {
     void *ctx;
     struct trace_info *info; /* current trace */
     enum stream_api api;
-    struct pending *pending; /* indexed by request id */
-    size_t n_pending;
+    struct id_map pending; /* request id -> struct pending */
     struct stream_state **pool; /* stream states ready for reuse */
     size_t n_pool, cap_pool;
     double *itl;
@@ -152,37 +150,28 @@ static void stream_give_back(struct loader *L, struct stream_state *s)
     L->pool[L->n_pool++] = s;
 }
 
+/* Forgets a pending request: out of the map, memory freed. */
 static void pending_clear(struct loader *L, struct pending *p)
 {
+    id_map_del(&L->pending, p->req.id);
     free(p->model);
     free(p->class_name);
     free((char *)p->req.request_id);
     if (p->stream)
         stream_give_back(L, p->stream);
-    memset(p, 0, sizeof(*p));
+    free(p);
 }
 
-static struct pending *pending_get(struct loader *L, uint32_t id, bool create)
+static int cmp_pending_id(const void *a, const void *b)
 {
-    if (id >= MAX_REQUEST_ID)
-        return NULL;
-    if (id >= L->n_pending) {
-        size_t n;
-        struct pending *p;
-        if (!create)
-            return NULL;
-        n = L->n_pending ? L->n_pending : 64;
-        while (n <= id)
-            n *= 2;
-        p = realloc(L->pending, n * sizeof(*p));
-        if (!p)
-            return NULL;
-        memset(p + L->n_pending, 0, (n - L->n_pending) * sizeof(*p));
-        L->pending = p;
-        L->n_pending = n;
-    }
-    return &L->pending[id];
+    uint32_t x = (*(struct pending *const *)a)->req.id;
+    uint32_t y = (*(struct pending *const *)b)->req.id;
+    return (x > y) - (x < y);
 }
+
+/* Finishes (unfinished = true) or just frees every pending request, in id
+ * order so the output does not depend on hashing. */
+static void pending_drain(struct loader *L, bool unfinished);
 
 static double ms_between(int64_t from, int64_t to)
 {
@@ -331,14 +320,32 @@ static void finish_request(struct loader *L, struct pending *p,
     pending_clear(L, p);
 }
 
+static void pending_drain(struct loader *L, bool unfinished)
+{
+    size_t n = L->pending.n;
+    struct pending **all = n ? malloc(n * sizeof(*all)) : NULL;
+    if (n && !all) {
+        id_map_free(&L->pending); /* out of memory: lose them, not crash */
+        return;
+    }
+    n = id_map_values(&L->pending, (void **)all);
+    qsort(all, n, sizeof(*all), cmp_pending_id);
+    for (size_t i = 0; i < n; i++) {
+        if (unfinished)
+            finish_request(L, all[i], NULL);
+        else
+            pending_clear(L, all[i]);
+    }
+    free(all);
+    id_map_free(&L->pending); /* ids restart with the next trace */
+}
+
 /* Ends the current trace: unfinished requests first, then the trace sink. */
 static void end_trace(struct loader *L)
 {
     if (!L->info)
         return;
-    for (size_t i = 0; i < L->n_pending; i++)
-        if (L->pending[i].used)
-            finish_request(L, &L->pending[i], NULL);
+    pending_drain(L, true);
     if (L->tsink)
         L->tsink(L->ctx, L->info);
     L->info = NULL;
@@ -346,12 +353,14 @@ static void end_trace(struct loader *L)
 
 static void on_request(struct loader *L, const struct trace_request *q)
 {
-    struct pending *p = pending_get(L, q->id, true);
-    if (!p)
-        return;
-    if (p->used) /* a repeated id: finish the old one as unfinished */
+    struct pending *p = id_map_get(&L->pending, q->id);
+    if (p) /* a repeated id: finish the old one as unfinished */
         finish_request(L, p, NULL);
-    p->used = true;
+    p = calloc(1, sizeof(*p));
+    if (!p || id_map_put(&L->pending, q->id, p)) {
+        free(p);
+        return;
+    }
     p->req = *q;
     p->req.body = NULL;
     p->req.request_id = dup_or_null(q->request_id);
@@ -412,8 +421,8 @@ int load_trace_file(const char *path, const struct load_options *opt,
             on_request(&L, &rec.u.request);
             break;
         case TRACE_CHUNK:
-            p = pending_get(&L, rec.u.chunk.request_id, false);
-            if (p && p->used) {
+            p = id_map_get(&L.pending, rec.u.chunk.request_id);
+            if (p) {
                 stream_feed(p->stream, rec.u.chunk.t_ns, rec.u.chunk.data,
                             rec.u.chunk.len);
                 L.info->chunks++;
@@ -421,8 +430,8 @@ int load_trace_file(const char *path, const struct load_options *opt,
             }
             break;
         case TRACE_RESULT:
-            p = pending_get(&L, rec.u.result.id, false);
-            if (p && p->used)
+            p = id_map_get(&L.pending, rec.u.result.id);
+            if (p)
                 finish_request(&L, p, &rec.u.result);
             break;
         case TRACE_FOOTER:
@@ -452,10 +461,7 @@ int load_trace_file(const char *path, const struct load_options *opt,
     }
     end_trace(&L);
 done:
-    for (size_t i = 0; i < L.n_pending; i++)
-        if (L.pending[i].used)
-            pending_clear(&L, &L.pending[i]);
-    free(L.pending);
+    pending_drain(&L, false);
     for (size_t i = 0; i < L.n_pool; i++) {
         stream_state_free(L.pool[i]);
         free(L.pool[i]);

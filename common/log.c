@@ -18,6 +18,10 @@ void log_set_quiet(int q)
 }
 
 static void vlog(const char *kind, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
+
+/* Prints one diagnostic line on stderr. */
+static void vlog(const char *kind, const char *fmt, va_list ap)
 {
     fprintf(stderr, "%s: %s", program, kind);
     vfprintf(stderr, fmt, ap);

@@ -214,7 +214,10 @@ static int sse_end_line(struct sse_parser *p, int64_t t_ns, const char *s,
         return sse_line(p, t_ns, s, n, h); /* fast path: no copy */
     }
     err = sse_hold(p, s, n);
-    if (err) {
+    /* Test the state, not the return: an event already marked oversized
+     * reports nothing new, yet this line was still dropped, and must not be
+     * read as the blank line that dispatches the event. */
+    if (p->discarding) {
         p->discarding = false; /* this line end ends the discarded line */
         return err;
     }
