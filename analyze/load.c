@@ -323,8 +323,13 @@ static void finish_request(struct loader *L, struct pending *p,
 static void pending_drain(struct loader *L, bool unfinished)
 {
     size_t n = L->pending.n;
-    struct pending **all = n ? malloc(n * sizeof(*all)) : NULL;
-    if (n && !all) {
+    struct pending **all;
+    if (n == 0) {
+        id_map_free(&L->pending);
+        return;
+    }
+    all = malloc(n * sizeof(*all));
+    if (!all) {
         id_map_free(&L->pending); /* out of memory: lose them, not crash */
         return;
     }
