@@ -11,18 +11,6 @@
 
 static const char *const pct_names[3] = {"p50", "p90", "p99"};
 
-/* Unsigned number text as in the summary tables. */
-static void fmt_num(char *out, size_t size, double x)
-{
-    if (isnan(x))
-        snprintf(out, size, "-");
-    else if (fabs(x) >= 100000)
-        snprintf(out, size, "%.0f", x);
-    else if (fabs(x) >= 100)
-        snprintf(out, size, "%.1f", x);
-    else
-        snprintf(out, size, "%.2f", x);
-}
 
 static void fmt_pct(char *out, size_t size, double pct)
 {
@@ -76,8 +64,8 @@ static void fill_cells(struct cells *s, const struct compare_cell *c,
 {
     const double vb[3] = {c->base->p50, c->base->p90, c->base->p99};
     const double vn[3] = {c->new_->p50, c->new_->p90, c->new_->p99};
-    fmt_num(s->base, sizeof(s->base), c->base->n ? vb[i] : NAN);
-    fmt_num(s->new_, sizeof(s->new_), c->new_->n ? vn[i] : NAN);
+    text_fmt_num(s->base, sizeof(s->base), c->base->n ? vb[i] : NAN);
+    text_fmt_num(s->new_, sizeof(s->new_), c->new_->n ? vn[i] : NAN);
     compare_fmt_signed(s->diff, sizeof(s->diff), c->diff[i]);
     fmt_pct(s->pct, sizeof(s->pct), c->pct[i]);
     s->ci[0] = s->verdict[0] = '\0';

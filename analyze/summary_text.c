@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "summary_output.h"
+#include "text_out.h"
 
 void summary_totals(const struct group_set *set, struct run_totals *t)
 {
@@ -44,18 +45,6 @@ static void self_check_lines(FILE *out, const struct group_set *set,
     }
 }
 
-/* Formats a number into a fixed-width friendly string. */
-static void fmt_num(char *out, size_t size, double x)
-{
-    if (isnan(x))
-        snprintf(out, size, "-");
-    else if (fabs(x) >= 100000)
-        snprintf(out, size, "%.0f", x);
-    else if (fabs(x) >= 100)
-        snprintf(out, size, "%.1f", x);
-    else
-        snprintf(out, size, "%.2f", x);
-}
 
 static void metric_title(char *out, size_t size, int m)
 {
@@ -122,12 +111,12 @@ static void table_group(FILE *out, const struct group_set *set,
         if (s->n == 0)
             continue;
         metric_title(title, sizeof(title), m);
-        fmt_num(c[0], sizeof(c[0]), s->p50);
-        fmt_num(c[1], sizeof(c[1]), s->p90);
-        fmt_num(c[2], sizeof(c[2]), s->p99);
-        fmt_num(c[3], sizeof(c[3]), s->mean);
-        fmt_num(c[4], sizeof(c[4]), s->min);
-        fmt_num(c[5], sizeof(c[5]), s->max);
+        text_fmt_num(c[0], sizeof(c[0]), s->p50);
+        text_fmt_num(c[1], sizeof(c[1]), s->p90);
+        text_fmt_num(c[2], sizeof(c[2]), s->p99);
+        text_fmt_num(c[3], sizeof(c[3]), s->mean);
+        text_fmt_num(c[4], sizeof(c[4]), s->min);
+        text_fmt_num(c[5], sizeof(c[5]), s->max);
         fprintf(out, "  %-19s %7s %7s %7s %7s %7s %7s %5zu\n", title, c[0],
                 c[1], c[2], c[3], c[4], c[5], s->n);
     }
@@ -180,13 +169,13 @@ static void md_group(FILE *out, const struct group_set *set,
         if (s->n == 0)
             continue;
         metric_title(title, sizeof(title), m);
-        fmt_num(c[0], sizeof(c[0]), s->p50);
-        fmt_num(c[1], sizeof(c[1]), s->p90);
-        fmt_num(c[2], sizeof(c[2]), s->p95);
-        fmt_num(c[3], sizeof(c[3]), s->p99);
-        fmt_num(c[4], sizeof(c[4]), s->mean);
-        fmt_num(c[5], sizeof(c[5]), s->min);
-        fmt_num(c[6], sizeof(c[6]), s->max);
+        text_fmt_num(c[0], sizeof(c[0]), s->p50);
+        text_fmt_num(c[1], sizeof(c[1]), s->p90);
+        text_fmt_num(c[2], sizeof(c[2]), s->p95);
+        text_fmt_num(c[3], sizeof(c[3]), s->p99);
+        text_fmt_num(c[4], sizeof(c[4]), s->mean);
+        text_fmt_num(c[5], sizeof(c[5]), s->min);
+        text_fmt_num(c[6], sizeof(c[6]), s->max);
         fprintf(out, "| %s | %s | %s | %s | %s | %s | %s | %s | %zu |\n", title,
                 c[0], c[1], c[2], c[3], c[4], c[5], c[6], s->n);
     }

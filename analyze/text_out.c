@@ -110,3 +110,15 @@ void md_put(struct buf *b, const char *str, size_t max_bytes)
         }
     }
 }
+
+void text_fmt_num(char *out, size_t size, double x)
+{
+    if (isnan(x))
+        snprintf(out, size, "-");
+    else if (fabs(x) >= 100000)
+        snprintf(out, size, "%.0f", x);
+    else if (fabs(x) >= 100)
+        snprintf(out, size, "%.1f", x);
+    else
+        snprintf(out, size, "%.2f", x);
+}

@@ -13,6 +13,10 @@
  * ("12.5", "100", "0.000123"); nothing at all for NaN or infinity. */
 void num_put(struct buf *b, double x, int decimals);
 
+/* Writes x into out as table text of at most 9 characters: "-" for NaN,
+ * 2 decimals below 100, 1 below 100000, none above. */
+void text_fmt_num(char *out, size_t size, double x);
+
 /* Appends s as one RFC 4180 CSV field: quoted (quotes doubled) when it holds
  * a comma, quote, CR or LF. A field that a spreadsheet would run as a
  * formula (first character = + - @ TAB CR) gets a leading apostrophe. NULL

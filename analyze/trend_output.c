@@ -13,17 +13,6 @@
 /* Widest model / class cell of the table. */
 #define TREND_MAX_WIDTH 40
 
-static void fmt_num(char *out, size_t size, double x)
-{
-    if (isnan(x))
-        snprintf(out, size, "-");
-    else if (fabs(x) >= 100000)
-        snprintf(out, size, "%.0f", x);
-    else if (fabs(x) >= 100)
-        snprintf(out, size, "%.1f", x);
-    else
-        snprintf(out, size, "%.2f", x);
-}
 
 static int write_buf(FILE *out, struct buf *b)
 {
@@ -90,8 +79,8 @@ int trend_write_table(FILE *out, const struct trend_set *set)
     for (size_t i = 0; i < set->n_rows; i++) {
         const struct trend_row *r = set->rows[i];
         for (int k = 0; k < TR_COUNT; k++) {
-            fmt_num(c[2 * k], sizeof(c[0]), r->sum[k].n ? r->sum[k].p50 : NAN);
-            fmt_num(c[2 * k + 1], sizeof(c[0]),
+            text_fmt_num(c[2 * k], sizeof(c[0]), r->sum[k].n ? r->sum[k].p50 : NAN);
+            text_fmt_num(c[2 * k + 1], sizeof(c[0]),
                     r->sum[k].n ? r->sum[k].p99 : NAN);
         }
         buf_printf(
@@ -125,8 +114,8 @@ int trend_write_markdown(FILE *out, const struct trend_set *set)
     for (size_t i = 0; i < set->n_rows; i++) {
         const struct trend_row *r = set->rows[i];
         for (int k = 0; k < TR_COUNT; k++) {
-            fmt_num(c[2 * k], sizeof(c[0]), r->sum[k].n ? r->sum[k].p50 : NAN);
-            fmt_num(c[2 * k + 1], sizeof(c[0]),
+            text_fmt_num(c[2 * k], sizeof(c[0]), r->sum[k].n ? r->sum[k].p50 : NAN);
+            text_fmt_num(c[2 * k + 1], sizeof(c[0]),
                     r->sum[k].n ? r->sum[k].p99 : NAN);
         }
         buf_printf(&b, "| %s | ", r->period);
