@@ -1,5 +1,6 @@
 /* api_key: key lookup by API kind, and the Bearer / x-api-key header. */
 #include "api_key.h"
+#include "secret.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,22 +85,12 @@ int api_key_load(const struct config *cfg, struct api_key *k, char *err,
     return API_KEY_OK;
 }
 
-/* Overwrites a string before freeing it. */
-static void wipe(char *s)
-{
-    volatile char *p = s;
-    if (!s)
-        return;
-    while (*p)
-        *p++ = '\0';
-    free(s);
-}
 
 void api_key_free(struct api_key *k)
 {
     if (!k)
         return;
-    wipe(k->value);
-    wipe(k->header);
+    secret_free(k->value);
+    secret_free(k->header);
     k->value = k->header = NULL;
 }

@@ -11,6 +11,7 @@
 
 #include "jsonc.h"
 #include "log.h"
+#include "secret.h"
 
 #define K_PROVIDER "cline.apiProvider"
 #define K_BASE_URL "cline.openAiBaseUrl"
@@ -377,22 +378,11 @@ void cline_settings_warn(const struct cline_settings *cs,
                  cs->overridden);
 }
 
-/* Overwrites a string before freeing it. */
-static void wipe(char *s)
-{
-    volatile char *p = s;
-    if (!s)
-        return;
-    while (*p)
-        *p++ = '\0';
-    free(s);
-}
-
 void cline_settings_free(struct cline_settings *cs)
 {
     if (!cs)
         return;
-    wipe(cs->key_literal);
+    secret_free(cs->key_literal);
     free(cs->path);
     free(cs->provider);
     free(cs->base_url);

@@ -1,0 +1,14 @@
+/* secret: handling of strings that hold keys. */
+#include "secret.h"
+
+#include <stdlib.h>
+
+void secret_free(char *s)
+{
+    volatile char *p = s;
+    if (!s)
+        return;
+    while (*p)
+        *p++ = '\0';
+    free(s);
+}
