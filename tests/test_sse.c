@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "check.h"
+
 /* Expected log: events and comments in the order the parser reports them. */
 #define EVI(type, id, data) type "\x1f" id "\x1f" data "\x1e"
 #define EV(type, data) EVI(type, "", data)
@@ -167,17 +169,6 @@ static void run(const struct sse_case *c, const size_t *cuts, size_t n_cuts,
     sse_parser_free(&p);
 }
 
-static int failures;
-
-#define CHECK(cond, ...)                                                       \
-    do {                                                                       \
-        if (!(cond)) {                                                         \
-            failures++;                                                        \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);               \
-            fprintf(stderr, __VA_ARGS__);                                      \
-            fputc('\n', stderr);                                               \
-        }                                                                      \
-    } while (0)
 
 /* Compares an outcome with the case's expectations; off[] holds each
  * event's dispatch offset, from which the expected feed index follows. */
@@ -187,15 +178,15 @@ static void expect(const struct sse_case *c, const struct outcome *o,
 {
     size_t e, k;
     const char *want = c->want;
-    CHECK(o->rec.log_len == strlen(want) &&
+    CHECK_MSG(o->rec.log_len == strlen(want) &&
               memcmp(o->rec.log, want, o->rec.log_len) == 0,
           "%s (%s): log mismatch: got %.*s", c->name, how, (int)o->rec.log_len,
           o->rec.log);
-    CHECK(o->oversized == c->want_oversized, "%s (%s): oversized %llu", c->name,
+    CHECK_MSG(o->oversized == c->want_oversized, "%s (%s): oversized %llu", c->name,
           how, (unsigned long long)o->oversized);
-    CHECK((o->oversized_returns > 0) == (c->want_oversized > 0),
+    CHECK_MSG((o->oversized_returns > 0) == (c->want_oversized > 0),
           "%s (%s): oversized returns %u", c->name, how, o->oversized_returns);
-    CHECK(o->incomplete == c->want_incomplete, "%s (%s): incomplete %d",
+    CHECK_MSG(o->incomplete == c->want_incomplete, "%s (%s): incomplete %d",
           c->name, how, o->incomplete);
     if (!off)
         return;
@@ -204,7 +195,7 @@ static void expect(const struct sse_case *c, const struct outcome *o,
         for (k = 0; k < n_cuts; k++)
             if ((size_t)off[e] >= cuts[k])
                 want_t = (int64_t)k + 1;
-        CHECK(o->rec.t[e] == want_t, "%s (%s): event %zu t %lld want %lld",
+        CHECK_MSG(o->rec.t[e] == want_t, "%s (%s): event %zu t %lld want %lld",
               c->name, how, e, (long long)o->rec.t[e], (long long)want_t);
     }
 }
@@ -221,7 +212,7 @@ static void run_case(const struct sse_case *c)
     run(c, NULL, 0, &o);
     expect(c, &o, NULL, 0, NULL, "whole");
     for (e = 0; e < o.rec.n_ev && e < MAX_EV; e++)
-        CHECK(o.rec.t[e] == 0, "%s: whole feed t", c->name);
+        CHECK_MSG(o.rec.t[e] == 0, "%s: whole feed t", c->name);
 
     /* Byte by byte: piece i is byte i, so t_ns is the dispatch offset. */
     for (i = 0; i + 1 < len && i < 4096; i++)
@@ -230,16 +221,16 @@ static void run_case(const struct sse_case *c)
     expect(c, &o, NULL, 0, NULL, "byte by byte");
     for (e = 0; e < o.rec.n_ev && e < MAX_EV; e++) {
         off[e] = (long)o.rec.t[e];
-        CHECK(c->input[off[e]] == '\n' || c->input[off[e]] == '\r',
+        CHECK_MSG(c->input[off[e]] == '\n' || c->input[off[e]] == '\r',
               "%s: event %zu dispatched at offset %ld, not a line end", c->name,
               e, off[e]);
         if (c->want_off[0] != 0 || c->want_off[1] != 0) {
-            CHECK(c->want_off[e] == off[e], "%s: event %zu offset %ld want %ld",
+            CHECK_MSG(c->want_off[e] == off[e], "%s: event %zu offset %ld want %ld",
                   c->name, e, off[e], c->want_off[e]);
         }
     }
     if (c->want_off[0] != 0 || c->want_off[1] != 0)
-        CHECK(c->want_off[o.rec.n_ev < 4 ? o.rec.n_ev : 3] == -1,
+        CHECK_MSG(c->want_off[o.rec.n_ev < 4 ? o.rec.n_ev : 3] == -1,
               "%s: event count vs hand offsets", c->name);
 
     for (i = 0; i <= len; i++) {
@@ -261,13 +252,13 @@ static void test_retry(void)
 {
     struct sse_parser p;
     sse_parser_init(&p, 0);
-    CHECK(p.retry_ms == -1, "retry default");
+    CHECK_MSG(p.retry_ms == -1, "retry default");
     sse_parser_feed(&p, 0, "retry: 1500\n", 12, NULL);
-    CHECK(p.retry_ms == 1500, "retry 1500: %lld", (long long)p.retry_ms);
+    CHECK_MSG(p.retry_ms == 1500, "retry 1500: %lld", (long long)p.retry_ms);
     sse_parser_feed(&p, 0, "retry: 15x\nretry:\n", 18, NULL);
-    CHECK(p.retry_ms == 1500, "bad retry ignored");
+    CHECK_MSG(p.retry_ms == 1500, "bad retry ignored");
     sse_parser_reset(&p);
-    CHECK(p.retry_ms == -1 && p.events == 0, "reset");
+    CHECK_MSG(p.retry_ms == -1 && p.events == 0, "reset");
     sse_parser_free(&p);
     sse_parser_free(NULL);
 }
@@ -280,15 +271,15 @@ static void test_counts_and_reuse(void)
     int round;
     sse_parser_init(&p, 0);
     for (round = 0; round < 2; round++) {
-        CHECK(sse_parser_feed(&p, 5, s, strlen(s), NULL) == SSE_OK, "feed");
-        CHECK(p.events == 2, "events %llu", (unsigned long long)p.events);
-        CHECK(p.comments == 1, "comments");
-        CHECK(sse_parser_finish(&p) == 0, "finish clean");
+        CHECK_MSG(sse_parser_feed(&p, 5, s, strlen(s), NULL) == SSE_OK, "feed");
+        CHECK_MSG(p.events == 2, "events %llu", (unsigned long long)p.events);
+        CHECK_MSG(p.comments == 1, "comments");
+        CHECK_MSG(sse_parser_finish(&p) == 0, "finish clean");
         sse_parser_reset(&p);
     }
     /* An event at EOF with no blank line is dropped and counted. */
     sse_parser_feed(&p, 0, "data: a\n", 8, NULL);
-    CHECK(sse_parser_finish(&p) == 1 && p.incomplete == 1 && p.events == 0,
+    CHECK_MSG(sse_parser_finish(&p) == 1 && p.incomplete == 1 && p.events == 0,
           "incomplete at EOF");
     sse_parser_free(&p);
 }
@@ -305,11 +296,11 @@ static void test_bounded_memory(void)
     for (i = 0; i < 10000; i++)
         over += sse_parser_feed(&p, 0, chunk, sizeof(chunk), NULL) ==
                 SSE_E_OVERSIZED;
-    CHECK(over == 1, "oversized reported %d times", over);
-    CHECK(p.line.cap <= 2 * 4096 + 64, "line buffer grew to %zu", p.line.cap);
+    CHECK_MSG(over == 1, "oversized reported %d times", over);
+    CHECK_MSG(p.line.cap <= 2 * 4096 + 64, "line buffer grew to %zu", p.line.cap);
     sse_parser_feed(&p, 0, "\n\ndata: fine\n\n", 14, NULL);
-    CHECK(p.events == 1 && p.dropped == 1, "recovered after oversized");
-    CHECK(strcmp(sse_strerror(SSE_E_OVERSIZED), "unknown SSE error") != 0,
+    CHECK_MSG(p.events == 1 && p.dropped == 1, "recovered after oversized");
+    CHECK_MSG(strcmp(sse_strerror(SSE_E_OVERSIZED), "unknown SSE error") != 0,
           "strerror");
     sse_parser_free(&p);
 }
@@ -322,8 +313,8 @@ int main(void)
     test_retry();
     test_counts_and_reuse();
     test_bounded_memory();
-    if (failures) {
-        fprintf(stderr, "test_sse: %d failures\n", failures);
+    if (check_failures) {
+        fprintf(stderr, "test_sse: %d check_failures\n", check_failures);
         return 1;
     }
     printf("test_sse: %zu cases, all splits ok\n", i);

@@ -7,17 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures;
+#include "check.h"
 
-#define CHECK(cond, ...)                                                       \
-    do {                                                                       \
-        if (!(cond)) {                                                         \
-            failures++;                                                        \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);               \
-            fprintf(stderr, __VA_ARGS__);                                      \
-            fputc('\n', stderr);                                               \
-        }                                                                      \
-    } while (0)
 
 /* True when got is want up to rounding. */
 static int near(double got, double want)
@@ -96,10 +87,10 @@ static void test_percentiles(void)
         fill(c, v);
         qsort(v, c->n, sizeof(*v), cmp_double);
         got = stats_percentile_sorted(v, c->n, c->p);
-        CHECK(near(got, c->want), "%s: got %.17g want %.17g", c->name, got,
+        CHECK_MSG(near(got, c->want), "%s: got %.17g want %.17g", c->name, got,
               c->want);
     }
-    CHECK(isnan(stats_percentile_sorted(v, 0, 50)), "n = 0 gives NaN");
+    CHECK_MSG(isnan(stats_percentile_sorted(v, 0, 50)), "n = 0 gives NaN");
 }
 
 static void test_summaries(void)
@@ -111,35 +102,35 @@ static void test_summaries(void)
 
     /* mean = 160 / 5 = 32; deviations -17 -12 3 8 18, squares 289 144 9 64
      * 324 sum 830; sample variance 830 / 4 = 207.5. */
-    CHECK(stats_summarize(v5, 5, &s) == STATS_OK, "n5");
-    CHECK(s.n == 5 && near(s.mean, 32) && near(s.stddev, sqrt(207.5)) &&
+    CHECK_MSG(stats_summarize(v5, 5, &s) == STATS_OK, "n5");
+    CHECK_MSG(s.n == 5 && near(s.mean, 32) && near(s.stddev, sqrt(207.5)) &&
               s.min == 15 && s.max == 50 && near(s.p50, 35) &&
               near(s.p90, 46) && near(s.p99, 49.6),
           "n5 summary: mean %g sd %g", s.mean, s.stddev);
-    CHECK(v5[0] == 15 && v5[4] == 50, "summarize sorts in place");
+    CHECK_MSG(v5[0] == 15 && v5[4] == 50, "summarize sorts in place");
     /* p95 k = 3.8 -> 40 + 0.8 * 10 = 48; p99.9 k = 3.996 -> 49.96. */
-    CHECK(near(s.p95, 48) && near(s.p999, 49.96), "n5 p95 %g p999 %g", s.p95,
+    CHECK_MSG(near(s.p95, 48) && near(s.p999, 49.96), "n5 p95 %g p999 %g", s.p95,
           s.p999);
 
     /* 1..100: mean 50.5; sample variance of 1..n is n(n+1)/12 = 841.67. */
     for (i = 0; i < 100; i++)
         v100[i] = (double)(100 - i);
     stats_summarize(v100, 100, &s);
-    CHECK(near(s.mean, 50.5) && near(s.stddev, sqrt(100.0 * 101 / 12)) &&
+    CHECK_MSG(near(s.mean, 50.5) && near(s.stddev, sqrt(100.0 * 101 / 12)) &&
               near(s.p50, 50.5) && near(s.p90, 90.1) && near(s.p95, 95.05) &&
               near(s.p99, 99.01) && near(s.p999, 99.901),
           "n100 summary: sd %g p90 %g p95 %g", s.stddev, s.p90, s.p95);
 
-    CHECK(stats_summarize(one, 1, &s) == STATS_OK && s.stddev == 0 &&
+    CHECK_MSG(stats_summarize(one, 1, &s) == STATS_OK && s.stddev == 0 &&
               s.p50 == 3.5 && s.p999 == 3.5 && s.mean == 3.5,
           "n1 summary");
-    CHECK(stats_summarize(nan3, 3, &s) == STATS_OK && s.n == 2 &&
+    CHECK_MSG(stats_summarize(nan3, 3, &s) == STATS_OK && s.n == 2 &&
               near(s.p50, 2) && s.max == 3,
           "NaN skipped: n %zu p50 %g", s.n, s.p50);
-    CHECK(stats_summarize(none, 1, &s) == STATS_E_EMPTY && s.n == 0 &&
+    CHECK_MSG(stats_summarize(none, 1, &s) == STATS_E_EMPTY && s.n == 0 &&
               isnan(s.p50),
           "all NaN");
-    CHECK(stats_summarize(none, 0, &s) == STATS_E_EMPTY, "empty");
+    CHECK_MSG(stats_summarize(none, 0, &s) == STATS_E_EMPTY, "empty");
 }
 
 static void test_vec(void)
@@ -149,15 +140,15 @@ static void test_vec(void)
     stats_vec_init(&sv, 1000);
     for (i = 0; i < 1000 && !err; i++)
         err = stats_vec_push(&sv, i);
-    CHECK(err == 0 && sv.n == 1000 && sv.v[999] == 999, "push 1000");
-    CHECK(stats_vec_push(&sv, 1) == STATS_E_LIMIT && sv.n == 1000,
+    CHECK_MSG(err == 0 && sv.n == 1000 && sv.v[999] == 999, "push 1000");
+    CHECK_MSG(stats_vec_push(&sv, 1) == STATS_E_LIMIT && sv.n == 1000,
           "cap refuses");
-    CHECK(sv.cap <= 1000, "never allocates past the cap: %zu", sv.cap);
+    CHECK_MSG(sv.cap <= 1000, "never allocates past the cap: %zu", sv.cap);
     stats_vec_reset(&sv);
-    CHECK(sv.n == 0 && stats_vec_push(&sv, 5) == 0, "reset");
+    CHECK_MSG(sv.n == 0 && stats_vec_push(&sv, 5) == 0, "reset");
     stats_vec_free(&sv);
     stats_vec_free(NULL);
-    CHECK(strcmp(stats_strerror(STATS_E_LIMIT), "unknown stats error") != 0,
+    CHECK_MSG(strcmp(stats_strerror(STATS_E_LIMIT), "unknown stats error") != 0,
           "strerror");
 }
 
@@ -169,26 +160,26 @@ static void test_rng(void)
     uint64_t hist[7] = {0};
     int i;
     stats_rng_seed(&r, 0);
-    CHECK(stats_rng_next(&r) == UINT64_C(0x99ec5f36cb75f2b4), "seed 0 #1");
-    CHECK(stats_rng_next(&r) == UINT64_C(0xbf6e1f784956452a), "seed 0 #2");
-    CHECK(stats_rng_next(&r) == UINT64_C(0x1a5f849d4933e6e0), "seed 0 #3");
+    CHECK_MSG(stats_rng_next(&r) == UINT64_C(0x99ec5f36cb75f2b4), "seed 0 #1");
+    CHECK_MSG(stats_rng_next(&r) == UINT64_C(0xbf6e1f784956452a), "seed 0 #2");
+    CHECK_MSG(stats_rng_next(&r) == UINT64_C(0x1a5f849d4933e6e0), "seed 0 #3");
     stats_rng_seed(&r, 42);
-    CHECK(stats_rng_next(&r) == UINT64_C(0x15780b2e0c2ec716), "seed 42 #1");
+    CHECK_MSG(stats_rng_next(&r) == UINT64_C(0x15780b2e0c2ec716), "seed 42 #1");
     for (i = 0; i < 70000; i++)
         hist[stats_rng_below(&r, 7)]++;
     for (i = 0; i < 7; i++)
-        CHECK(hist[i] > 9000 && hist[i] < 11000, "below(7) bucket %d: %llu", i,
+        CHECK_MSG(hist[i] > 9000 && hist[i] < 11000, "below(7) bucket %d: %llu", i,
               (unsigned long long)hist[i]);
-    CHECK(stats_rng_below(&r, 1) == 0, "below(1)");
+    CHECK_MSG(stats_rng_below(&r, 1) == 0, "below(1)");
     /* below() is pinned too (multiply-shift, the same in Python). */
     stats_rng_seed(&r, 5);
-    CHECK(stats_rng_below(&r, 1000) == 288 &&
+    CHECK_MSG(stats_rng_below(&r, 1000) == 288 &&
               stats_rng_below(&r, 1000) == 602 &&
               stats_rng_below(&r, 1000) == 649 &&
               stats_rng_below(&r, 1000) == 821 &&
               stats_rng_below(&r, 1000) == 516,
           "below(1000) sequence");
-    CHECK(stats_rng_below(&r, (UINT64_C(1) << 63) + 12345) ==
+    CHECK_MSG(stats_rng_below(&r, (UINT64_C(1) << 63) + 12345) ==
                   UINT64_C(7458586743318766530) &&
               stats_rng_below(&r, (UINT64_C(1) << 63) + 12345) ==
                   UINT64_C(3513578934305420439),
@@ -214,11 +205,11 @@ static void test_bootstrap(void)
     sample(b, 200, 150, 2);
     memcpy(a_copy, a, sizeof(a));
 
-    CHECK(stats_bootstrap_median_diff(a, 200, b, 200, 7, 1000, 0.95, &ci) ==
+    CHECK_MSG(stats_bootstrap_median_diff(a, 200, b, 200, 7, 1000, 0.95, &ci) ==
               STATS_OK,
           "bootstrap runs");
-    CHECK(memcmp(a, a_copy, sizeof(a)) == 0, "inputs untouched");
-    CHECK(ci.excludes_zero && ci.lo > 40 && ci.hi < 60 && ci.lo < ci.hi &&
+    CHECK_MSG(memcmp(a, a_copy, sizeof(a)) == 0, "inputs untouched");
+    CHECK_MSG(ci.excludes_zero && ci.lo > 40 && ci.hi < 60 && ci.lo < ci.hi &&
               ci.lo <= ci.estimate && ci.estimate <= ci.hi &&
               near(ci.estimate, ci.estimate) && ci.iterations == 1000,
           "different samples separated: %g [%g, %g]", ci.estimate, ci.lo,
@@ -226,19 +217,19 @@ static void test_bootstrap(void)
 
     /* Same seed, same interval, to the bit. */
     stats_bootstrap_median_diff(a, 200, b, 200, 7, 1000, 0.95, &ci2);
-    CHECK(ci.lo == ci2.lo && ci.hi == ci2.hi, "deterministic");
+    CHECK_MSG(ci.lo == ci2.lo && ci.hi == ci2.hi, "deterministic");
     stats_bootstrap_median_diff(a, 200, b, 200, 8, 1000, 0.95, &ci3);
-    CHECK(ci3.lo != ci.lo || ci3.hi != ci.hi, "the seed matters");
+    CHECK_MSG(ci3.lo != ci.lo || ci3.hi != ci.hi, "the seed matters");
 
     /* A sample against itself: estimate 0 and an interval around 0. */
     stats_bootstrap_median_diff(a, 200, a_copy, 200, 7, 1000, 0.95, &ci);
-    CHECK(ci.estimate == 0 && !ci.excludes_zero && ci.lo <= 0 && ci.hi >= 0,
+    CHECK_MSG(ci.estimate == 0 && !ci.excludes_zero && ci.lo <= 0 && ci.hi >= 0,
           "identical samples not separated: [%g, %g]", ci.lo, ci.hi);
 
     /* Two samples from the same distribution (different draws). */
     sample(b, 200, 100, 3);
     stats_bootstrap_median_diff(a, 200, b, 200, 7, 0, 0, &ci);
-    CHECK(!ci.excludes_zero && ci.iterations == STATS_BOOTSTRAP_ITERATIONS &&
+    CHECK_MSG(!ci.excludes_zero && ci.iterations == STATS_BOOTSTRAP_ITERATIONS &&
               near(ci.level, 0.95),
           "same distribution not separated: [%g, %g]", ci.lo, ci.hi);
 
@@ -247,9 +238,9 @@ static void test_bootstrap(void)
     {
         double x[] = {4, 1, 3, 2}, y[] = {12, 14, 11, 13};
         stats_bootstrap_median_diff(x, 4, y, 4, 1, 200, 0.9, &ci);
-        CHECK(ci.estimate == 10, "even median estimate %g", ci.estimate);
+        CHECK_MSG(ci.estimate == 10, "even median estimate %g", ci.estimate);
     }
-    CHECK(stats_bootstrap_median_diff(a, 0, b, 200, 1, 10, 0.95, &ci) ==
+    CHECK_MSG(stats_bootstrap_median_diff(a, 0, b, 200, 1, 10, 0.95, &ci) ==
               STATS_E_EMPTY,
           "empty side");
 }
@@ -271,7 +262,7 @@ static void test_median_select(void)
         memcpy(sorted, v, n * sizeof(*v));
         qsort(sorted, n, sizeof(*v), cmp_double);
         stats_bootstrap_median_diff(zero, 1, v, n, 1, 1, 0.95, &ci);
-        CHECK(ci.estimate == stats_percentile_sorted(sorted, n, 50),
+        CHECK_MSG(ci.estimate == stats_percentile_sorted(sorted, n, 50),
               "median of %zu values: %g vs %g", n, ci.estimate,
               stats_percentile_sorted(sorted, n, 50));
     }
@@ -285,8 +276,8 @@ int main(void)
     test_vec();
     test_rng();
     test_bootstrap();
-    if (failures) {
-        fprintf(stderr, "test_stats: %d failures\n", failures);
+    if (check_failures) {
+        fprintf(stderr, "test_stats: %d check_failures\n", check_failures);
         return 1;
     }
     printf("test_stats: ok\n");

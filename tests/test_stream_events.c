@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "check.h"
+
 #define CHAT(delta)                                                            \
     "data: {\"choices\":[{\"index\":0,\"delta\":" delta "}]}\n\n"
 #define ANT(type, json) "event: " type "\ndata: " json "\n\n"
@@ -251,20 +253,9 @@ static const struct se_case cases[] = {
 
 /* clang-format on */
 
-static int failures;
-
-#define CHECK(cond, ...)                                                       \
-    do {                                                                       \
-        if (!(cond)) {                                                         \
-            failures++;                                                        \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);               \
-            fprintf(stderr, __VA_ARGS__);                                      \
-            fputc('\n', stderr);                                               \
-        }                                                                      \
-    } while (0)
 
 #define CHECK_I(c, got, want)                                                  \
-    CHECK((int64_t)(got) == (int64_t)(want), "%s: %s = %lld, want %lld",       \
+    CHECK_MSG((int64_t)(got) == (int64_t)(want), "%s: %s = %lld, want %lld",       \
           (c)->name, #got, (long long)(got), (long long)(want))
 
 /* Sets up s for case c (caps included). */
@@ -300,18 +291,18 @@ static void check_full(const struct se_case *c, const struct stream_state *s)
     CHECK_I(c, s->err, c->err);
     for (i = 0; i < s->n_tokens && c->times[i] >= 0; i++)
         CHECK_I(c, s->tokens[i].t_ns, c->times[i]);
-    CHECK(i == s->n_tokens && c->times[i] == -1, "%s: %zu token times", c->name,
+    CHECK_MSG(i == s->n_tokens && c->times[i] == -1, "%s: %zu token times", c->name,
           s->n_tokens);
     if (s->n_tokens > 0)
         CHECK_I(c, s->tokens[0].flags, c->first_flags);
     if (c->error_type)
-        CHECK(strcmp(s->error_type, c->error_type) == 0 &&
+        CHECK_MSG(strcmp(s->error_type, c->error_type) == 0 &&
                   strcmp(s->error_message, c->error_message) == 0,
               "%s: error %s / %s", c->name, s->error_type, s->error_message);
     else
-        CHECK(s->error_type[0] == '\0' && s->error_ns == -1,
+        CHECK_MSG(s->error_type[0] == '\0' && s->error_ns == -1,
               "%s: unexpected error %s", c->name, s->error_type);
-    CHECK(strcmp(s->finish_reason, c->finish ? c->finish : "") == 0,
+    CHECK_MSG(strcmp(s->finish_reason, c->finish ? c->finish : "") == 0,
           "%s: finish_reason %s", c->name, s->finish_reason);
 }
 
@@ -319,7 +310,7 @@ static void check_full(const struct se_case *c, const struct stream_state *s)
 static void check_same(const struct se_case *c, const struct stream_state *a,
                        const struct stream_state *b, size_t cut)
 {
-    CHECK(a->token_events == b->token_events &&
+    CHECK_MSG(a->token_events == b->token_events &&
               a->reasoning_events == b->reasoning_events &&
               a->text_bytes == b->text_bytes &&
               a->text_chars == b->text_chars &&
@@ -347,7 +338,7 @@ static void run_case(const struct se_case *c, struct stream_state *reused)
         }
         stream_feed(&s, (int64_t)i + 1, c->recv[i], len);
     }
-    CHECK(stream_finish(&s) == c->err, "%s: finish return", c->name);
+    CHECK_MSG(stream_finish(&s) == c->err, "%s: finish return", c->name);
     check_full(c, &s);
 
     /* The same case through a state reused from other requests. */
@@ -376,16 +367,16 @@ static void run_case(const struct se_case *c, struct stream_state *reused)
 static void test_api_names(void)
 {
     enum stream_api api = STREAM_API_OPENAI_CHAT;
-    CHECK(stream_api_from_name("anthropic", &api) == 0 &&
+    CHECK_MSG(stream_api_from_name("anthropic", &api) == 0 &&
               api == STREAM_API_ANTHROPIC,
           "anthropic");
-    CHECK(stream_api_from_name("openai-completions", &api) == 0 &&
+    CHECK_MSG(stream_api_from_name("openai-completions", &api) == 0 &&
               api == STREAM_API_OPENAI_COMPLETIONS,
           "completions");
-    CHECK(strcmp(stream_api_name(STREAM_API_OPENAI_CHAT), "openai-chat") == 0,
+    CHECK_MSG(strcmp(stream_api_name(STREAM_API_OPENAI_CHAT), "openai-chat") == 0,
           "name");
-    CHECK(stream_api_from_name("openai", &api) == STREAM_E_BAD_API, "bad name");
-    CHECK(stream_api_from_name(NULL, &api) == STREAM_E_BAD_API, "NULL name");
+    CHECK_MSG(stream_api_from_name("openai", &api) == STREAM_E_BAD_API, "bad name");
+    CHECK_MSG(stream_api_from_name(NULL, &api) == STREAM_E_BAD_API, "NULL name");
 }
 
 /* Many token events grow the array past its first allocation. */
@@ -397,7 +388,7 @@ static void test_many_tokens(void)
     stream_state_init(&s, STREAM_API_OPENAI_CHAT, 0);
     for (i = 0; i < 5000; i++)
         stream_feed(&s, i, ev, strlen(ev));
-    CHECK(stream_finish(&s) == 0 && s.n_tokens == 5000 &&
+    CHECK_MSG(stream_finish(&s) == 0 && s.n_tokens == 5000 &&
               s.tokens[4999].t_ns == 4999,
           "5000 tokens: %zu", s.n_tokens);
     stream_state_free(&s);
@@ -414,8 +405,8 @@ int main(void)
     stream_state_free(&reused);
     test_api_names();
     test_many_tokens();
-    if (failures) {
-        fprintf(stderr, "test_stream_events: %d failures\n", failures);
+    if (check_failures) {
+        fprintf(stderr, "test_stream_events: %d check_failures\n", check_failures);
         return 1;
     }
     printf("test_stream_events: %zu cases ok\n", i);
