@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """bench: tokentrace's performance benchmark (docs/performance.md).
 
-  bench.py --build DIR --work DIR            the full benchmark (~12 min)
+  bench.py --build DIR --work DIR            the full benchmark (~14 min)
   bench.py --build DIR --work DIR --quick    bench-quick (< 1 min): prints
                                              ratios against baseline.tsv
   ... --quick --write-baseline               stores this run as the baseline
@@ -177,8 +177,8 @@ def main():
     if a.quick:
         res["startup"] = startup_runs(tools, a.work, ["recorder", "raw"], 1)
         res["streams"] = stream_runs(
-            tools, a.work, [(100, 1, ["recorder", "raw"], WINDOW_MS)], 2, 60)
-        res["analyzer"] = analyzer_runs(tools, a.work, [0, 10**6], 2)
+            tools, a.work, [(100, 1, ["recorder", "raw"], WINDOW_MS)], 3, 60)
+        res["analyzer"] = analyzer_runs(tools, a.work, [0, 10**6], 5)
         res["load_end"] = bl.loadavg()
         q = rep.quick_metrics(res)
         print(rep.quick_table(q, rep.read_baseline(a.baseline)))

@@ -7,7 +7,7 @@ import time
 from benchlib import median
 
 NAMES = {"recorder": "tokentrace-record", "raw": "raw epoll floor (C)",
-         "python": "Python requests, thread/stream", "curl": "curl -N | stamp"}
+         "python": "Python requests, thread/stream", "curl": "curl -N into stamp"}
 
 
 def fmt(x, digits=0):
@@ -213,7 +213,7 @@ def size_table(runs):
         o = ts["chunk_record_overhead"]
         n = ts["client_chunks"]
         lines.append("| %d streams x %d tokens | %s | %s | %d / %.2f / %d | %.2f |"
-                     % (r["streams"], 100, fmt(n),
+                     % (r["streams"], r.get("tokens", 100), fmt(n),
                         fmt(ts["payload_bytes"] / n, 1), o["min"], o["mean"],
                         o["max"], (r["trace_bytes"] - ts["payload_bytes"]) / n))
     return "\n".join(lines)
@@ -247,21 +247,26 @@ def full_report(res):
 
 # ---- bench-quick ---------------------------------------------------------
 
-QUICK = [  # key, what, better when
-    ("rec100_err_p50_us", "recorder error p50 at 100 streams, µs", "lower"),
-    ("rec100_err_p99_us", "recorder error p99 at 100 streams, µs", "lower"),
+QUICK = [  # key, what, better when, ratio that flags WORSE? (error
+    # percentiles are noisy on a shared machine: only a doubling flags)
+    ("rec100_err_p50_us", "recorder error p50 at 100 streams, µs", "lower",
+     2.0),
+    ("rec100_err_p99_us", "recorder error p99 at 100 streams, µs", "lower",
+     2.0),
     ("raw100_err_p99_us", "floor client error p99 at 100 streams, µs",
-     "lower"),
+     "lower", 2.0),
     ("rec_over_raw_p99", "recorder p99 / floor p99 (noise-normalized)",
-     "lower"),
+     "lower", 2.0),
     ("rec100_cpu_us_per_chunk", "recorder CPU per chunk beyond startup, µs",
-     "lower"),
-    ("rec_over_raw_cpu", "recorder CPU / floor CPU per chunk", "lower"),
-    ("rec100_maxrss_kib", "recorder peak RSS, KiB", "lower"),
-    ("analyze_1e6_records_per_cpu_s", "analyzer summary records/CPU-s",
-     "higher"),
-    ("analyze_1e6_maxrss_kib", "analyzer summary peak RSS, KiB", "lower"),
-    ("chunk_overhead_bytes", "chunk record overhead, mean bytes", "lower"),
+     "lower", 1.2),
+    ("rec_over_raw_cpu", "recorder CPU / floor CPU per chunk", "lower", 1.2),
+    ("rec100_maxrss_kib", "recorder peak RSS, KiB", "lower", 1.2),
+    ("analyze_1e6_records_per_cpu_s",
+     "analyzer summary records/CPU-s, best of 5", "higher", 1.2),
+    ("analyze_1e6_maxrss_kib", "analyzer summary peak RSS, KiB", "lower",
+     1.2),
+    ("chunk_overhead_bytes", "chunk record overhead, mean bytes", "lower",
+     1.05),
 ]
 
 
@@ -280,8 +285,9 @@ def quick_metrics(res):
         "rec100_cpu_us_per_chunk": med(rec, lambda r: marginal(r, start)),
         "rec_over_raw_cpu": pair(lambda r: marginal(r, start)),
         "rec100_maxrss_kib": med(rec, lambda r: r["maxrss_kib"]),
-        "analyze_1e6_records_per_cpu_s": med(a, lambda r: r[
-            "chunks_per_cpu_s"]),
+        # best of the repetitions: CPU time only grows with interference
+        "analyze_1e6_records_per_cpu_s": max(r["chunks_per_cpu_s"]
+                                             for r in a),
         "analyze_1e6_maxrss_kib": med(a, lambda r: r["maxrss_kib"]),
         "chunk_overhead_bytes": med(rec, lambda r: r["ts"][
             "chunk_record_overhead"]["mean"]),
@@ -307,19 +313,19 @@ def write_baseline(path, q, res):
                 "BENCH_WRITE_BASELINE=1), %s, %s, load %.2f\n" % (
                     time.strftime("%Y-%m-%d %H:%M"), res["machine"]["cpu"],
                     q["load"]))
-        for k, _, _ in QUICK + [("load", "", "")]:
+        for k in [q_[0] for q_ in QUICK] + ["load"]:
             f.write("%s\t%.6g\n" % (k, q[k]))
 
 
 def quick_table(q, base):
     lines = ["%-32s %12s %12s %8s  %s" % ("metric", "baseline", "now",
                                           "now/base", "")]
-    for k, what, better in QUICK:
+    for k, what, better, limit in QUICK:
         b, n = base.get(k), q[k]
         r = n / b if b else None
         flag = ""
         if r is not None:
-            worse = r > 1.2 if better == "lower" else r < 1 / 1.2
+            worse = r > limit if better == "lower" else r < 1 / limit
             flag = "WORSE?" if worse else ""
         lines.append("%-32s %12s %12s %8s  %s  (%s, %s is better)" % (
             k, fmt(b, 2), fmt(n, 2), fmt(r, 2), flag, what, better))

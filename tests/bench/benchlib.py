@@ -65,6 +65,13 @@ class Tools:
         self.rusage = os.path.join(work, "rusage")
         self.ts_error = os.path.join(HERE, "ts_error.py")
         self.ref_client = os.path.join(HERE, "ref_client.py")
+        os.makedirs(work, exist_ok=True)
+        for h in ("raw_client", "stamp", "rusage"):
+            exe, src = os.path.join(work, h), os.path.join(HERE, h + ".c")
+            if not os.path.exists(exe) or \
+                    os.path.getmtime(exe) < os.path.getmtime(src):
+                subprocess.check_call(["cc", "-O2", "-Wall", "-Wextra",
+                                       "-Werror", "-o", exe, src])
 
 
 class Replay:
@@ -183,7 +190,8 @@ def measure_stream_run(tools, work, client, streams, nreq, tokens, tpot_ms,
     e = ts_error(tools, sends, client, out, tpot_ms, tokens)
     chunks = e["client_chunks"]
     cpu = ru["user_s"] + ru["sys_s"]
-    r = {"client": client, "streams": streams, "load": load0, "rc": ru["rc"],
+    r = {"client": client, "streams": streams, "tokens": tokens,
+         "load": load0, "rc": ru["rc"],
          "wall_s": round(ru["wall_s"], 2), "cpu_s": round(cpu, 3),
          "maxrss_kib": ru["maxrss_kib"], "chunks": chunks,
          "cpu_us_per_chunk": round(cpu * 1e6 / chunks, 2) if chunks else None,

@@ -51,6 +51,18 @@ static struct stream *streams;
 static int port, reqs_per_stream;
 static const char *prefix, *body;
 
+/* A whole number >= 0 from text, or exits 2 naming the argument. */
+static long number_arg(const char *s, const char *what)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || v < 0) {
+        fprintf(stderr, "raw_client: bad %s '%s'\n", what, s);
+        exit(2);
+    }
+    return v;
+}
+
 static int64_t now_ns(void)
 {
     struct timespec ts;
@@ -184,11 +196,18 @@ int main(int argc, char **argv)
                         "BODY OUT [WINDOW_MS]\n");
         return 2;
     }
-    if (argc == 8)
-        window_ns = (int64_t)(strtod(argv[7], NULL) * 1e6);
-    port = (int)strtol(argv[1], NULL, 10);
-    n = (int)strtol(argv[2], NULL, 10);
-    reqs_per_stream = (int)strtol(argv[3], NULL, 10);
+    if (argc == 8) {
+        char *end;
+        double w = strtod(argv[7], &end);
+        if (end == argv[7] || *end || w < 0) {
+            fprintf(stderr, "raw_client: bad WINDOW_MS '%s'\n", argv[7]);
+            return 2;
+        }
+        window_ns = (int64_t)(w * 1e6);
+    }
+    port = (int)number_arg(argv[1], "PORT");
+    n = (int)number_arg(argv[2], "STREAMS");
+    reqs_per_stream = (int)number_arg(argv[3], "REQUESTS");
     prefix = argv[4];
     body = argv[5];
     streams = calloc((size_t)n, sizeof *streams);

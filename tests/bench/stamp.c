@@ -30,8 +30,14 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: stamp RID OUT.tsv [START_NS]\n");
         return 2;
     }
-    if (argc > 3)
-        start = strtoll(argv[3], NULL, 10);
+    if (argc > 3) {
+        char *end;
+        start = strtoll(argv[3], &end, 10);
+        if (end == argv[3] || *end) {
+            fprintf(stderr, "stamp: bad START_NS '%s'\n", argv[3]);
+            return 2;
+        }
+    }
     for (;;) {
         ssize_t r = read(0, buf, sizeof buf);
         int64_t now = now_ns();
