@@ -6,41 +6,13 @@
 #include <stdio.h>
 
 #include "mp.h"
-
-/* Length of the valid UTF-8 sequence at s (1..4), or 0 when invalid. */
-static size_t utf8_seq(const uint8_t *s, size_t len)
-{
-    uint8_t c = s[0];
-    size_t n;
-    uint32_t cp;
-    if (c < 0x80)
-        return 1;
-    if (c >= 0xc2 && c <= 0xdf)
-        n = 2, cp = c & 0x1f;
-    else if (c >= 0xe0 && c <= 0xef)
-        n = 3, cp = c & 0x0f;
-    else if (c >= 0xf0 && c <= 0xf4)
-        n = 4, cp = c & 0x07;
-    else
-        return 0;
-    if (len < n)
-        return 0;
-    for (size_t i = 1; i < n; i++) {
-        if ((s[i] & 0xc0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (s[i] & 0x3f);
-    }
-    if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-        (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-        return 0;
-    return n;
-}
+#include "utf8.h"
 
 bool json_utf8_valid(const uint8_t *s, size_t len)
 {
     size_t i = 0;
     while (i < len) {
-        size_t n = utf8_seq(s + i, len - i);
+        size_t n = utf8_seq_len(s + i, len - i);
         if (!n)
             return false;
         i += n;
@@ -68,7 +40,7 @@ void json_put_string(struct buf *b, const char *str, size_t len)
             else
                 buf_printf(b, "\\u%04x", c);
             i++;
-        } else if ((n = utf8_seq(s + i, len - i)) > 0) {
+        } else if ((n = utf8_seq_len(s + i, len - i)) > 0) {
             buf_append(b, s + i, n);
             i += n;
         } else {

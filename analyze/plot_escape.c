@@ -4,40 +4,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-size_t plot_utf8_len(const unsigned char *s, size_t avail)
-{
-    unsigned c = s[0];
-    size_t n;
-    unsigned lo = 0x80, hi = 0xBF;
-    if (avail == 0)
-        return 0;
-    if (c < 0x80)
-        return 1;
-    if (c >= 0xC2 && c <= 0xDF)
-        n = 2;
-    else if (c >= 0xE0 && c <= 0xEF) {
-        n = 3;
-        if (c == 0xE0)
-            lo = 0xA0; /* no overlong forms */
-        if (c == 0xED)
-            hi = 0x9F; /* no surrogates */
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        n = 4;
-        if (c == 0xF0)
-            lo = 0x90;
-        if (c == 0xF4)
-            hi = 0x8F; /* nothing above U+10FFFF */
-    } else
-        return 0;
-    if (avail < n)
-        return 0;
-    if (s[1] < lo || s[1] > hi)
-        return 0;
-    for (size_t i = 2; i < n; i++)
-        if (s[i] < 0x80 || s[i] > 0xBF)
-            return 0;
-    return n;
-}
+#include "utf8.h"
 
 /* Appends len bytes to out if they fit (keeping room for tail bytes and
  * the NUL); returns false when they did not. */
@@ -65,7 +32,7 @@ size_t plot_dat_string_buf(char *out, size_t size, const char *s)
     if (avail == 0)
         put(out, size, &len, "(none)", 6, 1);
     while (avail > 0) {
-        size_t n = plot_utf8_len(u, avail);
+        size_t n = utf8_seq_len(u, avail);
         char c;
         if (n > 1) {
             if (!put(out, limit, &len, (const char *)u, n, 4))
@@ -126,7 +93,7 @@ size_t plot_gp_string(char *out, size_t size, const char *s)
     }
     out[len++] = '\'';
     while (avail > 0) {
-        size_t n = plot_utf8_len(u, avail);
+        size_t n = utf8_seq_len(u, avail);
         if (n > 1) {
             if (!put(out, size, &len, (const char *)u, n, 1))
                 break;
@@ -148,7 +115,7 @@ int plot_html_escape(FILE *out, const char *s, size_t n)
 {
     const unsigned char *u = (const unsigned char *)s;
     while (n > 0) {
-        size_t k = plot_utf8_len(u, n);
+        size_t k = utf8_seq_len(u, n);
         int r = 0;
         if (k == 0) {
             r = fputs("\xEF\xBF\xBD", out);

@@ -36,8 +36,4 @@ size_t plot_gp_string(char *out, size_t size, const char *s);
  * U+FFFD. Returns 0, -1 on a write error. */
 int plot_html_escape(FILE *out, const char *s, size_t n);
 
-/* Length of the valid UTF-8 sequence starting at s (1-4, at most avail),
- * or 0 when the bytes there are not valid UTF-8. */
-size_t plot_utf8_len(const unsigned char *s, size_t avail);
-
 #endif

@@ -1,5 +1,6 @@
 /* text_out: CSV fields, markdown-safe text and trimmed decimal numbers. */
 #include "text_out.h"
+#include "utf8.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -47,35 +48,6 @@ void csv_put_field(struct buf *b, const char *s)
         buf_puts(b, "\"");
 }
 
-/* Length of the valid UTF-8 sequence at s (1..4), 0 when invalid. */
-static size_t utf8_len(const unsigned char *s, size_t len)
-{
-    unsigned char c = s[0];
-    size_t n;
-    unsigned long cp;
-    if (c < 0x80)
-        return 1;
-    if (c >= 0xc2 && c <= 0xdf)
-        n = 2, cp = c & 0x1fu;
-    else if (c >= 0xe0 && c <= 0xef)
-        n = 3, cp = c & 0x0fu;
-    else if (c >= 0xf0 && c <= 0xf4)
-        n = 4, cp = c & 0x07u;
-    else
-        return 0;
-    if (len < n)
-        return 0;
-    for (size_t i = 1; i < n; i++) {
-        if ((s[i] & 0xc0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (s[i] & 0x3fu);
-    }
-    if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-        (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-        return 0;
-    return n;
-}
-
 void md_put(struct buf *b, const char *str, size_t max_bytes)
 {
     const unsigned char *s = (const unsigned char *)str;
@@ -86,7 +58,7 @@ void md_put(struct buf *b, const char *str, size_t max_bytes)
     }
     len = strlen(str);
     while (i < len) {
-        size_t n = utf8_len(s + i, len - i);
+        size_t n = utf8_seq_len(s + i, len - i);
         if (max_bytes && i + (n ? n : 1) > max_bytes) {
             buf_puts(b, "...");
             return;

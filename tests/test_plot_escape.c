@@ -7,6 +7,7 @@
 #include "check.h"
 #include "plot_escape.h"
 #include "plot_template.h"
+#include "utf8.h"
 
 static const struct {
     const char *in, *dat, *gp;
@@ -88,13 +89,13 @@ static void test_html(void)
 
 static void test_utf8(void)
 {
-    CHECK(plot_utf8_len((const unsigned char *)"a", 1) == 1);
-    CHECK(plot_utf8_len((const unsigned char *)"\xc3\xa9", 2) == 2);
-    CHECK(plot_utf8_len((const unsigned char *)"\xc3", 1) == 0);
-    CHECK(plot_utf8_len((const unsigned char *)"\xe4\xb8\xad", 3) == 3);
-    CHECK(plot_utf8_len((const unsigned char *)"\xf0\x9f\x98\x80", 4) == 4);
-    CHECK(plot_utf8_len((const unsigned char *)"\xf4\x90\x80\x80", 4) == 0);
-    CHECK(plot_utf8_len((const unsigned char *)"\xe0\x80\x80", 3) == 0);
+    CHECK(utf8_seq_len((const unsigned char *)"a", 1) == 1);
+    CHECK(utf8_seq_len((const unsigned char *)"\xc3\xa9", 2) == 2);
+    CHECK(utf8_seq_len((const unsigned char *)"\xc3", 1) == 0);
+    CHECK(utf8_seq_len((const unsigned char *)"\xe4\xb8\xad", 3) == 3);
+    CHECK(utf8_seq_len((const unsigned char *)"\xf0\x9f\x98\x80", 4) == 4);
+    CHECK(utf8_seq_len((const unsigned char *)"\xf4\x90\x80\x80", 4) == 0);
+    CHECK(utf8_seq_len((const unsigned char *)"\xe0\x80\x80", 3) == 0);
 }
 
 /* True when a line that is not a comment holds a double quote. */
