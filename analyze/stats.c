@@ -48,23 +48,136 @@ double stats_percentile_sorted(const double *sorted, size_t n, double p)
     return stats_lerp(sorted[lo], sorted[lo + 1], frac);
 }
 
-/* qsort order for doubles (no NaN here). */
-static int stats_cmp(const void *pa, const void *pb)
+/* Sorts v[0..n) by insertion: quick for the short runs introsort leaves. */
+static void stats_insertion_sort(double *v, size_t n)
 {
-    double a = *(const double *)pa, b = *(const double *)pb;
-    return (a > b) - (a < b);
+    for (size_t i = 1; i < n; i++) {
+        double x = v[i];
+        size_t j = i;
+        for (; j > 0 && x < v[j - 1]; j--)
+            v[j] = v[j - 1];
+        v[j] = x;
+    }
+}
+
+/* Restores the max-heap property below root in v[0..n). */
+static void stats_sift_down(double *v, size_t root, size_t n)
+{
+    double x = v[root];
+    for (;;) {
+        size_t child = 2 * root + 1;
+        if (child >= n)
+            break;
+        if (child + 1 < n && v[child] < v[child + 1])
+            child++;
+        if (!(x < v[child]))
+            break;
+        v[root] = v[child];
+        root = child;
+    }
+    v[root] = x;
+}
+
+/* Heapsort: the O(n log n) fallback when quicksort keeps splitting badly. */
+static void stats_heap_sort(double *v, size_t n)
+{
+    for (size_t i = n / 2; i-- > 0;)
+        stats_sift_down(v, i, n);
+    for (size_t end = n; end-- > 1;) {
+        double top = v[0];
+        v[0] = v[end];
+        v[end] = top;
+        stats_sift_down(v, 0, end);
+    }
+}
+
+static void stats_swap(double *a, double *b)
+{
+    double t = *a;
+    *a = *b;
+    *b = t;
+}
+
+/* Hoare partition of v[0..n) (n >= 2) around the median of the first,
+ * middle and last values; returns k with v[0..k] <= v[k+1..n), both parts
+ * non-empty. Runs of equal values split evenly. */
+static size_t stats_partition(double *v, size_t n)
+{
+    size_t mid = n / 2, last = n - 1, i, j;
+    double pivot;
+    if (v[mid] < v[0])
+        stats_swap(&v[mid], &v[0]);
+    if (v[last] < v[mid]) {
+        stats_swap(&v[last], &v[mid]);
+        if (v[mid] < v[0])
+            stats_swap(&v[mid], &v[0]);
+    }
+    pivot = v[mid];
+    i = 0;
+    j = last;
+    for (;;) {
+        while (v[i] < pivot)
+            i++;
+        while (pivot < v[j])
+            j--;
+        if (i >= j)
+            return j;
+        stats_swap(&v[i], &v[j]);
+        i++;
+        j--;
+    }
+}
+
+/* Introsort of v[0..n) with depth partitions left before heapsort. */
+static void stats_introsort(double *v, size_t n, size_t depth)
+{
+    while (n > 16) {
+        size_t k;
+        if (depth-- == 0) {
+            stats_heap_sort(v, n);
+            return;
+        }
+        k = stats_partition(v, n) + 1;
+        /* Recurse into the smaller part, loop on the larger: the stack
+         * stays within log2 n frames. */
+        if (k < n - k) {
+            stats_introsort(v, k, depth);
+            v += k;
+            n -= k;
+        } else {
+            stats_introsort(v + k, n - k, depth);
+            n = k;
+        }
+    }
+    stats_insertion_sort(v, n);
+}
+
+/* Sorts n non-NaN doubles ascending, in place, with no allocation
+ * (introsort: quicksort, heapsort past 2 log2 n levels, insertion sort for
+ * short runs). The order of -0.0 and +0.0 among themselves is unspecified
+ * but the same on every machine. */
+static void stats_sort(double *v, size_t n)
+{
+    size_t depth = 0;
+    for (size_t m = n; m > 1; m >>= 1)
+        depth += 2;
+    stats_introsort(v, n, depth);
 }
 
 int stats_summarize(double *v, size_t n, struct stats_summary *out)
 {
     size_t i, m = 0;
     double sum = 0, ss = 0, mean;
-    /* Move NaN values to the end, keeping the others in front. */
+    /* Move NaN values to the end, keeping the others in front (no write
+     * until the first NaN: most vectors have none). */
     for (i = 0; i < n; i++) {
         if (!isnan(v[i])) {
-            double x = v[i];
-            v[i] = v[m];
-            v[m++] = x;
+            if (i != m) {
+                double x = v[i];
+                v[i] = v[m];
+                v[m] = x;
+            }
+            m++;
         }
     }
     out->n = m;
@@ -73,7 +186,7 @@ int stats_summarize(double *v, size_t n, struct stats_summary *out)
         out->mean = out->stddev = out->min = out->max = NAN;
         return STATS_E_EMPTY;
     }
-    qsort(v, m, sizeof(*v), stats_cmp);
+    stats_sort(v, m);
     for (i = 0; i < m; i++)
         sum += v[i];
     mean = sum / (double)m;
@@ -277,7 +390,7 @@ int stats_bootstrap_median_diff(const double *a, size_t na, const double *b,
         double mb = stats_resample_median(&rng, b, nb, rb);
         diffs[it] = mb - ma;
     }
-    qsort(diffs, iterations, sizeof(*diffs), stats_cmp);
+    stats_sort(diffs, iterations);
     out->lo = stats_percentile_sorted(diffs, iterations, 50 * (1 - level));
     out->hi = stats_percentile_sorted(diffs, iterations, 50 * (1 + level));
     out->level = level;

@@ -53,15 +53,44 @@ int buf_puts(struct buf *b, const char *s)
     return buf_append(b, s, strlen(s));
 }
 
+int buf_extend(struct buf *b, size_t n, char **out)
+{
+    int err = buf_reserve(b, n);
+    if (err)
+        return err;
+    *out = b->data + b->len;
+    b->len += n;
+    b->data[b->len] = '\0';
+    return BUF_OK;
+}
+
 int buf_printf(struct buf *b, const char *fmt, ...)
 {
     va_list ap;
     int n, err;
-    va_start(ap, fmt);
-    n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        return BUF_E_NOMEM;
+    size_t room = b->cap > b->len ? b->cap - b->len : 0;
+
+    /* Most texts fit in the spare capacity: format once, straight there. */
+    if (room > 0) {
+        va_start(ap, fmt);
+        n = vsnprintf(b->data + b->len, room, fmt, ap);
+        va_end(ap);
+        if (n < 0) {
+            b->data[b->len] = '\0';
+            return BUF_E_NOMEM;
+        }
+        if ((size_t)n < room && (size_t)n <= b->limit - b->len) {
+            b->len += (size_t)n;
+            return BUF_OK;
+        }
+        b->data[b->len] = '\0'; /* it did not fit (or is over the cap) */
+    } else {
+        va_start(ap, fmt);
+        n = vsnprintf(NULL, 0, fmt, ap);
+        va_end(ap);
+        if (n < 0)
+            return BUF_E_NOMEM;
+    }
     err = buf_reserve(b, (size_t)n);
     if (err)
         return err;

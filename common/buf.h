@@ -25,7 +25,13 @@ int buf_append(struct buf *b, const void *p, size_t len);
 /* Appends a NUL-terminated string. Same returns as buf_append. */
 int buf_puts(struct buf *b, const char *s);
 
-/* Appends printf-formatted text. Same returns as buf_append. */
+/* Appends n bytes that the caller then writes at *out (all n of them, before
+ * the next call on b); data[len] stays the NUL. Same returns as buf_append;
+ * on error nothing is appended and *out is untouched. */
+int buf_extend(struct buf *b, size_t n, char **out);
+
+/* Appends printf-formatted text (formatted once when it fits the spare
+ * capacity, twice otherwise). Same returns as buf_append. */
 int buf_printf(struct buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 

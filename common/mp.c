@@ -51,12 +51,24 @@ static int arena_take(struct mp_arena *a, size_t count, size_t *first)
     return MP_OK;
 }
 
+/* The big-endian unsigned integer of n bytes (1, 2, 4 or 8) at p. The
+ * fixed widths compile to single loads and byte swaps. */
 static uint64_t be(const uint8_t *p, int n)
 {
-    uint64_t x = 0;
-    for (int i = 0; i < n; i++)
-        x = (x << 8) | p[i];
-    return x;
+    switch (n) {
+    case 1:
+        return p[0];
+    case 2:
+        return (uint64_t)p[0] << 8 | p[1];
+    case 4:
+        return (uint64_t)p[0] << 24 | (uint64_t)p[1] << 16 |
+               (uint64_t)p[2] << 8 | p[3];
+    default:
+        return (uint64_t)p[0] << 56 | (uint64_t)p[1] << 48 |
+               (uint64_t)p[2] << 40 | (uint64_t)p[3] << 32 |
+               (uint64_t)p[4] << 24 | (uint64_t)p[5] << 16 |
+               (uint64_t)p[6] << 8 | p[7];
+    }
 }
 
 /* Shape of the value whose first byte is at p: payload-length bytes, fixed
@@ -309,6 +321,63 @@ int mp_decode(const uint8_t *buf, size_t len, struct mp_arena *a,
     *out = &a->nodes[root];
     *used = size;
     return MP_OK;
+}
+
+size_t mp_read_int(const uint8_t *buf, size_t len, int64_t *out)
+{
+    size_t size;
+    uint64_t x;
+    uint8_t c;
+    if (len < 1)
+        return 0;
+    c = buf[0];
+    if (c <= 0x7f || c >= 0xe0) { /* positive or negative fixint */
+        *out = c <= 0x7f ? (int64_t)c : (int64_t)(int8_t)c;
+        return 1;
+    }
+    if (c < 0xcc || c > 0xd3)
+        return 0;
+    size = (size_t)1 << ((c - 0xcc) & 3); /* 1, 2, 4 or 8 payload bytes */
+    if (len < 1 + size)
+        return 0;
+    x = be(buf + 1, (int)size);
+    if (c >= 0xd0) { /* signed: sign-extend from its width */
+        int shift = 64 - 8 * (int)size;
+        *out = (int64_t)(x << shift) >> shift;
+    } else {
+        if (x > (uint64_t)INT64_MAX)
+            return 0;
+        *out = (int64_t)x;
+    }
+    return 1 + size;
+}
+
+size_t mp_read_bytes(const uint8_t *buf, size_t len, const uint8_t **data,
+                     size_t *n)
+{
+    size_t hdr, lenbytes;
+    uint64_t count;
+    uint8_t c;
+    if (len < 1)
+        return 0;
+    c = buf[0];
+    if ((c & 0xe0) == 0xa0) /* fixstr */
+        lenbytes = 0;
+    else if (c >= 0xc4 && c <= 0xc6) /* bin 8/16/32 */
+        lenbytes = (size_t)1 << (c - 0xc4);
+    else if (c >= 0xd9 && c <= 0xdb) /* str 8/16/32 */
+        lenbytes = (size_t)1 << (c - 0xd9);
+    else
+        return 0;
+    hdr = 1 + lenbytes;
+    if (len < hdr)
+        return 0;
+    count = lenbytes ? be(buf + 1, (int)lenbytes) : (uint64_t)(c & 0x1f);
+    if (count > len - hdr)
+        return 0;
+    *data = buf + hdr;
+    *n = (size_t)count;
+    return hdr + (size_t)count;
 }
 
 const struct mp_value *mp_map_get(const struct mp_value *v, const char *key)

@@ -76,6 +76,19 @@ int mp_decode(const uint8_t *buf, size_t len, struct mp_arena *a,
  * *used (a string header claiming 4 GiB says so at once); or MP_BAD. */
 int mp_skip(const uint8_t *buf, size_t len, size_t *used);
 
+/* Reads one msgpack integer (a fixint or an int/uint of 1 to 8 bytes; not
+ * a float) at buf[0..len). Returns its size in bytes and the value in *out,
+ * or 0 when buf does not start with such an integer, it is cut by len, or
+ * its value is above INT64_MAX. Never reads past buf + len. */
+size_t mp_read_int(const uint8_t *buf, size_t len, int64_t *out);
+
+/* Reads one msgpack bin or str header at buf[0..len) and checks that its
+ * payload lies within len. Returns the whole value's size (header and
+ * payload), with the payload in *data and *n; 0 when buf does not start
+ * with a bin/str or the payload is cut by len. Never reads past buf + len. */
+size_t mp_read_bytes(const uint8_t *buf, size_t len, const uint8_t **data,
+                     size_t *n);
+
 /* Map lookup by string key; NULL when v is not a map or the key is absent. */
 const struct mp_value *mp_map_get(const struct mp_value *v, const char *key);
 

@@ -7,6 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fast_path.h"
+#include "stream_scan.h"
+
 const char *stream_strerror(int err)
 {
     switch (err) {
@@ -52,11 +55,13 @@ static void stream_clear(struct stream_state *s, enum stream_api api)
     struct sse_parser sse = s->sse;
     struct stream_token *tokens = s->tokens;
     size_t cap = s->tokens_cap, max = s->max_token_events;
+    bool slow_json = s->slow_json;
     memset(s, 0, sizeof(*s));
     s->sse = sse;
     s->tokens = tokens;
     s->tokens_cap = cap;
     s->max_token_events = max;
+    s->slow_json = slow_json;
     s->api = api;
     s->first_token_ns = s->first_content_ns = s->last_token_ns = -1;
     s->usage_output_tokens = s->usage_input_tokens = -1;
@@ -70,6 +75,7 @@ void stream_state_init(struct stream_state *s, enum stream_api api,
     memset(s, 0, sizeof(*s));
     sse_parser_init(&s->sse, max_event_bytes);
     s->max_token_events = STREAM_MAX_TOKEN_EVENTS;
+    s->slow_json = fast_path_disabled();
     stream_clear(s, api);
 }
 
@@ -119,13 +125,6 @@ static void stream_count(const cJSON *obj, const char *key, int64_t *out)
         *out = (int64_t)v->valuedouble;
 }
 
-/* The generated text one event carried, piece by piece. */
-struct stream_piece_sum {
-    uint64_t bytes, chars, reasoning_bytes;
-    unsigned pieces, reasoning_pieces;
-    bool tool;
-};
-
 /* Adds one non-empty text field to the event's sum. */
 static void stream_piece(struct stream_piece_sum *sum, const char *text,
                          bool reasoning, bool tool)
@@ -136,15 +135,7 @@ static void stream_piece(struct stream_piece_sum *sum, const char *text,
         bytes++;
         chars += (*p & 0xC0) != 0x80;
     }
-    sum->bytes += bytes;
-    sum->chars += chars;
-    sum->pieces++;
-    if (reasoning) {
-        sum->reasoning_pieces++;
-        sum->reasoning_bytes += bytes;
-    }
-    if (tool)
-        sum->tool = true;
+    stream_piece_add(sum, bytes, chars, reasoning, tool);
 }
 
 /* Records a token event when the event carried any text. */
@@ -353,11 +344,36 @@ static bool stream_is_done(const char *d, size_t n)
     return n == 6 && memcmp(d, "[DONE]", 6) == 0;
 }
 
+/* Applies what the fast scan found, as the cJSON path would have. */
+static void stream_apply_facts(struct stream_state *s, int64_t t_ns,
+                               const struct stream_scan_facts *f)
+{
+    s->json_events++;
+    if (f->finishes) {
+        s->finish_reasons += f->finishes;
+        stream_copy(s->finish_reason, sizeof(s->finish_reason), f->finish,
+                    f->finish_len);
+    }
+    stream_token_event(s, t_ns, &f->sum);
+    if (f->usage_output >= 0)
+        s->usage_output_tokens = f->usage_output;
+    if (f->usage_input >= 0)
+        s->usage_input_tokens = f->usage_input;
+    if (f->usage_reasoning >= 0)
+        s->usage_reasoning_tokens = f->usage_reasoning;
+    if (f->done && !s->done_seen) {
+        s->done_seen = true;
+        s->done_ns = t_ns;
+    }
+    s->pings += f->ping;
+}
+
 /* SSE callback: one dispatched event. */
 static void stream_on_event(void *ctx, const struct sse_event *ev)
 {
     struct stream_state *s = ctx;
     bool error_event = ev->type_len == 5 && memcmp(ev->type, "error", 5) == 0;
+    struct stream_scan_facts facts;
     cJSON *root;
     s->sse_events++;
     if (stream_is_done(ev->data, ev->data_len)) {
@@ -365,6 +381,11 @@ static void stream_on_event(void *ctx, const struct sse_event *ev)
             s->done_seen = true;
             s->done_ns = ev->t_ns;
         }
+        return;
+    }
+    if (!s->slow_json && !error_event &&
+        stream_scan_event(s->api, ev->data, ev->data_len, &facts)) {
+        stream_apply_facts(s, ev->t_ns, &facts);
         return;
     }
     root = cJSON_ParseWithLength(ev->data, ev->data_len);

@@ -58,6 +58,11 @@ struct stream_state {
     enum stream_api api;
     struct sse_parser sse;
     size_t max_token_events; /* set by init; the caller may lower it */
+    /* Parse every event with cJSON, never with the fast scan
+     * (common/stream_scan.h). Set by init from TOKENTRACE_NO_FAST_PATH;
+     * the caller may change it; kept by reset. The facts are the same
+     * either way: tests/test_stream_scan.c compares the two. */
+    bool slow_json;
 
     /* Token events, in arrival order. */
     struct stream_token *tokens;

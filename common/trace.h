@@ -80,6 +80,11 @@ struct trace_request {
     const char *request_id; /* X-Request-Id sent, NULL when off */
     const char *body;       /* request JSON, NULL with --no-content */
     size_t body_len;
+    /* --retry: attempt number (0 or 1: a first attempt) and, on attempts
+     * from 2, the id of the request's first attempt (0: none). Written
+     * only on retries. */
+    uint32_t attempt;
+    uint32_t retry_of;
 };
 
 /* libcurl's phase times, as durations from start_ns (-1 unknown). */
@@ -106,6 +111,12 @@ struct trace_result {
     uint64_t chunks; /* chunk records written */
     int64_t first_byte_ns; /* time of the first body receive, -1 none */
     uint32_t attempt;      /* 1 unless retried */
+    uint32_t retry_of;     /* id of the first attempt on a retry, else 0 */
+    /* The recorder scheduled another attempt of this request, to be sent
+     * retry_wait_ms after end_ns (this attempt is then superseded, unless
+     * the run stopped during the wait and the retry never came). */
+    bool will_retry;
+    int64_t retry_wait_ms;
 };
 
 struct trace_footer {
@@ -113,6 +124,7 @@ struct trace_footer {
     uint64_t requests;
     uint64_t ok;
     uint64_t failed;
+    uint64_t retried; /* attempts superseded by a retry (not in ok/failed) */
     uint64_t chunks;
     uint64_t bytes;
     bool interrupted; /* stopped early by a signal or --duration */

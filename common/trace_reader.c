@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fast_path.h"
 #include "mp.h"
 
 #define READ_STEP ((size_t)256 << 10)
@@ -32,6 +33,7 @@ struct trace_reader {
     uint64_t base; /* file offset of buf[0] */
     bool eof;
     bool seen_header;
+    bool fast_chunks; /* read_chunk_fast on (env TOKENTRACE_NO_FAST_PATH) */
     unsigned trace_index;
     unsigned headers;
     struct mp_arena arena;
@@ -105,6 +107,7 @@ int trace_reader_open(const char *path, struct trace_reader **out)
         return err;
     }
     mp_arena_init(&r->arena, MAX_NODES);
+    r->fast_chunks = !fast_path_disabled();
     *out = r;
     return TRACE_OK;
 }
@@ -302,6 +305,8 @@ static void read_request(struct trace_reader *r, const struct mp_value *m,
     q->start_ns = map_int(m, "start_ns", -1);
     q->request_id = map_str(r, m, "request_id");
     q->body = get_str(r, mp_map_get(m, "body"), &q->body_len);
+    q->attempt = (uint32_t)clamp_u32(map_int(m, "attempt", 1));
+    q->retry_of = (uint32_t)clamp_u32(map_int(m, "retry_of", 0));
 }
 
 static void read_result(struct trace_reader *r, const struct mp_value *m,
@@ -327,6 +332,9 @@ static void read_result(struct trace_reader *r, const struct mp_value *m,
     s->chunks = (uint64_t)map_int(m, "chunks", 0);
     s->first_byte_ns = map_int(m, "first_byte_ns", -1);
     s->attempt = (uint32_t)clamp_u32(map_int(m, "attempt", 1));
+    s->retry_of = (uint32_t)clamp_u32(map_int(m, "retry_of", 0));
+    s->retry_wait_ms = map_int(m, "retry_wait_ms", -1);
+    s->will_retry = s->retry_wait_ms >= 0;
 }
 
 static void read_footer(struct trace_reader *r, const struct mp_value *m,
@@ -413,6 +421,41 @@ static int interpret(struct trace_reader *r, const struct mp_value *v,
     return 1;
 }
 
+/* The common chunk record, [2, id, t_ns, bytes] (a 4-element array whose
+ * id fits in uint32 and whose time is an integer), decoded straight from
+ * the buffer: no measuring pass, no tree. Returns the record's size when
+ * it is wholly in the buffer and has exactly that shape, with rec filled as
+ * interpret() would fill it (raw stays NULL); 0 otherwise, having written
+ * nothing, and the general path then reads it with its checks and its
+ * error messages. */
+static size_t read_chunk_fast(const struct trace_reader *r,
+                              struct trace_record *rec)
+{
+    const uint8_t *p = r->buf + r->pos, *data;
+    size_t avail = r->fill - r->pos, off = 2, k, n;
+    int64_t id, t;
+    if (avail < 5 || p[0] != 0x94 || p[1] != TRACE_CHUNK)
+        return 0;
+    k = mp_read_int(p + off, avail - off, &id);
+    if (k == 0 || id < 0 || id > UINT32_MAX)
+        return 0;
+    off += k;
+    k = mp_read_int(p + off, avail - off, &t);
+    if (k == 0)
+        return 0;
+    off += k;
+    k = mp_read_bytes(p + off, avail - off, &data, &n);
+    if (k == 0)
+        return 0;
+    rec->kind = TRACE_CHUNK;
+    rec->raw_kind = TRACE_CHUNK;
+    rec->u.chunk.request_id = (uint32_t)id;
+    rec->u.chunk.t_ns = t;
+    rec->u.chunk.data = data;
+    rec->u.chunk.len = n;
+    return off + k;
+}
+
 int trace_reader_next(struct trace_reader *r, struct trace_record *rec)
 {
     struct mp_value *v;
@@ -424,6 +467,14 @@ int trace_reader_next(struct trace_reader *r, struct trace_record *rec)
     memset(rec, 0, sizeof(*rec));
     mp_arena_reset(&r->arena);
     scratch_reset(r);
+    if (r->fast_chunks && r->seen_header &&
+        (used = read_chunk_fast(r, rec)) > 0) {
+        rec->offset = r->base + r->pos;
+        rec->size = used;
+        rec->trace_index = r->trace_index;
+        r->pos += used;
+        return 1;
+    }
     for (;;) {
         uint64_t here = r->base + r->pos;
         size_t avail = r->fill - r->pos;

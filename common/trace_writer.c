@@ -185,8 +185,9 @@ int trace_write_request(struct trace_writer *w, const struct trace_request *r)
     msgpack_packer *pk = &w->pk;
     if (w->error)
         return w->error;
+    bool retry = r->attempt > 1;
     begin_record(w, TRACE_REQUEST, 1);
-    msgpack_pack_map(pk, 11);
+    msgpack_pack_map(pk, retry ? 13 : 11);
     pack_kv_uint(pk, "id", r->id);
     pack_kv_str(pk, "model", r->model);
     pack_kv_str(pk, "class", r->class_name);
@@ -204,21 +205,113 @@ int trace_write_request(struct trace_writer *w, const struct trace_request *r)
     } else {
         msgpack_pack_nil(pk);
     }
+    if (retry) {
+        pack_kv_uint(pk, "attempt", r->attempt);
+        pack_kv_uint(pk, "retry_of", r->retry_of);
+    }
     return end_record(w, start);
+}
+
+/* Writes msgpack's shortest encoding of the unsigned v at p (the bytes
+ * msgpack_pack_uint64 would write); returns their count. */
+static size_t put_uint(uint8_t *p, uint64_t v)
+{
+    size_t n, i;
+
+    if (v < 128) {
+        p[0] = (uint8_t)v;
+        return 1;
+    }
+    if (v < 256) {
+        p[0] = 0xcc;
+        n = 1;
+    } else if (v < 65536) {
+        p[0] = 0xcd;
+        n = 2;
+    } else if (v < ((uint64_t)1 << 32)) {
+        p[0] = 0xce;
+        n = 4;
+    } else {
+        p[0] = 0xcf;
+        n = 8;
+    }
+    for (i = 0; i < n; i++) /* big-endian */
+        p[n - i] = (uint8_t)(v >> (8 * i));
+    return 1 + n;
+}
+
+/* Writes msgpack's shortest encoding of v at p (the bytes
+ * msgpack_pack_int64 would write); returns their count. */
+static size_t put_int(uint8_t *p, int64_t v)
+{
+    uint64_t u = (uint64_t)v;
+    size_t n, i;
+
+    if (v >= -32)
+        return v >= 0 ? put_uint(p, u) : (p[0] = (uint8_t)u, 1);
+    if (v >= -128) {
+        p[0] = 0xd0;
+        n = 1;
+    } else if (v >= -32768) {
+        p[0] = 0xd1;
+        n = 2;
+    } else if (v >= INT32_MIN) {
+        p[0] = 0xd2;
+        n = 4;
+    } else {
+        p[0] = 0xd3;
+        n = 8;
+    }
+    for (i = 0; i < n; i++) /* two's complement, big-endian */
+        p[n - i] = (uint8_t)(u >> (8 * i));
+    return 1 + n;
+}
+
+/* Writes the bin header for len payload bytes at p; returns its size. */
+static size_t put_bin_header(uint8_t *p, size_t len)
+{
+    size_t n, i;
+
+    if (len < 256) {
+        p[0] = 0xc4;
+        n = 1;
+    } else if (len < 65536) {
+        p[0] = 0xc5;
+        n = 2;
+    } else {
+        p[0] = 0xc6;
+        n = 4;
+    }
+    for (i = 0; i < n; i++)
+        p[n - i] = (uint8_t)(len >> (8 * i));
+    return 1 + n;
 }
 
 int trace_write_chunk(struct trace_writer *w, uint32_t request_id,
                       int64_t t_ns, const void *data, size_t len)
 {
-    size_t start = w->out.len;
+    /* [2, id, t, bin]: 1 + 1 + <=5 + <=9 + <=5 bytes before the payload,
+     * written directly (the same bytes as msgpack-c's packer, without its
+     * generic calls: this runs once per received chunk) */
+    uint8_t head[21];
+    size_t start = w->out.len, n = 0;
+    char *p;
+
     if (w->error)
         return w->error;
-    /* [2, id, t, bin]: 1 + 1 + <=5 + <=9 + <=5 bytes of overhead. */
-    begin_record(w, TRACE_CHUNK, 3);
-    msgpack_pack_uint32(&w->pk, request_id);
-    msgpack_pack_int64(&w->pk, t_ns);
-    msgpack_pack_bin(&w->pk, len);
-    msgpack_pack_bin_body(&w->pk, data, len);
+    head[n++] = 0x94; /* fixarray of 4 */
+    head[n++] = (uint8_t)TRACE_CHUNK;
+    n += put_uint(head + n, request_id);
+    n += put_int(head + n, t_ns);
+    n += put_bin_header(head + n, len);
+    /* the buffer's 512 MiB cap keeps len within bin 32 */
+    if (buf_extend(&w->out, n + len, &p) != BUF_OK) {
+        w->error = TRACE_E_NOMEM;
+        return w->error;
+    }
+    memcpy(p, head, n);
+    if (len)
+        memcpy(p + n, data, len);
     return end_record(w, start);
 }
 
@@ -230,7 +323,7 @@ int trace_write_result(struct trace_writer *w, const struct trace_result *r)
     if (w->error)
         return w->error;
     begin_record(w, TRACE_RESULT, 1);
-    msgpack_pack_map(pk, 12);
+    msgpack_pack_map(pk, 12 + (r->retry_of ? 1 : 0) + (r->will_retry ? 1 : 0));
     pack_kv_uint(pk, "id", r->id);
     pack_kv_int(pk, "end_ns", r->end_ns);
     pack_kv_int(pk, "http_status", r->http_status);
@@ -252,6 +345,11 @@ int trace_write_result(struct trace_writer *w, const struct trace_result *r)
     pack_kv_int(pk, "first_byte_ns", r->first_byte_ns);
     pack_kv_uint(pk, "attempt", r->attempt ? r->attempt : 1);
     pack_kv_str(pk, "content_type", trace_result_header(r, "content-type"));
+    if (r->retry_of)
+        pack_kv_uint(pk, "retry_of", r->retry_of);
+    if (r->will_retry)
+        pack_kv_int(pk, "retry_wait_ms",
+                    r->retry_wait_ms > 0 ? r->retry_wait_ms : 0);
     return end_record(w, start);
 }
 
@@ -262,7 +360,7 @@ int trace_write_footer(struct trace_writer *w, const struct trace_footer *f)
     if (w->error)
         return w->error;
     begin_record(w, TRACE_FOOTER, 1);
-    msgpack_pack_map(pk, f->loop_lag_samples ? 12 : 8);
+    msgpack_pack_map(pk, (f->loop_lag_samples ? 12 : 8) + (f->retried ? 1 : 0));
     pack_kv_int(pk, "end_ns", f->end_ns);
     pack_kv_uint(pk, "requests", f->requests);
     pack_kv_uint(pk, "ok", f->ok);
@@ -271,6 +369,8 @@ int trace_write_footer(struct trace_writer *w, const struct trace_footer *f)
     pack_kv_uint(pk, "bytes", f->bytes);
     pack_kv_bool(pk, "interrupted", f->interrupted);
     pack_kv_str(pk, "reason", f->reason);
+    if (f->retried)
+        pack_kv_uint(pk, "retried", f->retried);
     if (f->loop_lag_samples) {
         pack_kv_uint(pk, "loop_lag_samples", f->loop_lag_samples);
         pack_kv_int(pk, "loop_lag_p50_ns", f->loop_lag_p50_ns);

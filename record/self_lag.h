@@ -1,10 +1,18 @@
-/* self_lag: the recorder watches its own measurement error. A light timer
- * asks to be woken every period; how late the event loop actually wakes it
- * is the time a received byte may also have waited in a socket before the
- * write callback stamped it. The distribution goes into the trace footer. */
+/* self_lag: the recorder watches its own measurement error. A periodic
+ * CLOCK_MONOTONIC timer (a timerfd on Linux, so its expiries are exact
+ * whatever libevent's timer precision) is watched by the event loop; how
+ * late the loop serves each expiry is the time a received byte may also
+ * have waited in a socket before the write callback stamped it. The
+ * distribution goes into the trace footer.
+ *
+ * Each wake-up costs a little CPU of its own (~30-90 us on a VM where the
+ * loop was idle), so the period is a trade: 5 ms cost ~6-18 ms of CPU per
+ * second of recording; SELF_LAG_PERIOD_NS (50 ms) costs ~1-3 ms/s and still
+ * gives 20 samples per second (docs/performance.md). */
 #ifndef TT_SELF_LAG_H
 #define TT_SELF_LAG_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct event;
@@ -12,8 +20,10 @@ struct event_base;
 
 struct self_lag {
     struct event *ev;
+    int fd;           /* the timerfd, when has_fd */
+    bool has_fd;      /* false: a libevent timer instead */
     int64_t period_ns;
-    int64_t due_ns;   /* when the pending wake-up was asked for */
+    int64_t due_ns;   /* the next expiry not yet served */
     int64_t *samples; /* lateness, ns; the first SELF_LAG_MAX_SAMPLES kept */
     uint64_t n_kept, cap;
     uint64_t count;   /* every wake-up, kept or not */
@@ -21,9 +31,11 @@ struct self_lag {
 };
 
 #define SELF_LAG_MAX_SAMPLES ((uint64_t)1 << 20)
+#define SELF_LAG_PERIOD_NS ((int64_t)50000000)
 
-/* Starts waking every period_ns on base. Returns 0, or -1 when the timer
- * could not be made (the run goes on without self-measurement). */
+/* Starts expiring every period_ns (<= 0: SELF_LAG_PERIOD_NS) on base.
+ * Returns 0, or -1 when no timer could be made (the run goes on without
+ * self-measurement). */
 int self_lag_start(struct self_lag *s, struct event_base *base,
                    int64_t period_ns);
 

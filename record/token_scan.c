@@ -1,47 +1,73 @@
-/* token_scan: spots the first token and in-stream errors in raw SSE bytes. */
+/* token_scan: spots the first token and in-stream errors in raw SSE bytes.
+ * Every pattern holds exactly one ':' (the end of a JSON key), so the scan
+ * jumps from colon to colon with memchr and compares the key before it and
+ * the value after it, instead of trying every pattern at every byte. */
+#define _GNU_SOURCE /* memmem */
 #include "token_scan.h"
 
 #include <string.h>
 
-/* Patterns whose match (plus one more byte that must not be '"') means a
- * token. "reasoning_content" is covered by its "content" tail not matching
- * (it is preceded by '_', not '"'), so it is listed on its own. */
-static const char *const token_keys[] = {
-    "\"content\":\"", "\"text\":\"", "\"reasoning_content\":\"",
-    "\"reasoning\":\"", "\"content\": \"", "\"text\": \"",
+/* A JSON key, quotes included, whose string value (non-empty, that is, the
+ * byte after the opening quote is not '"') means a token. */
+struct token_key {
+    const char *s;
+    size_t n;
+    bool space_ok; /* also `"key": "` (one space) */
 };
 
-/* Result of looking at one window: 1 found, 0 not found. */
-static bool find_token(const char *p, size_t n)
+#define KEY(lit, sp) {lit, sizeof(lit) - 1, sp}
+
+/* "reasoning_content" is not matched by its "content" tail (that is
+ * preceded by '_', not '"'), so it is listed on its own. */
+static const struct token_key token_keys[] = {
+    KEY("\"content\"", true),
+    KEY("\"text\"", true),
+    KEY("\"reasoning_content\"", false),
+    KEY("\"reasoning\"", false),
+};
+
+#define ERROR_KEY "\"error\""
+#define ERROR_KEY_LEN (sizeof(ERROR_KEY) - 1)
+
+/* True when the bytes before the colon at c (window start p) are k. */
+static bool key_before(const char *p, const char *c, const char *k, size_t n)
 {
-    size_t i, k;
+    return (size_t)(c - p) >= n && memcmp(c - n, k, n) == 0;
+}
+
+/* True when the colon at c ends a token key with a non-empty string value
+ * inside the window [c, end). */
+static bool token_at(const char *p, const char *c, const char *end)
+{
+    size_t k;
+
     for (k = 0; k < sizeof token_keys / sizeof token_keys[0]; k++) {
-        size_t klen = strlen(token_keys[k]);
-        for (i = 0; i + klen < n; i++) /* needs one byte after the key */
-            if (p[i] == '"' && memcmp(p + i, token_keys[k], klen) == 0 &&
-                p[i + klen] != '"')
-                return true;
-    }
-    for (i = 0; i + 10 <= n; i++)
-        if (p[i] == 't' && memcmp(p + i, "text_delta", 10) == 0)
+        const struct token_key *t = &token_keys[k];
+        const char *v = c + 1;
+        if (!key_before(p, c, t->s, t->n))
+            continue;
+        if (t->space_ok && v < end && *v == ' ')
+            v++;
+        /* `"` and one more byte, which must not close the string */
+        if (end - v >= 2 && v[0] == '"' && v[1] != '"')
             return true;
+    }
     return false;
 }
 
-/* True when the window holds "error": followed by '{' or '"' (so that
- * "error": null is not an error). */
-static bool find_error(const char *p, size_t n)
+/* True when the colon at c ends "error" and the value (after spaces) is an
+ * object or a string, inside the window [c, end): "error": null is none. */
+static bool error_at(const char *p, const char *c, const char *end)
 {
-    size_t i, j;
-    for (i = 0; i + 8 < n; i++) {
-        if (p[i] != '"' || memcmp(p + i, "\"error\":", 8) != 0)
-            continue;
-        for (j = i + 8; j < n && p[j] == ' '; j++)
-            ;
-        if (j < n && (p[j] == '{' || p[j] == '"'))
-            return true;
-    }
-    return false;
+    const char *v;
+
+    /* most keys do not end in 'r': one comparison rejects them */
+    if (c - p < (ptrdiff_t)ERROR_KEY_LEN || c[-2] != 'r' ||
+        !key_before(p, c, ERROR_KEY, ERROR_KEY_LEN))
+        return false;
+    for (v = c + 1; v < end && *v == ' '; v++)
+        ;
+    return v < end && (*v == '{' || *v == '"');
 }
 
 void token_scan_init(struct token_scan *s)
@@ -49,16 +75,32 @@ void token_scan_init(struct token_scan *s)
     memset(s, 0, sizeof *s);
 }
 
-/* Runs the searches still needed over one window of bytes. */
-static bool scan_window(struct token_scan *s, const char *p, size_t n)
+/* Longest key before its colon: "reasoning_content" with its quotes. */
+#define KEY_MAX 19
+
+/* Runs the searches still needed over one window of n bytes, for patterns
+ * whose colon lies in its first colons bytes; true when it saw the first
+ * token. */
+static bool scan_window(struct token_scan *s, const char *p, size_t n,
+                        size_t colons)
 {
+    const char *end = p + n, *c = p, *c_end = p + (colons < n ? colons : n);
     bool first = false;
-    if (!s->token_seen && find_token(p, n)) {
+
+    if (!s->token_seen && memmem(p, n, "text_delta", 10) != NULL) {
         s->token_seen = true;
         first = true;
     }
-    if (!s->error_seen && find_error(p, n))
-        s->error_seen = true;
+    while (!(s->token_seen && s->error_seen) &&
+           (c = memchr(c, ':', (size_t)(c_end - c))) != NULL) {
+        if (!s->token_seen && token_at(p, c, end)) {
+            s->token_seen = true;
+            first = true;
+        }
+        if (!s->error_seen && error_at(p, c, end))
+            s->error_seen = true;
+        c++;
+    }
     return first;
 }
 
@@ -73,9 +115,11 @@ bool token_scan_feed(struct token_scan *s, const char *p, size_t n)
     head = n < TOKEN_SCAN_CARRY ? n : TOKEN_SCAN_CARRY;
     memcpy(seam, s->carry, s->carry_len);
     memcpy(seam + s->carry_len, p, head);
+    /* only colons whose key may begin in the carry; the rest are p's */
     if (s->carry_len)
-        first = scan_window(s, seam, s->carry_len + head);
-    if (scan_window(s, p, n))
+        first = scan_window(s, seam, s->carry_len + head,
+                            s->carry_len + KEY_MAX);
+    if (scan_window(s, p, n, n))
         first = true;
     /* keep the last TOKEN_SCAN_CARRY - 1 bytes of everything seen so far */
     keep = TOKEN_SCAN_CARRY - 1;

@@ -2,5 +2,9 @@
 # statistics.
 tt_add_unit_test(test_sse test_sse.c)
 tt_add_unit_test(test_stream_events test_stream_events.c)
+# The JSON fast scan against cJSON on every corpus input (stream_scan.c).
+tt_add_unit_test(test_stream_scan test_stream_scan.c)
+target_compile_definitions(test_stream_scan PRIVATE
+                           TT_FUZZ_DIR="${CMAKE_CURRENT_SOURCE_DIR}/fuzz")
 tt_add_unit_test(test_stats test_stats.c ${PROJECT_SOURCE_DIR}/analyze/stats.c)
 target_include_directories(test_stats PRIVATE ${PROJECT_SOURCE_DIR}/analyze)

@@ -268,8 +268,49 @@ static void test_median_select(void)
     }
 }
 
+/* Fills v with n values of one shape (random, sorted, reversed, equal, few
+ * distinct, organ pipe, sawtooth, sorted with noise at the end). */
+static void sort_shape(double *v, size_t n, int shape, struct stats_rng *r)
+{
+    for (size_t i = 0; i < n; i++) {
+        switch (shape) {
+        case 0: v[i] = (double)stats_rng_below(r, 1000000) / 7.0; break;
+        case 1: v[i] = (double)i; break;
+        case 2: v[i] = (double)(n - i); break;
+        case 3: v[i] = 50.0; break;
+        case 4: v[i] = (double)stats_rng_below(r, 3); break;
+        case 5: v[i] = (double)(i < n / 2 ? i : n - i); break;
+        case 6: v[i] = (double)(i % 17) - 8.5; break;
+        default: v[i] = i + 10 < n ? (double)i : -(double)i; break;
+        }
+    }
+}
+
+/* stats_summarize sorts in place without qsort: the same order as qsort
+ * for every shape and size, so percentiles and sums are unchanged. */
+static void test_sort(void)
+{
+    static const size_t sizes[] = {0, 1, 2, 3, 15, 16, 17, 100, 1000, 65537};
+    static double v[65537], want[65537];
+    struct stats_rng r;
+    stats_rng_seed(&r, 11);
+    for (size_t k = 0; k < sizeof(sizes) / sizeof(*sizes); k++) {
+        for (int shape = 0; shape < 8; shape++) {
+            size_t n = sizes[k];
+            struct stats_summary sum;
+            sort_shape(v, n, shape, &r);
+            memcpy(want, v, n * sizeof(*v));
+            qsort(want, n, sizeof(*want), cmp_double);
+            stats_summarize(v, n, &sum);
+            CHECK_MSG(memcmp(v, want, n * sizeof(*v)) == 0,
+                      "sort: n %zu shape %d differs from qsort", n, shape);
+        }
+    }
+}
+
 int main(void)
 {
+    test_sort();
     test_median_select();
     test_percentiles();
     test_summaries();

@@ -1,17 +1,63 @@
-/* replay_format: SSE event bytes for chat, completions and messages. */
+/* replay_format: SSE event bytes for chat, completions and messages. The
+ * per-token events are assembled from precomputed pieces with one buffer
+ * growth and plain copies (they are most of the server's work); the events
+ * sent once per stream use buf_printf. */
 #include "replay_format.h"
 
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
+#include "decimal.h"
 #include "replay_tokens.h"
+
+/* Bytes to copy into an event. */
+struct piece {
+    const char *p;
+    size_t n;
+};
+
+#define LIT(s) ((struct piece){(s), sizeof(s) - 1})
+#define N_PIECES(v) (sizeof(v) / sizeof((v)[0]))
+
+/* Tokens [from, to) of the vocabulary, copied before piece number at. */
+struct token_run {
+    size_t from, to;
+    bool utf8;
+    size_t at;
+};
+
+/* Appends the pieces v[0..n) (and the tokens of run, when not NULL) in one
+ * buffer growth. Returns a buf error code. */
+static int emit(struct buf *b, const struct piece *v, size_t n,
+                const struct token_run *run)
+{
+    size_t i, len = 0;
+    char *p;
+    int rc;
+
+    for (i = 0; i < n; i++)
+        len += v[i].n;
+    if (run != NULL)
+        len += replay_tokens_len(run->from, run->to, run->utf8);
+    rc = buf_extend(b, len, &p);
+    if (rc != BUF_OK)
+        return rc;
+    for (i = 0; i < n; i++) {
+        if (run != NULL && i == run->at)
+            p = replay_tokens_copy(p, run->from, run->to, run->utf8);
+        memcpy(p, v[i].p, v[i].n);
+        p += v[i].n;
+    }
+    return BUF_OK;
+}
 
 void replay_fmt_init(struct replay_fmt *f, enum replay_api api, bool crlf,
                      bool utf8, uint64_t rr, const char *model)
 {
     struct buf b;
     static const char *const prefix[] = {"chatcmpl-rr-", "cmpl-rr-", "msg_rr_"};
+    int n;
 
     memset(f, 0, sizeof(*f));
     f->api = api;
@@ -24,6 +70,16 @@ void replay_fmt_init(struct replay_fmt *f, enum replay_api api, bool crlf,
     if (replay_json_escape(&b, model) == BUF_OK && b.len > 0)
         memcpy(f->model_json, b.data, b.len + 1);
     buf_free(&b);
+    f->model_len = strlen(f->model_json);
+    n = snprintf(f->chunk_pre, sizeof(f->chunk_pre),
+                 "{\"id\":\"%s\",\"object\":\"%s\",\"created\":%lld,"
+                 "\"model\":\"",
+                 f->id,
+                 api == REPLAY_API_CHAT ? "chat.completion.chunk"
+                                        : "text_completion",
+                 f->created);
+    f->chunk_pre_len = n > 0 && (size_t)n < sizeof(f->chunk_pre) ? (size_t)n
+                                                                  : 0;
 }
 
 int replay_json_escape(struct buf *b, const char *s)
@@ -44,46 +100,61 @@ int replay_json_escape(struct buf *b, const char *s)
     return rc;
 }
 
-/* The line end of f's stream. */
-static const char *eol(const struct replay_fmt *f)
+/* "data: " (or "data:" without the space). */
+static struct piece data_piece(const struct replay_fmt *f)
 {
-    return f->crlf ? "\r\n" : "\n";
+    return f->nospace ? LIT("data:") : LIT("data: ");
+}
+
+/* The line end of f's stream. */
+static struct piece eol_piece(const struct replay_fmt *f)
+{
+    return f->crlf ? LIT("\r\n") : LIT("\n");
+}
+
+/* The end of an event: the line end and the blank line. */
+static struct piece end_piece(const struct replay_fmt *f)
+{
+    return f->crlf ? LIT("\r\n\r\n") : LIT("\n\n");
 }
 
 /* Starts an event: "event: NAME" line (when name) and "data: ". */
 static int ev_begin(struct buf *b, const struct replay_fmt *f, const char *name)
 {
-    const char *sp = f->nospace ? "" : " ";
-
-    if (name != NULL)
-        return buf_printf(b, "event:%s%s%sdata:%s", sp, name, eol(f), sp);
-    return buf_printf(b, "data:%s", sp);
+    if (name != NULL) {
+        struct piece v[] = {f->nospace ? LIT("event:") : LIT("event: "),
+                            {name, strlen(name)}, eol_piece(f),
+                            data_piece(f)};
+        return emit(b, v, N_PIECES(v), NULL);
+    }
+    return emit(b, (struct piece[]){data_piece(f)}, 1, NULL);
 }
 
 /* Ends an event with the blank line. */
 static int ev_end(struct buf *b, const struct replay_fmt *f)
 {
-    return buf_printf(b, "%s%s", eol(f), eol(f));
+    return emit(b, (struct piece[]){end_piece(f)}, 1, NULL);
 }
+
+/* The chunk object's pieces up to the opening of "choices":[ (the last
+ * one is that key, to be extended by the caller). */
+#define CHUNK_HEAD(f)                                                        \
+    data_piece(f), {(f)->chunk_pre, (f)->chunk_pre_len},                     \
+        {(f)->model_json, (f)->model_len}
 
 /* Chat/completions chunk object up to the opening of "choices":[. */
 static int chunk_head(struct buf *b, const struct replay_fmt *f)
 {
-    int rc = ev_begin(b, f, NULL);
-    if (rc != BUF_OK)
-        return rc;
-    return buf_printf(b,
-                      "{\"id\":\"%s\",\"object\":\"%s\",\"created\":%lld,"
-                      "\"model\":\"%s\",\"choices\":[",
-                      f->id,
-                      f->api == REPLAY_API_CHAT ? "chat.completion.chunk"
-                                                : "text_completion",
-                      f->created, f->model_json);
+    struct piece v[] = {CHUNK_HEAD(f), LIT("\",\"choices\":[")};
+
+    return emit(b, v, N_PIECES(v), NULL);
 }
 
 int replay_fmt_keepalive(struct buf *b, const struct replay_fmt *f)
 {
-    return buf_printf(b, ": keep-alive%s%s", eol(f), eol(f));
+    struct piece v[] = {LIT(": keep-alive"), end_piece(f)};
+
+    return emit(b, v, N_PIECES(v), NULL);
 }
 
 int replay_fmt_role(struct buf *b, const struct replay_fmt *f)
@@ -103,44 +174,51 @@ int replay_fmt_role(struct buf *b, const struct replay_fmt *f)
 static int msg_tokens(struct buf *b, const struct replay_fmt *f, bool thinking,
                       int block, size_t from, size_t to)
 {
-    int rc = ev_begin(b, f, "content_block_delta");
-    if (rc == BUF_OK)
-        rc = buf_printf(b,
-                        "{\"type\":\"content_block_delta\",\"index\":%d,"
-                        "\"delta\":{\"type\":\"%s\",\"%s\":\"",
-                        block, thinking ? "thinking_delta" : "text_delta",
-                        thinking ? "thinking" : "text");
-    if (rc == BUF_OK)
-        rc = replay_tokens_append(b, from, to, f->utf8);
-    if (rc == BUF_OK)
-        rc = buf_puts(b, "\"}}");
-    return rc == BUF_OK ? ev_end(b, f) : rc;
+    char num[DECIMAL_MAX];
+    struct piece v[] = {
+        f->nospace ? LIT("event:") : LIT("event: "),
+        LIT("content_block_delta"),
+        eol_piece(f),
+        data_piece(f),
+        LIT("{\"type\":\"content_block_delta\",\"index\":"),
+        {num, decimal_i64(num, block)},
+        thinking ? LIT(",\"delta\":{\"type\":\"thinking_delta\",\"thinking\":\"")
+                 : LIT(",\"delta\":{\"type\":\"text_delta\",\"text\":\""),
+        LIT("\"}}"),
+        end_piece(f),
+    };
+    struct token_run run = {from, to, f->utf8, 7};
+
+    return emit(b, v, N_PIECES(v), &run);
 }
 
 int replay_fmt_tokens(struct buf *b, const struct replay_fmt *f, bool first,
                       bool role_sent, bool reasoning, int block, size_t from,
                       size_t to)
 {
-    int rc;
-
     if (f->api == REPLAY_API_MESSAGES)
         return msg_tokens(b, f, reasoning, block, from, to);
-    rc = chunk_head(b, f);
-    if (rc != BUF_OK)
-        return rc;
-    if (f->api == REPLAY_API_CHAT)
-        rc = buf_printf(b, "{\"index\":0,\"delta\":{%s\"%s\":\"",
-                        first && !role_sent ? "\"role\":\"assistant\"," : "",
-                        reasoning ? "reasoning_content" : "content");
-    else
-        rc = buf_puts(b, "{\"index\":0,\"text\":\"");
-    if (rc == BUF_OK)
-        rc = replay_tokens_append(b, from, to, f->utf8);
-    if (rc == BUF_OK)
-        rc = buf_puts(b, f->api == REPLAY_API_CHAT ? "\"}" : "\"");
-    if (rc == BUF_OK)
-        rc = buf_puts(b, ",\"logprobs\":null,\"finish_reason\":null}]}");
-    return rc == BUF_OK ? ev_end(b, f) : rc;
+    if (f->api == REPLAY_API_CHAT) {
+        struct piece v[] = {
+            CHUNK_HEAD(f),
+            LIT("\",\"choices\":[{\"index\":0,\"delta\":{"),
+            first && !role_sent ? LIT("\"role\":\"assistant\",") : LIT(""),
+            reasoning ? LIT("\"reasoning_content\":\"") : LIT("\"content\":\""),
+            LIT("\"},\"logprobs\":null,\"finish_reason\":null}]}"),
+            end_piece(f),
+        };
+        struct token_run run = {from, to, f->utf8, 6};
+        return emit(b, v, N_PIECES(v), &run);
+    } else {
+        struct piece v[] = {
+            CHUNK_HEAD(f),
+            LIT("\",\"choices\":[{\"index\":0,\"text\":\""),
+            LIT("\",\"logprobs\":null,\"finish_reason\":null}]}"),
+            end_piece(f),
+        };
+        struct token_run run = {from, to, f->utf8, 4};
+        return emit(b, v, N_PIECES(v), &run);
+    }
 }
 
 int replay_fmt_finish(struct buf *b, const struct replay_fmt *f,

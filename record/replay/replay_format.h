@@ -20,6 +20,12 @@ struct replay_fmt {
     char id[48];       /* chatcmpl-rr-N, cmpl-rr-N or msg_rr_N */
     long long created; /* Unix seconds at arrival */
     char model_json[REPLAY_MODEL_MAX * 6]; /* escaped, without quotes */
+    size_t model_len;                      /* strlen(model_json) */
+    /* A chat/completions chunk object up to the model's value:
+     * {"id":"…","object":"…","created":…,"model":" (built once, copied
+     * into every event). */
+    char chunk_pre[160];
+    size_t chunk_pre_len;
 };
 
 /* Fills f for request number rr of api and model (borrowed). */

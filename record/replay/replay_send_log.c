@@ -5,6 +5,9 @@
 #include <event2/event.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include "decimal.h"
 
 struct replay_send_log {
     FILE *f;
@@ -45,15 +48,36 @@ int replay_send_log_open(const char *path, struct event_base *base,
     return 0;
 }
 
+/* Copies n bytes to p and returns the end. */
+static char *put(char *p, const char *s, size_t n)
+{
+    memcpy(p, s, n);
+    return p + n;
+}
+
 void replay_send_log_write(struct replay_send_log *log, const char *req_id,
                            uint64_t seq, int64_t t_ns, size_t bytes,
                            uint64_t total)
 {
+    char line[REPLAY_SEND_LOG_ID_MAX + 4 * (DECIMAL_MAX + 1) + 1];
+    size_t id_len;
+    char *p = line;
+
     if (log == NULL)
         return;
-    if (fprintf(log->f, "%s\t%llu\t%lld\t%zu\t%llu\n", req_id,
-                (unsigned long long)seq, (long long)t_ns, bytes,
-                (unsigned long long)total) < 0 &&
+    /* the same text as "%s\t%llu\t%lld\t%zu\t%llu\n", without printf */
+    id_len = strnlen(req_id, REPLAY_SEND_LOG_ID_MAX);
+    p = put(p, req_id, id_len);
+    *p++ = '\t';
+    p += decimal_u64(p, seq);
+    *p++ = '\t';
+    p += decimal_i64(p, t_ns);
+    *p++ = '\t';
+    p += decimal_u64(p, bytes);
+    *p++ = '\t';
+    p += decimal_u64(p, total);
+    *p++ = '\n';
+    if (fwrite(line, 1, (size_t)(p - line), log->f) != (size_t)(p - line) &&
         log->err == 0)
         log->err = errno ? errno : EIO;
 }

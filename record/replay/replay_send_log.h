@@ -16,6 +16,9 @@ struct replay_send_log;
 int replay_send_log_open(const char *path, struct event_base *base,
                          struct replay_send_log **out);
 
+/* Longest request id a line holds; a longer one is cut. */
+#define REPLAY_SEND_LOG_ID_MAX 128
+
 /* Buffers one line. NULL log: does nothing. */
 void replay_send_log_write(struct replay_send_log *log, const char *req_id,
                            uint64_t seq, int64_t t_ns, size_t bytes,

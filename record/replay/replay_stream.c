@@ -19,10 +19,15 @@
 #include "log.h"
 #include "replay_conn.h"
 #include "replay_send_log.h"
+#include "replay_wire.h"
 
 #define LOG_ID_MAX 96
-/* Droppable writes (endless-line) are skipped while this much is unsent. */
-#define DROP_BACKLOG_BYTES ((size_t)4 << 20)
+/* While this much is unsent (a client that reads slower than the stream
+ * is due), droppable writes (endless-line) are skipped and the others wait,
+ * so a fast or huge stream never piles up in the server's memory. */
+#define SEND_BACKLOG_BYTES ((size_t)4 << 20)
+/* How often a waiting write looks again. */
+#define SEND_RETRY_NS 1000000LL
 /* RST waits (1 ms each) for earlier writes to leave the socket buffer. */
 #define RESET_FLUSH_TRIES 100
 
@@ -47,7 +52,8 @@ struct replay_stream {
     char log_id[LOG_ID_MAX];
     uint64_t seq, body_bytes;
     int reset_tries;
-    bool busy; /* inside stream_run: frees are deferred */
+    bool chunked; /* evhttp frames the body in HTTP/1.1 chunks */
+    bool busy;    /* inside stream_run: frees are deferred */
     bool dead; /* to be freed */
 };
 
@@ -251,10 +257,7 @@ static void do_send(struct replay_stream *s, const char *data, size_t len)
 
     if (len == 0)
         return;
-    evbuffer_add(s->set->scratch, data, len);
-    t = clock_mono_ns();
-    evhttp_send_reply_chunk(s->req, s->set->scratch);
-    evbuffer_drain(s->set->scratch, evbuffer_get_length(s->set->scratch));
+    t = replay_wire_send(s->req, s->chunked, data, len);
     s->body_bytes += len;
     replay_send_log_write(s->set->log, s->log_id, s->seq++, t, len,
                           s->body_bytes);
@@ -286,11 +289,15 @@ static enum step_outcome stream_do(struct replay_stream *s,
         add_headers(req, st->content_type, st->header_name, st->header_value);
         evhttp_send_reply_start(req, st->status,
                                 replay_conn_phrase(st->status));
+        s->chunked = replay_wire_chunked(req);
         return OUT_NEXT;
     case STEP_SEND:
-        if (st->droppable &&
-            replay_conn_unsent(stream_conn(s)) > DROP_BACKLOG_BYTES)
-            return OUT_NEXT;
+        if (replay_conn_unsent(stream_conn(s)) > SEND_BACKLOG_BYTES) {
+            if (st->droppable)
+                return OUT_NEXT;
+            stream_arm(s, clock_mono_ns() + SEND_RETRY_NS);
+            return OUT_WAIT;
+        }
         do_send(s, data, st->len);
         return OUT_NEXT;
     case STEP_END:

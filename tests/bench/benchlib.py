@@ -170,9 +170,12 @@ def ts_error(tools, sends, client, out, tpot_ms=None, tokens=None):
 
 
 def measure_stream_run(tools, work, client, streams, nreq, tokens, tpot_ms,
-                       ttft_ms, tag, window_ms=0, poll=False):
+                       ttft_ms, tag, window_ms=0, poll=False, env=None,
+                       closed=False):
     """One timestamp-error run: a fresh replay server, one client, the
-    join. Returns a flat dict of the numbers bench.py reports."""
+    join. Returns a flat dict of the numbers bench.py reports. env: extra
+    environment for the client; closed: the recorder runs a closed loop
+    (-c streams) even when a start window is given."""
     spec = "ttft=%dms,tpot=%dms,tokens=%d" % (ttft_ms, tpot_ms, tokens)
     sends = os.path.join(work, "sends-%s.tsv" % tag)
     ext = ".ttrace" if client == "recorder" else ".tsv"
@@ -184,8 +187,10 @@ def measure_stream_run(tools, work, client, streams, nreq, tokens, tpot_ms,
     srv = Replay(tools, work, spec, sends)
     if poll:
         srv.poll_active()
-    ru = run_rusage(tools, client_cmd(tools, client, srv.url, srv.port,
-                                      streams, nreq, out, wl, window_ms))
+    cmd = client_cmd(tools, client, srv.url, srv.port, streams, nreq, out, wl,
+                     0 if closed else window_ms)
+    ru = run_rusage(tools, cmd,
+                    env=dict(os.environ, **env) if env else None)
     srv.stop()
     e = ts_error(tools, sends, client, out, tpot_ms, tokens)
     chunks = e["client_chunks"]
