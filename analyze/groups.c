@@ -281,6 +281,11 @@ static void add_to(struct group *g, const struct slo *slo,
         [M_RESPONSE_TTFT] = m->response_ttft_ms,
         [M_RESPONSE_LATENCY] = m->response_latency_ms,
     };
+    if (m->superseded) { /* the request is its last attempt, not this */
+        if (!m->warmup)
+            g->retried++;
+        return;
+    }
     if (m->warmup) {
         g->warmup++;
         return;
@@ -409,9 +414,11 @@ double group_set_wall_s(const struct group_set *set)
 int group_set_load(struct group_set *set, char **paths, size_t n_paths,
                    const struct load_options *opt)
 {
+    struct load_options o = *opt;
     int rc = 0;
+    o.with_superseded = true;
     for (size_t i = 0; i < n_paths; i++)
-        rc |= load_trace_file(paths[i], opt, group_set_add, NULL, set,
+        rc |= load_trace_file(paths[i], &o, group_set_add, NULL, set,
                               &set->traces, &set->n_traces);
     group_set_sort(set);
     return rc;

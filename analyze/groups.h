@@ -67,6 +67,7 @@ struct group {
     uint64_t requests; /* non-warmup requests */
     uint64_t ok;
     uint64_t warmup;   /* excluded */
+    uint64_t retried;  /* attempts superseded by a retry: not requests */
     uint64_t src_usage, src_chunks, usage_disagree;
     uint64_t slo_met;
     uint64_t output_tokens_total;
@@ -100,7 +101,8 @@ int slo_parse(const char *spec, struct slo *slo, char *err, size_t err_size);
 void group_set_init(struct group_set *set, const struct group_by *by,
                     const struct slo *slo);
 
-/* Adds one request (a request_sink). Returns 0 (or -1 out of memory). */
+/* Adds one request (a request_sink); a superseded attempt only counts in
+ * retried. Returns 0 (or -1 out of memory). */
 int group_set_add(void *set, const struct request_metrics *m);
 
 /* Computes every group's distributions (sorts the vectors in place). */
@@ -123,8 +125,9 @@ const char *group_token_source(const struct group *g);
  * start), NAN when unknown. */
 double group_set_wall_s(const struct group_set *set);
 
-/* Loads every path into the set (warnings for damaged files). Returns 0
- * when all read whole, 1 when any was damaged or missing. */
+/* Loads every path into the set (warnings for damaged files), superseded
+ * attempts included (counted as retried). Returns 0 when all read whole, 1
+ * when any was damaged or missing. */
 int group_set_load(struct group_set *set, char **paths, size_t n_paths,
                    const struct load_options *opt);
 

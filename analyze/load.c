@@ -14,11 +14,17 @@
 #define MEASURED_LONG_INPUT 1024
 #define MEASURED_LONG_OUTPUT 256
 
-/* A request whose result has not been read yet. */
+/* A request whose result has not been read yet, or whose result said the
+ * recorder would send it again (held: kept until the retry's request record
+ * shows up, which supersedes it, or the trace ends, which makes it final). */
 struct pending {
     struct trace_request req; /* strings below are owned copies */
     char *model, *class_name;
     struct stream_state *stream;
+    bool held;
+    struct trace_result saved; /* the held result: no headers, strings
+                                  below owned */
+    char *saved_kind, *saved_message;
 };
 
 struct loader {
@@ -29,6 +35,7 @@ struct loader {
     struct trace_info *info; /* current trace */
     enum stream_api api;
     struct id_map pending; /* request id -> struct pending */
+    struct id_map held; /* first attempt's id -> held struct pending */
     struct stream_state **pool; /* stream states ready for reuse */
     size_t n_pool, cap_pool;
     double *itl;
@@ -150,10 +157,20 @@ static void stream_give_back(struct loader *L, struct stream_state *s)
     L->pool[L->n_pool++] = s;
 }
 
-/* Forgets a pending request: out of the map, memory freed. */
+/* The id that names every attempt of p's request: its first attempt's. */
+static uint32_t first_attempt_id(const struct pending *p)
+{
+    return p->req.retry_of ? p->req.retry_of : p->req.id;
+}
+
+/* Forgets a pending request: out of the maps, memory freed. */
 static void pending_clear(struct loader *L, struct pending *p)
 {
     id_map_del(&L->pending, p->req.id);
+    if (p->held && id_map_get(&L->held, first_attempt_id(p)) == p)
+        id_map_del(&L->held, first_attempt_id(p));
+    free(p->saved_kind);
+    free(p->saved_message);
     free(p->model);
     free(p->class_name);
     free((char *)p->req.request_id);
@@ -215,9 +232,10 @@ static const char *measured_class(int64_t input, int64_t output)
 }
 
 /* Computes the metrics of one request and hands them to the sink. res is
- * NULL for a request the trace never finished. */
+ * NULL for a request the trace never finished; superseded marks an attempt
+ * a retry replaced (counted, handed out only with_superseded). */
 static void finish_request(struct loader *L, struct pending *p,
-                           const struct trace_result *res)
+                           const struct trace_result *res, bool superseded)
 {
     struct request_metrics m;
     struct stream_state *s = p->stream;
@@ -234,6 +252,9 @@ static void finish_request(struct loader *L, struct pending *p,
     m.class_name = p->class_name ? p->class_name : "";
     m.prompt_index = q->prompt_index;
     m.warmup = q->warmup;
+    m.attempt = q->attempt ? q->attempt : 1;
+    m.retry_of = q->retry_of;
+    m.superseded = superseded;
     m.http_status = res ? res->http_status : 0;
     m.error_kind = derive_error(res, s, kind_buf, sizeof(kind_buf));
     m.error_message = res ? res->error_message : NULL;
@@ -315,9 +336,52 @@ static void finish_request(struct loader *L, struct pending *p,
         L->info->first_start_ns = q->start_ns;
     if (m.end_ns > L->info->last_end_ns)
         L->info->last_end_ns = m.end_ns;
-    if (!L->stop && L->sink(L->ctx, &m) != 0)
+    if (superseded)
+        L->info->retried++;
+    if (!L->stop && (!superseded || L->opt->with_superseded) &&
+        L->sink(L->ctx, &m) != 0)
         L->stop = 1;
     pending_clear(L, p);
+}
+
+/* The result of p's latest attempt: its held one, else none. */
+static const struct trace_result *held_result(const struct pending *p)
+{
+    return p->held ? &p->saved : NULL;
+}
+
+/* A result that announces a retry: keeps p until the retry's request
+ * record (or the trace's end) decides what this attempt was. */
+static void hold_request(struct loader *L, struct pending *p,
+                         const struct trace_result *res)
+{
+    uint32_t first = first_attempt_id(p);
+    struct pending *old = id_map_get(&L->held, first);
+    if (old) /* two attempts waiting for one retry: the older was final */
+        finish_request(L, old, held_result(old), false);
+    p->saved = *res;
+    p->saved.headers = NULL;
+    p->saved.n_headers = 0;
+    p->saved_kind = dup_or_null(res->error_kind);
+    p->saved_message = dup_or_null(res->error_message);
+    p->saved.error_kind = p->saved_kind;
+    p->saved.error_message = p->saved_message;
+    p->held = true;
+    if (id_map_put(&L->held, first, p) != 0) {
+        finish_request(L, p, held_result(p), false); /* out of memory */
+        return;
+    }
+}
+
+/* A retry's request record: the attempt it replaces is superseded. */
+static void supersede_attempt(struct loader *L, const struct trace_request *q)
+{
+    struct pending *p;
+    if (q->retry_of == 0)
+        return;
+    p = id_map_get(&L->held, q->retry_of);
+    if (p)
+        finish_request(L, p, held_result(p), true);
 }
 
 static void pending_drain(struct loader *L, bool unfinished)
@@ -326,23 +390,27 @@ static void pending_drain(struct loader *L, bool unfinished)
     struct pending **all;
     if (n == 0) {
         id_map_free(&L->pending);
+        id_map_free(&L->held);
         return;
     }
     all = malloc(n * sizeof(*all));
     if (!all) {
         id_map_free(&L->pending); /* out of memory: lose them, not crash */
+        id_map_free(&L->held);
         return;
     }
     n = id_map_values(&L->pending, (void **)all);
     qsort(all, n, sizeof(*all), cmp_pending_id);
     for (size_t i = 0; i < n; i++) {
+        /* a held attempt whose retry never came is the request's last */
         if (unfinished)
-            finish_request(L, all[i], NULL);
+            finish_request(L, all[i], held_result(all[i]), false);
         else
             pending_clear(L, all[i]);
     }
     free(all);
     id_map_free(&L->pending); /* ids restart with the next trace */
+    id_map_free(&L->held);
 }
 
 /* Ends the current trace: unfinished requests first, then the trace sink. */
@@ -360,7 +428,8 @@ static void on_request(struct loader *L, const struct trace_request *q)
 {
     struct pending *p = id_map_get(&L->pending, q->id);
     if (p) /* a repeated id: finish the old one as unfinished */
-        finish_request(L, p, NULL);
+        finish_request(L, p, held_result(p), false);
+    supersede_attempt(L, q);
     p = calloc(1, sizeof(*p));
     if (!p || id_map_put(&L->pending, q->id, p)) {
         free(p);
@@ -436,8 +505,12 @@ int load_trace_file(const char *path, const struct load_options *opt,
             break;
         case TRACE_RESULT:
             p = id_map_get(&L.pending, rec.u.result.id);
-            if (p)
-                finish_request(&L, p, &rec.u.result);
+            if (p && p->held) /* a second result: the first one stands */
+                break;
+            if (p && rec.u.result.will_retry)
+                hold_request(&L, p, &rec.u.result);
+            else if (p)
+                finish_request(&L, p, &rec.u.result, false);
             break;
         case TRACE_FOOTER:
             L.info->has_footer = true;

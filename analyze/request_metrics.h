@@ -44,6 +44,7 @@ struct trace_info {
     char *footer_reason;
     char *damage; /* the reader's error message when the file is damaged */
     uint64_t requests, chunks, bytes;
+    uint64_t retried; /* attempts superseded by a retry (--retry) */
     int64_t first_start_ns, last_end_ns; /* span of the run */
 };
 
@@ -57,6 +58,10 @@ struct request_metrics {
     const char *measured_class;
     int64_t prompt_index;
     bool warmup;
+    uint32_t attempt;  /* 1, or the attempt number of a retry (--retry) */
+    uint32_t retry_of; /* id of the request's first attempt, 0 on it */
+    bool superseded;   /* a failed attempt the recorder sent again: not a
+                          request of its own (only with with_superseded) */
     bool ok;                 /* succeeded: counted in timing distributions */
     const char *error_kind;  /* NULL when ok */
     const char *error_message;
@@ -95,7 +100,10 @@ struct request_metrics {
 };
 
 /* Called once per request, in the order requests end in the trace (then
- * unfinished ones at the end of each trace). Return 0 to go on. */
+ * unfinished ones at the end of each trace). A request the recorder retried
+ * (--retry) is its last attempt; the attempts before it are superseded and
+ * reach the sink only with load_options.with_superseded. Return 0 to go
+ * on. */
 typedef int (*request_sink)(void *ctx, const struct request_metrics *m);
 
 /* Called once per trace after its last request. May be NULL. */
@@ -104,6 +112,9 @@ typedef void (*trace_sink)(void *ctx, const struct trace_info *t);
 struct load_options {
     enum token_mode tokens;
     bool classify_measured; /* --classify measured */
+    bool with_superseded;   /* also hand superseded attempts to the sink
+                               (m->superseded set); else they are only
+                               counted in trace_info.retried */
 };
 
 /* Reads every trace in path ("-" stdin; concatenated traces are several),

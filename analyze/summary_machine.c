@@ -44,9 +44,9 @@ static void json_group_body(struct buf *b, const struct group_set *set,
                             const struct group *g, double wall_s)
 {
     buf_printf(b, "\"requests\":%llu,\"ok\":%llu,\"warmup_excluded\":%llu,"
-                  "\"errors\":{",
+                  "\"retried\":%llu,\"errors\":{",
                (unsigned long long)g->requests, (unsigned long long)g->ok,
-               (unsigned long long)g->warmup);
+               (unsigned long long)g->warmup, (unsigned long long)g->retried);
     for (size_t i = 0; i < g->n_errors; i++) {
         if (i)
             buf_puts(b, ",");

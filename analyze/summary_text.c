@@ -90,6 +90,9 @@ static void header_line(FILE *out, const struct group_set *set,
             (unsigned long long)(o->requests - o->ok));
     if (o->warmup)
         fprintf(out, ", %llu warmup excluded", (unsigned long long)o->warmup);
+    if (o->retried)
+        fprintf(out, "; %llu retried attempt%s not counted",
+                (unsigned long long)o->retried, o->retried == 1 ? "" : "s");
     fprintf(out, ")");
     if (!isnan(t->wall_s))
         fprintf(out, ", wall %.1f s, %.2f req/s, %.0f output tok/s", t->wall_s,
@@ -97,13 +100,23 @@ static void header_line(FILE *out, const struct group_set *set,
     fprintf(out, "\n");
 }
 
+/* ", retried attempts N" when the group has any, else "". */
+static const char *retried_note(const struct group *g, char *tmp, size_t size)
+{
+    tmp[0] = '\0';
+    if (g->retried)
+        snprintf(tmp, size, ", retried attempts %llu",
+                 (unsigned long long)g->retried);
+    return tmp;
+}
+
 static void table_group(FILE *out, const struct group_set *set,
                         const struct group *g, const char *name, double wall_s)
 {
-    char title[48], c[7][24];
-    fprintf(out, "\n%s   requests %llu, ok %llu, tokens from %s\n", name,
+    char title[48], c[7][24], note[48];
+    fprintf(out, "\n%s   requests %llu, ok %llu%s, tokens from %s\n", name,
             (unsigned long long)g->requests, (unsigned long long)g->ok,
-            group_token_source(g));
+            retried_note(g, note, sizeof(note)), group_token_source(g));
     fprintf(out, "  %-19s %7s %7s %7s %7s %7s %7s %5s\n", "metric", "p50",
             "p90", "p99", "mean", "min", "max", "n");
     for (int m = 0; m < M_COUNT; m++) {
@@ -156,12 +169,12 @@ static void md_cell(FILE *out, const char *s)
 static void md_group(FILE *out, const struct group_set *set,
                      const struct group *g, const char *name, double wall_s)
 {
-    char title[48], c[8][24];
+    char title[48], c[8][24], note[48];
     fprintf(out, "\n### ");
     md_cell(out, name);
-    fprintf(out, "\n\nrequests %llu, ok %llu, tokens from %s\n\n",
+    fprintf(out, "\n\nrequests %llu, ok %llu%s, tokens from %s\n\n",
             (unsigned long long)g->requests, (unsigned long long)g->ok,
-            group_token_source(g));
+            retried_note(g, note, sizeof(note)), group_token_source(g));
     fprintf(out, "| metric | p50 | p90 | p95 | p99 | mean | min | max | n |\n");
     fprintf(out, "|---|--:|--:|--:|--:|--:|--:|--:|--:|\n");
     for (int m = 0; m < M_COUNT; m++) {

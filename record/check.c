@@ -164,6 +164,8 @@ static int prepare(struct check_ctx *c)
     c->tc.auth_header = c->key.header;
     c->tc.anthropic = cfg->api == API_ANTHROPIC;
     c->tc.http2 = cfg->http2;
+    c->tc.insecure = cfg->insecure;
+    c->tc.cacert = cfg->cacert;
     c->tc.timeout_s = cfg->timeout_given
                           ? cfg->timeout_s
                           : min_d(cfg->timeout_s, CHECK_TIMEOUT_S);

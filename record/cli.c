@@ -8,8 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cline_settings.h"
+#include "retry.h"
 #include "sanitize.h"
 
 enum opt_id {
@@ -19,7 +21,8 @@ enum opt_id {
     OPT_IGNORE_EOS, OPT_EXTRA_BODY, OPT_TIMEOUT, OPT_IDLE_TIMEOUT,
     OPT_CONNECT_TIMEOUT, OPT_LABEL, OPT_NO_CONTENT, OPT_HTTP2, OPT_PROGRESS,
     OPT_QUIET, OPT_NO_REQUEST_ID, OPT_HELP, OPT_VERSION, OPT_CHECK,
-    OPT_CLINE_SETTINGS, OPT_PRINT_CLINE_SETTINGS,
+    OPT_CLINE_SETTINGS, OPT_PRINT_CLINE_SETTINGS, OPT_RETRY, OPT_INSECURE,
+    OPT_CACERT,
 };
 
 struct opt {
@@ -63,6 +66,9 @@ static const struct opt opts[] = {
     {"check", 0, false, OPT_CHECK},
     {"cline-settings", 0, true, OPT_CLINE_SETTINGS},
     {"print-cline-settings", 0, false, OPT_PRINT_CLINE_SETTINGS},
+    {"retry", 0, true, OPT_RETRY},
+    {"insecure", 0, false, OPT_INSECURE},
+    {"cacert", 0, true, OPT_CACERT},
 };
 
 #define N_OPTS (sizeof opts / sizeof opts[0])
@@ -306,6 +312,17 @@ static int apply(struct config *cfg, const struct opt *o, const char *v,
         cfg->cline_file = v;
         break;
     case OPT_PRINT_CLINE_SETTINGS: cfg->print_cline_settings = true; break;
+    case OPT_RETRY:
+        if (cli_parse_u64(v, 0, RETRY_MAX_ATTEMPTS, &cfg->retry))
+            return usage(err, errlen, "--retry: '%s' is not a count from 0 "
+                         "to %d", shown(v), RETRY_MAX_ATTEMPTS);
+        break;
+    case OPT_INSECURE: cfg->insecure = true; break;
+    case OPT_CACERT:
+        if (*v == '\0')
+            return usage(err, errlen, "--cacert: empty file name");
+        cfg->cacert = v;
+        break;
     }
     return CLI_OK;
 }
@@ -328,6 +345,13 @@ static int check_config(struct config *cfg, char *err, size_t errlen)
     if (cfg->check && cfg->output && strcmp(cfg->output, "-") == 0)
         return usage(err, errlen, "--check prints its report on stdout: "
                      "give -o a file name for the probe trace");
+    if (cfg->insecure && cfg->cacert)
+        return usage(err, errlen, "--insecure and --cacert exclude each "
+                     "other: --cacert verifies with FILE, --insecure does "
+                     "not verify at all");
+    if (cfg->cacert && access(cfg->cacert, R_OK) != 0)
+        return usage(err, errlen, "--cacert: cannot read '%s': %s",
+                     shown(cfg->cacert), strerror(errno));
     if (cfg->cline_file && load_cline(cfg, err, errlen) != CLI_OK)
         return CLI_E_USAGE;
     if (!cfg->base_url) {

@@ -71,6 +71,9 @@ struct config {
     double idle_timeout_s;
     bool idle_timeout_given;
     double connect_timeout_s; /* 0: libcurl's default */
+    uint64_t retry; /* --retry N: re-sends of a 429/503 answer, 0: never */
+    bool insecure;  /* --insecure: no TLS peer / host name verification */
+    const char *cacert; /* --cacert FILE: CA bundle to verify with, or NULL */
     struct cli_label labels[CLI_MAX_LABELS];
     size_t n_labels;
     bool no_content;

@@ -5,12 +5,14 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "jsonc.h"
 #include "log.h"
+#include "sanitize.h"
 #include "secret.h"
 
 #define K_PROVIDER "cline.apiProvider"
@@ -125,6 +127,13 @@ static int read_key(struct cline_settings *cs, const struct jsonc_doc *doc,
                        "the "
                        "variable name in ${env:...} is not a valid name");
         }
+        if (sanitize_looks_secret(v + 6)) { /* the key pasted in there? */
+            secret_free(v);
+            return bad(err, errlen, name, cs->key_line, K_KEY,
+                       "the variable name in ${env:...} looks like a key "
+                       "(not shown): write the variable's name, as in "
+                       "\"${env:OPENAI_API_KEY}\"");
+        }
         cs->key_env = strdup(v + 6);
         free(v);
         return cs->key_env ? CLINE_OK : CLINE_E_NOMEM;
@@ -163,6 +172,21 @@ static int read_max_tokens(struct cline_settings *cs,
                      &cs->max_tokens, err, errlen);
 }
 
+/* True when a provider value may be quoted in a message: a short id such
+ * as "anthropic" or "openrouter", nothing that could be a pasted key. */
+static bool provider_shown(const char *v)
+{
+    size_t n = strlen(v), i;
+    if (n > 40 || sanitize_looks_secret(v))
+        return false;
+    for (i = 0; i < n; i++)
+        if (!((v[i] >= 'a' && v[i] <= 'z') || (v[i] >= 'A' && v[i] <= 'Z') ||
+              (v[i] >= '0' && v[i] <= '9') || v[i] == '-' || v[i] == '_' ||
+              v[i] == '.'))
+            return false;
+    return true;
+}
+
 /* Fills cs from the parsed document. */
 static int read_all(struct cline_settings *cs, const struct jsonc_doc *doc,
                     const char *name, char *err, size_t errlen)
@@ -177,11 +201,14 @@ static int read_all(struct cline_settings *cs, const struct jsonc_doc *doc,
                     err, errlen);
     if (!rc && cs->provider && strcmp(cs->provider, OPENAI_COMPATIBLE) != 0)
         return bad(err, errlen, name, cs->provider_line, K_PROVIDER,
-                   "is \"%.40s\", not an OpenAI-compatible provider: "
+                   "is %s%s%s, not an OpenAI-compatible provider: "
                    "tokentrace measures Cline's \"OpenAI Compatible\" "
                    "provider; set \"" K_PROVIDER "\": \"" OPENAI_COMPATIBLE
                    "\" with " K_BASE_URL ", " K_KEY " and " K_MODEL,
-                   cs->provider);
+                   provider_shown(cs->provider) ? "\"" : "",
+                   provider_shown(cs->provider) ? cs->provider
+                                                : "another value (not shown)",
+                   provider_shown(cs->provider) ? "\"" : "");
     if (!rc)
         rc = get_string(doc, name, K_BASE_URL, &cs->base_url,
                         &cs->base_url_line, err, errlen);
@@ -210,6 +237,85 @@ static int read_all(struct cline_settings *cs, const struct jsonc_doc *doc,
     return rc;
 }
 
+/* True when text[from, to) holds nothing but the rest of a member name,
+ * blanks, colons and comments: a value after it has not begun yet. */
+static bool only_separators(const char *text, size_t from, size_t to)
+{
+    size_t i = from;
+    while (i < to && text[i] != '"' && text[i] != '\n')
+        i++;
+    if (i < to && text[i] == '"')
+        i++;
+    while (i < to) {
+        char c = text[i];
+        if (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == ':') {
+            i++;
+        } else if (c == '/' && i + 1 < to && text[i + 1] == '/') {
+            while (i < to && text[i] != '\n')
+                i++;
+        } else if (c == '/' && i + 1 < to && text[i + 1] == '*') {
+            for (i += 2; i + 1 < to && !(text[i] == '*' && text[i + 1] == '/');
+                 i++)
+                ;
+            i += 2;
+        } else {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* True when a syntax error on line (from 1) of text may show the key:
+ * the line names the key setting, or the key setting comes before it with
+ * only blanks, colons and comments in between (its value is on this line).
+ * Then the text there may be the key itself (a missing quote or colon). */
+static bool near_key_setting(const char *text, size_t len, int line)
+{
+    static const char needle[] = "openAiApiKey";
+    size_t n = sizeof needle - 1, i, start = 0, end, last = len;
+    int at = 1;
+    for (i = 0; i < len && at < line; i++)
+        if (text[i] == '\n') {
+            at++;
+            start = i + 1;
+        }
+    for (end = start; end < len && text[end] != '\n'; end++)
+        ;
+    for (i = 0; i + n <= end; i++) {
+        if (memcmp(text + i, needle, n) != 0)
+            continue;
+        if (i >= start)
+            return true;
+        last = i;
+    }
+    return last < len && only_separators(text, last + n, start);
+}
+
+/* Writes the message of a document jsonc could not parse: where, and what
+ * it found there unless that may be the key. */
+static void syntax_message(const char *name, const char *text, size_t len,
+                           int line, const char *why, char *err,
+                           size_t errlen)
+{
+    char *safe;
+    if (line <= 0) {
+        snprintf(err, errlen, "%s: %s", name, why);
+        return;
+    }
+    if (strstr(why, "syntax error") && near_key_setting(text, len, line)) {
+        snprintf(err, errlen,
+                 "%s:%d: syntax error at the " K_KEY " setting (the text "
+                 "there is not shown: it may be the key; a missing quote, "
+                 "comma or colon?)",
+                 name, line);
+        return;
+    }
+    safe = sanitize_string(why, NULL);
+    snprintf(err, errlen, "%s:%d: %s", name, line,
+             safe ? safe : "syntax error");
+    free(safe);
+}
+
 int cline_settings_parse(const char *name, const char *text, size_t len,
                          struct cline_settings **out, char *err, size_t errlen)
 {
@@ -224,10 +330,7 @@ int cline_settings_parse(const char *name, const char *text, size_t len,
         return CLINE_E_NOMEM;
     }
     if (rc) {
-        if (line > 0)
-            snprintf(err, errlen, "%s:%d: %s", name, line, why);
-        else
-            snprintf(err, errlen, "%s: %s", name, why);
+        syntax_message(name, text, len, line, why, err, errlen);
         return CLINE_E_INVALID;
     }
     cs = calloc(1, sizeof *cs);

@@ -10,7 +10,10 @@
  *   cline.openAiModelInfo.maxTokens max_tokens (nested or flat key)
  *   cline.requestTimeoutMs          --timeout
  *
- * Errors read "FILE:LINE: KEY: reason" and never show a key.
+ * Errors read "FILE:LINE: KEY: reason" and never show a key: the text near
+ * a syntax error is left out at the key setting (its line, or the line its
+ * value starts on) and redacted where it looks like a key (sanitize.h); a
+ * wrong provider is quoted only when it is a short plain id.
  * Ownership: cline_settings_load returns an object that owns its strings;
  * cline_settings_free wipes the literal key and frees everything. */
 #ifndef TT_RECORD_CLINE_SETTINGS_H

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sse.h"
+
 /* The kind for a libcurl failure. */
 static const char *curl_kind(const struct error_facts *f)
 {
@@ -65,6 +67,10 @@ const char *error_kind_classify(const struct error_facts *f, char *kind_buf,
                      f->idle_timeout_s);
         else if (strcmp(f->forced, "interrupted") == 0)
             snprintf(msg, msglen, "stopped by a signal before the end");
+        else if (strcmp(f->forced, "oversized_event") == 0)
+            snprintf(msg, msglen, "an SSE line or event longer than %zu MiB "
+                     "(the analyzer's cap): stopped",
+                     SSE_DEFAULT_MAX_EVENT_BYTES >> 20);
         else
             snprintf(msg, msglen, "%s", f->forced);
         return f->forced;
@@ -83,6 +89,10 @@ const char *error_kind_classify(const struct error_facts *f, char *kind_buf,
         if (f->code == CURLE_OPERATION_TIMEDOUT && f->connected)
             snprintf(msg, msglen, "request took longer than %g s "
                      "(--timeout): %s", f->timeout_s, ce);
+        else if (f->code == CURLE_PEER_FAILED_VERIFICATION)
+            snprintf(msg, msglen, "TLS certificate verification failed: %s "
+                     "(a private CA: --cacert FILE; --insecure skips "
+                     "verification)", ce);
         else
             snprintf(msg, msglen, "%s", ce);
         return kind;

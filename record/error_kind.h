@@ -13,7 +13,10 @@
  *   interrupted    stopped by Ctrl-C / SIGTERM
  *   write          the trace could not be written
  *   transfer       any other libcurl failure
- *   oversized_event (reserved for the analyzer) */
+ *   oversized_event a 2xx body with an SSE line or event longer than the
+ *                  analyzer's cap (SSE_DEFAULT_MAX_EVENT_BYTES): the
+ *                  recorder stops it (line_guard.h); the analyzer also
+ *                  derives it from the bytes of a trace */
 #ifndef TT_RECORD_ERROR_KIND_H
 #define TT_RECORD_ERROR_KIND_H
 
@@ -25,7 +28,7 @@ struct error_facts {
     CURLcode code;          /* the transfer's result */
     const char *curl_error; /* libcurl's error buffer, may be "" or NULL */
     const char *forced;     /* kind decided by the recorder (idle_timeout,
-                               interrupted), or NULL */
+                               interrupted, oversized_event), or NULL */
     int http_status;        /* 0: no response */
     const char *reason;     /* reason phrase, may be NULL */
     const char *content_type; /* lower-cased media type, may be "" */

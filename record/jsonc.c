@@ -7,9 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* What cJSON skips as whitespace (a space or any control character, a
+ * form feed included; NUL bytes are refused before), so both agree on
+ * where the tokens are. */
 static bool is_ws(char c)
 {
-    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+    return c != '\0' && (unsigned char)c <= ' ';
 }
 
 /* Offset just past the string that starts with the quote at t[i] (len if
@@ -151,7 +154,11 @@ int jsonc_parse(const char *src, size_t len, struct jsonc_doc *doc, int *line,
     doc->root = cJSON_ParseWithLengthOpts(doc->text, len + 1, &end, 1);
     if (!doc->root) {
         size_t off = end && end >= doc->text ? (size_t)(end - doc->text) : 0;
-        *line = jsonc_line_at(doc, off);
+        size_t shown = off;
+        while (shown < len && is_ws(doc->text[shown]))
+            shown++;
+        /* the line of the text the message shows, if it shows any */
+        *line = jsonc_line_at(doc, shown < len ? shown : off);
         describe_spot(doc, off, err, errlen);
         goto fail;
     }
@@ -159,6 +166,24 @@ int jsonc_parse(const char *src, size_t len, struct jsonc_doc *doc, int *line,
 fail:
     jsonc_free(doc);
     return JSONC_E_SYNTAX;
+}
+
+/* True when the JSON string t[i..end) (quotes included) is key: its bytes
+ * as they stand, or decoded when it holds escapes ("\u0063line.x"), as
+ * cJSON decoded the member names jsonc_get looks at. */
+static bool string_is(const char *t, size_t i, size_t end, const char *key,
+                      size_t klen)
+{
+    cJSON *s;
+    bool same;
+    if (end < i + 2 || t[end - 1] != '"')
+        return false;
+    if (!memchr(t + i + 1, '\\', end - i - 2))
+        return end - i - 2 == klen && memcmp(t + i + 1, key, klen) == 0;
+    s = cJSON_ParseWithLength(t + i, end - i);
+    same = cJSON_IsString(s) && strcmp(s->valuestring, key) == 0;
+    cJSON_Delete(s);
+    return same;
 }
 
 int jsonc_key_line(const struct jsonc_doc *doc, const char *key)
@@ -176,8 +201,8 @@ int jsonc_key_line(const struct jsonc_doc *doc, const char *key)
             if (depth == 1 && expect_key) {
                 for (j = end; j < doc->len && is_ws(t[j]); j++)
                     ;
-                if (j < doc->len && t[j] == ':' && end - i - 2 == klen &&
-                    memcmp(t + i + 1, key, klen) == 0)
+                if (j < doc->len && t[j] == ':' &&
+                    string_is(t, i, end, key, klen))
                     found = jsonc_line_at(doc, i);
             }
             expect_key = false;

@@ -37,8 +37,9 @@ int jsonc_parse(const char *src, size_t len, struct jsonc_doc *doc, int *line,
 int jsonc_line_at(const struct jsonc_doc *doc, size_t off);
 
 /* The line of the last member named key of the top-level object (the one
- * that counts, as in VS Code), or 0 when there is none. Commented-out
- * members do not count. */
+ * that counts, as in VS Code), or 0 when there is none. Names are compared
+ * decoded ("\u0063line.x" is "cline.x"), as jsonc_get sees them.
+ * Commented-out members do not count. */
 int jsonc_key_line(const struct jsonc_doc *doc, const char *key);
 
 /* The last member named key of the top-level object, or NULL. */

@@ -63,7 +63,7 @@ double progress_ttft_p50(const struct progress *p)
 
 void progress_draw(struct progress *p, int64_t now_ns, bool force)
 {
-    char total[32], ttft[32];
+    char total[32], ttft[32], retries[64] = "";
     double p50;
     if (!p->enabled)
         return;
@@ -79,11 +79,15 @@ void progress_draw(struct progress *p, int64_t now_ns, bool force)
         snprintf(ttft, sizeof ttft, "-");
     else
         snprintf(ttft, sizeof ttft, "%.0f ms", p50);
-    fprintf(stderr, "\r%llu/%s done, %llu errors, %llu in flight, "
+    if (p->retries)
+        snprintf(retries, sizeof retries, ", %llu retries (%llu waiting)",
+                 (unsigned long long)p->retries,
+                 (unsigned long long)p->waiting);
+    fprintf(stderr, "\r%llu/%s done, %llu errors, %llu in flight%s, "
             "TTFT p50 %s, %.0f s\033[K",
             (unsigned long long)p->done, total,
             (unsigned long long)p->errors, (unsigned long long)p->in_flight,
-            ttft, (double)(now_ns - p->start_ns) / 1e9);
+            retries, ttft, (double)(now_ns - p->start_ns) / 1e9);
     fflush(stderr);
     p->drawn = true;
 }

@@ -1,5 +1,6 @@
 /* progress: the live status line on stderr ("\r" redrawn, at most 4 times a
- * second) with done/total, errors, requests in flight and a live TTFT p50. */
+ * second) with done/total, errors, requests in flight, retries (when any)
+ * and a live TTFT p50. */
 #ifndef TT_RECORD_PROGRESS_H
 #define TT_RECORD_PROGRESS_H
 
@@ -18,6 +19,8 @@ struct progress {
     uint64_t done;
     uint64_t errors;
     uint64_t in_flight;
+    uint64_t retries;    /* attempts sent again (--retry) */
+    uint64_t waiting;    /* requests waiting for their next attempt */
     double *ttft_ms;     /* live TTFT samples, capped */
     size_t n_ttft;
     size_t cap;

@@ -88,6 +88,19 @@ static void print_summary(const struct config *cfg, const char *out_name,
     log_note("requests: %llu ok, %llu failed%s%s", (unsigned long long)o->ok,
              (unsigned long long)o->failed, kinds,
              o->warmup ? " (warmup included)" : "");
+    if (o->retried || o->retry_exhausted) {
+        char left[128] = "";
+        if (o->retry_exhausted)
+            snprintf(left, sizeof left, "; %llu request%s still failed after "
+                     "%llu retr%s", (unsigned long long)o->retry_exhausted,
+                     o->retry_exhausted == 1 ? "" : "s",
+                     (unsigned long long)cfg->retry,
+                     cfg->retry == 1 ? "y" : "ies");
+        log_note("retries: %llu attempt%s answered 429/503 and sent again "
+                 "(not counted as failed requests)%s",
+                 (unsigned long long)o->retried, o->retried == 1 ? "" : "s",
+                 left);
+    }
     log_note("wall time: %.2f s%s", (double)(o->end_ns - o->start_ns) / 1e9,
              o->signalled ? ", interrupted by a signal"
              : o->interrupted ? ", cut short by --duration" : "");
@@ -247,6 +260,12 @@ int main(int argc, char **argv)
         cli_free(&cfg);
         return EXIT_FAILURE;
     }
+    if (cfg.insecure) /* loud, even with -q: the channel is not private */
+        fprintf(stderr, "tokentrace-record: WARNING: TLS certificate "
+                "verification is OFF (--insecure): the server is not "
+                "authenticated, anyone on the path can read or change the "
+                "requests, answers and auth header; the trace records "
+                "tls_verify=false\n");
     run_install_signals();
     rc = cfg.check ? check_run(&cfg) : prepare_and_record(&cfg);
     curl_global_cleanup();

@@ -74,7 +74,7 @@ bool run_has_next(const struct run *r)
 /* Ends the event loop once nothing is left to do. */
 void run_check_end(struct run *r)
 {
-    if (r->n_inflight == 0 && !run_has_next(r))
+    if (r->n_inflight == 0 && r->n_waiting == 0 && !run_has_next(r))
         event_base_loopexit(r->base, NULL);
 }
 
@@ -126,6 +126,9 @@ static int setup(struct run *r)
     r->tc.connect_timeout_ms = (long)(c->connect_timeout_s * 1000.0 + 0.5);
     r->tc.timeout_s = c->timeout_s;
     r->tc.idle_timeout_s = c->idle_timeout_s;
+    r->tc.insecure = c->insecure;
+    r->tc.cacert = c->cacert;
+    r->retry_rng = c->seed ^ 0x5265747279ULL; /* jitter, repeatable per seed */
     r->idle_ns = (int64_t)(c->idle_timeout_s * 1e9);
     r->env.writer = r->s->writer;
     r->env.progress = &r->progress;
@@ -150,6 +153,7 @@ static void teardown(struct run *r)
         run_unlink_transfer(r, t);
         transfer_free(t);
     }
+    run_retry_cancel_all(r, false);
     self_lag_free(&r->lag);
     if (r->tick)
         event_free(r->tick);
@@ -171,6 +175,7 @@ static void write_footer(struct run *r)
     f.requests = r->out->requests;
     f.ok = r->out->ok;
     f.failed = r->out->failed;
+    f.retried = r->out->retried;
     f.chunks = r->out->chunks;
     f.bytes = r->out->bytes;
     f.interrupted = r->out->interrupted;

@@ -1,8 +1,8 @@
 /* run: one recording run, from the trace header to the footer: schedules
  * requests (closed or open loop), hands them to the event loop, writes a
- * request record when each starts and a result when it ends, flushes the
- * trace every 100 ms, and stops on completion, --duration, a signal or a
- * failed write. */
+ * request record when each starts and a result when it ends, sends a 429 /
+ * 503 again after its wait with --retry, flushes the trace every 100 ms,
+ * and stops on completion, --duration, a signal or a failed write. */
 #ifndef TT_RECORD_RUN_H
 #define TT_RECORD_RUN_H
 
@@ -42,9 +42,11 @@ struct run_kind_count {
 };
 
 struct run_outcome {
-    uint64_t requests; /* results written */
-    uint64_t ok;
-    uint64_t failed;
+    uint64_t requests; /* results written (attempts, retries included) */
+    uint64_t ok;       /* requests (not attempts) that succeeded */
+    uint64_t failed;   /* requests that failed, retries included */
+    uint64_t retried;  /* attempts superseded by a retry (--retry) */
+    uint64_t retry_exhausted; /* failed requests whose retries ran out */
     uint64_t warmup;
     uint64_t chunks;
     uint64_t bytes;

@@ -136,6 +136,11 @@ static int fill_options(const struct run_setup *s, struct options *o)
     if (c->connect_timeout_s > 0)
         e |= add_opt(o, "connect_timeout_s", "%g", c->connect_timeout_s);
     e |= add_opt(o, "http2", "%s", c->http2 ? "true" : "false");
+    e |= add_opt(o, "retry", "%llu", (unsigned long long)c->retry);
+    /* --insecure must show wherever the trace goes (info, bug reports) */
+    e |= add_opt(o, "tls_verify", "%s", c->insecure ? "false" : "true");
+    if (c->cacert)
+        e |= add_owned(o, "cacert", sanitize_string(c->cacert, s->key));
     e |= add_opt(o, "content", "%s", c->no_content ? "false" : "true");
     e |= add_opt(o, "request_id", "%s", c->no_request_id ? "false" : "true");
     e |= add_opt(o, "auth", "%s",

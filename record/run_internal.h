@@ -13,6 +13,20 @@
 #include "schedule.h"
 #include "transfer.h"
 
+/* A request waiting to be sent again (--retry): its timer and what the
+ * next attempt needs. On the run's waiting list. */
+struct run_retry {
+    struct run *r;
+    struct event *timer;
+    uint64_t slot_k;      /* the schedule slot: model, class, prompt */
+    int64_t due_ns;       /* when the timer is meant to fire */
+    uint32_t first_id;    /* id of the first attempt */
+    uint32_t attempt;     /* the attempt to send (2 for the first retry) */
+    bool warmup;
+    char last_kind[32];   /* error kind of the attempt it replaces */
+    struct run_retry *prev, *next;
+};
+
 struct run {
     const struct run_setup *s;
     const struct config *cfg;
@@ -32,7 +46,10 @@ struct run {
     uint32_t next_id;
     struct transfer *inflight;
     uint64_t n_inflight;
-    uint64_t max_inflight;
+    uint64_t max_inflight; /* requests in flight or waiting to retry */
+    struct run_retry *waiting; /* requests waiting for their next attempt */
+    uint64_t n_waiting;
+    uint64_t retry_rng; /* splitmix64 state of the backoff jitter */
     bool no_more;  /* no new requests (duration, signal, failure) */
     bool aborting; /* a signal: stop the requests in flight too */
     bool fatal;    /* a write failed or memory ran out: stop at once */
@@ -62,6 +79,14 @@ void run_check_end(struct run *r);
  * send time (-1 in a closed loop). */
 void run_start_next(struct run *r, int64_t scheduled_ns);
 
+/* Starts one attempt of schedule slot k: attempt 1 (retry_of 0) or a retry
+ * of request retry_of. Writes its request record. */
+void run_start_attempt(struct run *r, uint64_t k, int64_t scheduled_ns,
+                       uint32_t attempt, uint32_t retry_of);
+
+/* Requests in flight plus those waiting to retry. */
+uint64_t run_busy(const struct run *r);
+
 /* Closed loop: keeps the configured number of requests in flight. */
 void run_refill(struct run *r);
 
@@ -73,6 +98,29 @@ void run_stop_transfer(struct run *r, struct transfer *t, const char *kind);
 
 /* Takes t off the in-flight list. */
 void run_unlink_transfer(struct run *r, struct transfer *t);
+
+/* run_retry.c */
+
+/* Decides whether the attempt t, which ended as res, is sent again. When it
+ * is, marks res (will_retry, retry_wait_ms) and returns a waiting retry,
+ * not yet armed; else NULL (also when out of memory: the attempt is then
+ * final). */
+struct run_retry *run_retry_plan(struct run *r, const struct transfer *t,
+                                 struct trace_result *res);
+
+/* Arms a planned retry's timer (its result was written). Returns 0, or -1
+ * (the retry was freed: count the attempt as final). */
+int run_retry_arm(struct run *r, struct run_retry *w);
+
+/* Frees a planned retry that was never armed. NULL-safe. */
+void run_retry_drop(struct run_retry *w);
+
+/* Cancels every waiting retry (a signal or teardown): each request ends
+ * with its last attempt, counted as failed when count is true. */
+void run_retry_cancel_all(struct run *r, bool count);
+
+/* run_requests.c: counts a final failure of kind (outcome and progress). */
+void run_count_failure(struct run *r, const char *kind);
 
 /* run_timers.c: libevent callbacks (arg is the struct run). */
 void run_on_tick(evutil_socket_t fd, short what, void *arg);

@@ -8,6 +8,7 @@
 
 #include "clock.h"
 #include "request_body.h"
+#include "retry.h"
 #include "sanitize.h"
 
 /* The max_tokens to send: --max-tokens, else the line's, else the class's,
@@ -48,9 +49,26 @@ void run_unlink_transfer(struct run *r, struct transfer *t)
     r->progress.in_flight = r->n_inflight;
 }
 
+/* Requests in flight plus those waiting to retry. */
+uint64_t run_busy(const struct run *r)
+{
+    return r->n_inflight + r->n_waiting;
+}
+
 /* Starts the next request of the schedule; scheduled_ns is its intended
  * send time (-1 in a closed loop). */
 void run_start_next(struct run *r, int64_t scheduled_ns)
+{
+    struct schedule_slot slot;
+    if (!schedule_slot(&r->sched, r->next_k, &slot))
+        return;
+    r->next_k++;
+    run_start_attempt(r, r->next_k - 1, scheduled_ns, 1, 0);
+}
+
+/* Starts one attempt of schedule slot k and writes its request record. */
+void run_start_attempt(struct run *r, uint64_t k, int64_t scheduled_ns,
+                       uint32_t attempt, uint32_t retry_of)
 {
     struct schedule_slot slot;
     const struct workload_class *c;
@@ -60,9 +78,8 @@ void run_start_next(struct run *r, int64_t scheduled_ns)
     struct transfer *t;
     char rid[48];
     char *body, *scrubbed = NULL;
-    if (!schedule_slot(&r->sched, r->next_k, &slot))
+    if (!schedule_slot(&r->sched, k, &slot))
         return;
-    r->next_k++;
     c = &r->s->wl->classes[slot.cls];
     it = &c->items[slot.round % c->n_items];
     memset(&bo, 0, sizeof bo);
@@ -83,6 +100,10 @@ void run_start_next(struct run *r, int64_t scheduled_ns)
         run_set_fatal(r, RUN_E_NOMEM);
         return;
     }
+    t->slot_k = k;
+    t->attempt = attempt;
+    t->retry_of = retry_of;
+    t->scheduled_ns = scheduled_ns;
     t->warmup = slot.warmup;
     t->start_ns = clock_mono_ns();
     if (evloop_add(r->loop, t->easy)) {
@@ -101,6 +122,8 @@ void run_start_next(struct run *r, int64_t scheduled_ns)
     req.warmup = slot.warmup;
     req.scheduled_ns = scheduled_ns;
     req.start_ns = t->start_ns;
+    req.attempt = attempt;
+    req.retry_of = retry_of;
     req.request_id = r->cfg->no_request_id ? NULL : t->request_id;
     req.body = r->cfg->no_content ? NULL : t->body;
     req.body_len = r->cfg->no_content ? 0 : t->body_len;
@@ -134,10 +157,22 @@ static void count_kind(struct run_outcome *o, const char *kind)
     o->kinds[o->n_kinds++].count = 1;
 }
 
-/* Writes the result of a finished (or stopped) transfer and frees it. */
+/* Counts a final failure of kind (outcome and progress). */
+void run_count_failure(struct run *r, const char *kind)
+{
+    r->out->failed++;
+    r->progress.errors++;
+    r->progress.done++;
+    count_kind(r->out, kind);
+}
+
+/* Writes the result of a finished (or stopped) transfer and frees it. A
+ * failed attempt that --retry sends again is counted as retried, not as a
+ * request: the request ends with its last attempt. */
 static void finish(struct run *r, struct transfer *t, CURLcode code)
 {
     struct trace_result res;
+    struct run_retry *again;
     char kind_buf[32], msg[CURL_ERROR_SIZE + 128];
     int64_t end_ns = clock_mono_ns();
     run_unlink_transfer(r, t);
@@ -148,19 +183,30 @@ static void finish(struct run *r, struct transfer *t, CURLcode code)
     }
     transfer_result(t, &r->tc, code, end_ns, &res, kind_buf, sizeof kind_buf,
                     msg, sizeof msg);
-    if (!run_check_write(r, trace_write_result(r->s->writer, &res))) {
-        r->out->requests++;
-        r->out->chunks += t->chunks;
-        r->out->bytes += t->bytes;
-        if (t->warmup)
-            r->out->warmup++;
-        if (res.error_kind[0]) {
-            r->out->failed++;
-            r->progress.errors++;
-            count_kind(r->out, res.error_kind);
-        } else {
-            r->out->ok++;
-        }
+    again = run_retry_plan(r, t, &res);
+    if (run_check_write(r, trace_write_result(r->s->writer, &res))) {
+        run_retry_drop(again);
+        transfer_free(t);
+        return;
+    }
+    r->out->requests++;
+    r->out->chunks += t->chunks;
+    r->out->bytes += t->bytes;
+    if (again && run_retry_arm(r, again) == 0) {
+        r->out->retried++;
+        r->progress.retries++;
+        transfer_free(t);
+        return;
+    }
+    if (t->warmup)
+        r->out->warmup++;
+    if (res.error_kind[0]) {
+        if (r->cfg->retry > 0 && t->attempt > r->cfg->retry &&
+            retry_status_retryable(res.http_status))
+            r->out->retry_exhausted++;
+        run_count_failure(r, res.error_kind);
+    } else {
+        r->out->ok++;
         r->progress.done++;
     }
     transfer_free(t);
@@ -171,7 +217,7 @@ void run_refill(struct run *r)
 {
     if (r->cfg->rate > 0)
         return;
-    while (r->n_inflight < r->max_inflight && run_has_next(r))
+    while (run_busy(r) < r->max_inflight && run_has_next(r))
         run_start_next(r, -1);
 }
 

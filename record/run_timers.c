@@ -21,6 +21,8 @@ void run_on_tick(evutil_socket_t fd, short what, void *arg)
             next = t->next;
             run_stop_transfer(r, t, "interrupted");
         }
+        /* a request waiting to retry ends with the attempt it has */
+        run_retry_cancel_all(r, true);
     }
     for (t = r->inflight; t && !r->fatal && r->idle_ns > 0; t = next) {
         int64_t last = t->last_activity_ns > t->start_ns ? t->last_activity_ns
@@ -48,7 +50,7 @@ void run_on_pace(evutil_socket_t fd, short what, void *arg)
     (void)fd;
     (void)what;
     while (run_has_next(r) && r->next_due_ns <= now &&
-           r->n_inflight < r->max_inflight) {
+           run_busy(r) < r->max_inflight) {
         run_start_next(r, r->next_due_ns);
         r->next_due_ns = r->mono_zero + arrival_next(&r->arrival);
         now = clock_mono_ns();
@@ -58,7 +60,7 @@ void run_on_pace(evutil_socket_t fd, short what, void *arg)
     if (run_has_next(r)) {
         /* at the in-flight cap, look again in 1 ms; the lateness shows in
          * start_ns - scheduled_ns */
-        wait_ns = r->n_inflight >= r->max_inflight ? 1000000
+        wait_ns = run_busy(r) >= r->max_inflight ? 1000000
                                                    : r->next_due_ns - now;
         if (wait_ns < 0)
             wait_ns = 0;

@@ -34,6 +34,14 @@ static size_t on_body(char *ptr, size_t size, size_t nmemb, void *ud)
     t->chunks++;
     if (token_scan_feed(&t->scan, ptr, n) && t->env->progress)
         progress_add_ttft(t->env->progress, t_ns - t->start_ns);
+    /* A line or event past the analyzer's cap (a server sending one line
+     * forever): stop now, after recording this chunk, so the trace holds
+     * what the analyzer needs to find it oversized too. An error status
+     * keeps its own kind, as the analyzer ranks it. */
+    if (t->resp.status < 300 && line_guard_feed(&t->guard, ptr, n)) {
+        t->forced_kind = "oversized_event";
+        return CURL_WRITEFUNC_ERROR;
+    }
     return n;
 }
 
@@ -96,10 +104,13 @@ int transfer_new(const struct transfer_config *tc, struct transfer_env *env,
     t->env = env;
     t->body = body;
     t->body_len = strlen(body);
+    t->attempt = 1;
+    t->scheduled_ns = -1;
     t->first_byte_ns = -1;
     t->last_activity_ns = -1;
     resp_headers_init(&t->resp);
     token_scan_init(&t->scan);
+    line_guard_init(&t->guard, 0);
     if (request_id)
         snprintf(t->request_id, sizeof t->request_id, "%s", request_id);
     t->headers = make_headers(tc, request_id);
@@ -124,6 +135,13 @@ int transfer_new(const struct transfer_config *tc, struct transfer_env *env,
     curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, tc->timeout_ms);
     if (tc->connect_timeout_ms > 0)
         curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, tc->connect_timeout_ms);
+    /* TLS verification stays libcurl's default (on) unless --insecure */
+    if (tc->insecure) {
+        curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, 0L);
+        curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 0L);
+    }
+    if (tc->cacert)
+        curl_easy_setopt(e, CURLOPT_CAINFO, tc->cacert);
     if (tc->http2) {
         curl_easy_setopt(e, CURLOPT_HTTP_VERSION,
                          (long)CURL_HTTP_VERSION_2TLS);
@@ -160,7 +178,8 @@ void transfer_result(struct transfer *t, const struct transfer_config *tc,
     r->bytes = t->bytes;
     r->chunks = t->chunks;
     r->first_byte_ns = t->first_byte_ns;
-    r->attempt = 1;
+    r->attempt = t->attempt ? t->attempt : 1;
+    r->retry_of = t->retry_of;
     r->phases.namelookup_ns = phase_ns(t->easy, CURLINFO_NAMELOOKUP_TIME_T);
     r->phases.connect_ns = phase_ns(t->easy, CURLINFO_CONNECT_TIME_T);
     r->phases.tls_ns = phase_ns(t->easy, CURLINFO_APPCONNECT_TIME_T);

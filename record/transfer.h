@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "line_guard.h"
 #include "progress.h"
 #include "resp_headers.h"
 #include "token_scan.h"
@@ -23,6 +24,8 @@ struct transfer_config {
     long connect_timeout_ms; /* 0: libcurl's default */
     double timeout_s;        /* the same, for messages */
     double idle_timeout_s;
+    bool insecure;      /* no TLS peer / host verification (--insecure) */
+    const char *cacert; /* CA bundle file (--cacert), NULL: the system's */
 };
 
 /* Called with every received body byte run, after it was recorded. */
@@ -40,6 +43,10 @@ struct transfer {
     CURL *easy;
     uint32_t id;
     bool warmup;
+    uint32_t attempt;     /* 1, or 2... for a retry (set by the caller) */
+    uint32_t retry_of;    /* id of the first attempt of a retry, else 0 */
+    uint64_t slot_k;      /* the run's schedule slot (set by the caller) */
+    int64_t scheduled_ns; /* intended send time, -1 closed loop */
     char request_id[48]; /* X-Request-Id sent, "" when off */
     char *body;          /* owned */
     size_t body_len;
@@ -52,6 +59,7 @@ struct transfer {
     uint64_t chunks;
     struct resp_headers resp;
     struct token_scan scan;
+    struct line_guard guard; /* stops a line/event over the SSE cap */
     const char *forced_kind; /* set before stopping it early */
     transfer_observe_fn observe; /* optional, with observe_ud */
     void *observe_ud;

@@ -12,7 +12,7 @@ tt_add_unit_test(record_check_verdict_test record_check_verdict_test.c
 target_link_libraries(record_check_verdict_test PRIVATE PkgConfig::CURL)
 tt_add_unit_test(record_cline_settings_test record_cline_settings_test.c
                  ${TT_REC}/cline_settings.c ${TT_REC}/jsonc.c ${TT_REC}/secret.c
-                 ${TT_REC}/cli_values.c)
+                 ${TT_REC}/cli_values.c ${TT_REC}/sanitize.c)
 foreach(t record_jsonc_test record_check_verdict_test
           record_cline_settings_test)
   target_include_directories(${t} PRIVATE ${TT_REC})

@@ -94,6 +94,11 @@ tt_add_fuzz_target(fuzz_workload ${PROJECT_SOURCE_DIR}/record/workload.c
                    ${TT_FUZZ_DIR}/prompts_stub.c)
 tt_add_fuzz_target(fuzz_analyze_load)
 target_link_libraries(fuzz_analyze_load PRIVATE ttanalyze_fuzz)
+tt_add_fuzz_target(fuzz_cline_settings ${PROJECT_SOURCE_DIR}/record/cline_settings.c
+                   ${PROJECT_SOURCE_DIR}/record/jsonc.c
+                   ${PROJECT_SOURCE_DIR}/record/secret.c
+                   ${PROJECT_SOURCE_DIR}/record/cli_values.c
+                   ${PROJECT_SOURCE_DIR}/record/sanitize.c)
 
 # Damaged traces fed to the analyzer CLI (truncation, corruption, absurd
 # lengths): no crash, no hang, the damage named by file and byte.

@@ -11,8 +11,10 @@ tt_add_unit_test(record_workload_test record_workload_test.c ${TT_REC}/workload.
                  ${TT_REC}/workload_jsonl.c ${TT_REC}/request_body.c)
 tt_add_unit_test(record_error_kind_test record_error_kind_test.c ${TT_REC}/error_kind.c)
 target_link_libraries(record_error_kind_test PRIVATE PkgConfig::CURL)
+tt_add_unit_test(record_line_guard_test record_line_guard_test.c ${TT_REC}/line_guard.c)
 foreach(t record_base_url_test record_schedule_test record_sanitize_test
-          record_token_scan_test record_workload_test record_error_kind_test)
+          record_token_scan_test record_workload_test record_error_kind_test
+          record_line_guard_test)
   target_include_directories(${t} PRIVATE ${TT_REC})
 endforeach()
 
@@ -27,3 +29,26 @@ tt_add_script_test(record_options record_options.sh)
 tt_add_script_test(record_rerecord record_rerecord.sh)
 # Timing-sensitive: not run beside other tests when ctest runs in parallel.
 set_tests_properties(record_rerecord record_open_loop PROPERTIES RUN_SERIAL TRUE)
+
+# Failing servers and memory bounds: the peak RSS of a command comes from
+# tests/bench/rusage.c (wait4), built here as tt_rusage.
+add_executable(tt_rusage bench/rusage.c)
+tt_add_script_test(record_oversized record_oversized.sh)
+set_property(TEST record_oversized APPEND PROPERTY ENVIRONMENT
+             "TT_RUSAGE=$<TARGET_FILE:tt_rusage>")
+
+# --retry (429/503 re-sent after Retry-After) and TLS verification
+# (--insecure, --cacert) against a local HTTPS server.
+tt_add_unit_test(record_retry_test record_retry_test.c ${TT_REC}/retry.c
+                 ${TT_REC}/schedule.c)
+target_link_libraries(record_retry_test PRIVATE PkgConfig::CURL)
+target_include_directories(record_retry_test PRIVATE ${TT_REC})
+tt_add_script_test(record_retry record_retry.sh)
+tt_add_script_test(record_tls record_tls.sh)
+tt_add_script_test(record_big_stream record_big_stream.sh)
+set_property(TEST record_big_stream APPEND PROPERTY ENVIRONMENT
+             "TT_RUSAGE=$<TARGET_FILE:tt_rusage>")
+# Moves a gigabyte through loopback and the disk: alone.
+set_tests_properties(record_big_stream PROPERTIES RUN_SERIAL TRUE)
+tt_add_script_test(record_valgrind record_valgrind.sh)
+tt_add_script_test(record_secrets record_secrets.sh)

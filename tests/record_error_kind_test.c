@@ -52,6 +52,9 @@ static const struct {
      false, "tls", "wrong version"},
     {CURLE_PEER_FAILED_VERIFICATION, "", NULL, 0, "", false, false, "tls",
      ""},
+    {CURLE_PEER_FAILED_VERIFICATION, "SSL certificate problem: self-signed "
+     "certificate", NULL, 0, "", false, true, "tls",
+     "certificate verification failed: SSL certificate problem"},
     {CURLE_WRITE_ERROR, "", NULL, 200, "", false, true, "write", ""},
     {CURLE_UNSUPPORTED_PROTOCOL, "", NULL, 0, "", false, false, "transfer",
      ""},
@@ -60,6 +63,8 @@ static const struct {
      "idle_timeout", "--idle-timeout"},
     {CURLE_OK, "", "interrupted", 401, "", false, true, "interrupted",
      "signal"},
+    {CURLE_WRITE_ERROR, "Failure writing output", "oversized_event", 200,
+     "text/event-stream", false, true, "oversized_event", "16 MiB"},
 };
 
 int main(void)

@@ -14,7 +14,7 @@ declare -A want=(
     [error-mid-stream]=stream_error [split-utf8]=ok [crlf]=ok
     [role-first]=ok [multi-token-chunks]=ok [reasoning]=ok [keepalive]=ok
     [no-usage]=ok [accept-no-answer]=idle_timeout [headers-only]=idle_timeout
-    [endless-line]=timeout
+    [endless-line]=oversized_event
 )
 
 # One server, one model per fault (m-<fault>), plus a healthy model.
@@ -27,7 +27,7 @@ start_replay --synthetic 'ttft=20ms,tpot=2ms,tokens=8' "${args[@]}"
 
 out="$T/faults.ttrace"
 "$TT_RECORD" -u "$URL" "${models[@]}" -n 2 --classes short-short -c 50 \
-    --idle-timeout 1 --timeout 3 -o "$out" 2>"$T/rec.err" || fail "exit $?: $(cat "$T/rec.err")"
+    --idle-timeout 1 --timeout 10 -o "$out" 2>"$T/rec.err" || fail "exit $?: $(cat "$T/rec.err")"
 d=$(dump "$out")
 n=$(( (${#want[@]} + 1) * 2 ))
 check_complete "$d" "$n"

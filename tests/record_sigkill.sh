@@ -7,10 +7,16 @@
 
 start_replay --synthetic 'ttft=5ms,tpot=2ms,tokens=300,jitter=0.5'
 
-for delay in 0.4 0.9 1.3; do
+# Each kill comes a set time after the first chunks reached the file, not
+# after start: a loaded sanitizer build may take a second to get going.
+for delay in 0 0.5 0.9; do
     out="$T/kill-$delay.ttrace"
     "$TT_RECORD" -q -u "$URL" -m a -m b -n 1000 -c 6 -o "$out" &
     pid=$!
+    for _ in $(seq 600); do
+        [ "$(stat -c %s "$out" 2>/dev/null || echo 0)" -ge 16384 ] && break
+        sleep 0.05
+    done
     sleep "$delay"
     kill -9 "$pid"
     set +e; wait "$pid" 2>/dev/null; set -e

@@ -29,6 +29,7 @@ static const char *const fault_names[FAULT_COUNT] = {
     [FAULT_HEADERS_ONLY] = "headers-only",
     [FAULT_ENDLESS_LINE] = "endless-line",
     [FAULT_DATA_NOSPACE] = "data-nospace",
+    [FAULT_LEAKY_HEADERS] = "leaky-headers",
 };
 
 const char *replay_fault_name(enum replay_fault kind)

@@ -30,6 +30,7 @@ enum replay_fault {
     FAULT_HEADERS_ONLY,
     FAULT_ENDLESS_LINE,
     FAULT_DATA_NOSPACE,
+    FAULT_LEAKY_HEADERS,
     FAULT_COUNT
 };
 

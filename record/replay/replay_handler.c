@@ -95,6 +95,30 @@ static bool key_ok(const struct replay_config *cfg, struct evhttp_request *req,
            same_secret(xkey, cfg->expected_key);
 }
 
+/* leaky-headers: echoes the key the request carried (Bearer or
+ * x-api-key) in the response headers that carry credentials, as a broken
+ * gateway might; clients must not store them. */
+static void leak_credentials(struct evhttp_request *req)
+{
+    struct evkeyvalq *in = evhttp_request_get_input_headers(req);
+    struct evkeyvalq *out = evhttp_request_get_output_headers(req);
+    const char *auth = evhttp_find_header(in, "Authorization");
+    const char *key = evhttp_find_header(in, "x-api-key");
+    char line[1024];
+
+    if (auth != NULL && strncasecmp(auth, "Bearer ", 7) == 0)
+        key = auth + 7;
+    if (key == NULL)
+        key = "no-key-sent";
+    snprintf(line, sizeof(line), "session=%s; Path=/; HttpOnly", key);
+    evhttp_add_header(out, "Set-Cookie", line);
+    evhttp_add_header(out, "x-api-key", key);
+    evhttp_add_header(out, "api-key", key);
+    snprintf(line, sizeof(line), "Bearer %s", key);
+    evhttp_add_header(out, "Proxy-Authorization", line);
+    evhttp_add_header(out, "Authorization", line);
+}
+
 /* Sends an error reply with an error JSON body. */
 static void reply_error(struct replay_server *srv, struct evhttp_request *req,
                         const char *log_id, enum replay_api api, int status,
@@ -191,6 +215,8 @@ static void serve_api(struct replay_server *srv, struct evhttp_request *req,
     }
     faults = replay_faults_pick(cfg->faults, cfg->n_faults, info.model,
                                 &srv->fault_rng);
+    if (FAULT_HAS(faults, FAULT_LEAKY_HEADERS))
+        leak_credentials(req);
     if (srv->trace != NULL && (faults & SHAPE_FAULTS) == 0) {
         const struct replay_recording *rec =
             replay_trace_source_pick(srv->trace, info.model);

@@ -119,7 +119,7 @@ static int apply_key(struct synth_profile *p, const char *key, const char *val,
     if (rc != 0) {
         const char *want = "a duration such as 80ms, 1.5s, 250us";
         if (strcmp(key, "tokens") == 0)
-            want = "an integer from 1 to 1000000";
+            want = "an integer from 1 to 1000000000";
         else if (strcmp(key, "tokens_per_chunk") == 0)
             want = "an integer from 1 to 1024";
         else if (strcmp(key, "jitter") == 0)
@@ -162,6 +162,22 @@ static int parse_profile(char *profile, struct synth_profile *p, char *err,
             return -1;
         }
         item = next;
+    }
+    return 0;
+}
+
+/* Checks what single keys cannot: the generation's length. Returns 0 or
+ * -1 with err filled. */
+static int check_profile(const struct synth_profile *p, char *err,
+                         size_t errlen)
+{
+    if (p->tpot_ns > 0 && p->tokens > SYNTH_MAX_GENERATION_NS / p->tpot_ns) {
+        snprintf(err, errlen,
+                 "%s%s%stokens x tpot is above 1000000 h: fewer tokens or a "
+                 "shorter tpot",
+                 p->model[0] ? "model " : "", p->model,
+                 p->model[0] ? ": " : "");
+        return -1;
     }
     return 0;
 }
@@ -231,7 +247,8 @@ int synth_spec_parse(const char *text, struct synth_spec *out, char *err,
             return SYNTH_E_SYNTAX;
         }
         have_default = 1;
-        if (parse_profile(profiles[i], &out->def, err, errlen) != 0)
+        if (parse_profile(profiles[i], &out->def, err, errlen) != 0 ||
+            check_profile(&out->def, err, errlen) != 0)
             return SYNTH_E_SYNTAX;
     }
     /* Pass 2: per-model profiles. */
@@ -259,6 +276,8 @@ int synth_spec_parse(const char *text, struct synth_spec *out, char *err,
         if (parse_profile(profiles[i], mp, err, errlen) != 0)
             return SYNTH_E_SYNTAX;
         memcpy(mp->model, name, sizeof(name));
+        if (check_profile(mp, err, errlen) != 0)
+            return SYNTH_E_SYNTAX;
         out->n_models++;
     }
     return SYNTH_OK;

@@ -21,7 +21,10 @@
 
 /* Limits a profile must stay within. */
 #define SYNTH_MAX_DURATION_NS 3600000000000LL /* 1 h */
-#define SYNTH_MAX_TOKENS 1000000
+#define SYNTH_MAX_TOKENS 1000000000
+/* tokens x tpot (the whole generation) stays within 10^6 h, so every due
+ * time fits the int64 nanosecond clock. */
+#define SYNTH_MAX_GENERATION_NS (1000000LL * SYNTH_MAX_DURATION_NS)
 #define SYNTH_MAX_TOKENS_PER_CHUNK 1024
 
 struct synth_profile {

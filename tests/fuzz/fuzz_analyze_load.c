@@ -60,7 +60,7 @@ static void on_trace(void *ctx, const struct trace_info *t)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct fuzz_load f = {0, 0, 0};
-    struct load_options opt = {TOKENS_AUTO, false};
+    struct load_options opt = {.tokens = TOKENS_AUTO};
     struct trace_info **infos = NULL;
     size_t n_infos = 0;
     const char *path = fuzz_file_put(data, size);
