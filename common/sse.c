@@ -39,6 +39,8 @@ void sse_parser_reset(struct sse_parser *p)
     buf_reset(&p->data);
     buf_reset(&p->type);
     buf_reset(&p->id);
+    p->data_ref = NULL;
+    p->data_ref_len = 0;
     p->retry_ms = -1;
     p->bom_matched = 0;
     p->bom_done = false;
@@ -59,12 +61,40 @@ void sse_parser_free(struct sse_parser *p)
     buf_free(&p->id);
 }
 
+/* Bytes the pending event's data holds, borrowed or copied (each data line
+ * with its "\n"). */
+static size_t sse_data_len(const struct sse_parser *p)
+{
+    return p->data_ref ? p->data_ref_len + 1 : p->data.len;
+}
+
+/* Forgets the pending event's data and type. */
+static void sse_clear_event(struct sse_parser *p)
+{
+    p->data_ref = NULL;
+    buf_reset(&p->data);
+    buf_reset(&p->type);
+}
+
+/* Copies a borrowed data line into the data buffer, so that the event no
+ * longer points into the caller's bytes. Returns SSE_OK or SSE_E_NOMEM. */
+static int sse_settle(struct sse_parser *p)
+{
+    const char *v = p->data_ref;
+    if (!v)
+        return SSE_OK;
+    p->data_ref = NULL;
+    if (buf_append(&p->data, v, p->data_ref_len) ||
+        buf_append(&p->data, "\n", 1))
+        return SSE_E_NOMEM;
+    return SSE_OK;
+}
+
 /* Marks the current event as lost. Returns SSE_E_OVERSIZED the first time
  * for this event (so each oversized event is reported once), else SSE_OK. */
 static int sse_oversized(struct sse_parser *p)
 {
-    buf_reset(&p->data);
-    buf_reset(&p->type);
+    sse_clear_event(p);
     if (p->poisoned)
         return SSE_OK;
     p->poisoned = true;
@@ -75,8 +105,7 @@ static int sse_oversized(struct sse_parser *p)
 /* Marks the current event as lost to an allocation failure. */
 static int sse_nomem(struct sse_parser *p)
 {
-    buf_reset(&p->data);
-    buf_reset(&p->type);
+    sse_clear_event(p);
     p->poisoned = true;
     return SSE_E_NOMEM;
 }
@@ -87,14 +116,15 @@ static void sse_dispatch(struct sse_parser *p, int64_t t_ns,
                          const struct sse_handler *h)
 {
     struct sse_event ev;
+    size_t data_len = sse_data_len(p);
     if (p->poisoned) {
         p->poisoned = false;
         p->dropped++;
-    } else if (p->data.len > 0) {
+    } else if (data_len > 0) {
         ev.type = p->type.len ? p->type.data : "message";
         ev.type_len = p->type.len ? p->type.len : strlen("message");
-        ev.data = p->data.data;
-        ev.data_len = p->data.len - 1; /* the last data line's "\n" */
+        ev.data = p->data_ref ? p->data_ref : p->data.data;
+        ev.data_len = data_len - 1; /* the last data line's "\n" */
         ev.id = p->id.len ? p->id.data : "";
         ev.id_len = p->id.len;
         ev.t_ns = t_ns;
@@ -102,22 +132,30 @@ static void sse_dispatch(struct sse_parser *p, int64_t t_ns,
         if (h && h->on_event)
             h->on_event(h->ctx, &ev);
     }
-    buf_reset(&p->data);
-    buf_reset(&p->type);
+    sse_clear_event(p);
 }
 
-/* Applies one "field: value" line to the pending event. */
+/* Applies one "field: value" line to the pending event. borrow: v lies in
+ * the caller's bytes and stays there until the feed returns, so a first
+ * data line may be kept as a pointer instead of copied. */
 static int sse_field(struct sse_parser *p, const char *name, size_t nlen,
-                     const char *v, size_t vlen)
+                     const char *v, size_t vlen, bool borrow)
 {
     size_t cap = p->max_event_bytes;
     if (nlen == 4 && memcmp(name, "data", 4) == 0) {
-        if (vlen + 1 > cap || p->data.len + p->type.len > cap - vlen - 1)
+        size_t data_len = sse_data_len(p);
+        if (vlen + 1 > cap || data_len + p->type.len > cap - vlen - 1)
             return sse_oversized(p);
-        if (buf_append(&p->data, v, vlen) || buf_append(&p->data, "\n", 1))
+        if (borrow && data_len == 0) {
+            p->data_ref = v;
+            p->data_ref_len = vlen;
+            return SSE_OK;
+        }
+        if (sse_settle(p) || buf_append(&p->data, v, vlen) ||
+            buf_append(&p->data, "\n", 1))
             return sse_nomem(p);
     } else if (nlen == 5 && memcmp(name, "event", 5) == 0) {
-        if (vlen > cap || p->data.len > cap - vlen)
+        if (vlen > cap || sse_data_len(p) > cap - vlen)
             return sse_oversized(p);
         buf_reset(&p->type);
         if (buf_append(&p->type, v, vlen))
@@ -143,9 +181,10 @@ static int sse_field(struct sse_parser *p, const char *name, size_t nlen,
     return SSE_OK;
 }
 
-/* Interprets one complete line (without its line end). */
+/* Interprets one complete line (without its line end); borrow as for
+ * sse_field. */
 static int sse_line(struct sse_parser *p, int64_t t_ns, const char *s, size_t n,
-                    const struct sse_handler *h)
+                    bool borrow, const struct sse_handler *h)
 {
     const char *colon;
     if (n == 0) {
@@ -168,7 +207,7 @@ static int sse_line(struct sse_parser *p, int64_t t_ns, const char *s, size_t n,
         return SSE_OK; /* the rest of a lost event */
     colon = memchr(s, ':', n);
     if (!colon)
-        return sse_field(p, s, n, "", 0);
+        return sse_field(p, s, n, "", 0, borrow);
     {
         const char *v = colon + 1;
         size_t vlen = n - (size_t)(v - s);
@@ -176,7 +215,7 @@ static int sse_line(struct sse_parser *p, int64_t t_ns, const char *s, size_t n,
             v++;
             vlen--;
         }
-        return sse_field(p, s, (size_t)(colon - s), v, vlen);
+        return sse_field(p, s, (size_t)(colon - s), v, vlen, borrow);
     }
 }
 
@@ -211,7 +250,7 @@ static int sse_end_line(struct sse_parser *p, int64_t t_ns, const char *s,
     if (p->line.len == 0) {
         if (n > p->max_event_bytes)
             return sse_oversized(p);
-        return sse_line(p, t_ns, s, n, h); /* fast path: no copy */
+        return sse_line(p, t_ns, s, n, true, h); /* fast path: no copy */
     }
     err = sse_hold(p, s, n);
     /* Test the state, not the return: an event already marked oversized
@@ -221,38 +260,51 @@ static int sse_end_line(struct sse_parser *p, int64_t t_ns, const char *s,
         p->discarding = false; /* this line end ends the discarded line */
         return err;
     }
-    err = sse_line(p, t_ns, p->line.data, p->line.len, h);
+    err = sse_line(p, t_ns, p->line.data, p->line.len, false, h);
     buf_reset(&p->line);
     return err;
 }
 
-/* Splits bytes (BOM already handled) into lines. */
+/* Splits bytes (BOM already handled) into lines. Every byte is looked at
+ * once by memchr: lf caches the next LF (NULL: none left), and a CR is
+ * searched for only before it. Leaves no event data pointing into s. */
 static int sse_scan(struct sse_parser *p, int64_t t_ns, const char *s, size_t n,
                     const struct sse_handler *h)
 {
     int worst = SSE_OK, err;
-    size_t i = 0, j;
-    while (i < n) {
+    const char *at = s, *stop = s + n, *lf = NULL, *end;
+    bool lf_known = false;
+    while (at < stop) {
         if (p->skip_lf) {
             p->skip_lf = false;
-            if (s[i] == '\n') {
-                i++;
+            if (*at == '\n') {
+                at++;
                 continue;
             }
         }
-        for (j = i; j < n && s[j] != '\n' && s[j] != '\r'; j++)
-            ;
-        if (j == n) {
-            err = sse_hold(p, s + i, n - i);
+        if (!lf_known || (lf && lf < at)) {
+            lf = memchr(at, '\n', (size_t)(stop - at));
+            lf_known = true;
+        }
+        end = memchr(at, '\r', (size_t)((lf ? lf : stop) - at));
+        if (!end)
+            end = lf;
+        if (!end) {
+            err = sse_hold(p, at, (size_t)(stop - at));
             if (err > worst)
                 worst = err;
             break;
         }
-        p->skip_lf = s[j] == '\r';
-        err = sse_end_line(p, t_ns, s + i, j - i, h);
+        p->skip_lf = *end == '\r';
+        err = sse_end_line(p, t_ns, at, (size_t)(end - at), h);
         if (err > worst)
             worst = err;
-        i = j + 1;
+        at = end + 1;
+    }
+    if (sse_settle(p)) {
+        err = sse_nomem(p);
+        if (err > worst)
+            worst = err;
     }
     return worst;
 }
@@ -287,13 +339,12 @@ int sse_parser_feed(struct sse_parser *p, int64_t t_ns, const void *bytes,
 
 int sse_parser_finish(struct sse_parser *p)
 {
-    bool pending = p->data.len > 0 || p->type.len > 0 || p->poisoned ||
+    bool pending = sse_data_len(p) > 0 || p->type.len > 0 || p->poisoned ||
                    p->discarding ||
                    (p->line.len > 0 && p->line.data[0] != ':') ||
                    (!p->bom_done && p->bom_matched > 0);
     buf_reset(&p->line);
-    buf_reset(&p->data);
-    buf_reset(&p->type);
+    sse_clear_event(p);
     p->discarding = false;
     p->poisoned = false;
     if (!pending)

@@ -3,7 +3,9 @@
  * event once its buffers have grown.
  *
  * Ownership: the parser owns its buffers. The strings handed to callbacks
- * point into them and are valid only during the callback.
+ * point into them, or into the bytes of the current feed (an event whose
+ * only data line came in that feed is not copied), and are valid only
+ * during the callback.
  *
  * Time: every feed call carries the caller's timestamp (t_ns); an event is
  * stamped with the timestamp of the feed that delivered the line end of its
@@ -58,6 +60,12 @@ struct sse_parser {
     size_t max_event_bytes; /* cap on one line and on one event's fields */
     struct buf line;        /* the unfinished line carried between feeds */
     struct buf data;        /* data buffer; each data line ends with '\n' */
+    /* The pending event's only data line, when it still lies in the bytes
+     * of the current feed (no copy yet): the event reads as data_ref plus
+     * "\n" while data is empty. Copied into data before a feed returns;
+     * NULL between feeds. */
+    const char *data_ref;
+    size_t data_ref_len;
     struct buf type;        /* event type buffer */
     struct buf id;          /* last event ID buffer */
     int64_t retry_ms;       /* last valid retry: value, -1 if none */

@@ -6,7 +6,9 @@
  * rest is the body. Invariants checked beyond "no crash": the facts do not
  * depend on how the body is cut into feeds (whole, split in two, and one byte
  * at a time for small bodies give the same facts and token events), token
- * times are the feed times in order, and the counters are consistent. */
+ * times are the feed times in order, the counters are consistent, and the
+ * JSON fast scan (common/stream_scan.c) gives the same token events and
+ * facts as cJSON alone (slow_json), whole and split. */
 #include <stdbool.h>
 #include <string.h>
 
@@ -22,12 +24,14 @@
 #define FUZZ_COMPARE_OVERSIZED 1
 
 /* Feeds body[0..n) in pieces of at most step bytes (0: one piece split at
- * cut, the first part at t1 and the rest at t2), then finishes. */
-static void run(struct stream_state *s, enum stream_api api, size_t cap,
-                const uint8_t *body, size_t n, size_t step, size_t cut,
-                int64_t t1, int64_t t2)
+ * cut, the first part at t1 and the rest at t2), then finishes. slow: parse
+ * every event with cJSON only. */
+static void run_json(struct stream_state *s, enum stream_api api, size_t cap,
+                     const uint8_t *body, size_t n, size_t step, size_t cut,
+                     int64_t t1, int64_t t2, bool slow)
 {
     stream_state_init(s, api, cap);
+    s->slow_json = slow;
     if (step == 0) {
         (void)stream_feed(s, t1, body, cut);
         (void)stream_feed(s, t2, body + cut, n - cut);
@@ -37,6 +41,14 @@ static void run(struct stream_state *s, enum stream_api api, size_t cap,
                               n - off < step ? n - off : step);
     }
     (void)stream_finish(s);
+}
+
+/* run_json with the fast scan on. */
+static void run(struct stream_state *s, enum stream_api api, size_t cap,
+                const uint8_t *body, size_t n, size_t step, size_t cut,
+                int64_t t1, int64_t t2)
+{
+    run_json(s, api, cap, body, n, step, cut, t1, t2, false);
 }
 
 /* Checks what must hold for any stream. */
@@ -114,6 +126,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     check_consistent(&whole, n);
 
     compare = FUZZ_COMPARE_OVERSIZED || !whole.oversized;
+
+    /* The fast scan and cJSON alone agree, whole and split. */
+    {
+        struct stream_state slow;
+        run_json(&slow, api, cap, body, n, n ? n : 1, 0, 1000, 1000, true);
+        check_consistent(&slow, n);
+        check_same(&whole, &slow);
+        stream_state_free(&slow);
+        run_json(&slow, api, cap, body, n, 0, cut, 100, 200, true);
+        check_consistent(&slow, n);
+        {
+            struct stream_state fast;
+            run(&fast, api, cap, body, n, 0, cut, 100, 200);
+            check_same(&fast, &slow);
+            stream_state_free(&fast);
+        }
+        stream_state_free(&slow);
+    }
 
     run(&split, api, cap, body, n, 0, cut, 1000, 1000);
     check_consistent(&split, n);
