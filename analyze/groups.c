@@ -341,6 +341,25 @@ void group_set_summarize(struct group_set *set)
     group_summarize(&set->overall);
 }
 
+/* The place of a prompt class in the canonical order (unknown: last). */
+static int class_rank(const char *name)
+{
+    static const char *const canonical[] = {"short-short", "short-long",
+                                             "long-short"};
+    for (int i = 0; i < 3; i++)
+        if (strcmp(name, canonical[i]) == 0)
+            return i;
+    return 3;
+}
+
+int class_name_cmp(const char *a, const char *b)
+{
+    int ra = class_rank(a), rb = class_rank(b);
+    if (ra != rb)
+        return ra < rb ? -1 : 1;
+    return strcmp(a, b);
+}
+
 static const struct group_set *sort_set;
 
 static int cmp_groups(const void *a, const void *b)
@@ -348,7 +367,9 @@ static int cmp_groups(const void *a, const void *b)
     const struct group *ga = *(struct group *const *)a;
     const struct group *gb = *(struct group *const *)b;
     for (size_t i = 0; i < sort_set->by.n; i++) {
-        int c = strcmp(ga->keys[i], gb->keys[i]);
+        int c = sort_set->by.dims[i] == DIM_CLASS
+                    ? class_name_cmp(ga->keys[i], gb->keys[i])
+                    : strcmp(ga->keys[i], gb->keys[i]);
         if (c)
             return c;
     }

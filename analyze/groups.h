@@ -108,7 +108,12 @@ int group_set_add(void *set, const struct request_metrics *m);
 /* Computes every group's distributions (sorts the vectors in place). */
 void group_set_summarize(struct group_set *set);
 
-/* Sorts groups by their keys so output is deterministic. */
+/* Orders prompt class names canonically: short-short, short-long,
+ * long-short, then any others alphabetically (strcmp-style result). */
+int class_name_cmp(const char *a, const char *b);
+
+/* Sorts groups by their keys so output is deterministic: class keys in
+ * class_name_cmp order, every other key alphabetically. */
 void group_set_sort(struct group_set *set);
 
 /* Describes a group's keys as "model-a / short-short" into out. */

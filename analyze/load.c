@@ -536,6 +536,10 @@ int load_trace_file(const char *path, const struct load_options *opt,
         if (L.info)
             L.info->damage = strdup(trace_reader_error(r));
         rc = 1;
+    } else if (!L.info && !L.stop) {
+        /* Read whole, yet no trace in it: damage too (as `check` says). */
+        log_warn("%s: empty file, no trace header", trace_reader_name(r));
+        rc = 1;
     }
     end_trace(&L);
 done:

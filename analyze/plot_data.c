@@ -153,8 +153,16 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Sorts names and returns old number -> new number (NULL out of memory). */
-static uint32_t *sort_names(struct plot_names *names)
+/* Orders prompt class names canonically (qsort of char *). */
+static int cmp_class(const void *a, const void *b)
+{
+    return class_name_cmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorts names by cmp and returns old number -> new number (NULL out of
+ * memory). */
+static uint32_t *sort_names(struct plot_names *names,
+                            int (*cmp)(const void *, const void *))
 {
     char **old = malloc((names->n + 1) * sizeof(*old));
     uint32_t *map = malloc((names->n + 1) * sizeof(*map));
@@ -165,7 +173,7 @@ static uint32_t *sort_names(struct plot_names *names)
     }
     if (names->n)
         memcpy(old, names->v, names->n * sizeof(*old));
-    qsort(names->v, names->n, sizeof(*names->v), cmp_str);
+    qsort(names->v, names->n, sizeof(*names->v), cmp);
     for (size_t i = 0; i < names->n; i++)
         for (size_t j = 0; j < names->n; j++)
             if (old[i] == names->v[j])
@@ -174,10 +182,12 @@ static uint32_t *sort_names(struct plot_names *names)
     return map;
 }
 
-/* Renumbers models and classes in sorted order. */
+/* Renumbers models (alphabetically) and classes (canonically) in sorted
+ * order. */
 static int finish(struct plot_data *d)
 {
-    uint32_t *mm = sort_names(&d->models), *cm = sort_names(&d->classes);
+    uint32_t *mm = sort_names(&d->models, cmp_str);
+    uint32_t *cm = sort_names(&d->classes, cmp_class);
     int rc = -1;
     if (!mm || !cm)
         goto done;

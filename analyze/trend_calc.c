@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "groups.h"
 #include "week.h"
 
 const struct trend_metric_def trend_metrics[TR_COUNT] = {
@@ -147,7 +148,7 @@ static int cmp_rows(const void *a, const void *b)
     if (!c)
         c = strcmp(x->model, y->model);
     if (!c)
-        c = strcmp(x->class_name, y->class_name);
+        c = class_name_cmp(x->class_name, y->class_name);
     return c;
 }
 

@@ -1,8 +1,8 @@
 /* progress: the recorder's live status line. */
 #include "progress.h"
 
+#include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #define PROGRESS_INTERVAL_NS 250000000LL
@@ -17,47 +17,53 @@ void progress_init(struct progress *p, bool enabled, uint64_t total,
     p->last_draw_ns = start_ns - PROGRESS_INTERVAL_NS;
 }
 
-void progress_add_ttft(struct progress *p, int64_t ttft_ns)
+/* The histogram bucket of a TTFT of ms milliseconds. */
+static size_t ttft_bucket(double ms)
 {
-    if (p->n_ttft == p->cap) {
-        size_t ncap = p->cap ? p->cap * 2 : 256;
-        double *n;
-        if (p->n_ttft >= PROGRESS_MAX_SAMPLES)
-            return; /* enough for a live median */
-        if (ncap > PROGRESS_MAX_SAMPLES)
-            ncap = PROGRESS_MAX_SAMPLES;
-        n = realloc(p->ttft_ms, ncap * sizeof *n);
-        if (!n)
-            return;
-        p->ttft_ms = n;
-        p->cap = ncap;
-    }
-    p->ttft_ms[p->n_ttft++] = (double)ttft_ns / 1e6;
+    double i;
+    if (!(ms > PROGRESS_TTFT_MIN_MS)) /* also NaN */
+        return 0;
+    i = floor(log(ms / PROGRESS_TTFT_MIN_MS) / log(PROGRESS_TTFT_GROWTH));
+    if (i >= PROGRESS_TTFT_BUCKETS - 1)
+        return PROGRESS_TTFT_BUCKETS - 1;
+    return (size_t)i;
 }
 
-static int cmp_double(const void *a, const void *b)
+/* The value a bucket stands for: its geometric middle, in ms. */
+static double ttft_bucket_ms(size_t i)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+    return PROGRESS_TTFT_MIN_MS * pow(PROGRESS_TTFT_GROWTH, (double)i + 0.5);
+}
+
+void progress_add_ttft(struct progress *p, int64_t ttft_ns)
+{
+    p->ttft_hist[ttft_bucket((double)ttft_ns / 1e6)]++;
+    p->n_ttft++;
+}
+
+/* The value (ms) of the sample of 0-based rank `rank` in sorted order. */
+static double ttft_at_rank(const struct progress *p, uint64_t rank)
+{
+    uint64_t seen = 0;
+    for (size_t i = 0; i < PROGRESS_TTFT_BUCKETS; i++) {
+        seen += p->ttft_hist[i];
+        if (seen > rank)
+            return ttft_bucket_ms(i);
+    }
+    return ttft_bucket_ms(PROGRESS_TTFT_BUCKETS - 1);
 }
 
 double progress_ttft_p50(const struct progress *p)
 {
-    double *copy, r, k;
-    size_t lo;
+    uint64_t lo;
+    double k, r;
     if (p->n_ttft == 0)
         return -1;
-    copy = malloc(p->n_ttft * sizeof *copy);
-    if (!copy)
-        return -1;
-    memcpy(copy, p->ttft_ms, p->n_ttft * sizeof *copy);
-    qsort(copy, p->n_ttft, sizeof *copy, cmp_double);
     k = (double)(p->n_ttft - 1) * 0.5;
-    lo = (size_t)k;
-    r = copy[lo];
+    lo = (uint64_t)k;
+    r = ttft_at_rank(p, lo);
     if (lo + 1 < p->n_ttft)
-        r += (copy[lo + 1] - copy[lo]) * (k - (double)lo);
-    free(copy);
+        r += (ttft_at_rank(p, lo + 1) - r) * (k - (double)lo);
     return r;
 }
 
@@ -98,7 +104,4 @@ void progress_finish(struct progress *p, int64_t now_ns)
         progress_draw(p, now_ns, true);
         fputc('\n', stderr);
     }
-    free(p->ttft_ms);
-    p->ttft_ms = NULL;
-    p->n_ttft = p->cap = 0;
 }

@@ -1,6 +1,7 @@
 /* progress: the live status line on stderr ("\r" redrawn, at most 4 times a
  * second) with done/total, errors, requests in flight, retries (when any)
- * and a live TTFT p50. */
+ * and a live TTFT p50. Its memory is fixed however long the run: the TTFT
+ * samples are counted in a log-bucket histogram, not kept. */
 #ifndef TT_RECORD_PROGRESS_H
 #define TT_RECORD_PROGRESS_H
 
@@ -8,7 +9,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PROGRESS_MAX_SAMPLES 100000
+/* TTFT histogram: bucket i holds [MIN * GROWTH^i, MIN * GROWTH^(i+1)) ms;
+ * values below 1 us fall in the first bucket, values above ~5.8 h in the
+ * last. A bucket is reported as its geometric middle, so the p50 is within
+ * sqrt(1.02) - 1 < 1% (relative) of the exact median of the samples. */
+#define PROGRESS_TTFT_MIN_MS 0.001
+#define PROGRESS_TTFT_GROWTH 1.02
+#define PROGRESS_TTFT_BUCKETS 1200
+#define PROGRESS_TTFT_REL_ERR 0.01
 
 struct progress {
     bool enabled;
@@ -21,27 +29,28 @@ struct progress {
     uint64_t in_flight;
     uint64_t retries;    /* attempts sent again (--retry) */
     uint64_t waiting;    /* requests waiting for their next attempt */
-    double *ttft_ms;     /* live TTFT samples, capped */
-    size_t n_ttft;
-    size_t cap;
+    uint64_t n_ttft;     /* live TTFT samples counted */
+    uint64_t ttft_hist[PROGRESS_TTFT_BUCKETS];
 };
 
 /* Starts a progress display; it only ever draws when enabled. */
 void progress_init(struct progress *p, bool enabled, uint64_t total,
                    int64_t start_ns);
 
-/* Adds a live TTFT sample (first token time - start), in ns. */
+/* Counts a live TTFT sample (first token time - start), in ns. Constant
+ * time, no allocation. */
 void progress_add_ttft(struct progress *p, int64_t ttft_ns);
 
 /* Redraws the line if enabled and 250 ms passed since the last draw (or
  * force). */
 void progress_draw(struct progress *p, int64_t now_ns, bool force);
 
-/* Draws the final state and ends the line (when enabled); frees the
- * samples. */
+/* Draws the final state and ends the line (when enabled). */
 void progress_finish(struct progress *p, int64_t now_ns);
 
-/* The median of the samples in ms, or -1 when there are none. */
+/* The median of the samples in ms (within PROGRESS_TTFT_REL_ERR of the
+ * exact one, interpolated like the analyzer's), or -1 when there are
+ * none. */
 double progress_ttft_p50(const struct progress *p);
 
 #endif

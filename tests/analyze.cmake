@@ -14,3 +14,8 @@ tt_add_script_test(analyze_info analyze_info.sh)
 tt_add_script_test(analyze_damage analyze_damage.sh)
 tt_add_script_test(analyze_determinism analyze_determinism.sh)
 tt_add_script_test(analyze_e2e analyze_e2e.sh)
+# Canonical class order everywhere groups are listed (several classes in
+# one trace come from the plot tests' generator).
+tt_add_script_test(analyze_class_order analyze_class_order.sh)
+set_property(TEST analyze_class_order APPEND PROPERTY ENVIRONMENT
+             "TT_PLOT_GEN=$<TARGET_FILE:test_plot_gentrace>")

@@ -2,7 +2,8 @@
 # Damaged and future traces: a truncated trace is analyzed up to the damage
 # by summary, requests, compare and trend, with a warning naming the file
 # and byte offset and exit 1 (output is still produced); a trace from a
-# future format version is refused clearly (exit 1).
+# future format version is refused clearly (exit 1); an empty file is
+# reported as holding no trace (exit 1).
 . "$(dirname "$0")/lib.sh"
 G=$TT_GEN_TRACE
 A=$TT_ANALYZE
@@ -63,4 +64,26 @@ cat "$T/t.ttrace" "$T/v99.ttrace" >"$T/mixed.ttrace"
 expect_exit 1 "$A" summary "$T/mixed.ttrace" --format json >"$T/mixed.json" 2>/dev/null
 jq -e '(.traces | length) == 1 and .traces[0].complete and .overall.requests == 8' "$T/mixed.json" >/dev/null ||
     fail "the trace before a future one"
+
+# An empty (0-byte) file holds no trace: every command that loads traces
+# says so on stderr and exits 1, as check does; from stdin too.
+: >"$T/empty.ttrace"
+for cmd in summary requests info compare trend plot; do
+    args=("$T/empty.ttrace")
+    [ "$cmd" = compare ] && args=("$T/t.ttrace" "$T/empty.ttrace")
+    [ "$cmd" = plot ] && args+=(-o "$T/plot-empty")
+    PATH=/nonexistent expect_exit 1 "$A" "$cmd" "${args[@]}" >"$T/e.out" 2>"$T/e.err"
+    grep -q "warning: .*empty\.ttrace: empty file, no trace header$" "$T/e.err" ||
+        fail "$cmd does not report the empty file: $(cat "$T/e.err")"
+done
+expect_exit 1 "$A" compare "$T/empty.ttrace" "$T/t.ttrace" >/dev/null 2>"$T/e.err"
+grep -q "empty\.ttrace: empty file, no trace header" "$T/e.err" || fail "compare: empty base"
+expect_exit 1 "$A" summary - <"$T/empty.ttrace" >/dev/null 2>"$T/e.err"
+grep -q "empty file, no trace header" "$T/e.err" || fail "summary of empty stdin: $(cat "$T/e.err")"
+expect_exit 1 "$A" check "$T/empty.ttrace" >"$T/e.out"
+grep -q "DAMAGED: empty file, no header" "$T/e.out" || fail "check of an empty file"
+# Beside a good trace: the good one is analyzed, still exit 1.
+expect_exit 1 "$A" summary "$T/t.ttrace" "$T/empty.ttrace" --format json >"$T/e.json" 2>/dev/null
+jq -e '(.traces | length) == 1 and .overall.requests == 8' "$T/e.json" >/dev/null ||
+    fail "a good trace beside an empty file"
 echo ok

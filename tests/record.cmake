@@ -12,9 +12,10 @@ tt_add_unit_test(record_workload_test record_workload_test.c ${TT_REC}/workload.
 tt_add_unit_test(record_error_kind_test record_error_kind_test.c ${TT_REC}/error_kind.c)
 target_link_libraries(record_error_kind_test PRIVATE PkgConfig::CURL)
 tt_add_unit_test(record_line_guard_test record_line_guard_test.c ${TT_REC}/line_guard.c)
+tt_add_unit_test(record_progress_test record_progress_test.c ${TT_REC}/progress.c)
 foreach(t record_base_url_test record_schedule_test record_sanitize_test
           record_token_scan_test record_workload_test record_error_kind_test
-          record_line_guard_test)
+          record_line_guard_test record_progress_test)
   target_include_directories(${t} PRIVATE ${TT_REC})
 endforeach()
 
