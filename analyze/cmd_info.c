@@ -127,6 +127,24 @@ static void row_integrity(struct buf *b, const struct trace_info *t)
     buf_puts(b, " |\n");
 }
 
+/* "| retries | ... |": the --retry setting the trace was recorded with and
+ * how many attempts a retry superseded (not counted as requests). */
+static void row_retries(struct buf *b, const struct trace_info *t)
+{
+    const char *setting = NULL;
+    for (size_t i = 0; i < t->n_options; i++)
+        if (strcmp(t->options[i].key, "retry") == 0)
+            setting = t->options[i].value;
+    buf_puts(b, "| retries | --retry ");
+    if (setting)
+        md_put(b, setting, INFO_MAX_TEXT);
+    else
+        buf_puts(b, "not recorded");
+    buf_printf(b, "; %llu retried attempt%s (sent again, not counted as "
+                  "requests) |\n",
+               (unsigned long long)t->retried, t->retried == 1 ? "" : "s");
+}
+
 /* trace_sink: writes the block of a trace that has just been read. */
 static void info_block(void *ctx, const struct trace_info *t)
 {
@@ -178,6 +196,7 @@ static void info_block(void *ctx, const struct trace_info *t)
         buf_printf(&b, ": %llu", (unsigned long long)c->kinds[i].n);
     }
     buf_puts(&b, c->n_kinds ? " |\n" : "- |\n");
+    row_retries(&b, t);
     buf_printf(&b, "| chunks | %llu (%llu body bytes) |\n",
                (unsigned long long)t->chunks, (unsigned long long)t->bytes);
     row_integrity(&b, t);
@@ -202,7 +221,8 @@ static void info_help(void)
         "and trace format version, when it was recorded (UTC), the endpoint "
         "as\n"
         "scheme://host:port only, API kind, models, labels, workload, run\n"
-        "options, request counts with failures by kind, chunks and bytes, and\n"
+        "options, request counts with failures by kind, the --retry setting\n"
+        "and the attempts it sent again, chunks and bytes, and\n"
         "integrity (complete, no footer, or damaged at byte N). Text from the\n"
         "trace is markdown-escaped. Traces never hold API keys.\n"
         "\n"

@@ -166,6 +166,10 @@ static void row_fill(struct row *r, struct requests_ctx *c,
     row_num(r, "itl_p50_ms", itl_p50);
     row_num(r, "itl_max_ms", itl_max);
     row_str(r, "error_message", m->error_message);
+    /* appended later: after every older column, so positions stay */
+    row_int(r, "attempt", m->attempt ? m->attempt : 1, true);
+    row_int(r, "retry_of", m->retry_of, m->retry_of != 0);
+    row_bool(r, "superseded", m->superseded);
 }
 
 static void flush_line(struct requests_ctx *c)
@@ -208,10 +212,14 @@ static void requests_help(void)
     printf(
         "usage: tokentrace-analyze requests TRACE... [--format csv|json]\n"
         "         [--tokens auto|usage|chunks] [--classify declared|measured]\n"
+        "         [--all-attempts]\n"
         "\n"
         "One row per request (warmup and failed requests included, see the\n"
         "warmup, ok and error_kind columns) with every per-request metric of\n"
         "docs/metrics.md, in the order the requests ended in each trace.\n"
+        "A request the recorder retried (--retry) is its last attempt: attempt\n"
+        "is its number (1 when never retried) and retry_of the id of the\n"
+        "request's first attempt (empty/null on a first attempt).\n"
         "Times *_ms are milliseconds; "
         "scheduled/start/first_token/last_token/end\n"
         "are measured from the trace's time zero. Undefined values are empty\n"
@@ -230,6 +238,9 @@ static void requests_help(void)
         "or\n"
         "                   measured; declared_class and measured_class are\n"
         "                   always there\n"
+        "  --all-attempts   also a row for each attempt a retry superseded\n"
+        "                   (superseded true; never counted as a request or\n"
+        "                   a failure elsewhere); without it they are left out\n"
         "\n"
         "exit codes: 0 ok, 1 a trace was damaged (rows before the damage are\n"
         "written) or unreadable, 2 usage error\n"
@@ -241,13 +252,33 @@ static void requests_help(void)
         "'select(.ok|not)'\n");
 }
 
+/* Moves every --all-attempts flag out of argv (not the value of a flag
+ * before it). Returns the new argc; *all set when one was there. */
+static int take_all_attempts(int argc, char **argv, bool *all)
+{
+    int n = 0;
+    *all = false;
+    for (int i = 0; i < argc; i++) {
+        bool is_value = n > 0 && (strcmp(argv[n - 1], "--format") == 0 ||
+                                  strcmp(argv[n - 1], "--tokens") == 0 ||
+                                  strcmp(argv[n - 1], "--classify") == 0);
+        if (!is_value && strcmp(argv[i], "--all-attempts") == 0)
+            *all = true;
+        else
+            argv[n++] = argv[i];
+    }
+    return n;
+}
+
 int cmd_requests(int argc, char **argv)
 {
     struct analyze_options o;
     struct requests_ctx c;
     struct trace_info **infos = NULL;
     size_t n_infos = 0;
+    bool all_attempts;
     int rc;
+    argc = take_all_attempts(argc, argv, &all_attempts);
     rc = analyze_options_parse(argc, argv,
                                OPT_FORMAT | OPT_TOKENS | OPT_CLASSIFY,
                                1u << FMT_JSON | 1u << FMT_CSV, "requests", &o);
@@ -257,6 +288,7 @@ int cmd_requests(int argc, char **argv)
         free(o.traces);
         return rc;
     }
+    o.load.with_superseded = all_attempts;
     memset(&c, 0, sizeof(c));
     buf_init(&c.line, 0);
     c.mode = o.format == FMT_JSON ? ROW_JSON : ROW_CSV;

@@ -208,7 +208,7 @@ static void csv_group(FILE *out, const struct group_set *set,
         csv_num(out, s->stddev);
         csv_num(out, s->min);
         csv_num(out, s->max);
-        fputc('\n', out);
+        fprintf(out, ",%llu\n", (unsigned long long)g->retried);
     }
 }
 
@@ -220,7 +220,7 @@ int summary_write_csv(FILE *out, const struct group_set *set)
         fputc(',', out);
     }
     fputs("requests,ok,failed,token_source,metric,unit,n,p50,p90,p95,p99,p999,"
-          "mean,stddev,min,max\n", out);
+          "mean,stddev,min,max,retried\n", out);
     for (size_t i = 0; i < set->n_groups; i++)
         csv_group(out, set, set->groups[i], false);
     csv_group(out, set, &set->overall, true);

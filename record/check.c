@@ -130,6 +130,14 @@ static void record_hint(struct check_ctx *c)
         snprintf(c->record_hint + n, sizeof c->record_hint - n, "%s",
                  cfg->api_key_env);
     }
+    /* the TLS setting the probe worked with, or recording fails where the
+     * check passed */
+    if (cfg->cacert || cfg->insecure) {
+        size_t n = strlen(c->record_hint);
+        snprintf(c->record_hint + n, sizeof c->record_hint - n, "%s%s",
+                 cfg->cacert ? " --cacert " : " --insecure",
+                 cfg->cacert ? cfg->cacert : "");
+    }
 }
 
 /* The settings, the probe workload and the record hint. Returns 0 or an

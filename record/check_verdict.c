@@ -264,8 +264,13 @@ static const struct verdict_case cases[] = {
      "the server on that port may not speak TLS (try http:// instead of "
      "https://), or a proxy or firewall holds the handshake"},
     {"tls", false, m_tls, "TLS: the handshake with {host} failed ({curl})",
-     "an https:// URL on a plain-http port (try http://), a self-signed or "
-     "expired certificate, or a company proxy that intercepts TLS"},
+     "an https:// URL on a plain-http port (try http://); a self-signed "
+     "certificate, one from a private or company CA, or a company proxy "
+     "that intercepts TLS: --cacert FILE with that certificate or CA "
+     "(PEM); --insecure skips "
+     "verification (last resort: anyone in between can read the key and "
+     "the prompts); an expired certificate or a wrong host name is the "
+     "server's to fix"},
     {"timeout-first-byte", false, m_first_byte,
      "timeout (first byte): connected to {host} and sent the request, but "
      "no answer came within {wait} s",

@@ -1,6 +1,7 @@
 /* resp_headers: picks, lower-cases and redacts response headers. */
 #include "resp_headers.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -60,6 +61,54 @@ void resp_headers_init(struct resp_headers *h)
     memset(h, 0, sizeof *h);
 }
 
+void resp_headers_set_secret(struct resp_headers *h, const char *secret)
+{
+    h->secret = secret && *secret ? secret : NULL;
+}
+
+/* Where secret (non-empty) first occurs in v[0..len), NULL when it does
+ * not. */
+static const char *find_secret(const char *v, size_t len, const char *secret)
+{
+    size_t slen = strlen(secret), i;
+    for (i = 0; slen <= len && i <= len - slen; i++)
+        if (v[i] == secret[0] && memcmp(v + i, secret, slen) == 0)
+            return v + i;
+    return NULL;
+}
+
+/* A new string holding v[0..len) with every occurrence of secret (NULL:
+ * none) replaced by "[redacted]"; NULL when out of memory. The secret is
+ * never copied, not even in part. */
+static char *copy_redacted(const char *v, size_t len, const char *secret)
+{
+    static const char mark[] = "[redacted]";
+    const char *end = v + len, *hit;
+    size_t slen, hits = 0, out_len;
+    char *out, *o;
+    if (!secret)
+        return strndup(v, len);
+    slen = strlen(secret);
+    for (hit = v; (hit = find_secret(hit, (size_t)(end - hit), secret));
+         hit += slen)
+        hits++;
+    if (hits == 0)
+        return strndup(v, len);
+    out_len = len - hits * slen + hits * (sizeof mark - 1);
+    if (!(o = out = malloc(out_len + 1)))
+        return NULL;
+    while ((hit = find_secret(v, (size_t)(end - v), secret))) {
+        memcpy(o, v, (size_t)(hit - v));
+        o += hit - v;
+        memcpy(o, mark, sizeof mark - 1);
+        o += sizeof mark - 1;
+        v = hit + slen;
+    }
+    memcpy(o, v, (size_t)(end - v));
+    o[end - v] = '\0';
+    return out;
+}
+
 void resp_headers_free(struct resp_headers *h)
 {
     size_t i;
@@ -75,6 +124,7 @@ static int status_line(struct resp_headers *h, const char *line, size_t len)
 {
     size_t i = 5, r;
     int status = 0, digits = 0;
+    char *reason;
     if (len < 10 || strncmp(line, "HTTP/", 5) != 0)
         return 0;
     while (i < len && line[i] != ' ')
@@ -92,11 +142,13 @@ static int status_line(struct resp_headers *h, const char *line, size_t len)
     h->content_type[0] = '\0';
     while (i < len && line[i] == ' ')
         i++;
-    r = 0;
-    while (i < len && line[i] != '\r' && line[i] != '\n' &&
-           r + 1 < sizeof h->reason)
-        h->reason[r++] = line[i++];
-    h->reason[r] = '\0';
+    r = i;
+    while (r < len && line[r] != '\r' && line[r] != '\n')
+        r++;
+    /* redacted whole, then cut: no part of the key survives the cut */
+    reason = copy_redacted(line + i, r - i, h->secret);
+    snprintf(h->reason, sizeof h->reason, "%s", reason ? reason : "");
+    free(reason);
     return 1;
 }
 
@@ -138,15 +190,16 @@ int resp_headers_line(struct resp_headers *h, const char *line, size_t len)
         v = "[redacted]";
         vlen = strlen(v);
     }
-    if (vlen > RESP_HEADER_VALUE_MAX)
-        vlen = RESP_HEADER_VALUE_MAX;
     key = strndup(line, nlen);
-    val = strndup(v, vlen);
+    /* the key redacted before the value is cut, so no part of it stays */
+    val = copy_redacted(v, vlen, h->secret);
     if (!key || !val) {
         free(key);
         free(val);
         return -1;
     }
+    if (strlen(val) > RESP_HEADER_VALUE_MAX)
+        val[RESP_HEADER_VALUE_MAX] = '\0';
     for (i = 0; i < nlen; i++)
         key[i] = (char)(key[i] >= 'A' && key[i] <= 'Z' ? key[i] + 32 : key[i]);
     h->kv[h->n].key = key;

@@ -1,6 +1,7 @@
 /* resp_headers: the response status and the selected response headers of a
  * request, collected from libcurl's header callback. Credential-bearing
- * headers are kept only as "[redacted]". */
+ * headers are kept only as "[redacted]", and the run's key, wherever it
+ * shows up in a kept value or the reason phrase, as "[redacted]" too. */
 #ifndef TT_RECORD_RESP_HEADERS_H
 #define TT_RECORD_RESP_HEADERS_H
 
@@ -17,10 +18,15 @@ struct resp_headers {
     struct trace_kv kv[RESP_HEADERS_MAX]; /* owned strings */
     size_t n;
     char content_type[128]; /* lower-cased media type, "" if none */
+    const char *secret; /* borrowed: the key to redact, NULL for none */
 };
 
 /* Starts empty. */
 void resp_headers_init(struct resp_headers *h);
+
+/* Redacts every occurrence of secret (borrowed; NULL or "" for none) in
+ * the headers and reason phrase fed from now on. */
+void resp_headers_set_secret(struct resp_headers *h, const char *secret);
 
 /* Feeds one header line exactly as libcurl passes it (with its CRLF). A
  * status line ("HTTP/1.1 200 OK") starts a new response: headers of an

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "clock.h"
 #include "error_kind.h"
@@ -53,6 +54,19 @@ static size_t on_header(char *ptr, size_t size, size_t nmemb, void *ud)
     t->last_activity_ns = clock_mono_ns();
     resp_headers_line(&t->resp, ptr, n);
     return n;
+}
+
+/* The credential inside the auth header line ("Authorization: Bearer K"
+ * or "x-api-key: K"): K, borrowed; NULL without a header. */
+static const char *auth_credential(const char *auth_header)
+{
+    const char *v = auth_header ? strchr(auth_header, ':') : NULL;
+    if (!v)
+        return NULL;
+    v += strspn(v + 1, " ") + 1;
+    if (strncasecmp(v, "Bearer ", 7) == 0)
+        v += 7;
+    return *v ? v : NULL;
 }
 
 /* Builds the request headers; NULL when out of memory. */
@@ -109,6 +123,7 @@ int transfer_new(const struct transfer_config *tc, struct transfer_env *env,
     t->first_byte_ns = -1;
     t->last_activity_ns = -1;
     resp_headers_init(&t->resp);
+    resp_headers_set_secret(&t->resp, auth_credential(tc->auth_header));
     token_scan_init(&t->scan);
     line_guard_init(&t->guard, 0);
     if (request_id)

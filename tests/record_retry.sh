@@ -33,6 +33,10 @@ assert_eq "$(summary_json "$T/storm.ttrace" | jq -c '[.requests,.ok,.retried,.er
     '[4,0,0,{"http_429":4}]' "storm: summary json"
 "$TT_ANALYZE" summary "$T/storm.ttrace" >"$T/storm.txt" 2>/dev/null
 grep -q "4 requests (0 ok, 4 failed)" "$T/storm.txt" || fail "storm: summary text: $(head -1 "$T/storm.txt")"
+"$TT_ANALYZE" info "$T/storm.ttrace" | grep -qF "| retries | --retry 0; 0 retried attempts" ||
+    fail "storm: info retries row"
+assert_eq "$("$TT_ANALYZE" summary --format csv "$T/storm.ttrace" | tail -n 1 | cut -d, -f1,3-5,19)" \
+    "(all),4,0,4,0" "storm: summary csv requests, ok, failed, retried"
 grep -q "http_429=4" "$T/storm.txt" || fail "storm: summary errors line"
 
 # a 500 is not retried, even with --retry
@@ -100,6 +104,46 @@ grep -q "retried attempts 2" "$T/retry.txt" || fail "retry: group line"
 # other readers see requests, not attempts
 assert_eq "$("$TT_ANALYZE" requests --format json "$T/retry.ttrace" | jq -s 'flatten|length')" 2 \
     "retry: requests lists the two requests"
+# requests: each row is the request's last attempt, naming its number and
+# first attempt; --all-attempts adds the superseded attempts, marked
+assert_eq "$("$TT_ANALYZE" requests --format json "$T/retry.ttrace" |
+    jq -r -s 'map("\(.id):\(.attempt):\(.retry_of):\(.superseded):\(.ok)")|join(" ")')" \
+    "2:2:1:false:true 4:2:3:false:true" "retry: requests json attempt keys"
+assert_eq "$("$TT_ANALYZE" requests --all-attempts --format json "$T/retry.ttrace" |
+    jq -r -s 'sort_by(.id)|map("\(.id):\(.attempt):\(.retry_of):\(.superseded):\(.error_kind)")|join(" ")')" \
+    "1:1:null:true:http_429 2:2:1:false:null 3:1:null:true:http_429 4:2:3:false:null" \
+    "retry: requests --all-attempts json"
+"$TT_ANALYZE" requests "$T/retry.ttrace" >"$T/req.csv"
+"$TT_ANALYZE" requests "$T/retry.ttrace" --all-attempts >"$T/req_all.csv"
+python3 - "$T/req.csv" "$T/req_all.csv" <<'PY' || fail "retry: requests csv attempt columns"
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+head, body = rows[0], rows[1:]
+# appended at the end: the older columns keep their positions
+assert head[-4:] == ["error_message", "attempt", "retry_of", "superseded"], head
+col = {k: i for i, k in enumerate(head)}
+got = sorted((r[col["id"]], r[col["attempt"]], r[col["retry_of"]], r[col["superseded"]]) for r in body)
+assert got == [("2", "2", "1", "false"), ("4", "2", "3", "false")], got
+rows = list(csv.reader(open(sys.argv[2], newline="")))
+assert rows[0] == head, rows[0]
+got = sorted((r[col["id"]], r[col["attempt"]], r[col["retry_of"]], r[col["superseded"]]) for r in rows[1:])
+assert got == [("1", "1", "", "true"), ("2", "2", "1", "false"),
+               ("3", "1", "", "true"), ("4", "2", "3", "false")], got
+PY
+# info: the --retry setting and the retried attempts
+"$TT_ANALYZE" info "$T/retry.ttrace" >"$T/retry.md"
+grep -qF "| requests | 2 (2 ok, 0 failed), 0 warmup |" "$T/retry.md" || fail "retry: info requests: $(cat "$T/retry.md")"
+grep -qF "| retries | --retry 2; 2 retried attempts (sent again, not counted as requests) |" "$T/retry.md" ||
+    fail "retry: info retries row: $(cat "$T/retry.md")"
+# summary csv: a retried column at the end, per group and overall
+"$TT_ANALYZE" summary --format csv "$T/retry.ttrace" >"$T/retry.csv"
+python3 - "$T/retry.csv" <<'PY' || fail "retry: summary csv retried column: $(head -2 "$T/retry.csv")"
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+assert rows[0][-3:] == ["min", "max", "retried"], rows[0]
+assert len(rows) > 2 and all(len(r) == len(rows[0]) for r in rows), "ragged"
+assert {r[-1] for r in rows[1:]} == {"2"}, {r[-1] for r in rows[1:]}
+PY
 
 # --- retries that run out (open loop): the request fails with its last
 # attempt; each retry is scheduled when its wait ends -----------------------

@@ -7,7 +7,8 @@
 # the extra body), which the stored command line must redact; a server that
 # echoes the key in Set-Cookie, x-api-key, api-key, Proxy-Authorization and
 # Authorization response headers (replay fault leaky-headers) has them
-# stored as "[redacted]".
+# stored as "[redacted]"; the key inside kept ordinary headers (Location,
+# x-amzn-requestid) is cut out of their values, the rest kept.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/record_lib.sh"
 
@@ -43,6 +44,13 @@ for tr in chat anth; do
         | map(. // "missing")|join(" ")' | sort -u >"$T/$tr.headers"
     assert_eq "$(cat "$T/$tr.headers")" "[redacted] [redacted] [redacted] [redacted] [redacted]" \
         "$tr: leaked credential headers"
+    # kept headers with the key inside: the key replaced, the rest as sent
+    jqs "$d" '(map(select(.kind=="request"))|map({key:(.id|tostring),value:.model})|from_entries) as $m
+        | .[]|select(.kind=="result" and ($m[.id|tostring]=="leaky" or $m[.id|tostring]=="broken"))
+        | .headers|"\(.location) \(.["x-amzn-requestid"])"' | sort -u >"$T/$tr.kept"
+    assert_eq "$(cat "$T/$tr.kept")" \
+        "https://gateway.invalid/v1/s?key=[redacted]&x=1 gw-[redacted]-[redacted]" \
+        "$tr: the key inside kept headers"
 done
 d=$(dump "$OUT/chat.ttrace")
 assert_eq "$(jqs "$d" '[.[]|select(.kind=="result")|.error_kind // "ok"]|unique|join(",")')" \

@@ -4,7 +4,9 @@
 # request as kind tls naming verification; --insecure succeeds, warns on
 # stderr (even with -q) and says so in the trace header and in `info`;
 # --cacert with the certificate succeeds without a warning; a certificate
-# for another host name fails even with --cacert (host check on).
+# for another host name fails even with --cacert (host check on). --check
+# on a verification failure names --cacert FILE and --insecure as fixes,
+# and passes --cacert / --insecure on in its "ready to record" line.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/record_lib.sh"
 
@@ -121,6 +123,24 @@ d=$(dump "$T/host.ttrace")
 assert_eq "$(jqs "$d" '.[]|select(.kind=="result")|.error_kind')" tls "host mismatch: kind"
 # ... and --insecure skips that check too
 rec -q --insecure -o "$T/host_insecure.ttrace" 2>/dev/null || fail "--insecure with another host name"
+
+# --check: a verification failure names the fixes; a check that passes with
+# --cacert / --insecure hands them on in its "ready to record" line
+chk() { "$TT_RECORD" --check -u "$HTTPS_URL" -m m "$@"; }
+start_https good
+expect_exit 1 chk >"$T/check.out" 2>"$T/check.err"
+grep -q "^m: FAIL tls: " "$T/check.out" || fail "--check: verdict: $(cat "$T/check.out")"
+grep -q "fix: .*--cacert FILE.*--insecure skips verification (last resort" "$T/check.out" ||
+    fail "--check: the fix names neither --cacert nor --insecure: $(cat "$T/check.out")"
+chk --cacert "$T/good.crt" >"$T/check_ca.out" 2>"$T/check_ca.err" ||
+    fail "--check --cacert exit $?: $(cat "$T/check_ca.out" "$T/check_ca.err")"
+grep -qF "ready to record: tokentrace-record -u $HTTPS_URL --cacert $T/good.crt -m m -o first.ttrace" \
+    "$T/check_ca.out" || fail "--check --cacert: hint: $(cat "$T/check_ca.out")"
+chk --insecure >"$T/check_in.out" 2>"$T/check_in.err" ||
+    fail "--check --insecure exit $?: $(cat "$T/check_in.out" "$T/check_in.err")"
+grep -qF "ready to record: tokentrace-record -u $HTTPS_URL --insecure -m m -o first.ttrace" \
+    "$T/check_in.out" ||
+    fail "--check --insecure: hint: $(cat "$T/check_in.out")"
 
 # usage errors
 expect_exit 2 rec --cacert "$T/missing.crt" -o "$T/x.ttrace" 2>"$T/usage.err"

@@ -96,7 +96,8 @@ static bool key_ok(const struct replay_config *cfg, struct evhttp_request *req,
 }
 
 /* leaky-headers: echoes the key the request carried (Bearer or
- * x-api-key) in the response headers that carry credentials, as a broken
+ * x-api-key) in the response headers that carry credentials, and inside
+ * the values of ordinary ones (Location, x-amzn-requestid), as a broken
  * gateway might; clients must not store them. */
 static void leak_credentials(struct evhttp_request *req)
 {
@@ -117,6 +118,10 @@ static void leak_credentials(struct evhttp_request *req)
     snprintf(line, sizeof(line), "Bearer %s", key);
     evhttp_add_header(out, "Proxy-Authorization", line);
     evhttp_add_header(out, "Authorization", line);
+    snprintf(line, sizeof(line), "https://gateway.invalid/v1/s?key=%s&x=1", key);
+    evhttp_add_header(out, "Location", line);
+    snprintf(line, sizeof(line), "gw-%s-%s", key, key);
+    evhttp_add_header(out, "x-amzn-requestid", line);
 }
 
 /* Sends an error reply with an error JSON body. */
