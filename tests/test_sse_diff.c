@@ -13,15 +13,14 @@
  * copy that is scribbled over and freed after the feed, so an event that
  * still points into a finished feed shows up as a difference (or under
  * ASan as a use after free). */
-#include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "buf.h"
 #include "check.h"
+#include "fuzz_files.h"
 #include "sse.h"
 #include "sse_ref.h"
 
@@ -191,53 +190,23 @@ static void compare_all_cuts(const char *what, const char *in, size_t n)
 
 static void compare_file(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    struct buf b;
-    char chunk[4096];
-    size_t got;
-    if (!f) {
-        CHECK_MSG(0, "cannot open %s", path);
+    size_t n;
+    char *data = test_read_file(path, &n);
+    if (!data) {
+        CHECK_MSG(0, "cannot read %s", path);
         return;
     }
-    buf_init(&b, 0);
-    while ((got = fread(chunk, 1, sizeof(chunk), f)) > 0)
-        (void)buf_append(&b, chunk, got);
-    fclose(f);
-    compare_all_cuts(path, b.len ? b.data : "", b.len);
+    compare_all_cuts(path, data, n);
     /* A fuzz_stream_events input is a control byte and a body. */
-    if (b.len > 1)
-        compare_all_cuts(path, b.data + 1, b.len - 1);
-    buf_free(&b);
-}
-
-/* Every regular file one or two levels under dir. */
-static void compare_tree(const char *dir, int depth)
-{
-    DIR *dp = opendir(dir);
-    struct dirent *e;
-    if (!dp)
-        return;
-    while ((e = readdir(dp)) != NULL) {
-        char path[1024];
-        struct stat st;
-        if (e->d_name[0] == '.')
-            continue;
-        snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-        if (stat(path, &st) != 0)
-            continue;
-        if (S_ISREG(st.st_mode))
-            compare_file(path);
-        else if (S_ISDIR(st.st_mode) && depth > 0)
-            compare_tree(path, depth - 1);
-    }
-    closedir(dp);
+    if (n > 1)
+        compare_all_cuts(path, data + 1, n - 1);
+    free(data);
 }
 
 static void test_fuzz_files(void)
 {
     unsigned long before = inputs;
-    compare_tree(TT_FUZZ_DIR "/corpus", 1);
-    compare_tree(TT_FUZZ_DIR "/crashes", 1);
+    fuzz_files_each(compare_file);
     CHECK_MSG(inputs - before >= 100, "only %lu inputs from %s",
               inputs - before, TT_FUZZ_DIR);
 }

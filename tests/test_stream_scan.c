@@ -14,14 +14,13 @@
  *     event shapes.
  *
  * usage: test_stream_scan [TRACE...]   (no argument: the built-in inputs) */
-#include <dirent.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "check.h"
+#include "fuzz_files.h"
 #include "sse.h"
 #include "stream_events.h"
 #include "stream_scan.h"
@@ -218,28 +217,12 @@ static bool compare_trace(const char *path)
     return events > before || st == 0;
 }
 
-static uint8_t *read_whole(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    uint8_t *data = NULL;
-    long size;
-    *n = 0;
-    if (!f)
-        return NULL;
-    if (fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) >= 0 &&
-        fseek(f, 0, SEEK_SET) == 0 && (data = malloc((size_t)size + 1)) &&
-        fread(data, 1, (size_t)size, f) == (size_t)size)
-        *n = (size_t)size;
-    fclose(f);
-    return data;
-}
-
 /* A file as a fuzz_stream_events input (byte 0 picks the API kind), as a
  * body of each API kind, and as a trace. */
 static void compare_file(const char *path)
 {
     size_t n;
-    uint8_t *data = read_whole(path, &n);
+    uint8_t *data = (uint8_t *)test_read_file(path, &n);
     CHECK_MSG(data != NULL, "cannot read %s", path);
     if (!data)
         return;
@@ -251,35 +234,10 @@ static void compare_file(const char *path)
     free(data);
 }
 
-static void compare_dir(const char *d)
-{
-    DIR *dp = opendir(d);
-    struct dirent *e;
-    if (!dp)
-        return;
-    while ((e = readdir(dp)) != NULL) {
-        char path[1024];
-        struct stat st;
-        snprintf(path, sizeof(path), "%s/%s", d, e->d_name);
-        if (e->d_name[0] != '.' && stat(path, &st) == 0 && S_ISREG(st.st_mode))
-            compare_file(path);
-    }
-    closedir(dp);
-}
-
 static void test_fuzz_files(void)
 {
-    static const char *const targets[] = {
-        "fuzz_stream_events", "fuzz_analyze_load", "fuzz_trace_reader",
-        "fuzz_mp", "fuzz_workload"};
     unsigned long before = bodies;
-    for (size_t i = 0; i < sizeof(targets) / sizeof(*targets); i++) {
-        char d[512];
-        snprintf(d, sizeof(d), "%s/corpus/%s", TT_FUZZ_DIR, targets[i]);
-        compare_dir(d);
-        snprintf(d, sizeof(d), "%s/crashes/%s", TT_FUZZ_DIR, targets[i]);
-        compare_dir(d);
-    }
+    fuzz_files_each(compare_file);
     CHECK_MSG(bodies - before >= 100, "only %lu bodies from %s",
               bodies - before, TT_FUZZ_DIR);
 }

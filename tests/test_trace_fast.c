@@ -9,16 +9,15 @@
  * trace, and a trace larger than the reader's read window.
  *
  * usage: test_trace_fast [FILE...]   (no argument: the built-in inputs) */
-#include <dirent.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "buf.h"
 #include "check.h"
+#include "fuzz_files.h"
 #include "trace.h"
 
 #ifndef TT_FUZZ_DIR
@@ -155,37 +154,17 @@ static void compare_bytes(const void *p, size_t n)
     (void)compare_file(path);
 }
 
-/* Every regular file of a directory (missing directories are skipped). */
-static void compare_dir(const char *d)
+/* compare_file for fuzz_files_each. */
+static void compare_fuzz_file(const char *path)
 {
-    DIR *dp = opendir(d);
-    struct dirent *e;
-    if (!dp)
-        return;
-    while ((e = readdir(dp)) != NULL) {
-        char path[1024];
-        struct stat st;
-        snprintf(path, sizeof(path), "%s/%s", d, e->d_name);
-        if (e->d_name[0] != '.' && stat(path, &st) == 0 && S_ISREG(st.st_mode))
-            (void)compare_file(path);
-    }
-    closedir(dp);
+    (void)compare_file(path);
 }
 
 /* Every file of every fuzz target's corpus and crash directory. */
 static void test_fuzz_files(void)
 {
-    static const char *const targets[] = {
-        "fuzz_trace_reader", "fuzz_analyze_load", "fuzz_stream_events",
-        "fuzz_mp", "fuzz_workload"};
     unsigned long before = inputs;
-    for (size_t i = 0; i < sizeof(targets) / sizeof(*targets); i++) {
-        char d[512];
-        snprintf(d, sizeof(d), "%s/corpus/%s", TT_FUZZ_DIR, targets[i]);
-        compare_dir(d);
-        snprintf(d, sizeof(d), "%s/crashes/%s", TT_FUZZ_DIR, targets[i]);
-        compare_dir(d);
-    }
+    fuzz_files_each(compare_fuzz_file);
     CHECK_MSG(inputs - before >= 30, "only %lu fuzz files found under %s",
               inputs - before, TT_FUZZ_DIR);
 }
@@ -350,22 +329,6 @@ static void sample_trace(const char *path, int requests, size_t max_payload)
     CHECK(trace_writer_close(w) == TRACE_OK);
 }
 
-static size_t read_file(const char *path, char **out)
-{
-    FILE *f = fopen(path, "rb");
-    long n;
-    CHECK(f != NULL);
-    if (!f)
-        return 0;
-    fseek(f, 0, SEEK_END);
-    n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    *out = malloc((size_t)n + 1);
-    CHECK(*out && fread(*out, 1, (size_t)n, f) == (size_t)n);
-    fclose(f);
-    return (size_t)n;
-}
-
 /* Every prefix of a small trace, and byte values that break structure
  * written at every offset. */
 static void test_damage(void)
@@ -375,7 +338,8 @@ static void test_damage(void)
     size_t n;
     snprintf(path, sizeof(path), "%s/sample.ttrace", dir);
     sample_trace(path, 2, 40);
-    n = read_file(path, &data);
+    data = test_read_file(path, &n);
+    CHECK(data != NULL);
     CHECK(compare_file(path) > 0);
     for (size_t cut = 0; cut < n; cut++)
         compare_bytes(data, cut);
