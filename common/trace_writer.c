@@ -7,7 +7,6 @@
 #include <msgpack.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <unistd.h>
 
 #include "buf.h"
@@ -23,22 +22,6 @@ struct trace_writer {
     int error;     /* first error, sticky */
     int saved_errno;
 };
-
-const char *trace_strerror(int err)
-{
-    switch (err) {
-    case TRACE_OK: return "success";
-    case TRACE_E_IO: return "input/output error";
-    case TRACE_E_EXISTS: return "file exists (use --force to overwrite)";
-    case TRACE_E_NOMEM: return "out of memory";
-    case TRACE_E_TRUNCATED: return "record truncated (the tail was cut)";
-    case TRACE_E_MALFORMED: return "malformed record";
-    case TRACE_E_TOO_LARGE: return "record larger than allowed";
-    case TRACE_E_VERSION: return "unsupported (newer) trace format version";
-    case TRACE_E_NOT_TRACE: return "not a tokentrace file";
-    default: return "unknown error";
-    }
-}
 
 static int pack_to_buf(void *data, const char *p, size_t len)
 {
@@ -425,12 +408,4 @@ int trace_writer_close(struct trace_writer *w)
     buf_free(&w->out);
     free(w);
     return err;
-}
-
-const char *trace_result_header(const struct trace_result *r, const char *name)
-{
-    for (size_t i = 0; i < r->n_headers; i++)
-        if (r->headers[i].key && strcasecmp(r->headers[i].key, name) == 0)
-            return r->headers[i].value;
-    return NULL;
 }

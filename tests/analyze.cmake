@@ -1,10 +1,7 @@
 # Analyzer: the summary contract and the requests, info, compare and trend
 # commands over traces written by gen_trace; calendar and escaping units.
-tt_add_unit_test(test_analyze_week test_analyze_week.c ${PROJECT_SOURCE_DIR}/analyze/week.c)
-target_include_directories(test_analyze_week PRIVATE ${PROJECT_SOURCE_DIR}/analyze)
-tt_add_unit_test(test_analyze_text test_analyze_text.c ${PROJECT_SOURCE_DIR}/analyze/text_out.c)
-target_include_directories(test_analyze_text PRIVATE ${PROJECT_SOURCE_DIR}/analyze)
-target_link_libraries(test_analyze_text PRIVATE m)
+tt_add_unit_test(test_analyze_week test_analyze_week.c LIBS tt_trend)
+tt_add_unit_test(test_analyze_text test_analyze_text.c LIBS tt_output)
 
 tt_add_script_test(analyze_summary analyze_summary.sh)
 tt_add_script_test(analyze_requests analyze_requests.sh)

@@ -40,6 +40,12 @@ endif()
 
 # tt_add_fuzz_target(NAME EXTRA_SOURCES...): tests/fuzz/NAME.c plus the
 # sources it needs beyond common/.
+# Every module folder of record/ and analyze/, for the targets that compile
+# those modules' sources themselves.
+file(GLOB TT_FUZZ_INCLUDE_DIRS LIST_DIRECTORIES true
+     ${PROJECT_SOURCE_DIR}/record/* ${PROJECT_SOURCE_DIR}/analyze/*)
+list(FILTER TT_FUZZ_INCLUDE_DIRS EXCLUDE REGEX "\\.(c|txt)$")
+
 function(tt_add_fuzz_target name)
   set(srcs ${TT_FUZZ_DIR}/${name}.c ${TT_FUZZ_DIR}/fuzz_common.c ${ARGN})
   if(TT_FUZZ_LIBFUZZER)
@@ -55,14 +61,13 @@ function(tt_add_fuzz_target name)
     add_test(NAME ${name}_regress COMMAND ${name} -runs=0 ${dirs})
   else()
     add_executable(${name} ${srcs} ${CMAKE_CURRENT_SOURCE_DIR}/fuzz_regress_main.c)
-    target_link_libraries(${name} PRIVATE ttcommon)
+    target_link_libraries(${name} PRIVATE tt_trace_writer tt_common)
     add_test(NAME ${name}_regress
              COMMAND ${name} ${TT_FUZZ_DIR}/corpus/${name}
                      ${TT_FUZZ_DIR}/crashes/${name})
   endif()
   target_include_directories(${name} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}
-                             ${TT_FUZZ_DIR} ${PROJECT_SOURCE_DIR}/analyze
-                             ${PROJECT_SOURCE_DIR}/record)
+                             ${TT_FUZZ_DIR} ${TT_FUZZ_INCLUDE_DIRS})
   set_tests_properties(${name}_regress PROPERTIES TIMEOUT 120)
 endfunction()
 
@@ -72,33 +77,31 @@ endfunction()
 # to depend on. In the libFuzzer build it is instrumented like common/, and
 # others' warnings there do not stop fuzzing.
 file(GLOB TT_FUZZ_ANALYZE_SOURCES CONFIGURE_DEPENDS
-     ${PROJECT_SOURCE_DIR}/analyze/*.c)
-list(REMOVE_ITEM TT_FUZZ_ANALYZE_SOURCES
-     ${PROJECT_SOURCE_DIR}/analyze/analyze_main.c)
+     ${PROJECT_SOURCE_DIR}/analyze/*/*.c)
 add_library(ttanalyze_fuzz STATIC ${TT_FUZZ_ANALYZE_SOURCES})
-target_include_directories(ttanalyze_fuzz PUBLIC ${PROJECT_SOURCE_DIR}/analyze)
+target_include_directories(ttanalyze_fuzz PUBLIC ${TT_FUZZ_INCLUDE_DIRS})
 if(TT_FUZZ_LIBFUZZER)
   target_compile_options(ttanalyze_fuzz PRIVATE -fsanitize=fuzzer-no-link
                          ${TT_FUZZ_SAN} -Wno-error)
   target_link_libraries(ttanalyze_fuzz PUBLIC ttcommon_fuzz)
 else()
-  target_link_libraries(ttanalyze_fuzz PUBLIC ttcommon)
+  target_link_libraries(ttanalyze_fuzz PUBLIC tt_common)
 endif()
 
 tt_add_fuzz_target(fuzz_mp)
 tt_add_fuzz_target(fuzz_trace_reader)
 target_link_libraries(fuzz_trace_reader PRIVATE ttanalyze_fuzz)
 tt_add_fuzz_target(fuzz_stream_events)
-tt_add_fuzz_target(fuzz_workload ${PROJECT_SOURCE_DIR}/record/workload.c
-                   ${PROJECT_SOURCE_DIR}/record/workload_jsonl.c
+tt_add_fuzz_target(fuzz_workload ${PROJECT_SOURCE_DIR}/record/workload/workload.c
+                   ${PROJECT_SOURCE_DIR}/record/workload/workload_jsonl.c
                    ${TT_FUZZ_DIR}/prompts_stub.c)
 tt_add_fuzz_target(fuzz_analyze_load)
 target_link_libraries(fuzz_analyze_load PRIVATE ttanalyze_fuzz)
-tt_add_fuzz_target(fuzz_cline_settings ${PROJECT_SOURCE_DIR}/record/cline_settings.c
-                   ${PROJECT_SOURCE_DIR}/record/jsonc.c
-                   ${PROJECT_SOURCE_DIR}/record/secret.c
-                   ${PROJECT_SOURCE_DIR}/record/cli_values.c
-                   ${PROJECT_SOURCE_DIR}/record/sanitize.c)
+tt_add_fuzz_target(fuzz_cline_settings ${PROJECT_SOURCE_DIR}/record/config/cline_settings.c
+                   ${PROJECT_SOURCE_DIR}/record/config/jsonc.c
+                   ${PROJECT_SOURCE_DIR}/record/config/secret.c
+                   ${PROJECT_SOURCE_DIR}/record/config/cli_values.c
+                   ${PROJECT_SOURCE_DIR}/record/config/sanitize.c)
 
 # Damaged traces fed to the analyzer CLI (truncation, corruption, absurd
 # lengths): no crash, no hang, the damage named by file and byte.

@@ -1,23 +1,15 @@
 # tokentrace-record: unit tests of its modules, and end-to-end runs against
 # tokentrace-replay over loopback HTTP through real libcurl.
-set(TT_REC ${PROJECT_SOURCE_DIR}/record)
 
-tt_add_unit_test(record_base_url_test record_base_url_test.c ${TT_REC}/base_url.c)
-tt_add_unit_test(record_schedule_test record_schedule_test.c ${TT_REC}/schedule.c)
-tt_add_unit_test(record_sanitize_test record_sanitize_test.c ${TT_REC}/sanitize.c
-                 ${TT_REC}/resp_headers.c)
-tt_add_unit_test(record_token_scan_test record_token_scan_test.c ${TT_REC}/token_scan.c)
-tt_add_unit_test(record_workload_test record_workload_test.c ${TT_REC}/workload.c
-                 ${TT_REC}/workload_jsonl.c ${TT_REC}/request_body.c)
-tt_add_unit_test(record_error_kind_test record_error_kind_test.c ${TT_REC}/error_kind.c)
-target_link_libraries(record_error_kind_test PRIVATE PkgConfig::CURL)
-tt_add_unit_test(record_line_guard_test record_line_guard_test.c ${TT_REC}/line_guard.c)
-tt_add_unit_test(record_progress_test record_progress_test.c ${TT_REC}/progress.c)
-foreach(t record_base_url_test record_schedule_test record_sanitize_test
-          record_token_scan_test record_workload_test record_error_kind_test
-          record_line_guard_test record_progress_test)
-  target_include_directories(${t} PRIVATE ${TT_REC})
-endforeach()
+tt_add_unit_test(record_base_url_test record_base_url_test.c LIBS tt_config)
+tt_add_unit_test(record_schedule_test record_schedule_test.c LIBS tt_workload)
+tt_add_unit_test(record_sanitize_test record_sanitize_test.c
+                 LIBS tt_config tt_net)
+tt_add_unit_test(record_token_scan_test record_token_scan_test.c LIBS tt_net)
+tt_add_unit_test(record_workload_test record_workload_test.c LIBS tt_workload)
+tt_add_unit_test(record_error_kind_test record_error_kind_test.c LIBS tt_net)
+tt_add_unit_test(record_line_guard_test record_line_guard_test.c LIBS tt_net)
+tt_add_unit_test(record_progress_test record_progress_test.c LIBS tt_run)
 
 tt_add_script_test(record_api_kinds record_api_kinds.sh)
 tt_add_script_test(record_faults record_faults.sh)
@@ -40,10 +32,7 @@ set_property(TEST record_oversized APPEND PROPERTY ENVIRONMENT
 
 # --retry (429/503 re-sent after Retry-After) and TLS verification
 # (--insecure, --cacert) against a local HTTPS server.
-tt_add_unit_test(record_retry_test record_retry_test.c ${TT_REC}/retry.c
-                 ${TT_REC}/schedule.c)
-target_link_libraries(record_retry_test PRIVATE PkgConfig::CURL)
-target_include_directories(record_retry_test PRIVATE ${TT_REC})
+tt_add_unit_test(record_retry_test record_retry_test.c LIBS tt_run)
 tt_add_script_test(record_retry record_retry.sh)
 tt_add_script_test(record_tls record_tls.sh)
 tt_add_script_test(record_big_stream record_big_stream.sh)

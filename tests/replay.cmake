@@ -1,22 +1,15 @@
 # tokentrace-replay: unit tests of its parsers, end-to-end tests over real
 # loopback HTTP (curl) against the running server.
-set(TT_REPLAY_DIR ${PROJECT_SOURCE_DIR}/record/replay)
 
-tt_add_unit_test(replay_synth_spec_test replay_synth_spec_test.c
-                 ${TT_REPLAY_DIR}/replay_synth_spec.c)
-target_include_directories(replay_synth_spec_test PRIVATE ${TT_REPLAY_DIR})
+tt_add_unit_test(replay_synth_spec_test replay_synth_spec_test.c LIBS tt_replay)
 
-tt_add_unit_test(replay_faults_test replay_faults_test.c
-                 ${TT_REPLAY_DIR}/replay_faults.c ${TT_REPLAY_DIR}/replay_rng.c)
-target_include_directories(replay_faults_test PRIVATE ${TT_REPLAY_DIR})
+tt_add_unit_test(replay_faults_test replay_faults_test.c LIBS tt_replay)
 
-tt_add_unit_test(replay_request_test replay_request_test.c
-                 ${TT_REPLAY_DIR}/replay_request.c)
-target_include_directories(replay_request_test PRIVATE ${TT_REPLAY_DIR})
+tt_add_unit_test(replay_request_test replay_request_test.c LIBS tt_replay)
 
 # Writes the small trace that replay_trace.sh serves back.
 add_executable(replay_trace_gen replay_trace_gen.c)
-target_link_libraries(replay_trace_gen PRIVATE ttcommon)
+target_link_libraries(replay_trace_gen PRIVATE tt_trace_writer tt_common)
 
 tt_add_script_test(replay_cli replay_cli.sh)
 tt_add_script_test(replay_streams replay_streams.sh)

@@ -11,5 +11,4 @@ tt_add_unit_test(test_stream_events test_stream_events.c)
 tt_add_unit_test(test_stream_scan test_stream_scan.c)
 target_compile_definitions(test_stream_scan PRIVATE
                            TT_FUZZ_DIR="${CMAKE_CURRENT_SOURCE_DIR}/fuzz")
-tt_add_unit_test(test_stats test_stats.c ${PROJECT_SOURCE_DIR}/analyze/stats.c)
-target_include_directories(test_stats PRIVATE ${PROJECT_SOURCE_DIR}/analyze)
+tt_add_unit_test(test_stats test_stats.c LIBS tt_metrics)

@@ -6,7 +6,7 @@ alike; the report gives each side's median and the median of the
 per-repetition ratios new / old.
 
   ab.py --old DIR --new DIR --work DIR recorder [--streams N] [--reps R]
-      tokentrace-record from DIR/record/ of each side (the same, new, replay
+      tokentrace-record from DIR/bin/ of each side (the same, new, replay
       server for both): CPU per chunk, timestamp error, peak RSS and the
       footer's loop lag; open loop over a 1,050 ms start window like the
       main benchmark, or --closed (-c N).
@@ -19,8 +19,8 @@ per-repetition ratios new / old.
 
 --old-env/--new-env K=V add environment to one side's measured program (for
 a build that reads an experiment switch). A side is a directory laid out like
-a build tree: record/tokentrace-record, record/tokentrace-replay,
-analyze/tokentrace-analyze."""
+a build tree: bin/tokentrace-record, bin/tokentrace-replay,
+bin/tokentrace-analyze."""
 import argparse
 import json
 import os
@@ -45,9 +45,9 @@ def side_tools(new_dir, side_dir, work, what):
     (server or analyzer) from new_dir."""
     t = bl.Tools(new_dir, work)
     if what in ("recorder", "idle"):
-        t.record = os.path.join(side_dir, "record", "tokentrace-record")
+        t.record = bl.program(side_dir, "tokentrace-record")
     else:
-        t.replay = os.path.join(side_dir, "record", "tokentrace-replay")
+        t.replay = bl.program(side_dir, "tokentrace-replay")
     return t
 
 

@@ -135,9 +135,9 @@ def source_state():
     except (OSError, subprocess.CalledProcessError):
         head = "?"
     newest = max(os.path.getmtime(os.path.join(d, f))
-                 for sub in ("record", "record/replay", "analyze", "common")
-                 for d in [os.path.join(root, sub)]
-                 for f in os.listdir(d) if f.endswith((".c", ".h")))
+                 for sub in ("record", "analyze", "common")
+                 for d, _dirs, files in os.walk(os.path.join(root, sub))
+                 for f in files if f.endswith((".c", ".h")))
     return "HEAD %s, newest source %s" % (
         head, time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(newest)))
 

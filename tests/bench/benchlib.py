@@ -51,13 +51,23 @@ def median(xs):
     return statistics.median(xs) if xs else None
 
 
+def program(build, name):
+    """The path of program name in a build tree: bin/ since the folder
+    redesign, record/ or analyze/ in older trees (for A/B runs)."""
+    path = os.path.join(build, "bin", name)
+    if os.path.exists(path):
+        return path
+    old = "analyze" if name == "tokentrace-analyze" else "record"
+    return os.path.join(build, old, name)
+
+
 class Tools:
     """Paths of the programs under test and of the compiled helpers."""
 
     def __init__(self, build, work):
-        self.record = os.path.join(build, "record", "tokentrace-record")
-        self.replay = os.path.join(build, "record", "tokentrace-replay")
-        self.analyze = os.path.join(build, "analyze", "tokentrace-analyze")
+        self.record = program(build, "tokentrace-record")
+        self.replay = program(build, "tokentrace-replay")
+        self.analyze = program(build, "tokentrace-analyze")
         self.gen_trace = os.path.join(build, "tests", "gen_trace")
         self.work = work
         self.raw_client = os.path.join(work, "raw_client")

@@ -22,7 +22,7 @@ mkdir -p "$work"
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 printf '{"class":"soak","prompt":"hello","max_tokens":100}\n' >"$work/wl.jsonl"
 rm -f "$work/port"
-"$build/record/tokentrace-replay" --listen 127.0.0.1:0 --port-file "$work/port" -q \
+"$build/bin/tokentrace-replay" --listen 127.0.0.1:0 --port-file "$work/port" -q \
     --synthetic 'ttft=100ms,tpot=50ms,tokens=100' &
 srv=$!
 rec=
@@ -34,7 +34,7 @@ cleanup() {
 trap cleanup EXIT
 for _ in $(seq 200); do [ -s "$work/port" ] && break; sleep 0.05; done
 [ -s "$work/port" ] || { echo "soak: the replay server did not start" >&2; exit 1; }
-"$build/record/tokentrace-record" -u "http://127.0.0.1:$(cat "$work/port")" -m m \
+"$build/bin/tokentrace-record" -u "http://127.0.0.1:$(cat "$work/port")" -m m \
     -w "$work/wl.jsonl" -c "$streams" --duration "$secs" -o "$work/soak.ttrace" \
     --force -q --progress never &
 rec=$!
@@ -51,7 +51,7 @@ rc=0
 wait "$rec" || rc=$?
 rec=
 [ "$rc" = 0 ] || { echo "soak: tokentrace-record exited $rc" >&2; exit 1; }
-footer=$("$build/analyze/tokentrace-analyze" dump "$work/soak.ttrace" |
+footer=$("$build/bin/tokentrace-analyze" dump "$work/soak.ttrace" |
     jq -c 'select(.kind=="footer") | {requests, ok, failed, chunks, bytes,
       loop_lag_samples, loop_lag_p50_ns, loop_lag_p99_ns, loop_lag_max_ns}')
 size=$(stat -c %s "$work/soak.ttrace")

@@ -1,0 +1,29 @@
+/* trace_util: what readers and writers of traces both need: the text of the
+ * trace module's error codes and header lookup in a result (trace.h). */
+#include "trace.h"
+
+#include <strings.h>
+
+const char *trace_strerror(int err)
+{
+    switch (err) {
+    case TRACE_OK: return "success";
+    case TRACE_E_IO: return "input/output error";
+    case TRACE_E_EXISTS: return "file exists (use --force to overwrite)";
+    case TRACE_E_NOMEM: return "out of memory";
+    case TRACE_E_TRUNCATED: return "record truncated (the tail was cut)";
+    case TRACE_E_MALFORMED: return "malformed record";
+    case TRACE_E_TOO_LARGE: return "record larger than allowed";
+    case TRACE_E_VERSION: return "unsupported (newer) trace format version";
+    case TRACE_E_NOT_TRACE: return "not a tokentrace file";
+    default: return "unknown error";
+    }
+}
+
+const char *trace_result_header(const struct trace_result *r, const char *name)
+{
+    for (size_t i = 0; i < r->n_headers; i++)
+        if (r->headers[i].key && strcasecmp(r->headers[i].key, name) == 0)
+            return r->headers[i].value;
+    return NULL;
+}
