@@ -23,7 +23,8 @@ static const struct command commands[] = {
     {"info", cmd_info, "info TRACE        markdown block for a bug report"},
     {"dump", cmd_dump, "dump TRACE...     every record as JSON Lines"},
     {"check", cmd_check, "check TRACE...    integrity; exit 1 if damaged"},
-    {"plot", cmd_plot, "plot TRACE... -o DIR  gnuplot charts (+ .gp, .dat), --html report"},
+    {"plot", cmd_plot,
+     "plot TRACE... -o DIR  gnuplot charts (+ .gp, .dat), --html report"},
 };
 
 static void usage(FILE *out)
@@ -41,7 +42,8 @@ static void usage(FILE *out)
                  "2 usage error\n"
                  "examples:\n"
                  "  tokentrace-analyze check week48.ttrace\n"
-                 "  tokentrace-analyze dump week48.ttrace | jq 'select(.kind==\"result\")'\n");
+                 "  tokentrace-analyze dump week48.ttrace | jq "
+                 "'select(.kind==\"result\")'\n");
 }
 
 int main(int argc, char **argv)

@@ -5,7 +5,7 @@
 #include <stddef.h>
 
 struct buf {
-    char *data;   /* always NUL-terminated when len > 0 or after buf_append */
+    char *data; /* always NUL-terminated when len > 0 or after buf_append */
     size_t len;
     size_t cap;   /* allocated bytes */
     size_t limit; /* growth refused beyond this many bytes; 0 = 1 GiB */

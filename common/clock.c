@@ -27,7 +27,8 @@ char *clock_format_utc(int64_t real_ns, char *out, unsigned long size)
     struct tm tm;
     if (size == 0)
         return out;
-    if (!gmtime_r(&secs, &tm) || strftime(out, size, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+    if (!gmtime_r(&secs, &tm) ||
+        strftime(out, size, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
         snprintf(out, size, "invalid-time");
     return out;
 }

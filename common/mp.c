@@ -118,38 +118,140 @@ static int read_head(const uint8_t *p, size_t len, struct head *h)
         return MP_OK;
     }
     switch (c) {
-    case 0xc0: h->type = MP_NIL; return MP_OK;
-    case 0xc2: h->type = MP_BOOL; h->raw = 0; return MP_OK;
-    case 0xc3: h->type = MP_BOOL; h->raw = 1; return MP_OK;
-    case 0xc4: h->type = MP_BIN; lenbytes = 1; break;
-    case 0xc5: h->type = MP_BIN; lenbytes = 2; break;
-    case 0xc6: h->type = MP_BIN; lenbytes = 4; break;
-    case 0xc7: h->type = MP_EXT; lenbytes = 1; break;
-    case 0xc8: h->type = MP_EXT; lenbytes = 2; break;
-    case 0xc9: h->type = MP_EXT; lenbytes = 4; break;
-    case 0xca: h->type = MP_FLOAT; h->raw_bytes = 4; break;
-    case 0xcb: h->type = MP_FLOAT; h->raw_bytes = 8; break;
-    case 0xcc: h->type = MP_UINT; h->raw_bytes = 1; break;
-    case 0xcd: h->type = MP_UINT; h->raw_bytes = 2; break;
-    case 0xce: h->type = MP_UINT; h->raw_bytes = 4; break;
-    case 0xcf: h->type = MP_UINT; h->raw_bytes = 8; break;
-    case 0xd0: h->type = MP_INT; h->raw_bytes = 1; h->is_signed = true; break;
-    case 0xd1: h->type = MP_INT; h->raw_bytes = 2; h->is_signed = true; break;
-    case 0xd2: h->type = MP_INT; h->raw_bytes = 4; h->is_signed = true; break;
-    case 0xd3: h->type = MP_INT; h->raw_bytes = 8; h->is_signed = true; break;
-    case 0xd4: h->type = MP_EXT; h->len = 1; h->hdr = 2; break;
-    case 0xd5: h->type = MP_EXT; h->len = 2; h->hdr = 2; break;
-    case 0xd6: h->type = MP_EXT; h->len = 4; h->hdr = 2; break;
-    case 0xd7: h->type = MP_EXT; h->len = 8; h->hdr = 2; break;
-    case 0xd8: h->type = MP_EXT; h->len = 16; h->hdr = 2; break;
-    case 0xd9: h->type = MP_STR; lenbytes = 1; break;
-    case 0xda: h->type = MP_STR; lenbytes = 2; break;
-    case 0xdb: h->type = MP_STR; lenbytes = 4; break;
-    case 0xdc: h->type = MP_ARRAY; lenbytes = 2; break;
-    case 0xdd: h->type = MP_ARRAY; lenbytes = 4; break;
-    case 0xde: h->type = MP_MAP; lenbytes = 2; break;
-    case 0xdf: h->type = MP_MAP; lenbytes = 4; break;
-    default: return MP_BAD; /* 0xc1 is never used */
+    case 0xc0:
+        h->type = MP_NIL;
+        return MP_OK;
+    case 0xc2:
+        h->type = MP_BOOL;
+        h->raw = 0;
+        return MP_OK;
+    case 0xc3:
+        h->type = MP_BOOL;
+        h->raw = 1;
+        return MP_OK;
+    case 0xc4:
+        h->type = MP_BIN;
+        lenbytes = 1;
+        break;
+    case 0xc5:
+        h->type = MP_BIN;
+        lenbytes = 2;
+        break;
+    case 0xc6:
+        h->type = MP_BIN;
+        lenbytes = 4;
+        break;
+    case 0xc7:
+        h->type = MP_EXT;
+        lenbytes = 1;
+        break;
+    case 0xc8:
+        h->type = MP_EXT;
+        lenbytes = 2;
+        break;
+    case 0xc9:
+        h->type = MP_EXT;
+        lenbytes = 4;
+        break;
+    case 0xca:
+        h->type = MP_FLOAT;
+        h->raw_bytes = 4;
+        break;
+    case 0xcb:
+        h->type = MP_FLOAT;
+        h->raw_bytes = 8;
+        break;
+    case 0xcc:
+        h->type = MP_UINT;
+        h->raw_bytes = 1;
+        break;
+    case 0xcd:
+        h->type = MP_UINT;
+        h->raw_bytes = 2;
+        break;
+    case 0xce:
+        h->type = MP_UINT;
+        h->raw_bytes = 4;
+        break;
+    case 0xcf:
+        h->type = MP_UINT;
+        h->raw_bytes = 8;
+        break;
+    case 0xd0:
+        h->type = MP_INT;
+        h->raw_bytes = 1;
+        h->is_signed = true;
+        break;
+    case 0xd1:
+        h->type = MP_INT;
+        h->raw_bytes = 2;
+        h->is_signed = true;
+        break;
+    case 0xd2:
+        h->type = MP_INT;
+        h->raw_bytes = 4;
+        h->is_signed = true;
+        break;
+    case 0xd3:
+        h->type = MP_INT;
+        h->raw_bytes = 8;
+        h->is_signed = true;
+        break;
+    case 0xd4:
+        h->type = MP_EXT;
+        h->len = 1;
+        h->hdr = 2;
+        break;
+    case 0xd5:
+        h->type = MP_EXT;
+        h->len = 2;
+        h->hdr = 2;
+        break;
+    case 0xd6:
+        h->type = MP_EXT;
+        h->len = 4;
+        h->hdr = 2;
+        break;
+    case 0xd7:
+        h->type = MP_EXT;
+        h->len = 8;
+        h->hdr = 2;
+        break;
+    case 0xd8:
+        h->type = MP_EXT;
+        h->len = 16;
+        h->hdr = 2;
+        break;
+    case 0xd9:
+        h->type = MP_STR;
+        lenbytes = 1;
+        break;
+    case 0xda:
+        h->type = MP_STR;
+        lenbytes = 2;
+        break;
+    case 0xdb:
+        h->type = MP_STR;
+        lenbytes = 4;
+        break;
+    case 0xdc:
+        h->type = MP_ARRAY;
+        lenbytes = 2;
+        break;
+    case 0xdd:
+        h->type = MP_ARRAY;
+        lenbytes = 4;
+        break;
+    case 0xde:
+        h->type = MP_MAP;
+        lenbytes = 2;
+        break;
+    case 0xdf:
+        h->type = MP_MAP;
+        lenbytes = 4;
+        break;
+    default:
+        return MP_BAD; /* 0xc1 is never used */
     }
     if (lenbytes) {
         if (len < 1 + (size_t)lenbytes)
@@ -235,9 +337,15 @@ static void fill_scalar(struct mp_value *v, const struct head *h,
 {
     v->type = h->type;
     switch (h->type) {
-    case MP_BOOL: v->v.b = h->raw != 0; break;
-    case MP_UINT: v->v.u = h->raw; break;
-    case MP_INT: v->v.i = (int64_t)h->raw; break;
+    case MP_BOOL:
+        v->v.b = h->raw != 0;
+        break;
+    case MP_UINT:
+        v->v.u = h->raw;
+        break;
+    case MP_INT:
+        v->v.i = (int64_t)h->raw;
+        break;
     case MP_FLOAT:
         if (h->raw_bytes == 4) {
             uint32_t b32 = (uint32_t)h->raw;
@@ -255,7 +363,8 @@ static void fill_scalar(struct mp_value *v, const struct head *h,
         v->v.bytes = payload;
         v->ext_type = h->ext_type;
         break;
-    default: break;
+    default:
+        break;
     }
 }
 

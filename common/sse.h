@@ -66,14 +66,14 @@ struct sse_parser {
      * NULL between feeds. */
     const char *data_ref;
     size_t data_ref_len;
-    struct buf type;        /* event type buffer */
-    struct buf id;          /* last event ID buffer */
-    int64_t retry_ms;       /* last valid retry: value, -1 if none */
-    unsigned bom_matched;   /* leading UTF-8 BOM bytes matched so far */
-    bool bom_done;          /* past the point where a BOM may appear */
-    bool skip_lf;           /* last byte was CR: a following LF is its pair */
-    bool discarding;        /* inside an oversized line: skip to line end */
-    bool poisoned;          /* current event lost bytes: drop at dispatch */
+    struct buf type;      /* event type buffer */
+    struct buf id;        /* last event ID buffer */
+    int64_t retry_ms;     /* last valid retry: value, -1 if none */
+    unsigned bom_matched; /* leading UTF-8 BOM bytes matched so far */
+    bool bom_done;        /* past the point where a BOM may appear */
+    bool skip_lf;         /* last byte was CR: a following LF is its pair */
+    bool discarding;      /* inside an oversized line: skip to line end */
+    bool poisoned;        /* current event lost bytes: drop at dispatch */
     /* Counters, for the caller's diagnostics. */
     uint64_t events;     /* events dispatched */
     uint64_t comments;   /* comment lines seen */

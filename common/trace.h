@@ -29,8 +29,8 @@ enum trace_kind {
 /* Error codes of every trace_* function (0 is success). */
 enum trace_err {
     TRACE_OK = 0,
-    TRACE_E_IO = 1,        /* read/write/open failed: see errno text */
-    TRACE_E_EXISTS = 2,    /* output exists and force was not given */
+    TRACE_E_IO = 1,     /* read/write/open failed: see errno text */
+    TRACE_E_EXISTS = 2, /* output exists and force was not given */
     TRACE_E_NOMEM = 3,
     TRACE_E_TRUNCATED = 4, /* file ends inside a record: the tail was cut */
     TRACE_E_MALFORMED = 5, /* bytes are not a valid record */
@@ -60,7 +60,7 @@ struct trace_header {
     size_t n_models;
     const struct trace_kv *labels; /* --label KEY=VALUE */
     size_t n_labels;
-    const char *workload; /* "builtin" or the workload file name */
+    const char *workload;           /* "builtin" or the workload file name */
     const struct trace_kv *options; /* run settings, as strings */
     size_t n_options;
     int64_t mono_zero_ns; /* CLOCK_MONOTONIC at the start of the run */
@@ -70,13 +70,13 @@ struct trace_header {
 struct trace_request {
     uint32_t id; /* unique within the trace, from 1 */
     const char *model;
-    const char *class_name; /* short-short, short-long, long-short, ... */
-    int64_t prompt_index;   /* line of the workload it came from (from 0) */
+    const char *class_name;   /* short-short, short-long, long-short, ... */
+    int64_t prompt_index;     /* line of the workload it came from (from 0) */
     int64_t input_tokens_est; /* declared/estimated input tokens, -1 unknown */
     int64_t max_tokens;       /* -1 when not sent */
     bool warmup;
-    int64_t scheduled_ns; /* open loop: intended send time; -1 closed loop */
-    int64_t start_ns;     /* handed to libcurl */
+    int64_t scheduled_ns;   /* open loop: intended send time; -1 closed loop */
+    int64_t start_ns;       /* handed to libcurl */
     const char *request_id; /* X-Request-Id sent, NULL when off */
     const char *body;       /* request JSON, NULL with --no-content */
     size_t body_len;
@@ -92,7 +92,7 @@ struct trace_phases {
     int64_t namelookup_ns;
     int64_t connect_ns;
     int64_t tls_ns;
-    int64_t pretransfer_ns; /* request about to be sent */
+    int64_t pretransfer_ns;  /* request about to be sent */
     int64_t posttransfer_ns; /* request fully sent (libcurl >= 8.10), else -1 */
     int64_t starttransfer_ns; /* first response byte */
     int64_t total_ns;
@@ -107,8 +107,8 @@ struct trace_result {
     const struct trace_kv *headers; /* selected response headers, redacted */
     size_t n_headers;
     struct trace_phases phases;
-    uint64_t bytes;  /* body bytes received */
-    uint64_t chunks; /* chunk records written */
+    uint64_t bytes;        /* body bytes received */
+    uint64_t chunks;       /* chunk records written */
     int64_t first_byte_ns; /* time of the first body receive, -1 none */
     uint32_t attempt;      /* 1 unless retried */
     uint32_t retry_of;     /* id of the first attempt on a retry, else 0 */
@@ -127,7 +127,7 @@ struct trace_footer {
     uint64_t retried; /* attempts superseded by a retry (not in ok/failed) */
     uint64_t chunks;
     uint64_t bytes;
-    bool interrupted; /* stopped early by a signal or --duration */
+    bool interrupted;   /* stopped early by a signal or --duration */
     const char *reason; /* why the run ended: "complete", "signal", ... */
     /* The recorder's own error: how late its event loop woke for a timer
      * compared with when it asked to (ns; -1 / 0 samples when not kept). */
@@ -155,8 +155,8 @@ int trace_writer_open(const char *path, bool force, struct trace_writer **out);
  * every later call returns the same error. */
 int trace_write_header(struct trace_writer *w, const struct trace_header *h);
 int trace_write_request(struct trace_writer *w, const struct trace_request *r);
-int trace_write_chunk(struct trace_writer *w, uint32_t request_id,
-                      int64_t t_ns, const void *data, size_t len);
+int trace_write_chunk(struct trace_writer *w, uint32_t request_id, int64_t t_ns,
+                      const void *data, size_t len);
 int trace_write_result(struct trace_writer *w, const struct trace_result *r);
 int trace_write_footer(struct trace_writer *w, const struct trace_footer *f);
 
@@ -179,9 +179,9 @@ struct mp_value; /* common/mp.h: the decoded msgpack tree */
 
 struct trace_record {
     enum trace_kind kind;
-    int raw_kind;    /* the kind number as stored (for unknown kinds) */
-    uint64_t offset; /* byte offset of the record in the input */
-    size_t size;     /* bytes of the record */
+    int raw_kind;         /* the kind number as stored (for unknown kinds) */
+    uint64_t offset;      /* byte offset of the record in the input */
+    size_t size;          /* bytes of the record */
     unsigned trace_index; /* 0 for the first header's trace, 1 after the
                              next header (concatenated traces), ... */
     union {

@@ -7,16 +7,26 @@
 const char *trace_strerror(int err)
 {
     switch (err) {
-    case TRACE_OK: return "success";
-    case TRACE_E_IO: return "input/output error";
-    case TRACE_E_EXISTS: return "file exists (use --force to overwrite)";
-    case TRACE_E_NOMEM: return "out of memory";
-    case TRACE_E_TRUNCATED: return "record truncated (the tail was cut)";
-    case TRACE_E_MALFORMED: return "malformed record";
-    case TRACE_E_TOO_LARGE: return "record larger than allowed";
-    case TRACE_E_VERSION: return "unsupported (newer) trace format version";
-    case TRACE_E_NOT_TRACE: return "not a tokentrace file";
-    default: return "unknown error";
+    case TRACE_OK:
+        return "success";
+    case TRACE_E_IO:
+        return "input/output error";
+    case TRACE_E_EXISTS:
+        return "file exists (use --force to overwrite)";
+    case TRACE_E_NOMEM:
+        return "out of memory";
+    case TRACE_E_TRUNCATED:
+        return "record truncated (the tail was cut)";
+    case TRACE_E_MALFORMED:
+        return "malformed record";
+    case TRACE_E_TOO_LARGE:
+        return "record larger than allowed";
+    case TRACE_E_VERSION:
+        return "unsupported (newer) trace format version";
+    case TRACE_E_NOT_TRACE:
+        return "not a tokentrace file";
+    default:
+        return "unknown error";
     }
 }
 

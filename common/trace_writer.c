@@ -11,7 +11,8 @@
 
 #include "buf.h"
 
-/* Flush on its own once this many bytes wait (callers also flush on a timer). */
+/* Flush on its own once this many bytes wait (callers also flush on a timer).
+ */
 #define WRITER_AUTO_FLUSH (256u * 1024u)
 
 struct trace_writer {
@@ -19,7 +20,7 @@ struct trace_writer {
     bool owns_fd;
     struct buf out;
     msgpack_packer pk;
-    int error;     /* first error, sticky */
+    int error; /* first error, sticky */
     int saved_errno;
 };
 
@@ -270,8 +271,8 @@ static size_t put_bin_header(uint8_t *p, size_t len)
     return 1 + n;
 }
 
-int trace_write_chunk(struct trace_writer *w, uint32_t request_id,
-                      int64_t t_ns, const void *data, size_t len)
+int trace_write_chunk(struct trace_writer *w, uint32_t request_id, int64_t t_ns,
+                      const void *data, size_t len)
 {
     /* [2, id, t, bin]: 1 + 1 + <=5 + <=9 + <=5 bytes before the payload,
      * written directly (the same bytes as msgpack-c's packer, without its

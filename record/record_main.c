@@ -43,8 +43,7 @@ static void default_output(char *out, size_t len)
     for (i = 0; utc[i] && utc[i] != 'T'; i++)
         if (utc[i] != '-' && nd + 1 < sizeof d)
             d[nd++] = utc[i];
-    for (i = i + (utc[i] == 'T'); utc[i] && utc[i] != 'Z' && utc[i] != '.';
-         i++)
+    for (i = i + (utc[i] == 'T'); utc[i] && utc[i] != 'Z' && utc[i] != '.'; i++)
         if (utc[i] != ':' && nt + 1 < sizeof t)
             t[nt++] = utc[i];
     snprintf(out, len, "tokentrace-%s-%s.ttrace", d, t);
@@ -91,8 +90,10 @@ static void print_summary(const struct config *cfg, const char *out_name,
     if (o->retried || o->retry_exhausted) {
         char left[128] = "";
         if (o->retry_exhausted)
-            snprintf(left, sizeof left, "; %llu request%s still failed after "
-                     "%llu retr%s", (unsigned long long)o->retry_exhausted,
+            snprintf(left, sizeof left,
+                     "; %llu request%s still failed after "
+                     "%llu retr%s",
+                     (unsigned long long)o->retry_exhausted,
                      o->retry_exhausted == 1 ? "" : "s",
                      (unsigned long long)cfg->retry,
                      cfg->retry == 1 ? "y" : "ies");
@@ -102,12 +103,13 @@ static void print_summary(const struct config *cfg, const char *out_name,
                  left);
     }
     log_note("wall time: %.2f s%s", (double)(o->end_ns - o->start_ns) / 1e9,
-             o->signalled ? ", interrupted by a signal"
-             : o->interrupted ? ", cut short by --duration" : "");
+             o->signalled     ? ", interrupted by a signal"
+             : o->interrupted ? ", cut short by --duration"
+                              : "");
     if (o->failed && o->ok)
         log_note("the run completed, but %llu request%s failed (see the "
-                 "error kinds above)", (unsigned long long)o->failed,
-                 o->failed == 1 ? "" : "s");
+                 "error kinds above)",
+                 (unsigned long long)o->failed, o->failed == 1 ? "" : "s");
 }
 
 /* Runs with a prepared writer and returns the exit code. */
@@ -120,17 +122,19 @@ static int record(const struct config *cfg, struct run_setup *s,
     s->writer = NULL;
     if (rc == RUN_E_WRITE || (!rc && close_err)) {
         int e = rc == RUN_E_WRITE ? o.write_errno : errno;
-        log_error("writing the trace %s failed: %s; the records written "
-                  "before it are intact",
-                  strcmp(out_name, "-") == 0 ? "to stdout" : out_name,
-                  e ? strerror(e)
-                    : trace_strerror(rc == RUN_E_WRITE ? o.write_err
-                                                       : close_err));
+        log_error(
+            "writing the trace %s failed: %s; the records written "
+            "before it are intact",
+            strcmp(out_name, "-") == 0 ? "to stdout" : out_name,
+            e ? strerror(e)
+              : trace_strerror(rc == RUN_E_WRITE ? o.write_err : close_err));
         return EXIT_FAILURE;
     }
     if (rc) {
-        log_error("%s", rc == RUN_E_NOMEM ? "out of memory"
-                        : "could not start the event loop (libevent/libcurl)");
+        log_error("%s",
+                  rc == RUN_E_NOMEM
+                      ? "out of memory"
+                      : "could not start the event loop (libevent/libcurl)");
         return EXIT_FAILURE;
     }
     print_summary(cfg, out_name, &o);
@@ -163,8 +167,7 @@ static int prepare_and_record(struct config *cfg)
                      cfg->cline_file, cfg->cline->base_url_line, bu.message);
         else
             snprintf(msg, sizeof msg, "%s%s", bu.message,
-                     cfg->base_url_from_env ? " (from $OPENAI_BASE_URL)"
-                                            : "");
+                     cfg->base_url_from_env ? " (from $OPENAI_BASE_URL)" : "");
         return usage_error(msg);
     }
     if (bu.message[0])
@@ -178,7 +181,8 @@ static int prepare_and_record(struct config *cfg)
     }
     if (!key.value)
         log_warn("no API key in %s: sending requests without an auth "
-                 "header (fine for tokentrace-replay)", key.source);
+                 "header (fine for tokentrace-replay)",
+                 key.source);
     if (cfg->extra_body)
         extra = cJSON_Parse(cfg->extra_body);
     if (!out_name) {
@@ -207,8 +211,10 @@ static int prepare_and_record(struct config *cfg)
     rc = s.command_line ? trace_writer_open(out_name, cfg->force, &s.writer)
                         : TRACE_E_NOMEM;
     if (rc == TRACE_E_EXISTS) {
-        snprintf(err, sizeof err, "%s exists; use --force to overwrite it or "
-                 "-o to pick another name", out_name);
+        snprintf(err, sizeof err,
+                 "%s exists; use --force to overwrite it or "
+                 "-o to pick another name",
+                 out_name);
         ret = usage_error(err);
     } else if (rc) {
         log_error("cannot write %s: %s%s%s", out_name, trace_strerror(rc),
@@ -236,7 +242,8 @@ int main(int argc, char **argv)
     rc = cli_parse(argc, argv, &cfg, err, sizeof err);
     if (rc == CLI_HELP || rc == CLI_VERSION) {
         fputs(rc == CLI_HELP ? cli_help_text()
-                             : "tokentrace-record " TT_VERSION "\n", stdout);
+                             : "tokentrace-record " TT_VERSION "\n",
+              stdout);
         cli_free(&cfg);
         return EXIT_SUCCESS;
     }
@@ -261,7 +268,8 @@ int main(int argc, char **argv)
         return EXIT_FAILURE;
     }
     if (cfg.insecure) /* loud, even with -q: the channel is not private */
-        fprintf(stderr, "tokentrace-record: WARNING: TLS certificate "
+        fprintf(stderr,
+                "tokentrace-record: WARNING: TLS certificate "
                 "verification is OFF (--insecure): the server is not "
                 "authenticated, anyone on the path can read or change the "
                 "requests, answers and auth header; the trace records "

@@ -86,7 +86,8 @@ static void named_arg(struct gen_options *o, char *a)
         o->warmup = number(v);
     else if (strcmp(a, "no_footer") == 0)
         o->no_footer = number(v) != 0;
-    else if (strcmp(a, "label") == 0 && strchr(v, '=') && o->n_labels < MAX_LABELS) {
+    else if (strcmp(a, "label") == 0 && strchr(v, '=') &&
+             o->n_labels < MAX_LABELS) {
         char *leq = strchr(v, '=');
         *leq = '\0';
         o->labels[o->n_labels].key = v;
@@ -133,7 +134,8 @@ static void parse_args(int argc, char **argv, struct gen_options *o)
     }
     for (; i < argc; i++) {
         if (!strchr(argv[i], '=')) {
-            fprintf(stderr, "gen_trace: expected NAME=VALUE, got '%s'\n", argv[i]);
+            fprintf(stderr, "gen_trace: expected NAME=VALUE, got '%s'\n",
+                    argv[i]);
             exit(2);
         }
         named_arg(o, argv[i]);
@@ -174,24 +176,36 @@ int main(int argc, char **argv)
         perror(argv[1]);
         return 1;
     }
-    struct trace_header h = {
-        .tool_version = "gen_trace", .trace_id = o.trace_id, .host = "generator",
-        .command_line = "gen_trace", .endpoint = o.endpoint,
-        .url = "http://generator.invalid/v1/chat/completions",
-        .api = "openai-chat", .models = o.models, .n_models = 2,
-        .labels = o.labels, .n_labels = o.n_labels,
-        .workload = "builtin", .mono_zero_ns = t0,
-        .real_zero_ns = o.real_zero_ns};
+    struct trace_header h = {.tool_version = "gen_trace",
+                             .trace_id = o.trace_id,
+                             .host = "generator",
+                             .command_line = "gen_trace",
+                             .endpoint = o.endpoint,
+                             .url =
+                                 "http://generator.invalid/v1/chat/completions",
+                             .api = "openai-chat",
+                             .models = o.models,
+                             .n_models = 2,
+                             .labels = o.labels,
+                             .n_labels = o.n_labels,
+                             .workload = "builtin",
+                             .mono_zero_ns = t0,
+                             .real_zero_ns = o.real_zero_ns};
     trace_write_header(w, &h);
     for (long i = 1; i <= o.n; i++) {
         bool fail = o.fail_every > 0 && i % o.fail_every == 0;
         int64_t ttft = o.ttft_ns + jitter(&rng, o.jitter_ns);
         snprintf(rid, sizeof(rid), "%s-%ld", o.trace_id, i);
-        struct trace_request q = {
-            .id = (uint32_t)i, .model = o.models[(i + 1) % 2],
-            .class_name = o.class_name, .prompt_index = 0,
-            .input_tokens_est = 40, .max_tokens = o.tokens, .scheduled_ns = -1,
-            .warmup = i <= o.warmup, .start_ns = t, .request_id = rid};
+        struct trace_request q = {.id = (uint32_t)i,
+                                  .model = o.models[(i + 1) % 2],
+                                  .class_name = o.class_name,
+                                  .prompt_index = 0,
+                                  .input_tokens_est = 40,
+                                  .max_tokens = o.tokens,
+                                  .scheduled_ns = -1,
+                                  .warmup = i <= o.warmup,
+                                  .start_ns = t,
+                                  .request_id = rid};
         trace_write_request(w, &q);
         int64_t tt = t + ttft, last = t + ttft - o.tpot_ns;
         int len;
@@ -206,33 +220,43 @@ int main(int argc, char **argv)
         for (long k = 0; !fail && k < o.tokens; k++) {
             len = snprintf(chunk, sizeof(chunk),
                            "data: {\"choices\":[{\"index\":0,\"delta\":"
-                           "{\"content\":\"tok%ld \"}}]}\n\n", k);
+                           "{\"content\":\"tok%ld \"}}]}\n\n",
+                           k);
             trace_write_chunk(w, (uint32_t)i, tt, chunk, (size_t)len);
             chunks++;
             last = tt;
             tt += o.tpot_ns + jitter(&rng, o.jitter_ns / 10);
         }
         if (!fail) {
-            len = snprintf(chunk, sizeof(chunk),
-                           "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":40,"
-                           "\"completion_tokens\":%ld}}\n\ndata: [DONE]\n\n",
-                           o.tokens);
+            len = snprintf(
+                chunk, sizeof(chunk),
+                "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":40,"
+                "\"completion_tokens\":%ld}}\n\ndata: [DONE]\n\n",
+                o.tokens);
             trace_write_chunk(w, (uint32_t)i, last, chunk, (size_t)len);
             chunks++;
         }
-        struct trace_kv hdr[] = {{"content-type", fail ? "application/json"
-                                                        : "text/event-stream"}};
+        struct trace_kv hdr[] = {
+            {"content-type", fail ? "application/json" : "text/event-stream"}};
         struct trace_result s = {
-            .id = (uint32_t)i, .end_ns = last, .http_status = fail ? 500 : 200,
-            .headers = hdr, .n_headers = 1,
-            .chunks = fail ? 1 : (uint64_t)o.tokens + 1, .first_byte_ns = t + ttft,
-            .attempt = 1, .phases = {-1, -1, -1, -1, -1, ttft, last - t}};
+            .id = (uint32_t)i,
+            .end_ns = last,
+            .http_status = fail ? 500 : 200,
+            .headers = hdr,
+            .n_headers = 1,
+            .chunks = fail ? 1 : (uint64_t)o.tokens + 1,
+            .first_byte_ns = t + ttft,
+            .attempt = 1,
+            .phases = {-1, -1, -1, -1, -1, ttft, last - t}};
         trace_write_result(w, &s);
         t = last + 1000000;
     }
-    struct trace_footer f = {.end_ns = t, .requests = (uint64_t)o.n,
-                             .ok = (uint64_t)o.n - failed, .failed = failed,
-                             .chunks = chunks, .reason = "complete"};
+    struct trace_footer f = {.end_ns = t,
+                             .requests = (uint64_t)o.n,
+                             .ok = (uint64_t)o.n - failed,
+                             .failed = failed,
+                             .chunks = chunks,
+                             .reason = "complete"};
     if (!o.no_footer)
         trace_write_footer(w, &f);
     return trace_writer_close(w) == TRACE_OK ? 0 : 1;

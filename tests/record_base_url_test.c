@@ -29,9 +29,8 @@ static const struct url_case cases[] = {
     {"https://gateway.example/api/", CHAT, BASE_URL_OK,
      "https://gateway.example/api", "https://gateway.example/api" CHAT,
      "trailing slash"},
-    {"https://gateway.example///", CHAT, BASE_URL_OK,
-     "https://gateway.example", "https://gateway.example" CHAT,
-     "trailing slash"},
+    {"https://gateway.example///", CHAT, BASE_URL_OK, "https://gateway.example",
+     "https://gateway.example" CHAT, "trailing slash"},
     /* surrounding whitespace (pasted from a config file) */
     {"  https://gateway.example/api\n", CHAT, BASE_URL_OK,
      "https://gateway.example/api", "https://gateway.example/api" CHAT,
@@ -55,10 +54,10 @@ static const struct url_case cases[] = {
     {"https://gateway.example/v1/messages", MSGS, BASE_URL_OK,
      "https://gateway.example", "https://gateway.example" MSGS, "API path"},
     /* query strings and fragments are refused, with the corrected URL */
-    {"https://gateway.example/api?utm_source=newsletter&utm_medium=mail",
-     CHAT, BASE_URL_E_QUERY, NULL, NULL, "Use: https://gateway.example/api"},
-    {"https://gateway.example/api/?utm_source=x", CHAT, BASE_URL_E_QUERY,
-     NULL, NULL, "Use: https://gateway.example/api"},
+    {"https://gateway.example/api?utm_source=newsletter&utm_medium=mail", CHAT,
+     BASE_URL_E_QUERY, NULL, NULL, "Use: https://gateway.example/api"},
+    {"https://gateway.example/api/?utm_source=x", CHAT, BASE_URL_E_QUERY, NULL,
+     NULL, "Use: https://gateway.example/api"},
     {"https://gateway.example/api#docs", CHAT, BASE_URL_E_QUERY, NULL, NULL,
      "Use: https://gateway.example/api"},
     {"https://gateway.example?x=1", CHAT, BASE_URL_E_QUERY, NULL, NULL,
@@ -72,8 +71,8 @@ static const struct url_case cases[] = {
      "http:// or https://"},
     {"https://", CHAT, BASE_URL_E_HOST, NULL, NULL, "no host"},
     {"https:///api", CHAT, BASE_URL_E_HOST, NULL, NULL, "no host"},
-    {"https://user:secret@gateway.example/api", CHAT, BASE_URL_E_USERINFO,
-     NULL, NULL, "https://gateway.example/api"},
+    {"https://user:secret@gateway.example/api", CHAT, BASE_URL_E_USERINFO, NULL,
+     NULL, "https://gateway.example/api"},
     {"https://gateway.example/my api", CHAT, BASE_URL_E_SPACE, NULL, NULL,
      "space"},
 };
@@ -96,8 +95,10 @@ int main(void)
                       "case %zu: url '%s', want '%s'", i, out.url, c->url);
         }
         if (c->message[0] == '\0')
-            CHECK_MSG(out.message[0] == '\0', "case %zu: unexpected message "
-                      "'%s'", i, out.message);
+            CHECK_MSG(out.message[0] == '\0',
+                      "case %zu: unexpected message "
+                      "'%s'",
+                      i, out.message);
         else
             CHECK_MSG(strstr(out.message, c->message) != NULL,
                       "case %zu: message '%s' lacks '%s'", i, out.message,

@@ -16,16 +16,22 @@ static const struct {
     const char *stream;
     bool over;
 } cases[] = {
-    {16, "data: 0123456789\n\n", false},         /* line of 16: at the cap */
-    {16, "data: 0123456789A\n\n", true},         /* line of 17 */
-    {16, "data: 0123456789A", true},             /* no line end needed */
-    {16, ": 0123456789ABCDEF\n", true},          /* comments count */
-    {16, "\xEF\xBB\xBF" "data: 0123456789\n", false}, /* BOM not counted */
-    {16, "\xEF\xBB" "data: 012345678\n", true},  /* half a BOM is text */
-    {16, "data: 0123456\ndata: 01234567\n\n", true}, /* 8 + 9 event bytes */
+    {16, "data: 0123456789\n\n", false}, /* line of 16: at the cap */
+    {16, "data: 0123456789A\n\n", true}, /* line of 17 */
+    {16, "data: 0123456789A", true},     /* no line end needed */
+    {16, ": 0123456789ABCDEF\n", true},  /* comments count */
+    {16,
+     "\xEF\xBB\xBF"
+     "data: 0123456789\n",
+     false}, /* BOM not counted */
+    {16,
+     "\xEF\xBB"
+     "data: 012345678\n",
+     true},                                             /* half a BOM is text */
+    {16, "data: 0123456\ndata: 01234567\n\n", true},    /* 8 + 9 event bytes */
     {16, "data: 0123456\n\ndata: 01234567\n\n", false}, /* two events */
     {16, "data:0123456\r\ndata:0123456\r\n\r\n", false}, /* 8 + 8 */
-    {16, "event:012345678\ndata: 0123456\n\n", true}, /* type 9 + 8 */
+    {16, "event:012345678\ndata: 0123456\n\n", true},    /* type 9 + 8 */
     {16, "event:012345678\nevent: x\ndata: 0123456\n\n", false},
     {16, "id: 0123456789\ndata: 0123456789\n\n", false}, /* id: not held */
     {16, "data\rdata\rdata\r\r", false},
@@ -55,8 +61,8 @@ static void check_split(size_t ci, size_t a, size_t b)
     for (i = 0; i < 3; i++) {
         bool tripped = line_guard_feed(&g, s + from, cuts[i] - from);
         sse_parser_feed(&p, 0, s + from, cuts[i] - from, NULL);
-        CHECK_MSG(tripped == parser_over(&p), "case %zu split %zu/%zu piece %zu",
-                  ci, a, b, i);
+        CHECK_MSG(tripped == parser_over(&p),
+                  "case %zu split %zu/%zu piece %zu", ci, a, b, i);
         from = cuts[i];
     }
     CHECK_MSG(g.tripped == cases[ci].over, "case %zu split %zu/%zu", ci, a, b);
@@ -76,9 +82,9 @@ static unsigned rnd(unsigned n)
 /* Appends one random line (or a bare line end, or odd bytes) to b. */
 static size_t random_piece(char *b, size_t room)
 {
-    static const char *const heads[] = {"data: ", "data:", "data", "event: ",
-                                        "event:", "event", ": ", ":", "id: ",
-                                        "retry: ", "dat", "x", ""};
+    static const char *const heads[] = {
+        "data: ", "data:", "data",    "event: ", "event:", "event", ": ",
+        ":",      "id: ",  "retry: ", "dat",     "x",      ""};
     static const char *const eols[] = {"\n", "\r", "\r\n", ""};
     const char *h = heads[rnd(sizeof heads / sizeof heads[0])];
     const char *e = eols[rnd(sizeof eols / sizeof eols[0])];

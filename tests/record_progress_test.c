@@ -92,21 +92,26 @@ int main(void)
     CHECK(progress_ttft_p50(&p) == -1);
     draw_to(&p, line, sizeof line);
     CHECK_MSG(strcmp(line, "\r0/10 done, 0 errors, 0 in flight, TTFT p50 -, "
-                           "2 s\033[K") == 0, "line '%s'", line + 1);
+                           "2 s\033[K") == 0,
+              "line '%s'", line + 1);
     progress_add_ttft(&p, 123400000); /* 123.4 ms */
     CHECK(fabs(progress_ttft_p50(&p) - 123.4) <= 1.234);
     p.done = 3;
     p.errors = 1;
     p.in_flight = 2;
     draw_to(&p, line, sizeof line);
-    snprintf(want, sizeof want, "\r3/10 done, 1 errors, 2 in flight, TTFT "
-             "p50 %.0f ms, 2 s\033[K", progress_ttft_p50(&p));
+    snprintf(want, sizeof want,
+             "\r3/10 done, 1 errors, 2 in flight, TTFT "
+             "p50 %.0f ms, 2 s\033[K",
+             progress_ttft_p50(&p));
     CHECK_MSG(strcmp(line, want) == 0, "line '%s'", line + 1);
     p.retries = 4;
     p.waiting = 1;
     draw_to(&p, line, sizeof line);
-    CHECK_MSG(strstr(line, ", 2 in flight, 4 retries (1 waiting), TTFT p50 1")
-              != NULL, "line '%s'", line + 1);
+    CHECK_MSG(
+        strstr(line, ", 2 in flight, 4 retries (1 waiting), TTFT p50 1") !=
+            NULL,
+        "line '%s'", line + 1);
 
     /* two far apart: the interpolated middle, not either sample */
     progress_init(&p, false, 2, 0);

@@ -11,19 +11,29 @@ static const struct {
     const char *value;
     int64_t want; /* ms; -1: not a Retry-After */
 } after_cases[] = {
-    {"2", 2000},     {" 2 ", 2000},   {"0", 0},       {"60", 60000},
-    {"61", 60000},   {"86400", 60000}, {"99999999999999999999", 60000},
-    {"1.5", -1},     {"-1", -1},      {"", -1},       {"  ", -1},
-    {"2s", -1},      {"soon", -1},    {NULL, -1},
+    {"2", 2000},
+    {" 2 ", 2000},
+    {"0", 0},
+    {"60", 60000},
+    {"61", 60000},
+    {"86400", 60000},
+    {"99999999999999999999", 60000},
+    {"1.5", -1},
+    {"-1", -1},
+    {"", -1},
+    {"  ", -1},
+    {"2s", -1},
+    {"soon", -1},
+    {NULL, -1},
 };
 
 static const struct {
     const char *value;
     int64_t want;
 } ms_cases[] = {
-    {"1500", 1500}, {"1500.7", 1500}, {"0", 0},    {" 20 ", 20},
-    {"60001", 60000}, {"x", -1},      {"", -1},    {"-5", -1},
-    {"12ms", -1},   {NULL, -1},
+    {"1500", 1500},   {"1500.7", 1500}, {"0", 0}, {" 20 ", 20},
+    {"60001", 60000}, {"x", -1},        {"", -1}, {"-5", -1},
+    {"12ms", -1},     {NULL, -1},
 };
 
 int main(void)
@@ -42,8 +52,10 @@ int main(void)
 
     for (i = 0; i < sizeof after_cases / sizeof after_cases[0]; i++) {
         w = retry_after_parse(after_cases[i].value, at);
-        CHECK_MSG(w == after_cases[i].want, "Retry-After '%s': %lld, want "
-                  "%lld", after_cases[i].value ? after_cases[i].value : "NULL",
+        CHECK_MSG(w == after_cases[i].want,
+                  "Retry-After '%s': %lld, want "
+                  "%lld",
+                  after_cases[i].value ? after_cases[i].value : "NULL",
                   (long long)w, (long long)after_cases[i].want);
     }
     /* HTTP-date: the distance from now, 0 when past, capped when far */
@@ -57,9 +69,11 @@ int main(void)
 
     for (i = 0; i < sizeof ms_cases / sizeof ms_cases[0]; i++) {
         w = retry_after_ms_parse(ms_cases[i].value);
-        CHECK_MSG(w == ms_cases[i].want, "retry-after-ms '%s': %lld, want "
-                  "%lld", ms_cases[i].value ? ms_cases[i].value : "NULL",
-                  (long long)w, (long long)ms_cases[i].want);
+        CHECK_MSG(w == ms_cases[i].want,
+                  "retry-after-ms '%s': %lld, want "
+                  "%lld",
+                  ms_cases[i].value ? ms_cases[i].value : "NULL", (long long)w,
+                  (long long)ms_cases[i].want);
     }
 
     /* the server's wait wins, retry-after-ms before Retry-After */

@@ -47,34 +47,51 @@ static const struct {
     const char *key;
     const char *want;
 } cmdlines[] = {
-    {5, {"tokentrace-record", "-u", "https://g.example/api", "-m", "m1"},
-     NULL, "tokentrace-record -u https://g.example/api -m m1"},
-    {3, {"rec", "--api-key", "sk-abcdef123"}, NULL,
-     "rec --api-key [redacted]"},
+    {5,
+     {"tokentrace-record", "-u", "https://g.example/api", "-m", "m1"},
+     NULL,
+     "tokentrace-record -u https://g.example/api -m m1"},
+    {3, {"rec", "--api-key", "sk-abcdef123"}, NULL, "rec --api-key [redacted]"},
     {2, {"rec", "--api-key=sk-abcdef123"}, NULL, "rec --api-key=[redacted]"},
-    {3, {"rec", "--api-key-env", "MY_KEY"}, NULL,
+    {3,
+     {"rec", "--api-key-env", "MY_KEY"},
+     NULL,
      "rec --api-key-env [redacted]"},
-    {3, {"rec", "--label", "note=sk-test-SECRET1"}, NULL,
+    {3,
+     {"rec", "--label", "note=sk-test-SECRET1"},
+     NULL,
      "rec --label 'note=[redacted]'"},
     {3, {"rec", "--max-tokens", "64"}, NULL, "rec --max-tokens 64"},
-    {3, {"rec", "--access-token", "abc"}, NULL,
+    {3,
+     {"rec", "--access-token", "abc"},
+     NULL,
      "rec --access-token [redacted]"},
     {3, {"rec", "--label", "it's here"}, NULL, "rec --label 'it'\\''s here'"},
-    {3, {"rec", "--extra-body", "{\"a\":1}"}, NULL,
+    {3,
+     {"rec", "--extra-body", "{\"a\":1}"},
+     NULL,
      "rec --extra-body '{\"a\":1}'"},
-    {3, {"rec", "--label", "x=hunter2hunter2"}, "hunter2hunter2",
+    {3,
+     {"rec", "--label", "x=hunter2hunter2"},
+     "hunter2hunter2",
      "rec --label 'x=[redacted]'"},
 };
 
 static void test_headers(void)
 {
     static const char *lines[] = {
-        "HTTP/1.1 100 Continue\r\n", "X-Junk: before\r\n", "\r\n",
+        "HTTP/1.1 100 Continue\r\n",
+        "X-Junk: before\r\n",
+        "\r\n",
         "HTTP/1.1 429 Too Many Requests\r\n",
         "Content-Type: application/json; charset=utf-8\r\n",
-        "Retry-After: 2\r\n", "Set-Cookie: session=abc\r\n",
-        "X-RateLimit-Remaining-Requests: 0\r\n", "x-api-key: sk-leak\r\n",
-        "X-Other: dropped\r\n", "X-Request-Id: abcd-1\r\n", "\r\n",
+        "Retry-After: 2\r\n",
+        "Set-Cookie: session=abc\r\n",
+        "X-RateLimit-Remaining-Requests: 0\r\n",
+        "x-api-key: sk-leak\r\n",
+        "X-Other: dropped\r\n",
+        "X-Request-Id: abcd-1\r\n",
+        "\r\n",
     };
     struct resp_headers h;
     size_t i;
@@ -121,12 +138,11 @@ int main(void)
         free(got);
     }
     for (i = 0; i < sizeof cmdlines / sizeof cmdlines[0]; i++) {
-        char *got = sanitize_command_line(cmdlines[i].argc,
-                                          (char **)cmdlines[i].argv,
-                                          cmdlines[i].key);
+        char *got = sanitize_command_line(
+            cmdlines[i].argc, (char **)cmdlines[i].argv, cmdlines[i].key);
         CHECK_MSG(got && strcmp(got, cmdlines[i].want) == 0,
-                  "command line %zu = '%s', want '%s'", i,
-                  got ? got : "(null)", cmdlines[i].want);
+                  "command line %zu = '%s', want '%s'", i, got ? got : "(null)",
+                  cmdlines[i].want);
         free(got);
     }
     test_headers();

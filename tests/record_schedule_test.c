@@ -17,13 +17,11 @@ static const struct order_case orders[] = {
     /* one model, one class: rounds in order */
     {{1, 1, 0, 3, false}, "A0r0 A0r1 A0r2"},
     /* two models interleave within a class, classes interleave per round */
-    {{2, 2, 0, 2, false},
-     "A0r0 B0r0 A1r0 B1r0 A0r1 B0r1 A1r1 B1r1"},
+    {{2, 2, 0, 2, false}, "A0r0 B0r0 A1r0 B1r0 A0r1 B0r1 A1r1 B1r1"},
     /* three classes, two models, one round */
     {{2, 3, 0, 1, false}, "A0r0 B0r0 A1r0 B1r0 A2r0 B2r0"},
     /* warmup first: one per model per round, cycling classes */
-    {{2, 2, 2, 1, false},
-     "A0r0w B0r0w A1r0w B1r0w A0r0 B0r0 A1r0 B1r0"},
+    {{2, 2, 2, 1, false}, "A0r0w B0r0w A1r0w B1r0w A0r0 B0r0 A1r0 B1r0"},
     {{1, 2, 3, 1, false}, "A0r0w A1r0w A0r1w A0r0 A1r0"},
     /* three models */
     {{3, 1, 0, 2, false}, "A0r0 B0r0 C0r0 A0r1 B0r1 C0r1"},
@@ -79,8 +77,12 @@ static void test_constant(void)
         uint64_t index;
         int64_t want_ns;
     } rows[] = {
-        {20, 0, 0},         {20, 1, 50000000},       {20, 2, 100000000},
-        {3, 1, 333333333},  {3, 3000, 1000000000000}, {0.5, 7, 14000000000},
+        {20, 0, 0},
+        {20, 1, 50000000},
+        {20, 2, 100000000},
+        {3, 1, 333333333},
+        {3, 3000, 1000000000000},
+        {0.5, 7, 14000000000},
         {1000, 999, 999000000},
     };
     size_t i;
@@ -92,8 +94,8 @@ static void test_constant(void)
         for (k = 0; k <= rows[i].index; k++)
             t = arrival_next(&a);
         CHECK_MSG(t == rows[i].want_ns, "rate %g index %llu: %lld, want %lld",
-                  rows[i].rate, (unsigned long long)rows[i].index,
-                  (long long)t, (long long)rows[i].want_ns);
+                  rows[i].rate, (unsigned long long)rows[i].index, (long long)t,
+                  (long long)rows[i].want_ns);
     }
 }
 
@@ -157,8 +159,8 @@ static void test_poisson_golden(void)
     arrival_init(&a, true, 10, 1);
     for (i = 0; i < sizeof want / sizeof want[0]; i++) {
         int64_t t = arrival_next(&a);
-        CHECK_MSG(t == want[i], "arrival %zu: %lld, want %lld", i,
-                  (long long)t, (long long)want[i]);
+        CHECK_MSG(t == want[i], "arrival %zu: %lld, want %lld", i, (long long)t,
+                  (long long)want[i]);
     }
 }
 

@@ -15,8 +15,7 @@ static const struct {
     bool token;
     bool error;
 } cases[] = {
-    {"data: {\"choices\":[{\"delta\":{\"content\":\"Hi\"}}]}\n\n", true,
-     false},
+    {"data: {\"choices\":[{\"delta\":{\"content\":\"Hi\"}}]}\n\n", true, false},
     {"data: {\"choices\":[{\"delta\":{\"role\":\"assistant\",\"content\":\"\"}"
      "}]}\n\n",
      false, false},
@@ -63,8 +62,7 @@ static const struct {
 
 /* Feeds s in pieces split at the given points; returns how many feeds
  * reported a first token. */
-static int feed_split(struct token_scan *sc, const char *s, size_t a,
-                      size_t b)
+static int feed_split(struct token_scan *sc, const char *s, size_t a, size_t b)
 {
     size_t n = strlen(s);
     int firsts = 0;
@@ -77,8 +75,7 @@ static int feed_split(struct token_scan *sc, const char *s, size_t a,
 
 /* Feeds s in pieces of size k; returns how many feeds reported a first
  * token. */
-static int feed_pieces(struct token_scan *sc, const char *s, size_t n,
-                       size_t k)
+static int feed_pieces(struct token_scan *sc, const char *s, size_t n, size_t k)
 {
     size_t a;
     int firsts = 0;
@@ -94,7 +91,7 @@ static int feed_pieces(struct token_scan *sc, const char *s, size_t n,
 static void reference(const char *s, size_t n, bool *token, bool *error)
 {
     static const char *const keys[] = {
-        "\"content\":\"",   "\"text\":\"",   "\"reasoning_content\":\"",
+        "\"content\":\"",   "\"text\":\"",     "\"reasoning_content\":\"",
         "\"reasoning\":\"", "\"content\": \"", "\"text\": \""};
     size_t i, k, j;
 
@@ -122,12 +119,26 @@ static void reference(const char *s, size_t n, bool *token, bool *error)
 static void check_random(void)
 {
     static const char *const frags[] = {
-        "\"content\":\"",  "\"content\": \"", "\"text\":\"", "\"text\": ",
-        "\"reasoning_content\":\"", "\"reasoning\":\"", "\"error\":",
-        "\"error\": ",   "\"error\":null",  "text_del", "ta",   "\"",
-        ":",           " ",              "{",         "x",    "_content\":\"",
+        "\"content\":\"",
+        "\"content\": \"",
+        "\"text\":\"",
+        "\"text\": ",
+        "\"reasoning_content\":\"",
+        "\"reasoning\":\"",
+        "\"error\":",
+        "\"error\": ",
+        "\"error\":null",
+        "text_del",
+        "ta",
+        "\"",
+        ":",
+        " ",
+        "{",
+        "x",
+        "_content\":\"",
         "data: {\"id\":\"chatcmpl-1\",\"object\":\"chat.completion.chunk\"",
-        "\n\n",        "\"choices\":[{\"delta\":{\"role\":\"assistant\"}}]}"};
+        "\n\n",
+        "\"choices\":[{\"delta\":{\"role\":\"assistant\"}}]}"};
     char stream[600];
     unsigned seed = 12345;
     int round;

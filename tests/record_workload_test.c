@@ -42,7 +42,7 @@ static void test_builtin(void)
     ls = &wl.classes[2];
     CHECK(strcmp(ls->name, "long-short") == 0 && ls->n_items == 3);
     CHECK(strcmp(ls->items[1].prompt, "Document line one.\n\nDocument line "
-                 "two.\n\nWho fixed it?") == 0);
+                                      "two.\n\nWho fixed it?") == 0);
     CHECK(ls->default_max_tokens == 64);
     /* selection keeps the given order */
     CHECK(workload_select(&wl, "long-short,short-short", err, sizeof err) ==
@@ -173,7 +173,8 @@ static void test_bodies(void)
         cJSON_GetObjectItem(j, "stream_options"), "include_usage")));
     CHECK(cJSON_GetObjectItem(j, "max_tokens")->valuedouble == 64);
     CHECK(strcmp(str(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "messages"), 0),
-                     "content", NULL), "Hi there") == 0);
+                     "content", NULL),
+                 "Hi there") == 0);
     CHECK(!cJSON_GetObjectItem(j, "ignore_eos"));
     cJSON_Delete(j);
 

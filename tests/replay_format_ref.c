@@ -97,8 +97,8 @@ static int msg_tokens(struct buf *b, const struct replay_fmt *f, bool thinking,
 }
 
 int ref_fmt_tokens(struct buf *b, const struct replay_fmt *f, bool first,
-                      bool role_sent, bool reasoning, int block, size_t from,
-                      size_t to)
+                   bool role_sent, bool reasoning, int block, size_t from,
+                   size_t to)
 {
     int rc;
 
@@ -123,7 +123,7 @@ int ref_fmt_tokens(struct buf *b, const struct replay_fmt *f, bool first,
 }
 
 int ref_fmt_finish(struct buf *b, const struct replay_fmt *f,
-                      const char *finish_reason)
+                   const char *finish_reason)
 {
     int rc = chunk_head(b, f);
     if (rc == BUF_OK)
@@ -137,7 +137,7 @@ int ref_fmt_finish(struct buf *b, const struct replay_fmt *f,
 }
 
 int ref_fmt_usage(struct buf *b, const struct replay_fmt *f,
-                     int64_t prompt_tokens, int64_t completion_tokens)
+                  int64_t prompt_tokens, int64_t completion_tokens)
 {
     int rc = chunk_head(b, f);
     if (rc == BUF_OK)
@@ -180,7 +180,7 @@ int ref_fmt_error_event(struct buf *b, const struct replay_fmt *f)
 }
 
 int ref_fmt_msg_start(struct buf *b, const struct replay_fmt *f,
-                         int64_t input_tokens, bool with_usage)
+                      int64_t input_tokens, bool with_usage)
 {
     int rc = ev_begin(b, f, "message_start");
     if (rc == BUF_OK)
@@ -201,7 +201,7 @@ int ref_fmt_msg_start(struct buf *b, const struct replay_fmt *f,
 }
 
 int ref_fmt_block_start(struct buf *b, const struct replay_fmt *f, int block,
-                           bool thinking)
+                        bool thinking)
 {
     int rc = ev_begin(b, f, "content_block_start");
     if (rc == BUF_OK)
@@ -231,8 +231,8 @@ int ref_fmt_block_stop(struct buf *b, const struct replay_fmt *f, int block)
 }
 
 int ref_fmt_msg_delta(struct buf *b, const struct replay_fmt *f,
-                         const char *stop_reason, int64_t output_tokens,
-                         bool with_usage)
+                      const char *stop_reason, int64_t output_tokens,
+                      bool with_usage)
 {
     int rc = ev_begin(b, f, "message_delta");
     if (rc == BUF_OK)

@@ -73,7 +73,7 @@ static int sse_ref_nomem(struct sse_ref_parser *p)
 /* Dispatches the pending event at a blank line (WHATWG "dispatch the
  * event"): nothing happens when no data line was seen. */
 static void sse_ref_dispatch(struct sse_ref_parser *p, int64_t t_ns,
-                         const struct sse_handler *h)
+                             const struct sse_handler *h)
 {
     struct sse_event ev;
     if (p->poisoned) {
@@ -96,8 +96,8 @@ static void sse_ref_dispatch(struct sse_ref_parser *p, int64_t t_ns,
 }
 
 /* Applies one "field: value" line to the pending event. */
-static int sse_ref_field(struct sse_ref_parser *p, const char *name, size_t nlen,
-                     const char *v, size_t vlen)
+static int sse_ref_field(struct sse_ref_parser *p, const char *name,
+                         size_t nlen, const char *v, size_t vlen)
 {
     size_t cap = p->max_event_bytes;
     if (nlen == 4 && memcmp(name, "data", 4) == 0) {
@@ -133,8 +133,8 @@ static int sse_ref_field(struct sse_ref_parser *p, const char *name, size_t nlen
 }
 
 /* Interprets one complete line (without its line end). */
-static int sse_ref_line(struct sse_ref_parser *p, int64_t t_ns, const char *s, size_t n,
-                    const struct sse_handler *h)
+static int sse_ref_line(struct sse_ref_parser *p, int64_t t_ns, const char *s,
+                        size_t n, const struct sse_handler *h)
 {
     const char *colon;
     if (n == 0) {
@@ -188,8 +188,9 @@ static int sse_ref_hold(struct sse_ref_parser *p, const char *s, size_t n)
 }
 
 /* Finishes the line whose last n bytes are s (earlier bytes may be held). */
-static int sse_ref_end_line(struct sse_ref_parser *p, int64_t t_ns, const char *s,
-                        size_t n, const struct sse_handler *h)
+static int sse_ref_end_line(struct sse_ref_parser *p, int64_t t_ns,
+                            const char *s, size_t n,
+                            const struct sse_handler *h)
 {
     int err;
     if (p->discarding) {
@@ -216,8 +217,8 @@ static int sse_ref_end_line(struct sse_ref_parser *p, int64_t t_ns, const char *
 }
 
 /* Splits bytes (BOM already handled) into lines. */
-static int sse_ref_scan(struct sse_ref_parser *p, int64_t t_ns, const char *s, size_t n,
-                    const struct sse_handler *h)
+static int sse_ref_scan(struct sse_ref_parser *p, int64_t t_ns, const char *s,
+                        size_t n, const struct sse_handler *h)
 {
     int worst = SSE_OK, err;
     size_t i = 0, j;
@@ -246,8 +247,9 @@ static int sse_ref_scan(struct sse_ref_parser *p, int64_t t_ns, const char *s, s
     return worst;
 }
 
-int sse_ref_parser_feed(struct sse_ref_parser *p, int64_t t_ns, const void *bytes,
-                    size_t len, const struct sse_handler *h)
+int sse_ref_parser_feed(struct sse_ref_parser *p, int64_t t_ns,
+                        const void *bytes, size_t len,
+                        const struct sse_handler *h)
 {
     const unsigned char *b = bytes;
     int worst = SSE_OK;
@@ -262,8 +264,8 @@ int sse_ref_parser_feed(struct sse_ref_parser *p, int64_t t_ns, const void *byte
         } else {
             p->bom_done = true;
             if (p->bom_matched > 0) /* not a BOM after all: replay */
-                worst =
-                    sse_ref_scan(p, t_ns, (const char *)sse_ref_bom, p->bom_matched, h);
+                worst = sse_ref_scan(p, t_ns, (const char *)sse_ref_bom,
+                                     p->bom_matched, h);
         }
     }
     if (len > 0) {

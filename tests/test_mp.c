@@ -13,7 +13,9 @@ struct mp_case {
     int64_t int_value; /* for integers */
 };
 
-#define B(...) (const unsigned char[]){__VA_ARGS__}, sizeof((const unsigned char[]){__VA_ARGS__})
+#define B(...)                                                                 \
+    (const unsigned char[]){__VA_ARGS__},                                      \
+        sizeof((const unsigned char[]){__VA_ARGS__})
 
 static const struct mp_case cases[] = {
     {"positive fixint", B(0x05), MP_UINT, 5},
@@ -48,7 +50,8 @@ static void test_cases(void)
         struct mp_value *v;
         size_t used;
         mp_arena_reset(&a);
-        CHECK_MSG(mp_decode(c->bytes, c->len, &a, &v, &used) == MP_OK, "%s", c->name);
+        CHECK_MSG(mp_decode(c->bytes, c->len, &a, &v, &used) == MP_OK, "%s",
+                  c->name);
         CHECK_MSG(used == c->len && v->type == c->type, "%s", c->name);
         if (c->type == MP_UINT || c->type == MP_INT) {
             int64_t x;
@@ -64,7 +67,8 @@ static void test_cases(void)
     mp_arena_reset(&a);
     struct mp_value *v;
     size_t used;
-    CHECK(mp_decode(B(0xcb, 0x3f, 0xf8, 0, 0, 0, 0, 0, 0), &a, &v, &used) == MP_OK);
+    CHECK(mp_decode(B(0xcb, 0x3f, 0xf8, 0, 0, 0, 0, 0, 0), &a, &v, &used) ==
+          MP_OK);
     CHECK(v->v.f == 1.5);
     mp_arena_reset(&a);
     /* Strings point into the input: it must outlive the tree. */

@@ -14,7 +14,8 @@ static const struct {
 } cases[] = {
     {"model-a", "\"model-a\"", "'model-a'"},
     {"", "\"(none)\"", "''"},
-    {"x\" ; system(\"touch /tmp/owned\") ; \"", "\"x' ; system('touch /tmp/owned') ; '\"",
+    {"x\" ; system(\"touch /tmp/owned\") ; \"",
+     "\"x' ; system('touch /tmp/owned') ; '\"",
      "'x_ _ system(_touch /tmp/owned_) _ _'"},
     {"a`id`b", "\"a`id`b\"", "'a_id_b'"},
     {"line1\nline2\tx\r", "\"line1 line2 x \"", "'line1_line2_x_'"},
@@ -118,12 +119,12 @@ static int code_has_double_quote(const char *text)
 static void test_templates(void)
 {
     const struct plot_subst subst[] = {
-        {"NAME", "x"}, {"FORMAT", "png"}, {"FONT", "'Sans'"},
+        {"NAME", "x"},     {"FORMAT", "png"}, {"FONT", "'Sans'"},
         {"WIDTH", "1000"}, {"HEIGHT", "600"}, {"VARS", "nb = 0"},
     };
-    static const char *const charts[] = {"ttft-cdf", "tpot", "latency-vs-tokens",
-                                         "itl", "timeline", "throughput",
-                                         "compare", "trend"};
+    static const char *const charts[] = {
+        "ttft-cdf", "tpot",       "latency-vs-tokens", "itl",
+        "timeline", "throughput", "compare",           "trend"};
     char err[256];
     CHECK(plot_template_count >= 9);
     for (size_t i = 0; i < sizeof(charts) / sizeof(charts[0]); i++) {
@@ -133,16 +134,18 @@ static void test_templates(void)
         int rc = plot_template_fill(f, charts[i], subst, 6, err, sizeof(err));
         fclose(f);
         CHECK_MSG(rc == 0, "%s: %s", charts[i], err);
-        CHECK(rc != 0 || (!strstr(text, "@@") && strstr(text, "set output 'x.'.fmt")));
+        CHECK(rc != 0 ||
+              (!strstr(text, "@@") && strstr(text, "set output 'x.'.fmt")));
         /* Templates never use double-quoted strings (gnuplot expands
          * backquotes and escapes in them). */
-        CHECK_MSG(rc != 0 || !code_has_double_quote(text), "%s has double quotes",
-                  charts[i]);
+        CHECK_MSG(rc != 0 || !code_has_double_quote(text),
+                  "%s has double quotes", charts[i]);
         free(text);
     }
     {
         FILE *f = fopen("/dev/null", "w");
-        CHECK(plot_template_fill(f, "no-such", subst, 6, err, sizeof(err)) == -1);
+        CHECK(plot_template_fill(f, "no-such", subst, 6, err, sizeof(err)) ==
+              -1);
         CHECK(plot_template_fill(f, "tpot", subst, 3, err, sizeof(err)) == -1);
         CHECK(strstr(err, "no value for") != NULL);
         fclose(f);

@@ -53,8 +53,9 @@ static void parse(int argc, char **argv, struct opts *o)
     o->real_zero = 1764460800000000000LL; /* 2025-11-30T00:00:00Z */
     rng_state = 1;
     if (argc < 2) {
-        fprintf(stderr, "usage: test_plot_gentrace OUT [-n N] [-c C] [-m MODEL]... "
-                        "[-k CLASS]... [-z NS] [-f K] [-s SEED] [-l K=V]...\n");
+        fprintf(stderr,
+                "usage: test_plot_gentrace OUT [-n N] [-c C] [-m MODEL]... "
+                "[-k CLASS]... [-z NS] [-f K] [-s SEED] [-l K=V]...\n");
         exit(2);
     }
     o->out = argv[1];
@@ -74,7 +75,8 @@ static void parse(int argc, char **argv, struct opts *o)
             o->models[o->n_models++] = v;
         else if (strcmp(f, "-k") == 0 && o->n_classes < MAX_NAMES)
             o->classes[o->n_classes++] = v;
-        else if (strcmp(f, "-l") == 0 && o->n_labels < MAX_NAMES && strchr(v, '=')) {
+        else if (strcmp(f, "-l") == 0 && o->n_labels < MAX_NAMES &&
+                 strchr(v, '=')) {
             char *copy = strdup(v), *eq = strchr(copy, '=');
             *eq = '\0';
             o->labels[o->n_labels].key = copy;
@@ -108,55 +110,78 @@ int main(int argc, char **argv)
         perror(o.out);
         return 1;
     }
-    struct trace_header h = {
-        .tool_version = "test_plot_gentrace", .trace_id = "70707070", .host = "generator",
-        .command_line = "test_plot_gentrace", .endpoint = "http://generator.invalid",
-        .url = "http://generator.invalid/v1/chat/completions", .api = "openai-chat",
-        .models = o.models, .n_models = o.n_models, .labels = o.labels,
-        .n_labels = o.n_labels, .workload = "builtin", .mono_zero_ns = t0,
-        .real_zero_ns = o.real_zero};
+    struct trace_header h = {.tool_version = "test_plot_gentrace",
+                             .trace_id = "70707070",
+                             .host = "generator",
+                             .command_line = "test_plot_gentrace",
+                             .endpoint = "http://generator.invalid",
+                             .url =
+                                 "http://generator.invalid/v1/chat/completions",
+                             .api = "openai-chat",
+                             .models = o.models,
+                             .n_models = o.n_models,
+                             .labels = o.labels,
+                             .n_labels = o.n_labels,
+                             .workload = "builtin",
+                             .mono_zero_ns = t0,
+                             .real_zero_ns = o.real_zero};
     trace_write_header(w, &h);
     for (long long i = 1; i <= o.n; i++) {
-        size_t m = (size_t)(i - 1) % o.n_models, k = (size_t)((i - 1) / o.n_models) % o.n_classes;
+        size_t m = (size_t)(i - 1) % o.n_models,
+               k = (size_t)((i - 1) / o.n_models) % o.n_classes;
         int lane = (int)((i - 1) % o.conc);
-        int64_t start = lane_free[lane] + 1000000 + (int64_t)(rnd() % 20) * 1000000;
+        int64_t start =
+            lane_free[lane] + 1000000 + (int64_t)(rnd() % 20) * 1000000;
         int64_t ttft = (80 + 60 * (int64_t)m + (int64_t)(rnd() % 40)) * 1000000;
         int64_t tpot = (4 + 3 * (int64_t)m) * 1000000;
         long tokens = 8 + (long)(rnd() % 120), tt;
         bool fail = o.fail_every && i % o.fail_every == 0;
         snprintf(rid, sizeof(rid), "70707070-%lld", i);
-        struct trace_request q = {
-            .id = (uint32_t)i, .model = o.models[m], .class_name = o.classes[k],
-            .input_tokens_est = 40, .max_tokens = 256, .scheduled_ns = -1,
-            .start_ns = start, .request_id = rid};
+        struct trace_request q = {.id = (uint32_t)i,
+                                  .model = o.models[m],
+                                  .class_name = o.classes[k],
+                                  .input_tokens_est = 40,
+                                  .max_tokens = 256,
+                                  .scheduled_ns = -1,
+                                  .start_ns = start,
+                                  .request_id = rid};
         trace_write_request(w, &q);
         int64_t t = start + ttft;
         if (!fail) {
             for (tt = 0; tt < tokens; tt++) {
                 int len = snprintf(chunk, sizeof(chunk),
                                    "data: {\"choices\":[{\"index\":0,\"delta\":"
-                                   "{\"content\":\"t%ld \"}}]}\n\n", tt);
+                                   "{\"content\":\"t%ld \"}}]}\n\n",
+                                   tt);
                 trace_write_chunk(w, (uint32_t)i, t, chunk, (size_t)len);
                 chunks++;
                 t += tpot + (int64_t)(rnd() % 3) * 500000;
             }
-            int len = snprintf(chunk, sizeof(chunk),
-                               "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":40,"
-                               "\"completion_tokens\":%ld}}\n\ndata: [DONE]\n\n", tokens);
+            int len = snprintf(
+                chunk, sizeof(chunk),
+                "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":40,"
+                "\"completion_tokens\":%ld}}\n\ndata: [DONE]\n\n",
+                tokens);
             trace_write_chunk(w, (uint32_t)i, t, chunk, (size_t)len);
             chunks++;
             ok++;
         }
         struct trace_result s = {
-            .id = (uint32_t)i, .end_ns = t, .http_status = fail ? 500 : 200,
+            .id = (uint32_t)i,
+            .end_ns = t,
+            .http_status = fail ? 500 : 200,
             .chunks = fail ? 0 : (uint64_t)tokens + 1,
-            .first_byte_ns = fail ? -1 : start + ttft, .attempt = 1,
+            .first_byte_ns = fail ? -1 : start + ttft,
+            .attempt = 1,
             .phases = {-1, -1, -1, -1, -1, ttft, t - start}};
         trace_write_result(w, &s);
         lane_free[lane] = t;
     }
-    struct trace_footer f = {.end_ns = t0, .requests = (uint64_t)o.n, .ok = ok,
-                             .failed = (uint64_t)o.n - ok, .chunks = chunks,
+    struct trace_footer f = {.end_ns = t0,
+                             .requests = (uint64_t)o.n,
+                             .ok = ok,
+                             .failed = (uint64_t)o.n - ok,
+                             .chunks = chunks,
                              .reason = "complete"};
     trace_write_footer(w, &f);
     int rc = trace_writer_close(w) == TRACE_OK ? 0 : 1;

@@ -169,7 +169,6 @@ static void run(const struct sse_case *c, const size_t *cuts, size_t n_cuts,
     sse_parser_free(&p);
 }
 
-
 /* Compares an outcome with the case's expectations; off[] holds each
  * event's dispatch offset, from which the expected feed index follows. */
 static void expect(const struct sse_case *c, const struct outcome *o,
@@ -179,15 +178,16 @@ static void expect(const struct sse_case *c, const struct outcome *o,
     size_t e, k;
     const char *want = c->want;
     CHECK_MSG(o->rec.log_len == strlen(want) &&
-              memcmp(o->rec.log, want, o->rec.log_len) == 0,
-          "%s (%s): log mismatch: got %.*s", c->name, how, (int)o->rec.log_len,
-          o->rec.log);
-    CHECK_MSG(o->oversized == c->want_oversized, "%s (%s): oversized %llu", c->name,
-          how, (unsigned long long)o->oversized);
+                  memcmp(o->rec.log, want, o->rec.log_len) == 0,
+              "%s (%s): log mismatch: got %.*s", c->name, how,
+              (int)o->rec.log_len, o->rec.log);
+    CHECK_MSG(o->oversized == c->want_oversized, "%s (%s): oversized %llu",
+              c->name, how, (unsigned long long)o->oversized);
     CHECK_MSG((o->oversized_returns > 0) == (c->want_oversized > 0),
-          "%s (%s): oversized returns %u", c->name, how, o->oversized_returns);
+              "%s (%s): oversized returns %u", c->name, how,
+              o->oversized_returns);
     CHECK_MSG(o->incomplete == c->want_incomplete, "%s (%s): incomplete %d",
-          c->name, how, o->incomplete);
+              c->name, how, o->incomplete);
     if (!off)
         return;
     for (e = 0; e < o->rec.n_ev && e < MAX_EV; e++) {
@@ -196,7 +196,7 @@ static void expect(const struct sse_case *c, const struct outcome *o,
             if ((size_t)off[e] >= cuts[k])
                 want_t = (int64_t)k + 1;
         CHECK_MSG(o->rec.t[e] == want_t, "%s (%s): event %zu t %lld want %lld",
-              c->name, how, e, (long long)o->rec.t[e], (long long)want_t);
+                  c->name, how, e, (long long)o->rec.t[e], (long long)want_t);
     }
 }
 
@@ -222,16 +222,17 @@ static void run_case(const struct sse_case *c)
     for (e = 0; e < o.rec.n_ev && e < MAX_EV; e++) {
         off[e] = (long)o.rec.t[e];
         CHECK_MSG(c->input[off[e]] == '\n' || c->input[off[e]] == '\r',
-              "%s: event %zu dispatched at offset %ld, not a line end", c->name,
-              e, off[e]);
+                  "%s: event %zu dispatched at offset %ld, not a line end",
+                  c->name, e, off[e]);
         if (c->want_off[0] != 0 || c->want_off[1] != 0) {
-            CHECK_MSG(c->want_off[e] == off[e], "%s: event %zu offset %ld want %ld",
-                  c->name, e, off[e], c->want_off[e]);
+            CHECK_MSG(c->want_off[e] == off[e],
+                      "%s: event %zu offset %ld want %ld", c->name, e, off[e],
+                      c->want_off[e]);
         }
     }
     if (c->want_off[0] != 0 || c->want_off[1] != 0)
         CHECK_MSG(c->want_off[o.rec.n_ev < 4 ? o.rec.n_ev : 3] == -1,
-              "%s: event count vs hand offsets", c->name);
+                  "%s: event count vs hand offsets", c->name);
 
     for (i = 0; i <= len; i++) {
         cuts[0] = i;
@@ -280,7 +281,7 @@ static void test_counts_and_reuse(void)
     /* An event at EOF with no blank line is dropped and counted. */
     sse_parser_feed(&p, 0, "data: a\n", 8, NULL);
     CHECK_MSG(sse_parser_finish(&p) == 1 && p.incomplete == 1 && p.events == 0,
-          "incomplete at EOF");
+              "incomplete at EOF");
     sse_parser_free(&p);
 }
 
@@ -297,11 +298,12 @@ static void test_bounded_memory(void)
         over += sse_parser_feed(&p, 0, chunk, sizeof(chunk), NULL) ==
                 SSE_E_OVERSIZED;
     CHECK_MSG(over == 1, "oversized reported %d times", over);
-    CHECK_MSG(p.line.cap <= 2 * 4096 + 64, "line buffer grew to %zu", p.line.cap);
+    CHECK_MSG(p.line.cap <= 2 * 4096 + 64, "line buffer grew to %zu",
+              p.line.cap);
     sse_parser_feed(&p, 0, "\n\ndata: fine\n\n", 14, NULL);
     CHECK_MSG(p.events == 1 && p.dropped == 1, "recovered after oversized");
     CHECK_MSG(strcmp(sse_strerror(SSE_E_OVERSIZED), "unknown SSE error") != 0,
-          "strerror");
+              "strerror");
     sse_parser_free(&p);
 }
 

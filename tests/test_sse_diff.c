@@ -76,8 +76,8 @@ static void piece_spoil(void *c, size_t n)
 
 /* Runs the new parser over in[0..n) cut at cuts[0..n_cuts) (ascending);
  * piece i is fed at t_ns = i + 1. Logs everything observable. */
-static void run_new(const char *in, size_t n, const size_t *cuts,
-                    size_t n_cuts, size_t cap, struct buf *log)
+static void run_new(const char *in, size_t n, const size_t *cuts, size_t n_cuts,
+                    size_t cap, struct buf *log)
 {
     struct sse_parser p;
     struct sse_handler h = {on_event, on_comment, log};
@@ -102,8 +102,8 @@ static void run_new(const char *in, size_t n, const size_t *cuts,
 }
 
 /* The same with the reference parser. */
-static void run_ref(const char *in, size_t n, const size_t *cuts,
-                    size_t n_cuts, size_t cap, struct buf *log)
+static void run_ref(const char *in, size_t n, const size_t *cuts, size_t n_cuts,
+                    size_t cap, struct buf *log)
 {
     struct sse_ref_parser p;
     struct sse_handler h = {on_event, on_comment, log};
@@ -215,11 +215,12 @@ static void test_fuzz_files(void)
 static void test_generated(void)
 {
     static const char *const pieces[] = {
-        "\n",     "\r",       "\r\n",    "\n\n",         "\r\r",
-        ":",      ": ",       "data",    "data:",        "data: ",
-        "event:", "event: x", "id:",     "id: 7",        "retry: 12",
-        "x",      "yz",       "\xEF",    "\xEF\xBB\xBF", "\xBB\xBF",
-        " ",      "\0",       ":c",      "data: {\"a\":1}\n\n"};
+        "\n",    "\r",     "\r\n",         "\n\n",
+        "\r\r",  ":",      ": ",           "data",
+        "data:", "data: ", "event:",       "event: x",
+        "id:",   "id: 7",  "retry: 12",    "x",
+        "yz",    "\xEF",   "\xEF\xBB\xBF", "\xBB\xBF",
+        " ",     "\0",     ":c",           "data: {\"a\":1}\n\n"};
     const size_t n_pieces = sizeof(pieces) / sizeof(*pieces);
     char in[512];
     for (int i = 0; i < 1500; i++) {

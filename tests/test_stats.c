@@ -9,7 +9,6 @@
 
 #include "check.h"
 
-
 /* True when got is want up to rounding. */
 static int near(double got, double want)
 {
@@ -88,7 +87,7 @@ static void test_percentiles(void)
         qsort(v, c->n, sizeof(*v), cmp_double);
         got = stats_percentile_sorted(v, c->n, c->p);
         CHECK_MSG(near(got, c->want), "%s: got %.17g want %.17g", c->name, got,
-              c->want);
+                  c->want);
     }
     CHECK_MSG(isnan(stats_percentile_sorted(v, 0, 50)), "n = 0 gives NaN");
 }
@@ -104,32 +103,33 @@ static void test_summaries(void)
      * 324 sum 830; sample variance 830 / 4 = 207.5. */
     CHECK_MSG(stats_summarize(v5, 5, &s) == STATS_OK, "n5");
     CHECK_MSG(s.n == 5 && near(s.mean, 32) && near(s.stddev, sqrt(207.5)) &&
-              s.min == 15 && s.max == 50 && near(s.p50, 35) &&
-              near(s.p90, 46) && near(s.p99, 49.6),
-          "n5 summary: mean %g sd %g", s.mean, s.stddev);
+                  s.min == 15 && s.max == 50 && near(s.p50, 35) &&
+                  near(s.p90, 46) && near(s.p99, 49.6),
+              "n5 summary: mean %g sd %g", s.mean, s.stddev);
     CHECK_MSG(v5[0] == 15 && v5[4] == 50, "summarize sorts in place");
     /* p95 k = 3.8 -> 40 + 0.8 * 10 = 48; p99.9 k = 3.996 -> 49.96. */
-    CHECK_MSG(near(s.p95, 48) && near(s.p999, 49.96), "n5 p95 %g p999 %g", s.p95,
-          s.p999);
+    CHECK_MSG(near(s.p95, 48) && near(s.p999, 49.96), "n5 p95 %g p999 %g",
+              s.p95, s.p999);
 
     /* 1..100: mean 50.5; sample variance of 1..n is n(n+1)/12 = 841.67. */
     for (i = 0; i < 100; i++)
         v100[i] = (double)(100 - i);
     stats_summarize(v100, 100, &s);
     CHECK_MSG(near(s.mean, 50.5) && near(s.stddev, sqrt(100.0 * 101 / 12)) &&
-              near(s.p50, 50.5) && near(s.p90, 90.1) && near(s.p95, 95.05) &&
-              near(s.p99, 99.01) && near(s.p999, 99.901),
-          "n100 summary: sd %g p90 %g p95 %g", s.stddev, s.p90, s.p95);
+                  near(s.p50, 50.5) && near(s.p90, 90.1) &&
+                  near(s.p95, 95.05) && near(s.p99, 99.01) &&
+                  near(s.p999, 99.901),
+              "n100 summary: sd %g p90 %g p95 %g", s.stddev, s.p90, s.p95);
 
     CHECK_MSG(stats_summarize(one, 1, &s) == STATS_OK && s.stddev == 0 &&
-              s.p50 == 3.5 && s.p999 == 3.5 && s.mean == 3.5,
-          "n1 summary");
+                  s.p50 == 3.5 && s.p999 == 3.5 && s.mean == 3.5,
+              "n1 summary");
     CHECK_MSG(stats_summarize(nan3, 3, &s) == STATS_OK && s.n == 2 &&
-              near(s.p50, 2) && s.max == 3,
-          "NaN skipped: n %zu p50 %g", s.n, s.p50);
+                  near(s.p50, 2) && s.max == 3,
+              "NaN skipped: n %zu p50 %g", s.n, s.p50);
     CHECK_MSG(stats_summarize(none, 1, &s) == STATS_E_EMPTY && s.n == 0 &&
-              isnan(s.p50),
-          "all NaN");
+                  isnan(s.p50),
+              "all NaN");
     CHECK_MSG(stats_summarize(none, 0, &s) == STATS_E_EMPTY, "empty");
 }
 
@@ -142,14 +142,14 @@ static void test_vec(void)
         err = stats_vec_push(&sv, i);
     CHECK_MSG(err == 0 && sv.n == 1000 && sv.v[999] == 999, "push 1000");
     CHECK_MSG(stats_vec_push(&sv, 1) == STATS_E_LIMIT && sv.n == 1000,
-          "cap refuses");
+              "cap refuses");
     CHECK_MSG(sv.cap <= 1000, "never allocates past the cap: %zu", sv.cap);
     stats_vec_reset(&sv);
     CHECK_MSG(sv.n == 0 && stats_vec_push(&sv, 5) == 0, "reset");
     stats_vec_free(&sv);
     stats_vec_free(NULL);
     CHECK_MSG(strcmp(stats_strerror(STATS_E_LIMIT), "unknown stats error") != 0,
-          "strerror");
+              "strerror");
 }
 
 /* The sequence is pinned: an independent Python implementation of
@@ -168,22 +168,22 @@ static void test_rng(void)
     for (i = 0; i < 70000; i++)
         hist[stats_rng_below(&r, 7)]++;
     for (i = 0; i < 7; i++)
-        CHECK_MSG(hist[i] > 9000 && hist[i] < 11000, "below(7) bucket %d: %llu", i,
-              (unsigned long long)hist[i]);
+        CHECK_MSG(hist[i] > 9000 && hist[i] < 11000, "below(7) bucket %d: %llu",
+                  i, (unsigned long long)hist[i]);
     CHECK_MSG(stats_rng_below(&r, 1) == 0, "below(1)");
     /* below() is pinned too (multiply-shift, the same in Python). */
     stats_rng_seed(&r, 5);
     CHECK_MSG(stats_rng_below(&r, 1000) == 288 &&
-              stats_rng_below(&r, 1000) == 602 &&
-              stats_rng_below(&r, 1000) == 649 &&
-              stats_rng_below(&r, 1000) == 821 &&
-              stats_rng_below(&r, 1000) == 516,
-          "below(1000) sequence");
+                  stats_rng_below(&r, 1000) == 602 &&
+                  stats_rng_below(&r, 1000) == 649 &&
+                  stats_rng_below(&r, 1000) == 821 &&
+                  stats_rng_below(&r, 1000) == 516,
+              "below(1000) sequence");
     CHECK_MSG(stats_rng_below(&r, (UINT64_C(1) << 63) + 12345) ==
-                  UINT64_C(7458586743318766530) &&
-              stats_rng_below(&r, (UINT64_C(1) << 63) + 12345) ==
-                  UINT64_C(3513578934305420439),
-          "below(2^63 + 12345) sequence");
+                      UINT64_C(7458586743318766530) &&
+                  stats_rng_below(&r, (UINT64_C(1) << 63) + 12345) ==
+                      UINT64_C(3513578934305420439),
+              "below(2^63 + 12345) sequence");
 }
 
 /* Samples for the bootstrap: uniform in [center - 10, center + 10). */
@@ -206,14 +206,14 @@ static void test_bootstrap(void)
     memcpy(a_copy, a, sizeof(a));
 
     CHECK_MSG(stats_bootstrap_median_diff(a, 200, b, 200, 7, 1000, 0.95, &ci) ==
-              STATS_OK,
-          "bootstrap runs");
+                  STATS_OK,
+              "bootstrap runs");
     CHECK_MSG(memcmp(a, a_copy, sizeof(a)) == 0, "inputs untouched");
     CHECK_MSG(ci.excludes_zero && ci.lo > 40 && ci.hi < 60 && ci.lo < ci.hi &&
-              ci.lo <= ci.estimate && ci.estimate <= ci.hi &&
-              near(ci.estimate, ci.estimate) && ci.iterations == 1000,
-          "different samples separated: %g [%g, %g]", ci.estimate, ci.lo,
-          ci.hi);
+                  ci.lo <= ci.estimate && ci.estimate <= ci.hi &&
+                  near(ci.estimate, ci.estimate) && ci.iterations == 1000,
+              "different samples separated: %g [%g, %g]", ci.estimate, ci.lo,
+              ci.hi);
 
     /* Same seed, same interval, to the bit. */
     stats_bootstrap_median_diff(a, 200, b, 200, 7, 1000, 0.95, &ci2);
@@ -224,14 +224,15 @@ static void test_bootstrap(void)
     /* A sample against itself: estimate 0 and an interval around 0. */
     stats_bootstrap_median_diff(a, 200, a_copy, 200, 7, 1000, 0.95, &ci);
     CHECK_MSG(ci.estimate == 0 && !ci.excludes_zero && ci.lo <= 0 && ci.hi >= 0,
-          "identical samples not separated: [%g, %g]", ci.lo, ci.hi);
+              "identical samples not separated: [%g, %g]", ci.lo, ci.hi);
 
     /* Two samples from the same distribution (different draws). */
     sample(b, 200, 100, 3);
     stats_bootstrap_median_diff(a, 200, b, 200, 7, 0, 0, &ci);
-    CHECK_MSG(!ci.excludes_zero && ci.iterations == STATS_BOOTSTRAP_ITERATIONS &&
-              near(ci.level, 0.95),
-          "same distribution not separated: [%g, %g]", ci.lo, ci.hi);
+    CHECK_MSG(!ci.excludes_zero &&
+                  ci.iterations == STATS_BOOTSTRAP_ITERATIONS &&
+                  near(ci.level, 0.95),
+              "same distribution not separated: [%g, %g]", ci.lo, ci.hi);
 
     /* Even sizes use the mean of the two middle values: {1,2,3,4} vs
      * {11,12,13,14} differ by exactly 10. */
@@ -241,8 +242,8 @@ static void test_bootstrap(void)
         CHECK_MSG(ci.estimate == 10, "even median estimate %g", ci.estimate);
     }
     CHECK_MSG(stats_bootstrap_median_diff(a, 0, b, 200, 1, 10, 0.95, &ci) ==
-              STATS_E_EMPTY,
-          "empty side");
+                  STATS_E_EMPTY,
+              "empty side");
 }
 
 /* The bootstrap's selection-based median equals the sorted type-7 median,
@@ -263,8 +264,8 @@ static void test_median_select(void)
         qsort(sorted, n, sizeof(*v), cmp_double);
         stats_bootstrap_median_diff(zero, 1, v, n, 1, 1, 0.95, &ci);
         CHECK_MSG(ci.estimate == stats_percentile_sorted(sorted, n, 50),
-              "median of %zu values: %g vs %g", n, ci.estimate,
-              stats_percentile_sorted(sorted, n, 50));
+                  "median of %zu values: %g vs %g", n, ci.estimate,
+                  stats_percentile_sorted(sorted, n, 50));
     }
 }
 
@@ -274,14 +275,30 @@ static void sort_shape(double *v, size_t n, int shape, struct stats_rng *r)
 {
     for (size_t i = 0; i < n; i++) {
         switch (shape) {
-        case 0: v[i] = (double)stats_rng_below(r, 1000000) / 7.0; break;
-        case 1: v[i] = (double)i; break;
-        case 2: v[i] = (double)(n - i); break;
-        case 3: v[i] = 50.0; break;
-        case 4: v[i] = (double)stats_rng_below(r, 3); break;
-        case 5: v[i] = (double)(i < n / 2 ? i : n - i); break;
-        case 6: v[i] = (double)(i % 17) - 8.5; break;
-        default: v[i] = i + 10 < n ? (double)i : -(double)i; break;
+        case 0:
+            v[i] = (double)stats_rng_below(r, 1000000) / 7.0;
+            break;
+        case 1:
+            v[i] = (double)i;
+            break;
+        case 2:
+            v[i] = (double)(n - i);
+            break;
+        case 3:
+            v[i] = 50.0;
+            break;
+        case 4:
+            v[i] = (double)stats_rng_below(r, 3);
+            break;
+        case 5:
+            v[i] = (double)(i < n / 2 ? i : n - i);
+            break;
+        case 6:
+            v[i] = (double)(i % 17) - 8.5;
+            break;
+        default:
+            v[i] = i + 10 < n ? (double)i : -(double)i;
+            break;
         }
     }
 }

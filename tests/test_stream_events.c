@@ -253,10 +253,9 @@ static const struct se_case cases[] = {
 
 /* clang-format on */
 
-
 #define CHECK_I(c, got, want)                                                  \
-    CHECK_MSG((int64_t)(got) == (int64_t)(want), "%s: %s = %lld, want %lld",       \
-          (c)->name, #got, (long long)(got), (long long)(want))
+    CHECK_MSG((int64_t)(got) == (int64_t)(want), "%s: %s = %lld, want %lld",   \
+              (c)->name, #got, (long long)(got), (long long)(want))
 
 /* Sets up s for case c (caps included). */
 static void setup(struct stream_state *s, const struct se_case *c)
@@ -291,36 +290,37 @@ static void check_full(const struct se_case *c, const struct stream_state *s)
     CHECK_I(c, s->err, c->err);
     for (i = 0; i < s->n_tokens && c->times[i] >= 0; i++)
         CHECK_I(c, s->tokens[i].t_ns, c->times[i]);
-    CHECK_MSG(i == s->n_tokens && c->times[i] == -1, "%s: %zu token times", c->name,
-          s->n_tokens);
+    CHECK_MSG(i == s->n_tokens && c->times[i] == -1, "%s: %zu token times",
+              c->name, s->n_tokens);
     if (s->n_tokens > 0)
         CHECK_I(c, s->tokens[0].flags, c->first_flags);
     if (c->error_type)
         CHECK_MSG(strcmp(s->error_type, c->error_type) == 0 &&
-                  strcmp(s->error_message, c->error_message) == 0,
-              "%s: error %s / %s", c->name, s->error_type, s->error_message);
+                      strcmp(s->error_message, c->error_message) == 0,
+                  "%s: error %s / %s", c->name, s->error_type,
+                  s->error_message);
     else
         CHECK_MSG(s->error_type[0] == '\0' && s->error_ns == -1,
-              "%s: unexpected error %s", c->name, s->error_type);
+                  "%s: unexpected error %s", c->name, s->error_type);
     CHECK_MSG(strcmp(s->finish_reason, c->finish ? c->finish : "") == 0,
-          "%s: finish_reason %s", c->name, s->finish_reason);
+              "%s: finish_reason %s", c->name, s->finish_reason);
 }
 
 /* The counts that must not depend on how the bytes were cut. */
 static void check_same(const struct se_case *c, const struct stream_state *a,
                        const struct stream_state *b, size_t cut)
 {
-    CHECK_MSG(a->token_events == b->token_events &&
-              a->reasoning_events == b->reasoning_events &&
-              a->text_bytes == b->text_bytes &&
-              a->text_chars == b->text_chars &&
-              a->usage_output_tokens == b->usage_output_tokens &&
-              a->usage_input_tokens == b->usage_input_tokens &&
-              a->done_seen == b->done_seen &&
-              a->stream_errors == b->stream_errors &&
-              a->comments == b->comments && a->pings == b->pings &&
-              a->incomplete == b->incomplete && a->sse_events == b->sse_events,
-          "%s: split at %zu changes the counts", c->name, cut);
+    CHECK_MSG(
+        a->token_events == b->token_events &&
+            a->reasoning_events == b->reasoning_events &&
+            a->text_bytes == b->text_bytes && a->text_chars == b->text_chars &&
+            a->usage_output_tokens == b->usage_output_tokens &&
+            a->usage_input_tokens == b->usage_input_tokens &&
+            a->done_seen == b->done_seen &&
+            a->stream_errors == b->stream_errors &&
+            a->comments == b->comments && a->pings == b->pings &&
+            a->incomplete == b->incomplete && a->sse_events == b->sse_events,
+        "%s: split at %zu changes the counts", c->name, cut);
 }
 
 /* Runs a case receive by receive, then split at every byte boundary. */
@@ -368,15 +368,18 @@ static void test_api_names(void)
 {
     enum stream_api api = STREAM_API_OPENAI_CHAT;
     CHECK_MSG(stream_api_from_name("anthropic", &api) == 0 &&
-              api == STREAM_API_ANTHROPIC,
-          "anthropic");
+                  api == STREAM_API_ANTHROPIC,
+              "anthropic");
     CHECK_MSG(stream_api_from_name("openai-completions", &api) == 0 &&
-              api == STREAM_API_OPENAI_COMPLETIONS,
-          "completions");
-    CHECK_MSG(strcmp(stream_api_name(STREAM_API_OPENAI_CHAT), "openai-chat") == 0,
-          "name");
-    CHECK_MSG(stream_api_from_name("openai", &api) == STREAM_E_BAD_API, "bad name");
-    CHECK_MSG(stream_api_from_name(NULL, &api) == STREAM_E_BAD_API, "NULL name");
+                  api == STREAM_API_OPENAI_COMPLETIONS,
+              "completions");
+    CHECK_MSG(strcmp(stream_api_name(STREAM_API_OPENAI_CHAT), "openai-chat") ==
+                  0,
+              "name");
+    CHECK_MSG(stream_api_from_name("openai", &api) == STREAM_E_BAD_API,
+              "bad name");
+    CHECK_MSG(stream_api_from_name(NULL, &api) == STREAM_E_BAD_API,
+              "NULL name");
 }
 
 /* Many token events grow the array past its first allocation. */
@@ -389,8 +392,8 @@ static void test_many_tokens(void)
     for (i = 0; i < 5000; i++)
         stream_feed(&s, i, ev, strlen(ev));
     CHECK_MSG(stream_finish(&s) == 0 && s.n_tokens == 5000 &&
-              s.tokens[4999].t_ns == 4999,
-          "5000 tokens: %zu", s.n_tokens);
+                  s.tokens[4999].t_ns == 4999,
+              "5000 tokens: %zu", s.n_tokens);
     stream_state_free(&s);
     stream_state_free(NULL);
 }
@@ -406,7 +409,8 @@ int main(void)
     test_api_names();
     test_many_tokens();
     if (check_failures) {
-        fprintf(stderr, "test_stream_events: %d check_failures\n", check_failures);
+        fprintf(stderr, "test_stream_events: %d check_failures\n",
+                check_failures);
         return 1;
     }
     printf("test_stream_events: %zu cases ok\n", i);

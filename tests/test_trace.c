@@ -22,33 +22,58 @@ static long write_sample(const char *path, int n_requests)
     struct trace_kv labels[] = {{"week", "48"}};
     struct trace_kv opts[] = {{"concurrency", "4"}};
     struct trace_kv hdrs[] = {{"content-type", "text/event-stream"}};
-    struct trace_header h = {
-        .tool_version = "0.1.0", .trace_id = "abcd1234", .host = "box",
-        .command_line = "tokentrace-record -m model-a", .endpoint = "http://x",
-        .url = "http://x/v1/chat/completions", .api = "openai-chat",
-        .models = models, .n_models = 2, .labels = labels, .n_labels = 1,
-        .workload = "builtin", .options = opts, .n_options = 1,
-        .mono_zero_ns = 1000, .real_zero_ns = 1764468000000000000LL};
+    struct trace_header h = {.tool_version = "0.1.0",
+                             .trace_id = "abcd1234",
+                             .host = "box",
+                             .command_line = "tokentrace-record -m model-a",
+                             .endpoint = "http://x",
+                             .url = "http://x/v1/chat/completions",
+                             .api = "openai-chat",
+                             .models = models,
+                             .n_models = 2,
+                             .labels = labels,
+                             .n_labels = 1,
+                             .workload = "builtin",
+                             .options = opts,
+                             .n_options = 1,
+                             .mono_zero_ns = 1000,
+                             .real_zero_ns = 1764468000000000000LL};
     CHECK(trace_writer_open(path, false, &w) == TRACE_OK);
     CHECK(trace_write_header(w, &h) == TRACE_OK);
     for (int i = 1; i <= n_requests; i++) {
-        struct trace_request q = {
-            .id = (uint32_t)i, .model = models[i % 2], .class_name = "short-short",
-            .prompt_index = i, .input_tokens_est = 40, .max_tokens = 64,
-            .warmup = i == 1, .scheduled_ns = -1, .start_ns = 5000 + i,
-            .request_id = "abcd1234-1", .body = "{\"a\":1}", .body_len = 7};
-        struct trace_result s = {
-            .id = (uint32_t)i, .end_ns = 9000 + i, .http_status = 200,
-            .headers = hdrs, .n_headers = 1, .bytes = 10, .chunks = 2,
-            .first_byte_ns = 6000, .attempt = 1,
-            .phases = {1, 2, -1, 3, -1, 4, 5}};
+        struct trace_request q = {.id = (uint32_t)i,
+                                  .model = models[i % 2],
+                                  .class_name = "short-short",
+                                  .prompt_index = i,
+                                  .input_tokens_est = 40,
+                                  .max_tokens = 64,
+                                  .warmup = i == 1,
+                                  .scheduled_ns = -1,
+                                  .start_ns = 5000 + i,
+                                  .request_id = "abcd1234-1",
+                                  .body = "{\"a\":1}",
+                                  .body_len = 7};
+        struct trace_result s = {.id = (uint32_t)i,
+                                 .end_ns = 9000 + i,
+                                 .http_status = 200,
+                                 .headers = hdrs,
+                                 .n_headers = 1,
+                                 .bytes = 10,
+                                 .chunks = 2,
+                                 .first_byte_ns = 6000,
+                                 .attempt = 1,
+                                 .phases = {1, 2, -1, 3, -1, 4, 5}};
         CHECK(trace_write_request(w, &q) == TRACE_OK);
-        CHECK(trace_write_chunk(w, (uint32_t)i, 6000 + i, "data: x\n\n", 9) == TRACE_OK);
-        CHECK(trace_write_chunk(w, (uint32_t)i, 7000 + i, "\xe4\xb8", 2) == TRACE_OK);
+        CHECK(trace_write_chunk(w, (uint32_t)i, 6000 + i, "data: x\n\n", 9) ==
+              TRACE_OK);
+        CHECK(trace_write_chunk(w, (uint32_t)i, 7000 + i, "\xe4\xb8", 2) ==
+              TRACE_OK);
         CHECK(trace_write_result(w, &s) == TRACE_OK);
     }
-    struct trace_footer f = {.end_ns = 99999, .requests = (uint64_t)n_requests,
-                             .ok = (uint64_t)n_requests, .reason = "complete"};
+    struct trace_footer f = {.end_ns = 99999,
+                             .requests = (uint64_t)n_requests,
+                             .ok = (uint64_t)n_requests,
+                             .reason = "complete"};
     CHECK(trace_write_footer(w, &f) == TRACE_OK);
     CHECK(trace_writer_close(w) == TRACE_OK);
     FILE *fp = fopen(path, "rb");
@@ -174,7 +199,8 @@ static void test_absurd_length(void)
     CHECK(fread(all, 1, (size_t)size, fp) == (size_t)size);
     fclose(fp);
     /* Append a chunk record whose bin claims 4 GiB - 1. */
-    unsigned char bad[] = {0x94, 0x02, 0x01, 0x05, 0xc6, 0xff, 0xff, 0xff, 0xff, 'x'};
+    unsigned char bad[] = {0x94, 0x02, 0x01, 0x05, 0xc6,
+                           0xff, 0xff, 0xff, 0xff, 'x'};
     memcpy(all + size, bad, sizeof(bad));
     write_bytes(path, all, (size_t)size + sizeof(bad));
     int n = read_all(path, &err, &off);
@@ -204,9 +230,10 @@ static void test_not_a_trace_and_version(void)
     write_bytes(path, "hello world\n", 12);
     CHECK(read_all(path, &err, &off) == 0 && err < 0);
     /* [1, {"format":"tokentrace","version":99}] */
-    unsigned char future[] = {0x92, 0x01, 0x82, 0xa6, 'f', 'o', 'r', 'm', 'a', 't',
-                              0xaa, 't', 'o', 'k', 'e', 'n', 't', 'r', 'a', 'c', 'e',
-                              0xa7, 'v', 'e', 'r', 's', 'i', 'o', 'n', 99};
+    unsigned char future[] = {0x92, 0x01, 0x82, 0xa6, 'f', 'o',  'r', 'm',
+                              'a',  't',  0xaa, 't',  'o', 'k',  'e', 'n',
+                              't',  'r',  'a',  'c',  'e', 0xa7, 'v', 'e',
+                              'r',  's',  'i',  'o',  'n', 99};
     write_bytes(path, future, sizeof(future));
     CHECK(read_all(path, &err, &off) == 0 && err == -TRACE_E_VERSION);
     /* A chunk before any header. */
@@ -256,9 +283,11 @@ static void test_chunk_overhead(void)
     size_t sizes[] = {0, 1, 200, 300, 70000};
     for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
         size_t before = trace_writer_pending(w);
-        CHECK(trace_write_chunk(w, 4000000000u, INT64_MAX, payload, sizes[i]) == 0);
+        CHECK(trace_write_chunk(w, 4000000000u, INT64_MAX, payload, sizes[i]) ==
+              0);
         size_t overhead = trace_writer_pending(w) - before - sizes[i];
-        CHECK_MSG(overhead <= 24, "payload %zu overhead %zu", sizes[i], overhead);
+        CHECK_MSG(overhead <= 24, "payload %zu overhead %zu", sizes[i],
+                  overhead);
         trace_writer_flush(w);
     }
     CHECK(trace_writer_close(w) == TRACE_OK);

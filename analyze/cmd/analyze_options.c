@@ -31,7 +31,8 @@ static int parse_format(const char *v, unsigned allowed_formats,
                         struct analyze_options *o, unsigned allowed)
 {
     static const char *names[] = {"table", "json", "csv", "markdown"};
-    if ((allowed & OPT_IMAGE_FORMAT) && (strcmp(v, "png") == 0 || strcmp(v, "svg") == 0)) {
+    if ((allowed & OPT_IMAGE_FORMAT) &&
+        (strcmp(v, "png") == 0 || strcmp(v, "svg") == 0)) {
         o->svg = strcmp(v, "svg") == 0;
         return 0;
     }
@@ -40,7 +41,9 @@ static int parse_format(const char *v, unsigned allowed_formats,
             o->format = (enum out_format)f;
             return 0;
         }
-    log_error("--format: '%s' is not one of the formats of this command (try --help)", v);
+    log_error(
+        "--format: '%s' is not one of the formats of this command (try --help)",
+        v);
     return 2;
 }
 
@@ -101,7 +104,8 @@ int analyze_options_parse(int argc, char **argv, unsigned allowed,
                 return 2;
             }
         } else if ((allowed & OPT_OUT) &&
-                   (strcmp(a, "-o") == 0 || flag_is(a, "--out") || flag_is(a, "--plot"))) {
+                   (strcmp(a, "-o") == 0 || flag_is(a, "--out") ||
+                    flag_is(a, "--plot"))) {
             if (!(o->out_dir = flag_value(argc, argv, &i, a)))
                 return 2;
         } else if ((allowed & OPT_SEED) && flag_is(a, "--seed")) {
@@ -116,21 +120,22 @@ int analyze_options_parse(int argc, char **argv, unsigned allowed,
         } else if ((allowed & OPT_HTML) && strcmp(a, "--html") == 0) {
             o->html = true;
         } else {
-            log_error("%s: unknown option '%s' (try tokentrace-analyze %s --help)",
-                      command, a, command);
+            log_error(
+                "%s: unknown option '%s' (try tokentrace-analyze %s --help)",
+                command, a, command);
             return 2;
         }
     }
     if (o->n_traces == 0) {
-        log_error("%s: no trace given (try tokentrace-analyze %s --help)", command,
-                  command);
+        log_error("%s: no trace given (try tokentrace-analyze %s --help)",
+                  command, command);
         return 2;
     }
     return 0;
 }
 
-int analyze_load_groups(const struct analyze_options *o,
-                        const char *default_by, struct group_set *set)
+int analyze_load_groups(const struct analyze_options *o, const char *default_by,
+                        struct group_set *set)
 {
     struct group_by by;
     struct slo slo;

@@ -14,15 +14,15 @@ enum out_format { FMT_TABLE, FMT_JSON, FMT_CSV, FMT_MARKDOWN };
 struct analyze_options {
     char **traces; /* positional arguments (borrowed from argv) */
     size_t n_traces;
-    const char *by;       /* --by */
+    const char *by; /* --by */
     enum out_format format;
-    const char *slo;      /* --slo */
+    const char *slo; /* --slo */
     struct load_options load;
-    const char *out_dir;  /* -o / --plot */
-    uint64_t seed;        /* --seed */
-    bool html;            /* --html */
-    bool svg;             /* --format svg (plot) */
-    const char *period;   /* trend --by day|week */
+    const char *out_dir; /* -o / --plot */
+    uint64_t seed;       /* --seed */
+    bool html;           /* --html */
+    bool svg;            /* --format svg (plot) */
+    const char *period;  /* trend --by day|week */
     bool help;
 };
 
@@ -47,7 +47,7 @@ int analyze_options_parse(int argc, char **argv, unsigned allowed,
 /* Builds and loads a group_set from the options (--by default
  * "model,class"). Returns 0, 1 when an input was damaged (still loaded),
  * or 2 on a usage error (message printed). */
-int analyze_load_groups(const struct analyze_options *o,
-                        const char *default_by, struct group_set *set);
+int analyze_load_groups(const struct analyze_options *o, const char *default_by,
+                        struct group_set *set);
 
 #endif

@@ -87,8 +87,12 @@ static int check_file(const char *path)
             if (!id_set_has(&requests, rec.u.chunk.request_id))
                 c.orphan_chunks++;
             break;
-        case TRACE_FOOTER: c.footers++; break;
-        default: c.unknown++; break;
+        case TRACE_FOOTER:
+            c.footers++;
+            break;
+        default:
+            c.unknown++;
+            break;
         }
     }
     printf("%s: %" PRIu64 " records: %" PRIu64 " traces, %" PRIu64
@@ -109,11 +113,9 @@ static int check_file(const char *path)
         rc = 1;
     } else if (c.footers < c.headers) {
         printf("%s: INCOMPLETE: no footer (the recording did not end "
-               "cleanly); %" PRIu64 " of %" PRIu64
-               " requests have no result\n",
+               "cleanly); %" PRIu64 " of %" PRIu64 " requests have no result\n",
                trace_reader_name(r),
-               c.requests > c.results ? c.requests - c.results : 0,
-               c.requests);
+               c.requests > c.results ? c.requests - c.results : 0, c.requests);
         rc = 1;
     } else if (c.orphan_chunks || c.orphan_results) {
         printf("%s: DAMAGED: %" PRIu64 " chunks and %" PRIu64

@@ -14,12 +14,18 @@
 static const char *kind_name(enum trace_kind k)
 {
     switch (k) {
-    case TRACE_HEADER: return "header";
-    case TRACE_CHUNK: return "chunk";
-    case TRACE_REQUEST: return "request";
-    case TRACE_RESULT: return "result";
-    case TRACE_FOOTER: return "footer";
-    default: return "unknown";
+    case TRACE_HEADER:
+        return "header";
+    case TRACE_CHUNK:
+        return "chunk";
+    case TRACE_REQUEST:
+        return "request";
+    case TRACE_RESULT:
+        return "result";
+    case TRACE_FOOTER:
+        return "footer";
+    default:
+        return "unknown";
     }
 }
 
@@ -31,8 +37,9 @@ static void dump_record(struct buf *out, const struct trace_record *rec)
                kind_name(rec->kind), rec->trace_index, rec->offset);
     if (rec->kind == TRACE_CHUNK) {
         const struct trace_chunk *c = &rec->u.chunk;
-        buf_printf(out, ",\"request_id\":%" PRIu32 ",\"t_ns\":%" PRId64
-                        ",\"len\":%zu,",
+        buf_printf(out,
+                   ",\"request_id\":%" PRIu32 ",\"t_ns\":%" PRId64
+                   ",\"len\":%zu,",
                    c->request_id, c->t_ns, c->len);
         if (json_utf8_valid(c->data, c->len)) {
             buf_puts(out, "\"data\":");

@@ -140,8 +140,9 @@ static void row_retries(struct buf *b, const struct trace_info *t)
         md_put(b, setting, INFO_MAX_TEXT);
     else
         buf_puts(b, "not recorded");
-    buf_printf(b, "; %llu retried attempt%s (sent again, not counted as "
-                  "requests) |\n",
+    buf_printf(b,
+               "; %llu retried attempt%s (sent again, not counted as "
+               "requests) |\n",
                (unsigned long long)t->retried, t->retried == 1 ? "" : "s");
 }
 

@@ -17,8 +17,8 @@
 enum plot_mode { MODE_CHARTS, MODE_COMPARE, MODE_TREND };
 
 static const struct plot_chart *const charts_default[] = {
-    &plot_chart_ttft_cdf,  &plot_chart_tpot,     &plot_chart_latency_tokens,
-    &plot_chart_itl,       &plot_chart_timeline, &plot_chart_throughput,
+    &plot_chart_ttft_cdf, &plot_chart_tpot,     &plot_chart_latency_tokens,
+    &plot_chart_itl,      &plot_chart_timeline, &plot_chart_throughput,
 };
 static const struct plot_chart *const charts_compare[] = {&plot_chart_compare};
 static const struct plot_chart *const charts_trend[] = {&plot_chart_trend};
@@ -27,38 +27,51 @@ static const struct plot_chart *const charts_trend[] = {&plot_chart_trend};
 static void plot_help(void)
 {
     printf(
-        "usage: tokentrace-analyze plot TRACE... -o DIR [--format png|svg] [--html]\n"
+        "usage: tokentrace-analyze plot TRACE... -o DIR [--format png|svg] "
+        "[--html]\n"
         "       tokentrace-analyze plot --compare BASE NEW... -o DIR [...]\n"
-        "       tokentrace-analyze plot --trend TRACE... -o DIR [--by week|day] [...]\n"
+        "       tokentrace-analyze plot --trend TRACE... -o DIR [--by "
+        "week|day] [...]\n"
         "\n"
-        "Writes gnuplot charts to DIR, each as a picture, its script NAME.gp and\n"
-        "its data NAME.dat: `gnuplot DIR/NAME.gp` redraws it from any directory,\n"
+        "Writes gnuplot charts to DIR, each as a picture, its script NAME.gp "
+        "and\n"
+        "its data NAME.dat: `gnuplot DIR/NAME.gp` redraws it from any "
+        "directory,\n"
         "so it can be restyled (see docs/charts.md):\n"
         "  ttft-cdf           TTFT CDF per model, one panel per prompt class\n"
-        "  tpot               TPOT box plot (p1/p25/p50/p75/p99) per model x class\n"
-        "  latency-vs-tokens  latency against output tokens with the fitted line\n"
+        "  tpot               TPOT box plot (p1/p25/p50/p75/p99) per model x "
+        "class\n"
+        "  latency-vs-tokens  latency against output tokens with the fitted "
+        "line\n"
         "                     (intercept ~ TTFT, slope ~ TPOT)\n"
         "  itl                histogram of inter-token gaps, log time axis\n"
         "  timeline           one bar per request: start, first token, end\n"
-        "  throughput         output tokens/s and requests in flight (1 s bins)\n"
+        "  throughput         output tokens/s and requests in flight (1 s "
+        "bins)\n"
         "With --compare: compare (p50/p99 bars per model for each trace, BASE\n"
-        "first). With --trend: trend (p50/p99 lines per model per week or day).\n"
+        "first). With --trend: trend (p50/p99 lines per model per week or "
+        "day).\n"
         "\n"
         "  -o DIR            output directory (created when missing)\n"
         "  --format F        png (default, pngcairo) or svg\n"
-        "  --html            also DIR/report.html: one self-contained page with\n"
-        "                    the trace info, the summary and every chart inline\n"
+        "  --html            also DIR/report.html: one self-contained page "
+        "with\n"
+        "                    the trace info, the summary and every chart "
+        "inline\n"
         "  --by week|day     period of --trend (default week, UTC)\n"
         "  --tokens SRC      auto, usage or chunks (as in summary)\n"
         "  --classify HOW    declared or measured prompt classes\n"
         "\n"
         "gnuplot runs from PATH; without it the .gp and .dat files are still\n"
-        "written (exit 0). Large traces are drawn from a sample of points; the\n"
+        "written (exit 0). Large traces are drawn from a sample of points; "
+        "the\n"
         "percentiles and fits always use every request.\n"
         "examples:\n"
         "  tokentrace-analyze plot week48.ttrace -o charts --html\n"
-        "  tokentrace-analyze plot --compare week47.ttrace week48.ttrace -o cmp\n"
-        "  tokentrace-analyze plot --trend weekly/*.ttrace -o trend --format svg\n");
+        "  tokentrace-analyze plot --compare week47.ttrace week48.ttrace -o "
+        "cmp\n"
+        "  tokentrace-analyze plot --trend weekly/*.ttrace -o trend --format "
+        "svg\n");
 }
 
 /* Creates dir and its missing parents. Returns 0 or -1 (errno set). */
@@ -119,7 +132,8 @@ static int draw(const char *gnuplot, const char *dir,
         return 1;
     for (size_t i = 0; i < n; i++) {
         struct plot_job *j = &jobs[n_jobs++];
-        snprintf(j->script, sizeof(j->script), "%s/%s.gp", dir, charts[i]->name);
+        snprintf(j->script, sizeof(j->script), "%s/%s.gp", dir,
+                 charts[i]->name);
         j->fmt = svg ? "svg" : "png";
         if (html && !svg) {
             jobs[n_jobs] = *j;
@@ -148,14 +162,19 @@ static int run(const struct analyze_options *o, enum plot_mode mode)
     struct plot_ctx ctx = {&d, o->out_dir, fmt, NULL, o->period};
 
     charts = mode == MODE_COMPARE ? charts_compare
-             : mode == MODE_TREND ? charts_trend : charts_default;
-    n_charts = mode == MODE_CHARTS ? sizeof(charts_default) / sizeof(charts_default[0]) : 1;
+             : mode == MODE_TREND ? charts_trend
+                                  : charts_default;
+    n_charts = mode == MODE_CHARTS
+                   ? sizeof(charts_default) / sizeof(charts_default[0])
+                   : 1;
     if (make_dirs(o->out_dir) != 0) {
-        log_error("%s: cannot create the directory: %s", o->out_dir, strerror(errno));
+        log_error("%s: cannot create the directory: %s", o->out_dir,
+                  strerror(errno));
         return 1;
     }
-    load_rc = plot_data_load(&d, o->traces, o->n_traces, &o->load,
-                             mode == MODE_CHARTS ? "model,class" : "trace,model");
+    load_rc =
+        plot_data_load(&d, o->traces, o->n_traces, &o->load,
+                       mode == MODE_CHARTS ? "model,class" : "trace,model");
     if (load_rc == 2 || load_rc < 0) {
         if (load_rc < 0)
             log_error("out of memory");
@@ -167,21 +186,26 @@ static int run(const struct analyze_options *o, enum plot_mode mode)
     for (size_t i = 0; i < n_charts; i++)
         if (plot_chart_write(&ctx, charts[i]))
             rc = 1;
-    have_gnuplot = rc == load_rc && plot_find_program("gnuplot", gnuplot, sizeof(gnuplot)) == 0;
+    have_gnuplot = rc == load_rc &&
+                   plot_find_program("gnuplot", gnuplot, sizeof(gnuplot)) == 0;
     if (rc == load_rc && !have_gnuplot)
-        log_note("gnuplot was not found on PATH: wrote the .gp scripts and .dat "
-                 "data to %s; run `gnuplot %s/%s.gp` to draw a chart",
-                 o->out_dir, o->out_dir, charts[0]->name);
-    if (have_gnuplot && draw(gnuplot, o->out_dir, charts, n_charts, o->svg, o->html))
+        log_note(
+            "gnuplot was not found on PATH: wrote the .gp scripts and .dat "
+            "data to %s; run `gnuplot %s/%s.gp` to draw a chart",
+            o->out_dir, o->out_dir, charts[0]->name);
+    if (have_gnuplot &&
+        draw(gnuplot, o->out_dir, charts, n_charts, o->svg, o->html))
         rc = 1;
-    if (o->html && plot_html_write(o->out_dir, &d, charts, n_charts,
-                                   have_gnuplot ? "gnuplot did not draw this chart"
-                                                : "gnuplot was not found when this "
-                                                  "report was written: run gnuplot "
-                                                  "on the .gp script to draw it"))
+    if (o->html &&
+        plot_html_write(o->out_dir, &d, charts, n_charts,
+                        have_gnuplot ? "gnuplot did not draw this chart"
+                                     : "gnuplot was not found when this "
+                                       "report was written: run gnuplot "
+                                       "on the .gp script to draw it"))
         rc = 1;
     for (size_t i = 0; i < n_charts; i++)
-        printf("%s/%s.%s\n", o->out_dir, charts[i]->name, have_gnuplot ? fmt : "gp");
+        printf("%s/%s.%s\n", o->out_dir, charts[i]->name,
+               have_gnuplot ? fmt : "gp");
     if (o->html)
         printf("%s/report.html\n", o->out_dir);
     if (fflush(stdout) != 0)
@@ -205,14 +229,15 @@ int cmd_plot(int argc, char **argv)
         return 2;
     }
     rc = analyze_options_parse(n, args,
-                               OPT_FORMAT | OPT_IMAGE_FORMAT | OPT_OUT | OPT_HTML |
-                                   OPT_TOKENS | OPT_CLASSIFY |
+                               OPT_FORMAT | OPT_IMAGE_FORMAT | OPT_OUT |
+                                   OPT_HTML | OPT_TOKENS | OPT_CLASSIFY |
                                    (mode == MODE_TREND ? OPT_PERIOD : 0),
                                0, "plot", &o);
     if (rc == 0 && o.help)
         plot_help();
     else if (rc == 0 && !o.out_dir) {
-        log_error("plot: -o DIR is required (try tokentrace-analyze plot --help)");
+        log_error(
+            "plot: -o DIR is required (try tokentrace-analyze plot --help)");
         rc = 2;
     } else if (rc == 0 && mode == MODE_COMPARE && o.n_traces < 2) {
         log_error("plot --compare needs a base trace and at least one more");

@@ -13,31 +13,42 @@ static void summary_help(void)
 {
     printf(
         "usage: tokentrace-analyze summary TRACE... [--by model,class]\n"
-        "         [--format table|json|csv|markdown] [--slo ttft=500ms,tpot=50ms]\n"
+        "         [--format table|json|csv|markdown] [--slo "
+        "ttft=500ms,tpot=50ms]\n"
         "         [--tokens auto|usage|chunks] [--classify declared|measured]\n"
         "\n"
         "Recomputes every metric from the raw bytes in the traces (see\n"
         "docs/metrics.md): TTFT, TTFT of the first answer token, server TTFT,\n"
         "TPOT, ITL, latency, stream end, tokens, per-request TPS, tokens per\n"
-        "chunk and, for open-loop runs, send lag and times from the intended send.\n"
-        "Percentiles are type 7 (numpy's default). Failed requests are counted\n"
-        "by error kind and kept out of the timing distributions; warmup requests\n"
+        "chunk and, for open-loop runs, send lag and times from the intended "
+        "send.\n"
+        "Percentiles are type 7 (numpy's default). Failed requests are "
+        "counted\n"
+        "by error kind and kept out of the timing distributions; warmup "
+        "requests\n"
         "are excluded.\n"
         "\n"
-        "  --by KEYS        group by model, class, trace, label:KEY (comma list)\n"
-        "  --format F       table (default), json (stable schema 1), csv, markdown\n"
-        "  --slo LIST       goodput: share and rate of requests meeting every SLO\n"
+        "  --by KEYS        group by model, class, trace, label:KEY (comma "
+        "list)\n"
+        "  --format F       table (default), json (stable schema 1), csv, "
+        "markdown\n"
+        "  --slo LIST       goodput: share and rate of requests meeting every "
+        "SLO\n"
         "                   (ttft, tpot, itl, latency with ns|us|ms|s)\n"
-        "  --tokens SRC     auto: server usage when reported, else chunks carrying\n"
+        "  --tokens SRC     auto: server usage when reported, else chunks "
+        "carrying\n"
         "                   text; usage; chunks\n"
-        "  --classify HOW   declared (the workload's class) or measured (input >\n"
+        "  --classify HOW   declared (the workload's class) or measured (input "
+        ">\n"
         "                   1024 tokens is long, output > 256 tokens is long)\n"
         "\n"
         "TRACE may be '-' (stdin); concatenated traces are read as several.\n"
         "examples:\n"
         "  tokentrace-analyze summary week48.ttrace\n"
-        "  tokentrace-analyze summary a.ttrace b.ttrace --by model,label:week --format markdown\n"
-        "  tokentrace-analyze summary run.ttrace --format json | jq '.overall.ttft_ms.p50'\n");
+        "  tokentrace-analyze summary a.ttrace b.ttrace --by model,label:week "
+        "--format markdown\n"
+        "  tokentrace-analyze summary run.ttrace --format json | jq "
+        "'.overall.ttft_ms.p50'\n");
 }
 
 /* Warns once per group whose usage and token-event counts disagree. */
@@ -49,11 +60,12 @@ static void warn_disagreement(const struct group_set *set)
         if (!g->usage_disagree)
             continue;
         group_describe(g, name, sizeof(name));
-        log_warn("%s: in %llu of %llu requests the server's usage count differs "
-                 "from the chunks carrying text (several tokens per chunk?); "
-                 "TPOT uses %s counts",
-                 name, (unsigned long long)g->usage_disagree,
-                 (unsigned long long)g->ok, group_token_source(g));
+        log_warn(
+            "%s: in %llu of %llu requests the server's usage count differs "
+            "from the chunks carrying text (several tokens per chunk?); "
+            "TPOT uses %s counts",
+            name, (unsigned long long)g->usage_disagree,
+            (unsigned long long)g->ok, group_token_source(g));
     }
 }
 
@@ -70,9 +82,10 @@ static void integrity_lines(FILE *out, const struct group_set *set, bool md)
             continue;
         buf_puts(&b, b.len ? "" : "\n");
         if (t->damage) {
-            buf_puts(&b, md ? "> **Warning:** damaged trace, analyzed up to the "
-                              "damage: "
-                            : "warning: damaged trace, analyzed up to the damage: ");
+            buf_puts(
+                &b, md ? "> **Warning:** damaged trace, analyzed up to the "
+                         "damage: "
+                       : "warning: damaged trace, analyzed up to the damage: ");
             if (md)
                 md_put(&b, t->damage, 0);
             else
@@ -83,8 +96,9 @@ static void integrity_lines(FILE *out, const struct group_set *set, bool md)
                 md_put(&b, t->file, 0);
             else
                 buf_puts(&b, t->file);
-            buf_printf(&b, " (trace %u) has no footer: the recording did not end "
-                           "cleanly; unfinished requests count as failed",
+            buf_printf(&b,
+                       " (trace %u) has no footer: the recording did not end "
+                       "cleanly; unfinished requests count as failed",
                        t->index);
         }
         buf_puts(&b, md ? "\n>\n" : "\n");
@@ -101,12 +115,11 @@ int cmd_summary(int argc, char **argv)
     struct analyze_options o;
     struct group_set set;
     int rc, wrc;
-    unsigned formats = 1u << FMT_TABLE | 1u << FMT_JSON | 1u << FMT_CSV |
-                       1u << FMT_MARKDOWN;
-    rc = analyze_options_parse(argc, argv,
-                               OPT_BY | OPT_FORMAT | OPT_SLO | OPT_TOKENS |
-                                   OPT_CLASSIFY,
-                               formats, "summary", &o);
+    unsigned formats =
+        1u << FMT_TABLE | 1u << FMT_JSON | 1u << FMT_CSV | 1u << FMT_MARKDOWN;
+    rc = analyze_options_parse(
+        argc, argv, OPT_BY | OPT_FORMAT | OPT_SLO | OPT_TOKENS | OPT_CLASSIFY,
+        formats, "summary", &o);
     if (rc || o.help) {
         if (o.help)
             summary_help();
@@ -128,10 +141,18 @@ int cmd_summary(int argc, char **argv)
                      set.traces[i]->file,
                      (double)set.traces[i]->loop_lag_p99_ns / 1e6);
     switch (o.format) {
-    case FMT_JSON: wrc = summary_write_json(stdout, &set); break;
-    case FMT_CSV: wrc = summary_write_csv(stdout, &set); break;
-    case FMT_MARKDOWN: wrc = summary_write_markdown(stdout, &set); break;
-    default: wrc = summary_write_table(stdout, &set); break;
+    case FMT_JSON:
+        wrc = summary_write_json(stdout, &set);
+        break;
+    case FMT_CSV:
+        wrc = summary_write_csv(stdout, &set);
+        break;
+    case FMT_MARKDOWN:
+        wrc = summary_write_markdown(stdout, &set);
+        break;
+    default:
+        wrc = summary_write_table(stdout, &set);
+        break;
     }
     if (o.format == FMT_TABLE || o.format == FMT_MARKDOWN)
         integrity_lines(stdout, &set, o.format == FMT_MARKDOWN);

@@ -11,7 +11,6 @@
 
 static const char *const pct_names[3] = {"p50", "p90", "p99"};
 
-
 static void fmt_pct(char *out, size_t size, double pct)
 {
     if (isnan(pct))

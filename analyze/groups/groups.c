@@ -23,9 +23,9 @@ const struct metric_def metric_defs[M_COUNT] = {
     [M_TOKENS_PER_CHUNK] = {"tokens_per_chunk", "tokens/chunk", "", false},
     [M_SEND_LAG] = {"send_lag_ms", "send lag", "ms", true},
     [M_RESPONSE_TTFT] = {"response_ttft_ms", "TTFT from sched", "ms", true},
-    [M_RESPONSE_LATENCY] = {"response_latency_ms", "latency from sched", "ms", true},
+    [M_RESPONSE_LATENCY] = {"response_latency_ms", "latency from sched", "ms",
+                            true},
 };
-
 
 int group_by_parse(const char *spec, struct group_by *by, char *err,
                    size_t err_size)
@@ -34,10 +34,12 @@ int group_by_parse(const char *spec, struct group_by *by, char *err,
     memset(by, 0, sizeof(*by));
     if (!copy)
         return -1;
-    for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    for (tok = strtok_r(copy, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save)) {
         if (by->n == GROUP_MAX_DIMS) {
             if (err)
-                snprintf(err, err_size, "--by takes at most 4 keys: '%s'", spec);
+                snprintf(err, err_size, "--by takes at most 4 keys: '%s'",
+                         spec);
             goto bad;
         }
         if (strcmp(tok, "model") == 0) {
@@ -51,15 +53,17 @@ int group_by_parse(const char *spec, struct group_by *by, char *err,
             by->dims[by->n++] = DIM_LABEL;
         } else {
             if (err)
-                snprintf(err, err_size, "--by: unknown key '%s' (use model, class, trace, label:KEY)",
-                    tok);
+                snprintf(err, err_size,
+                         "--by: unknown key '%s' (use model, class, trace, "
+                         "label:KEY)",
+                         tok);
             goto bad;
         }
     }
     free(copy);
     if (by->n == 0) {
         if (err)
-                snprintf(err, err_size, "--by is empty");
+            snprintf(err, err_size, "--by is empty");
         return -1;
     }
     return 0;
@@ -98,7 +102,8 @@ int slo_parse(const char *spec, struct slo *slo, char *err, size_t err_size)
     slo->any = false;
     if (!copy)
         return -1;
-    for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    for (tok = strtok_r(copy, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save)) {
         char *eq = strchr(tok, '=');
         double *target = NULL, ms;
         if (eq) {
@@ -116,8 +121,10 @@ int slo_parse(const char *spec, struct slo *slo, char *err, size_t err_size)
             if (eq)
                 *eq = '=';
             if (err)
-                snprintf(err, err_size, "--slo: bad item '%s' (want ttft|tpot|itl|latency=N[ns|us|ms|s])",
-                    tok);
+                snprintf(err, err_size,
+                         "--slo: bad item '%s' (want "
+                         "ttft|tpot|itl|latency=N[ns|us|ms|s])",
+                         tok);
             free(copy);
             return -1;
         }
@@ -178,7 +185,8 @@ static const char *key_value(const struct group_set *set, size_t i,
 {
     const char *v;
     switch (set->by.dims[i]) {
-    case DIM_MODEL: return m->model;
+    case DIM_MODEL:
+        return m->model;
     case DIM_CLASS:
         return set->by.measured_class ? m->measured_class : m->class_name;
     case DIM_LABEL:
@@ -272,10 +280,14 @@ static void add_to(struct group *g, const struct slo *slo,
         [M_ITL] = NAN,
         [M_LATENCY] = m->latency_ms,
         [M_STREAM_END] = m->ok ? m->stream_end_ms : NAN,
-        [M_OUTPUT_TOKENS] = m->ok && m->output_tokens >= 0 ? (double)m->output_tokens : NAN,
-        [M_INPUT_TOKENS] = m->ok && m->input_tokens >= 0 ? (double)m->input_tokens : NAN,
+        [M_OUTPUT_TOKENS] =
+            m->ok && m->output_tokens >= 0 ? (double)m->output_tokens : NAN,
+        [M_INPUT_TOKENS] =
+            m->ok && m->input_tokens >= 0 ? (double)m->input_tokens : NAN,
         [M_TPS] = m->tps,
-        [M_REASONING_EVENTS] = m->ok && m->reasoning_events > 0 ? (double)m->reasoning_events : NAN,
+        [M_REASONING_EVENTS] = m->ok && m->reasoning_events > 0
+                                   ? (double)m->reasoning_events
+                                   : NAN,
         [M_TOKENS_PER_CHUNK] = m->ok ? m->tokens_per_chunk : NAN,
         [M_SEND_LAG] = m->send_lag_ms,
         [M_RESPONSE_TTFT] = m->response_ttft_ms,
@@ -345,7 +357,7 @@ void group_set_summarize(struct group_set *set)
 static int class_rank(const char *name)
 {
     static const char *const canonical[] = {"short-short", "short-long",
-                                             "long-short"};
+                                            "long-short"};
     for (int i = 0; i < 3; i++)
         if (strcmp(name, canonical[i]) == 0)
             return i;
@@ -390,7 +402,8 @@ void group_describe(const struct group *g, char *out, size_t size)
     size_t len = 0;
     out[0] = '\0';
     for (size_t i = 0; i < g->n_keys && len < size; i++) {
-        int n = snprintf(out + len, size - len, "%s%s", i ? " / " : "", g->keys[i]);
+        int n =
+            snprintf(out + len, size - len, "%s%s", i ? " / " : "", g->keys[i]);
         if (n < 0)
             break;
         len += (size_t)n;
@@ -401,9 +414,12 @@ const char *group_dim_name(const struct group_set *set, size_t i, char *tmp,
                            size_t tmp_size)
 {
     switch (set->by.dims[i]) {
-    case DIM_MODEL: return "model";
-    case DIM_CLASS: return "class";
-    case DIM_TRACE: return "trace";
+    case DIM_MODEL:
+        return "model";
+    case DIM_CLASS:
+        return "class";
+    case DIM_TRACE:
+        return "trace";
     case DIM_LABEL:
         snprintf(tmp, tmp_size, "label:%s", set->by.label_keys[i]);
         return tmp;

@@ -66,8 +66,8 @@ struct group {
     size_t n_keys;
     uint64_t requests; /* non-warmup requests */
     uint64_t ok;
-    uint64_t warmup;   /* excluded */
-    uint64_t retried;  /* attempts superseded by a retry: not requests */
+    uint64_t warmup;  /* excluded */
+    uint64_t retried; /* attempts superseded by a retry: not requests */
     uint64_t src_usage, src_chunks, usage_disagree;
     uint64_t slo_met;
     uint64_t output_tokens_total;

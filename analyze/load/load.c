@@ -34,8 +34,8 @@ struct loader {
     void *ctx;
     struct trace_info *info; /* current trace */
     enum stream_api api;
-    struct id_map pending; /* request id -> struct pending */
-    struct id_map held; /* first attempt's id -> held struct pending */
+    struct id_map pending;      /* request id -> struct pending */
+    struct id_map held;         /* first attempt's id -> held struct pending */
     struct stream_state **pool; /* stream states ready for reuse */
     size_t n_pool, cap_pool;
     double *itl;
@@ -281,11 +281,12 @@ static void finish_request(struct loader *L, struct pending *p,
         m.output_tokens = s->usage_output_tokens;
         m.token_source = "usage";
     }
-    m.usage_disagrees = s->usage_output_tokens >= 0 &&
-                        s->usage_output_tokens != m.token_events;
-    m.tokens_per_chunk = s->usage_output_tokens >= 0 && s->token_events > 0
-                             ? (double)s->usage_output_tokens / (double)s->token_events
-                             : NAN;
+    m.usage_disagrees =
+        s->usage_output_tokens >= 0 && s->usage_output_tokens != m.token_events;
+    m.tokens_per_chunk =
+        s->usage_output_tokens >= 0 && s->token_events > 0
+            ? (double)s->usage_output_tokens / (double)s->token_events
+            : NAN;
     m.input_tokens = s->usage_input_tokens >= 0 ? s->usage_input_tokens
                                                 : q->input_tokens_est;
     m.measured_class = measured_class(m.input_tokens, m.output_tokens);
@@ -293,8 +294,9 @@ static void finish_request(struct loader *L, struct pending *p,
     m.ttft_ms = ms_between(q->start_ns, s->first_token_ns);
     m.ttft_content_ms = ms_between(q->start_ns, s->first_content_ns);
     if (res && q->start_ns >= 0) {
-        int64_t sent = res->phases.posttransfer_ns >= 0 ? res->phases.posttransfer_ns
-                                                        : res->phases.pretransfer_ns;
+        int64_t sent = res->phases.posttransfer_ns >= 0
+                           ? res->phases.posttransfer_ns
+                           : res->phases.pretransfer_ns;
         if (sent >= 0)
             sent_ns = q->start_ns + sent;
     }
@@ -308,9 +310,12 @@ static void finish_request(struct loader *L, struct pending *p,
     m.tps = m.output_tokens >= 0 && m.latency_ms > 0
                 ? (double)m.output_tokens / (m.latency_ms / 1000.0)
                 : NAN;
-    m.send_lag_ms = m.open_loop ? ms_between(q->scheduled_ns, q->start_ns) : NAN;
-    m.response_ttft_ms = m.open_loop ? ms_between(q->scheduled_ns, s->first_token_ns) : NAN;
-    m.response_latency_ms = m.open_loop ? ms_between(q->scheduled_ns, s->last_token_ns) : NAN;
+    m.send_lag_ms =
+        m.open_loop ? ms_between(q->scheduled_ns, q->start_ns) : NAN;
+    m.response_ttft_ms =
+        m.open_loop ? ms_between(q->scheduled_ns, s->first_token_ns) : NAN;
+    m.response_latency_ms =
+        m.open_loop ? ms_between(q->scheduled_ns, s->last_token_ns) : NAN;
 
     if (s->n_tokens > 1) {
         if (L->cap_itl < s->n_tokens) {
@@ -322,7 +327,8 @@ static void finish_request(struct loader *L, struct pending *p,
         }
         if (L->cap_itl >= s->n_tokens) {
             for (size_t i = 1; i < s->n_tokens; i++)
-                L->itl[i - 1] = (double)(s->tokens[i].t_ns - s->tokens[i - 1].t_ns) / 1e6;
+                L->itl[i - 1] =
+                    (double)(s->tokens[i].t_ns - s->tokens[i - 1].t_ns) / 1e6;
             m.itl_ms = L->itl;
             m.n_itl = s->n_tokens - 1;
         }
@@ -332,7 +338,8 @@ static void finish_request(struct loader *L, struct pending *p,
         m.latency_ms = m.tps = m.response_ttft_ms = m.response_latency_ms = NAN;
         m.n_itl = 0;
     }
-    if (L->info->first_start_ns < 0 || (q->start_ns >= 0 && q->start_ns < L->info->first_start_ns))
+    if (L->info->first_start_ns < 0 ||
+        (q->start_ns >= 0 && q->start_ns < L->info->first_start_ns))
         L->info->first_start_ns = q->start_ns;
     if (m.end_ns > L->info->last_end_ns)
         L->info->last_end_ns = m.end_ns;
@@ -446,7 +453,8 @@ static void on_request(struct loader *L, const struct trace_request *q)
         pending_clear(L, p);
 }
 
-static int push_info(struct trace_info *t, struct trace_info ***infos, size_t *n)
+static int push_info(struct trace_info *t, struct trace_info ***infos,
+                     size_t *n)
 {
     struct trace_info **p = realloc(*infos, (*n + 1) * sizeof(*p));
     if (!p)

@@ -18,8 +18,8 @@ enum token_mode {
 
 /* What one trace said about itself, kept for every trace read. */
 struct trace_info {
-    unsigned index;  /* position among all traces read, from 0 */
-    char *file;      /* the file it came from ("<stdin>") */
+    unsigned index; /* position among all traces read, from 0 */
+    char *file;     /* the file it came from ("<stdin>") */
     char *trace_id;
     char *api;
     char *endpoint;
@@ -53,29 +53,29 @@ struct request_metrics {
     uint32_t id;
     const char *x_request_id; /* X-Request-Id sent; NULL when off. Valid
                                  during the callback only */
-    const char *model;      /* valid during the callback only */
-    const char *class_name; /* declared class */
+    const char *model;        /* valid during the callback only */
+    const char *class_name;   /* declared class */
     const char *measured_class;
     int64_t prompt_index;
     bool warmup;
-    uint32_t attempt;  /* 1, or the attempt number of a retry (--retry) */
-    uint32_t retry_of; /* id of the request's first attempt, 0 on it */
-    bool superseded;   /* a failed attempt the recorder sent again: not a
-                          request of its own (only with with_superseded) */
-    bool ok;                 /* succeeded: counted in timing distributions */
-    const char *error_kind;  /* NULL when ok */
+    uint32_t attempt;       /* 1, or the attempt number of a retry (--retry) */
+    uint32_t retry_of;      /* id of the request's first attempt, 0 on it */
+    bool superseded;        /* a failed attempt the recorder sent again: not a
+                               request of its own (only with with_superseded) */
+    bool ok;                /* succeeded: counted in timing distributions */
+    const char *error_kind; /* NULL when ok */
     const char *error_message;
     int http_status;
-    bool open_loop;          /* had a scheduled send time */
+    bool open_loop; /* had a scheduled send time */
 
     /* Absolute CLOCK_MONOTONIC times (-1 when unknown). */
     int64_t scheduled_ns, start_ns, first_token_ns, first_content_ns,
         last_token_ns, end_ns, stream_end_ns;
 
     /* Milliseconds; NAN when undefined (e.g. TPOT with < 2 tokens). */
-    double ttft_ms;          /* first token event - start */
-    double ttft_content_ms;  /* first answer (non-reasoning) token - start */
-    double server_ttft_ms;   /* first token - request fully sent */
+    double ttft_ms;         /* first token event - start */
+    double ttft_content_ms; /* first answer (non-reasoning) token - start */
+    double server_ttft_ms;  /* first token - request fully sent */
     double tpot_ms;
     double latency_ms;       /* last token event - start */
     double stream_end_ms;    /* [DONE] / end of connection - start */
@@ -85,13 +85,13 @@ struct request_metrics {
     double tps;              /* output tokens / latency (tokens/s) */
     double tokens_per_chunk; /* usage tokens / token events, NAN unknown */
 
-    int64_t output_tokens;   /* from token_source; -1 unknown */
-    const char *token_source; /* "usage" or "chunks" */
+    int64_t output_tokens;       /* from token_source; -1 unknown */
+    const char *token_source;    /* "usage" or "chunks" */
     int64_t usage_output_tokens; /* -1 when the stream reported none */
     int64_t token_events;
     int64_t reasoning_events;
-    int64_t input_tokens;    /* usage prompt tokens, else the estimate */
-    bool usage_disagrees;    /* usage and token events differ */
+    int64_t input_tokens; /* usage prompt tokens, else the estimate */
+    bool usage_disagrees; /* usage and token events differ */
 
     /* Gaps between consecutive token events, ms (n_itl = events - 1). Valid
      * during the callback only. */

@@ -33,8 +33,10 @@ void json_put_string(struct buf *b, const char *str, size_t len)
             buf_append(b, esc, 2);
             i++;
         } else if (c < 0x20 || c == 0x7f) {
-            const char *named = c == '\n' ? "\\n" : c == '\r' ? "\\r"
-                                : c == '\t' ? "\\t" : NULL;
+            const char *named = c == '\n'   ? "\\n"
+                                : c == '\r' ? "\\r"
+                                : c == '\t' ? "\\t"
+                                            : NULL;
             if (named)
                 buf_puts(b, named);
             else
@@ -98,11 +100,21 @@ void json_put_base64(struct buf *b, const uint8_t *s, size_t len)
 void json_put_mp(struct buf *b, const struct mp_value *v)
 {
     switch (v->type) {
-    case MP_NIL: buf_puts(b, "null"); break;
-    case MP_BOOL: buf_puts(b, v->v.b ? "true" : "false"); break;
-    case MP_UINT: buf_printf(b, "%" PRIu64, v->v.u); break;
-    case MP_INT: buf_printf(b, "%" PRId64, v->v.i); break;
-    case MP_FLOAT: json_put_double(b, v->v.f); break;
+    case MP_NIL:
+        buf_puts(b, "null");
+        break;
+    case MP_BOOL:
+        buf_puts(b, v->v.b ? "true" : "false");
+        break;
+    case MP_UINT:
+        buf_printf(b, "%" PRIu64, v->v.u);
+        break;
+    case MP_INT:
+        buf_printf(b, "%" PRId64, v->v.i);
+        break;
+    case MP_FLOAT:
+        json_put_double(b, v->v.f);
+        break;
     case MP_STR:
         json_put_string(b, (const char *)v->v.bytes, v->n);
         break;
@@ -136,7 +148,8 @@ void json_put_mp(struct buf *b, const struct mp_value *v)
             } else if (k->type == MP_ARRAY || k->type == MP_MAP) {
                 /* Rendering container keys as text then escaping it doubles
                  * the output per nesting level: name them instead. */
-                buf_printf(b, "\"<%s key>\"", k->type == MP_MAP ? "map" : "array");
+                buf_printf(b, "\"<%s key>\"",
+                           k->type == MP_MAP ? "map" : "array");
             } else {
                 struct buf tmp;
                 buf_init(&tmp, 0);

@@ -1,5 +1,6 @@
 /* json_writer: exact JSON text for analyzer output (cJSON prints numbers as
- * doubles, which would round nanosecond timestamps). Appends to a struct buf. */
+ * doubles, which would round nanosecond timestamps). Appends to a struct buf.
+ */
 #ifndef TT_JSON_WRITER_H
 #define TT_JSON_WRITER_H
 

@@ -11,9 +11,9 @@
 
 static void json_stats(struct buf *b, const struct stats_summary *s)
 {
-    const char *names[] = {"p50", "p90", "p95", "p99", "p999", "mean",
-                           "stddev", "min", "max"};
-    const double vals[] = {s->p50, s->p90, s->p95, s->p99, s->p999,
+    const char *names[] = {"p50",  "p90",    "p95", "p99", "p999",
+                           "mean", "stddev", "min", "max"};
+    const double vals[] = {s->p50,  s->p90,    s->p95, s->p99, s->p999,
                            s->mean, s->stddev, s->min, s->max};
     buf_printf(b, "{\"n\":%zu", s->n);
     for (size_t i = 0; i < sizeof(vals) / sizeof(vals[0]); i++) {
@@ -26,7 +26,8 @@ static void json_stats(struct buf *b, const struct stats_summary *s)
 static void json_slo(struct buf *b, const struct slo *slo)
 {
     const char *names[] = {"ttft_ms", "tpot_ms", "itl_ms", "latency_ms"};
-    const double vals[] = {slo->ttft_ms, slo->tpot_ms, slo->itl_ms, slo->latency_ms};
+    const double vals[] = {slo->ttft_ms, slo->tpot_ms, slo->itl_ms,
+                           slo->latency_ms};
     bool first = true;
     buf_puts(b, "{");
     for (size_t i = 0; i < 4; i++) {
@@ -43,8 +44,9 @@ static void json_slo(struct buf *b, const struct slo *slo)
 static void json_group_body(struct buf *b, const struct group_set *set,
                             const struct group *g, double wall_s)
 {
-    buf_printf(b, "\"requests\":%llu,\"ok\":%llu,\"warmup_excluded\":%llu,"
-                  "\"retried\":%llu,\"errors\":{",
+    buf_printf(b,
+               "\"requests\":%llu,\"ok\":%llu,\"warmup_excluded\":%llu,"
+               "\"retried\":%llu,\"errors\":{",
                (unsigned long long)g->requests, (unsigned long long)g->ok,
                (unsigned long long)g->warmup, (unsigned long long)g->retried);
     for (size_t i = 0; i < g->n_errors; i++) {
@@ -65,8 +67,10 @@ static void json_group_body(struct buf *b, const struct group_set *set,
     } else {
         buf_puts(b, "{\"slo\":");
         json_slo(b, &set->slo);
-        buf_printf(b, ",\"met\":%llu,\"share\":", (unsigned long long)g->slo_met);
-        json_put_double(b, g->requests ? (double)g->slo_met / (double)g->requests : NAN);
+        buf_printf(b,
+                   ",\"met\":%llu,\"share\":", (unsigned long long)g->slo_met);
+        json_put_double(
+            b, g->requests ? (double)g->slo_met / (double)g->requests : NAN);
         buf_puts(b, ",\"per_s\":");
         json_put_double(b, wall_s > 0 ? (double)g->slo_met / wall_s : NAN);
         buf_puts(b, "}");
@@ -104,7 +108,8 @@ static void json_trace(struct buf *b, const struct trace_info *t)
     }
     buf_puts(b, "},\"recorder_loop_lag_ms\":");
     if (t->loop_lag_samples) {
-        buf_printf(b, "{\"n\":%llu,\"p50\":", (unsigned long long)t->loop_lag_samples);
+        buf_printf(
+            b, "{\"n\":%llu,\"p50\":", (unsigned long long)t->loop_lag_samples);
         json_put_double(b, (double)t->loop_lag_p50_ns / 1e6);
         buf_puts(b, ",\"p99\":");
         json_put_double(b, (double)t->loop_lag_p99_ns / 1e6);
@@ -220,7 +225,8 @@ int summary_write_csv(FILE *out, const struct group_set *set)
         fputc(',', out);
     }
     fputs("requests,ok,failed,token_source,metric,unit,n,p50,p90,p95,p99,p999,"
-          "mean,stddev,min,max,retried\n", out);
+          "mean,stddev,min,max,retried\n",
+          out);
     for (size_t i = 0; i < set->n_groups; i++)
         csv_group(out, set, set->groups[i], false);
     csv_group(out, set, &set->overall, true);

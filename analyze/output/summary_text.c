@@ -12,8 +12,10 @@ void summary_totals(const struct group_set *set, struct run_totals *t)
     const struct group *o = &set->overall;
     t->wall_s = group_set_wall_s(set);
     t->req_per_s = t->wall_s > 0 ? (double)o->ok / t->wall_s : NAN;
-    t->output_tok_per_s = t->wall_s > 0 ? (double)o->output_tokens_total / t->wall_s : NAN;
-    t->goodput_per_s = t->wall_s > 0 && set->slo.any ? (double)o->slo_met / t->wall_s : NAN;
+    t->output_tok_per_s =
+        t->wall_s > 0 ? (double)o->output_tokens_total / t->wall_s : NAN;
+    t->goodput_per_s =
+        t->wall_s > 0 && set->slo.any ? (double)o->slo_met / t->wall_s : NAN;
 }
 
 bool summary_self_lag_too_high(const struct group_set *set,
@@ -32,8 +34,9 @@ static void self_check_lines(FILE *out, const struct group_set *set,
         const struct trace_info *t = set->traces[i];
         if (t->loop_lag_samples == 0)
             continue;
-        fprintf(out, "%srecorder self-check%s: event loop woke late by p50 "
-                     "%.3f ms, p99 %.3f ms, max %.3f ms (%llu wake-ups)%s\n",
+        fprintf(out,
+                "%srecorder self-check%s: event loop woke late by p50 "
+                "%.3f ms, p99 %.3f ms, max %.3f ms (%llu wake-ups)%s\n",
                 prefix, set->n_traces > 1 ? " (trace)" : "",
                 (double)t->loop_lag_p50_ns / 1e6,
                 (double)t->loop_lag_p99_ns / 1e6,
@@ -45,11 +48,11 @@ static void self_check_lines(FILE *out, const struct group_set *set,
     }
 }
 
-
 static void metric_title(char *out, size_t size, int m)
 {
     if (metric_defs[m].unit[0])
-        snprintf(out, size, "%s (%s)", metric_defs[m].title, metric_defs[m].unit);
+        snprintf(out, size, "%s (%s)", metric_defs[m].title,
+                 metric_defs[m].unit);
     else
         snprintf(out, size, "%s", metric_defs[m].title);
 }

@@ -20,16 +20,16 @@ static int write_script(const struct plot_ctx *c, const struct plot_chart *ch,
     snprintf(width, sizeof(width), "%d", out->width);
     snprintf(height, sizeof(height), "%d", out->height);
     const struct plot_subst subst[] = {
-        {"NAME", ch->name},   {"FORMAT", c->format},
-        {"FONT", font},       {"WIDTH", width},
-        {"HEIGHT", height},   {"VARS", out->vars.data ? out->vars.data : ""},
+        {"NAME", ch->name}, {"FORMAT", c->format},
+        {"FONT", font},     {"WIDTH", width},
+        {"HEIGHT", height}, {"VARS", out->vars.data ? out->vars.data : ""},
     };
     if (!(f = fopen(path, "w"))) {
         log_error("%s: cannot write: %s", path, strerror(errno));
         return 1;
     }
-    rc = plot_template_fill(f, ch->name, subst, sizeof(subst) / sizeof(subst[0]),
-                            err, sizeof(err));
+    rc = plot_template_fill(f, ch->name, subst,
+                            sizeof(subst) / sizeof(subst[0]), err, sizeof(err));
     if (fclose(f) != 0 && rc == 0) {
         snprintf(err, sizeof(err), "%s", strerror(errno));
         rc = -1;

@@ -117,7 +117,8 @@ static bool period_stats(const struct plot_data *d, const int64_t *trace_period,
     struct stats_summary s;
     stats_vec_init(&v, 0);
     for (size_t t = 0; t < d->set.n_traces; t++) {
-        const struct group *g = trace_period[t] == p ? trace_model(d, t, m) : NULL;
+        const struct group *g =
+            trace_period[t] == p ? trace_model(d, t, m) : NULL;
         for (size_t k = 0; g && k < g->sum[metric].n; k++)
             if (stats_vec_push(&v, g->v[metric].v[k]) != STATS_OK) {
                 stats_vec_free(&v);
@@ -133,13 +134,15 @@ static bool period_stats(const struct plot_data *d, const int64_t *trace_period,
 
 /* trend.dat: per panel, per model, a p50 and a p99 block with a row
  * (period start, value) per period. */
-static int write_trend(const struct plot_ctx *c, FILE *dat, struct plot_out *out)
+static int write_trend(const struct plot_ctx *c, FILE *dat,
+                       struct plot_out *out)
 {
     const struct plot_data *d = c->d;
     struct plot_blocks bl = {0};
     bool weekly = !c->period || strcmp(c->period, "day") != 0;
     size_t nt = d->set.n_traces, np = 0;
-    int64_t *tp = malloc((nt + 1) * sizeof(*tp)), *periods = malloc((nt + 1) * sizeof(*periods));
+    int64_t *tp = malloc((nt + 1) * sizeof(*tp)),
+            *periods = malloc((nt + 1) * sizeof(*periods));
     double len = weekly ? 7 * 86400.0 : 86400.0;
     int index = 0;
     char title[600];
@@ -174,12 +177,14 @@ static int write_trend(const struct plot_ctx *c, FILE *dat, struct plot_out *out
                 bool any = false;
                 for (size_t i = 0; i < np; i++) {
                     double p50, p99;
-                    if (!period_stats(d, tp, periods[i], m, panel_metric[p], &p50, &p99))
+                    if (!period_stats(d, tp, periods[i], m, panel_metric[p],
+                                      &p50, &p99))
                         continue;
                     if (!any) {
                         snprintf(title, sizeof(title), "%s %s", d->models.v[m],
                                  q ? "p99" : "p50");
-                        plot_blocks_add(&bl, plot_model_lt(m), q ? 2 : 1, q ? 6 : 7);
+                        plot_blocks_add(&bl, plot_model_lt(m), q ? 2 : 1,
+                                        q ? 6 : 7);
                         plot_dat_block(dat, &index, title);
                         any = true;
                     }
@@ -191,9 +196,11 @@ static int write_trend(const struct plot_ctx *c, FILE *dat, struct plot_out *out
     }
     plot_blocks_vars(&bl, &out->vars);
     plot_var_num(&out->vars, "xmin", np ? (double)periods[0] - len / 2 : 0);
-    plot_var_num(&out->vars, "xmax", np ? (double)periods[np - 1] + len / 2 : len);
+    plot_var_num(&out->vars, "xmax",
+                 np ? (double)periods[np - 1] + len / 2 : len);
     plot_var_num(&out->vars, "xtic_start", np ? (double)periods[0] : 0);
-    plot_var_num(&out->vars, "xtic_step", len * ceil((double)(np ? np : 1) / 12));
+    plot_var_num(&out->vars, "xtic_step",
+                 len * ceil((double)(np ? np : 1) / 12));
     plot_var_str(&out->vars, "period_label",
                  weekly ? "week (UTC - weeks start on Monday)" : "day (UTC)");
     plot_var_str(&out->vars, "trend_title",

@@ -161,7 +161,8 @@ static int write_tpot(const struct plot_ctx *c, FILE *dat, struct plot_out *out)
             any = true;
             stride = (n + BOX_MAX_POINTS - 1) / BOX_MAX_POINTS;
             for (size_t i = 0; i < n; i += stride) {
-                fprintf(dat, "%.4f ", (double)k * slot + 1 + (double)m + jitter(i));
+                fprintf(dat, "%.4f ",
+                        (double)k * slot + 1 + (double)m + jitter(i));
                 plot_dat_num(dat, v[i]);
                 fputc('\n', dat);
             }
@@ -177,6 +178,7 @@ static int write_tpot(const struct plot_ctx *c, FILE *dat, struct plot_out *out)
 }
 
 const struct plot_chart plot_chart_ttft_cdf = {
-    "ttft-cdf", "TTFT: empirical CDF per model and prompt class", write_ttft_cdf};
+    "ttft-cdf", "TTFT: empirical CDF per model and prompt class",
+    write_ttft_cdf};
 const struct plot_chart plot_chart_tpot = {
     "tpot", "TPOT distribution per model and prompt class", write_tpot};

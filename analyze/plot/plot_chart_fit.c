@@ -93,8 +93,9 @@ static int write_latency_tokens(const struct plot_ctx *c, FILE *dat,
                      "%s: latency = %.4g ms + %.4g ms × tokens (n=%zu)",
                      d->models.v[m], fits[m].a, fits[m].b, fits[m].n);
         else
-            snprintf(title, sizeof(title), "%s (n=%zu; one token count: no fit)",
-                     d->models.v[m], fits[m].n);
+            snprintf(title, sizeof(title),
+                     "%s (n=%zu; one token count: no fit)", d->models.v[m],
+                     fits[m].n);
         plot_blocks_add(&bl, plot_model_lt(m), plot_model_dt(m), 7);
         plot_dat_block(dat, &index, title);
         for (size_t i = 0; i < d->n_reqs; i++) {
@@ -158,7 +159,8 @@ static int write_itl(const struct plot_ctx *c, FILE *dat, struct plot_out *out)
 
     plot_dat_block(dat, &index, NULL);
     fputs("\"inter-token gaps\" 0\n", dat);
-    /* The axis: whole decades around the smallest positive and the largest gap. */
+    /* The axis: whole decades around the smallest positive and the largest gap.
+     */
     for (size_t i = 0; i < d->set.n_groups; i++) {
         const struct group *g = d->set.groups[i];
         for (size_t k = 0; k < g->sum[M_ITL].n; k++) {
@@ -191,22 +193,27 @@ static int write_itl(const struct plot_ctx *c, FILE *dat, struct plot_out *out)
                 rc = -1;
             memset(count, 0, nbins * sizeof(*count));
             for (size_t k = 0; k < s.n; k++) {
-                double pos = v.v[k] <= lo ? 0 : log10(v.v[k] / lo) * (double)per_decade;
+                double pos =
+                    v.v[k] <= lo ? 0 : log10(v.v[k] / lo) * (double)per_decade;
                 size_t b = pos >= (double)nbins ? nbins - 1 : (size_t)pos;
                 count[b]++;
                 first = b < first ? b : first;
                 last = b > last ? b : last;
             }
             if (s.n > 0) {
-                snprintf(title, sizeof(title), "%s: p50 %.4g, p99 %.4g ms (%zu gaps)",
-                         d->models.v[m], s.p50, s.p99, s.n);
+                snprintf(title, sizeof(title),
+                         "%s: p50 %.4g, p99 %.4g ms (%zu gaps)", d->models.v[m],
+                         s.p50, s.p99, s.n);
                 plot_blocks_add(&bl, plot_model_lt(m), plot_model_dt(m), 7);
                 plot_dat_block(dat, &index, title);
-                fprintf(dat, "%.6g 0\n", lo * pow(10, (double)first / (double)per_decade));
+                fprintf(dat, "%.6g 0\n",
+                        lo * pow(10, (double)first / (double)per_decade));
                 for (size_t b = first; b <= last; b++)
-                    fprintf(dat, "%.6g %.6g\n", lo * pow(10, (double)b / (double)per_decade),
+                    fprintf(dat, "%.6g %.6g\n",
+                            lo * pow(10, (double)b / (double)per_decade),
                             100.0 * (double)count[b] / (double)s.n);
-                fprintf(dat, "%.6g 0\n", lo * pow(10, (double)(last + 1) / (double)per_decade));
+                fprintf(dat, "%.6g 0\n",
+                        lo * pow(10, (double)(last + 1) / (double)per_decade));
             }
             stats_vec_free(&v);
         }
@@ -218,7 +225,8 @@ static int write_itl(const struct plot_ctx *c, FILE *dat, struct plot_out *out)
 }
 
 const struct plot_chart plot_chart_latency_tokens = {
-    "latency-vs-tokens", "Latency against output tokens (Latency = TTFT + TPOT x n)",
+    "latency-vs-tokens",
+    "Latency against output tokens (Latency = TTFT + TPOT x n)",
     write_latency_tokens};
 const struct plot_chart plot_chart_itl = {
     "itl", "Inter-token latency histogram", write_itl};

@@ -53,7 +53,9 @@ static int write_timeline(const struct plot_ctx *c, FILE *dat,
     sort_reqs = d->reqs;
     qsort(order, n, sizeof(*order), cmp_start);
     sort_reqs = NULL;
-    stride = n > TIMELINE_MAX_BARS ? (n + TIMELINE_MAX_BARS - 1) / TIMELINE_MAX_BARS : 1;
+    stride = n > TIMELINE_MAX_BARS
+                 ? (n + TIMELINE_MAX_BARS - 1) / TIMELINE_MAX_BARS
+                 : 1;
     /* Row of each shown request (0: not shown), by position in order. */
     y = calloc(n + 1, sizeof(*y));
     if (!y) {
@@ -78,8 +80,8 @@ static int write_timeline(const struct plot_ctx *c, FILE *dat,
         for (size_t i = 0; i < n; i += stride) {
             const struct plot_req *r = &d->reqs[order[i]];
             if (r->cls == k && drawn_ok(r))
-                fprintf(dat, "%zu %.6f %.6f %.6f\n", y[i], r->start_s, r->first_s,
-                        r->end_s);
+                fprintf(dat, "%zu %.6f %.6f %.6f\n", y[i], r->start_s,
+                        r->first_s, r->end_s);
         }
     }
     if (failed) {
@@ -94,15 +96,18 @@ static int write_timeline(const struct plot_ctx *c, FILE *dat,
     if (stride > 1)
         snprintf(title, sizeof(title),
                  "Request timeline: 1 in %zu of %zu requests by start time "
-                 "(thin: waiting for the first token / thick: streaming)", stride, n);
+                 "(thin: waiting for the first token / thick: streaming)",
+                 stride, n);
     else
         snprintf(title, sizeof(title),
                  "Request timeline: %zu requests (thin: waiting for the first "
-                 "token / thick: streaming)", n);
+                 "token / thick: streaming)",
+                 n);
     plot_blocks_vars(&bl, &out->vars);
     plot_var_int(&out->vars, "nfailed", failed ? 1 : 0);
     plot_var_int(&out->vars, "nshown", (long long)shown);
-    plot_var_num(&out->vars, "barw", shown ? fmin(10, fmax(1, 360.0 / (double)shown)) : 1);
+    plot_var_num(&out->vars, "barw",
+                 shown ? fmin(10, fmax(1, 360.0 / (double)shown)) : 1);
     plot_var_str(&out->vars, "timeline_title", title);
     out->height = 700;
     plot_blocks_free(&bl);
@@ -121,7 +126,8 @@ static void add_inflight(double *bins, size_t nbins, double width, double from,
     b0 = (size_t)(from / width);
     b1 = (size_t)(to / width);
     for (size_t b = b0; b <= b1 && b < nbins; b++) {
-        double lo = fmax(from, (double)b * width), hi = fmin(to, (double)(b + 1) * width);
+        double lo = fmax(from, (double)b * width),
+               hi = fmin(to, (double)(b + 1) * width);
         if (hi > lo)
             bins[b] += (hi - lo) / width;
     }
@@ -173,7 +179,8 @@ static int write_throughput(const struct plot_ctx *c, FILE *dat,
         for (size_t b = 0; b <= nbins; b++)
             tok[b] = infl[b] = 0;
         for (size_t s = 0; s < seconds; s++)
-            tok[(size_t)((double)s / width)] += plot_data_tokens_at(d, m, s) / width;
+            tok[(size_t)((double)s / width)] +=
+                plot_data_tokens_at(d, m, s) / width;
         for (size_t i = 0; i < d->n_reqs; i++) {
             const struct plot_req *r = &d->reqs[i];
             if (r->model != m)
@@ -199,7 +206,8 @@ static int write_throughput(const struct plot_ctx *c, FILE *dat,
         write_series(dat, all_tok, all_infl, nbins, width);
     }
     snprintf(title, sizeof(title),
-             "Output tokens/s and requests in flight (%g s bins since the run start)",
+             "Output tokens/s and requests in flight (%g s bins since the run "
+             "start)",
              width);
     plot_blocks_vars(&bl, &out->vars);
     plot_var_num(&out->vars, "xmax", nbins ? (double)nbins * width : 1);
@@ -211,7 +219,7 @@ static int write_throughput(const struct plot_ctx *c, FILE *dat,
     return bl.failed ? -1 : 0;
 }
 
-const struct plot_chart plot_chart_timeline = {
-    "timeline", "Request timeline", write_timeline};
+const struct plot_chart plot_chart_timeline = {"timeline", "Request timeline",
+                                               write_timeline};
 const struct plot_chart plot_chart_throughput = {
     "throughput", "Output tokens/s and requests in flight", write_throughput};

@@ -48,8 +48,8 @@ static int64_t trace_zero(struct plot_data *d, const struct request_metrics *m)
         d->n_trace_zero = t + 1;
     }
     if (d->trace_zero_ns[t] < 0)
-        d->trace_zero_ns[t] = m->trace->mono_zero_ns > 0 ? m->trace->mono_zero_ns
-                                                         : m->start_ns;
+        d->trace_zero_ns[t] =
+            m->trace->mono_zero_ns > 0 ? m->trace->mono_zero_ns : m->start_ns;
     return d->trace_zero_ns[t];
 }
 
@@ -62,7 +62,8 @@ static double since(int64_t zero, int64_t t)
 }
 
 /* Adds w output tokens at second sec of model's throughput bins. */
-static void add_tokens(struct plot_data *d, uint32_t model, double sec, double w)
+static void add_tokens(struct plot_data *d, uint32_t model, double sec,
+                       double w)
 {
     struct stats_vec *v;
     size_t i;
@@ -115,8 +116,8 @@ static int plot_data_add(void *ctx, const struct request_metrics *m)
     if (m->warmup)
         return 0;
     model = intern(&d->models, m->model);
-    cls = intern(&d->classes, d->set.by.measured_class ? m->measured_class
-                                                       : m->class_name);
+    cls = intern(&d->classes,
+                 d->set.by.measured_class ? m->measured_class : m->class_name);
     zero = trace_zero(d, m);
     if (model == UINT32_MAX || cls == UINT32_MAX)
         return -1;
@@ -140,7 +141,8 @@ static int plot_data_add(void *ctx, const struct request_metrics *m)
     r->ttft_ms = m->ttft_ms;
     r->tpot_ms = m->tpot_ms;
     r->latency_ms = m->latency_ms;
-    r->out_tokens = m->ok && m->output_tokens >= 0 ? (double)m->output_tokens : NAN;
+    r->out_tokens =
+        m->ok && m->output_tokens >= 0 ? (double)m->output_tokens : NAN;
     r->start_s = since(zero, m->start_ns);
     r->first_s = m->ok ? since(zero, m->first_token_ns) : NAN;
     r->end_s = since(zero, m->end_ns);
@@ -277,7 +279,8 @@ static const char *base_name(const char *path)
 void plot_data_trace_name(const struct plot_data *d, size_t t, char *out,
                           size_t size)
 {
-    const char *name = t < d->set.n_traces ? base_name(d->set.traces[t]->file) : "?";
+    const char *name =
+        t < d->set.n_traces ? base_name(d->set.traces[t]->file) : "?";
     bool shared = false;
     for (size_t i = 0; i < d->set.n_traces; i++)
         if (i != t && strcmp(base_name(d->set.traces[i]->file), name) == 0)

@@ -22,8 +22,8 @@ struct plot_req {
     bool ok;
     double ttft_ms, tpot_ms, latency_ms; /* NAN unknown or failed */
     double out_tokens;                   /* NAN unknown */
-    double start_s, first_s, end_s; /* seconds since the trace's run start,
-                                       NAN unknown */
+    double start_s, first_s, end_s;      /* seconds since the trace's run start,
+                                            NAN unknown */
 };
 
 struct plot_names {
@@ -43,7 +43,7 @@ struct plot_data {
     struct plot_names models, classes;
     struct plot_req *reqs;
     size_t n_reqs, cap_reqs;
-    uint64_t reqs_dropped; /* beyond PLOT_MAX_REQS or out of memory */
+    uint64_t reqs_dropped;      /* beyond PLOT_MAX_REQS or out of memory */
     struct stats_vec *tok_bins; /* [model]: output tokens in second i */
     size_t n_tok_bins;
     int64_t *trace_zero_ns; /* [trace]: run start on CLOCK_MONOTONIC */

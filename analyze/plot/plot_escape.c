@@ -20,7 +20,9 @@ static bool put(char *out, size_t size, size_t *len, const char *p, size_t n,
 
 size_t plot_dat_string_buf(char *out, size_t size, const char *s)
 {
-    size_t len = 0, limit = size < PLOT_DAT_STRING_MAX + 8 ? size : PLOT_DAT_STRING_MAX + 8;
+    size_t len = 0, limit = size < PLOT_DAT_STRING_MAX + 8
+                                ? size
+                                : PLOT_DAT_STRING_MAX + 8;
     const unsigned char *u = (const unsigned char *)(s ? s : "");
     size_t avail = strlen((const char *)u);
     if (size < 12) {
@@ -124,14 +126,26 @@ int plot_html_escape(FILE *out, const char *s, size_t n)
             r = fwrite(u, 1, k, out) == k ? 0 : EOF;
         } else {
             switch (u[0]) {
-            case '&': r = fputs("&amp;", out); break;
-            case '<': r = fputs("&lt;", out); break;
-            case '>': r = fputs("&gt;", out); break;
-            case '"': r = fputs("&quot;", out); break;
-            case '\'': r = fputs("&#39;", out); break;
+            case '&':
+                r = fputs("&amp;", out);
+                break;
+            case '<':
+                r = fputs("&lt;", out);
+                break;
+            case '>':
+                r = fputs("&gt;", out);
+                break;
+            case '"':
+                r = fputs("&quot;", out);
+                break;
+            case '\'':
+                r = fputs("&#39;", out);
+                break;
             /* So no "http:" from a trace reads as a reference, even to a
              * naive search: the page refers to nothing outside itself. */
-            case ':': r = fputs("&#58;", out); break;
+            case ':':
+                r = fputs("&#58;", out);
+                break;
             default:
                 if (u[0] >= 0x20 && u[0] != 0x7f)
                     r = putc(u[0], out);

@@ -55,7 +55,8 @@ static bool inline_svg(FILE *out, const char *svg, size_t len)
     while (p < tag_end) {
         const char *name = p, *q;
         char quote;
-        while (p < tag_end && (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r'))
+        while (p < tag_end &&
+               (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r'))
             p++;
         name = p;
         while (p < tag_end && *p != '=' && *p != ' ' && *p != '\n')
@@ -99,7 +100,9 @@ static void trace_table(FILE *out, const struct trace_info *t)
     info_row(out, "recorder", t->tool_version);
     info_row(out, "workload", t->workload);
     info_row(out, "started (UTC)",
-             t->real_zero_ns > 0 ? clock_format_utc(t->real_zero_ns, when, sizeof(when)) : "");
+             t->real_zero_ns > 0
+                 ? clock_format_utc(t->real_zero_ns, when, sizeof(when))
+                 : "");
     fputs("<tr><th>models</th><td>", out);
     for (size_t i = 0; i < t->n_models; i++) {
         if (i)
@@ -114,8 +117,9 @@ static void trace_table(FILE *out, const struct trace_info *t)
         fputc('=', out);
         esc(out, t->labels[i].value);
     }
-    fprintf(out, "%s</td></tr>\n<tr><th>counts</th><td>%llu requests, %llu chunks, "
-                 "%llu bytes</td></tr>\n",
+    fprintf(out,
+            "%s</td></tr>\n<tr><th>counts</th><td>%llu requests, %llu chunks, "
+            "%llu bytes</td></tr>\n",
             t->n_labels ? "" : "-", (unsigned long long)t->requests,
             (unsigned long long)t->chunks, (unsigned long long)t->bytes);
     fputs("<tr><th>state</th><td>", out);
@@ -125,7 +129,9 @@ static void trace_table(FILE *out, const struct trace_info *t)
     } else if (t->interrupted)
         fputs("interrupted", out);
     else
-        fputs(t->has_footer ? "complete" : "no footer (recorder stopped early?)", out);
+        fputs(t->has_footer ? "complete"
+                            : "no footer (recorder stopped early?)",
+              out);
     fputs("</td></tr>\n</table>\n", out);
 }
 
@@ -147,8 +153,8 @@ static void summary_block(FILE *out, const struct plot_data *d)
 }
 
 /* One chart: its heading, its SVG inline (or a note), its files. */
-static void chart_section(FILE *out, const char *dir, const struct plot_chart *ch,
-                          const char *missing)
+static void chart_section(FILE *out, const char *dir,
+                          const struct plot_chart *ch, const char *missing)
 {
     char path[4096];
     size_t len = 0;
@@ -164,8 +170,10 @@ static void chart_section(FILE *out, const char *dir, const struct plot_chart *c
         esc(out, missing ? missing : "gnuplot did not draw this chart");
         fputs("</p>", out);
     }
-    fprintf(out, "\n<figcaption>gnuplot script %s.gp, data %s.dat</figcaption>\n"
-                 "</figure>\n</section>\n", ch->name, ch->name);
+    fprintf(out,
+            "\n<figcaption>gnuplot script %s.gp, data %s.dat</figcaption>\n"
+            "</figure>\n</section>\n",
+            ch->name, ch->name);
     free(svg);
 }
 
@@ -181,9 +189,11 @@ int plot_html_write(const char *dir, const struct plot_data *d,
         log_error("%s: cannot write: %s", path, strerror(errno));
         return 1;
     }
-    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta "
+          "charset=\"utf-8\">\n"
           "<title>tokentrace report</title>\n<style>\n"
-          "body{font-family:sans-serif;max-width:1120px;margin:2em auto;padding:0 1em;color:#222}\n"
+          "body{font-family:sans-serif;max-width:1120px;margin:2em "
+          "auto;padding:0 1em;color:#222}\n"
           "table.info{border-collapse:collapse;margin:0 0 1.5em}\n"
           "table.info th,table.info td{border:1px solid #ccc;padding:2px 8px;"
           "text-align:left;vertical-align:top}\n"
@@ -191,9 +201,11 @@ int plot_html_write(const char *dir, const struct plot_data *d,
           "pre{background:#f6f6f6;padding:1em;overflow-x:auto;font-size:85%}\n"
           "figure{margin:1em 0}\nfigure svg{width:100%;height:auto}\n"
           "figcaption,.missing{color:#666;font-size:90%}\n"
-          "</style>\n</head>\n<body>\n<h1>tokentrace report</h1>\n", out);
-    fprintf(out, "<p>%zu trace%s, %llu requests (%llu ok). Charts drawn by gnuplot "
-                 "from the scripts and data beside this page.</p>\n",
+          "</style>\n</head>\n<body>\n<h1>tokentrace report</h1>\n",
+          out);
+    fprintf(out,
+            "<p>%zu trace%s, %llu requests (%llu ok). Charts drawn by gnuplot "
+            "from the scripts and data beside this page.</p>\n",
             d->set.n_traces, d->set.n_traces == 1 ? "" : "s",
             (unsigned long long)o->requests, (unsigned long long)o->ok);
     fputs("<h2>Traces</h2>\n", out);

@@ -58,7 +58,8 @@ static int fill(FILE *out, const char *name, const struct plot_subst *subst,
         if (key_len > 8 && memcmp(key, "INCLUDE:", 8) == 0) {
             char inc[64];
             if (key_len - 8 >= sizeof(inc)) {
-                snprintf(err, err_size, "template '%s': include name too long", name);
+                snprintf(err, err_size, "template '%s': include name too long",
+                         name);
                 return -1;
             }
             memcpy(inc, key + 8, key_len - 8);

@@ -13,7 +13,6 @@
 /* Widest model / class cell of the table. */
 #define TREND_MAX_WIDTH 40
 
-
 static int write_buf(FILE *out, struct buf *b)
 {
     if (b->len)
@@ -79,9 +78,10 @@ int trend_write_table(FILE *out, const struct trend_set *set)
     for (size_t i = 0; i < set->n_rows; i++) {
         const struct trend_row *r = set->rows[i];
         for (int k = 0; k < TR_COUNT; k++) {
-            text_fmt_num(c[2 * k], sizeof(c[0]), r->sum[k].n ? r->sum[k].p50 : NAN);
+            text_fmt_num(c[2 * k], sizeof(c[0]),
+                         r->sum[k].n ? r->sum[k].p50 : NAN);
             text_fmt_num(c[2 * k + 1], sizeof(c[0]),
-                    r->sum[k].n ? r->sum[k].p99 : NAN);
+                         r->sum[k].n ? r->sum[k].p99 : NAN);
         }
         buf_printf(
             &b,
@@ -114,9 +114,10 @@ int trend_write_markdown(FILE *out, const struct trend_set *set)
     for (size_t i = 0; i < set->n_rows; i++) {
         const struct trend_row *r = set->rows[i];
         for (int k = 0; k < TR_COUNT; k++) {
-            text_fmt_num(c[2 * k], sizeof(c[0]), r->sum[k].n ? r->sum[k].p50 : NAN);
+            text_fmt_num(c[2 * k], sizeof(c[0]),
+                         r->sum[k].n ? r->sum[k].p50 : NAN);
             text_fmt_num(c[2 * k + 1], sizeof(c[0]),
-                    r->sum[k].n ? r->sum[k].p99 : NAN);
+                         r->sum[k].n ? r->sum[k].p99 : NAN);
         }
         buf_printf(&b, "| %s | ", r->period);
         md_put(&b, r->model, 0);

@@ -65,8 +65,10 @@ int api_key_load(const struct config *cfg, struct api_key *k, char *err,
     }
     for (i = 0; i < len; i++) {
         if ((unsigned char)v[i] < 0x20 || v[i] == 0x7f) {
-            snprintf(err, errlen, "the key in %s contains a line break or "
-                     "control character", k->source);
+            snprintf(err, errlen,
+                     "the key in %s contains a line break or "
+                     "control character",
+                     k->source);
             return API_KEY_E_BAD;
         }
     }
@@ -84,7 +86,6 @@ int api_key_load(const struct config *cfg, struct api_key *k, char *err,
              k->value);
     return API_KEY_OK;
 }
-
 
 void api_key_free(struct api_key *k)
 {

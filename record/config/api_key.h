@@ -9,10 +9,10 @@
 #include "cli.h"
 
 struct api_key {
-    const char *env; /* variable the key came from; the one looked at first
-                        when there is no key */
-    char *value;     /* owned, NULL when there is no key */
-    char *header;    /* owned header line with the key, NULL without key */
+    const char *env;    /* variable the key came from; the one looked at first
+                           when there is no key */
+    char *value;        /* owned, NULL when there is no key */
+    char *header;       /* owned header line with the key, NULL without key */
     bool from_settings; /* the key was written in the cline settings file */
     char source[160];   /* for messages: "$VAR" or "cline.openAiApiKey in
                            FILE" */

@@ -6,7 +6,9 @@
 #include <strings.h>
 
 static const char *const known_paths[] = {
-    "/v1/chat/completions", "/v1/completions", "/v1/messages",
+    "/v1/chat/completions",
+    "/v1/completions",
+    "/v1/messages",
     "/chat/completions",
 };
 
@@ -89,7 +91,8 @@ int base_url_normalize(const char *in, const char *api_path,
         else
             snprintf(out->message, sizeof out->message,
                      "the base URL '%s' has no scheme; did you mean "
-                     "https://%s ?", e, e);
+                     "https://%s ?",
+                     e, e);
         return BASE_URL_E_SCHEME;
     }
     for (i = 0; i < scheme_len; i++) /* "HTTPS://" -> "https://" */
@@ -136,8 +139,10 @@ int base_url_normalize(const char *in, const char *api_path,
             len -= strlen(known_paths[i]);
             e[len] = '\0';
             strip_slashes(e, &len, scheme_len + host_end);
-            snprintf(note, sizeof note, "the base URL ended in the API path "
-                     "%s; using the base %s", known_paths[i], e);
+            snprintf(note, sizeof note,
+                     "the base URL ended in the API path "
+                     "%s; using the base %s",
+                     known_paths[i], e);
             add_note(out, note);
             break;
         }

@@ -15,13 +15,41 @@
 #include "sanitize.h"
 
 enum opt_id {
-    OPT_URL, OPT_MODEL, OPT_OUTPUT, OPT_FORCE, OPT_API, OPT_API_KEY_ENV,
-    OPT_API_KEY, OPT_WORKLOAD, OPT_CLASSES, OPT_N, OPT_CONCURRENCY, OPT_RATE,
-    OPT_ARRIVAL, OPT_SEED, OPT_WARMUP, OPT_DURATION, OPT_MAX_TOKENS,
-    OPT_IGNORE_EOS, OPT_EXTRA_BODY, OPT_TIMEOUT, OPT_IDLE_TIMEOUT,
-    OPT_CONNECT_TIMEOUT, OPT_LABEL, OPT_NO_CONTENT, OPT_HTTP2, OPT_PROGRESS,
-    OPT_QUIET, OPT_NO_REQUEST_ID, OPT_HELP, OPT_VERSION, OPT_CHECK,
-    OPT_CLINE_SETTINGS, OPT_PRINT_CLINE_SETTINGS, OPT_RETRY, OPT_INSECURE,
+    OPT_URL,
+    OPT_MODEL,
+    OPT_OUTPUT,
+    OPT_FORCE,
+    OPT_API,
+    OPT_API_KEY_ENV,
+    OPT_API_KEY,
+    OPT_WORKLOAD,
+    OPT_CLASSES,
+    OPT_N,
+    OPT_CONCURRENCY,
+    OPT_RATE,
+    OPT_ARRIVAL,
+    OPT_SEED,
+    OPT_WARMUP,
+    OPT_DURATION,
+    OPT_MAX_TOKENS,
+    OPT_IGNORE_EOS,
+    OPT_EXTRA_BODY,
+    OPT_TIMEOUT,
+    OPT_IDLE_TIMEOUT,
+    OPT_CONNECT_TIMEOUT,
+    OPT_LABEL,
+    OPT_NO_CONTENT,
+    OPT_HTTP2,
+    OPT_PROGRESS,
+    OPT_QUIET,
+    OPT_NO_REQUEST_ID,
+    OPT_HELP,
+    OPT_VERSION,
+    OPT_CHECK,
+    OPT_CLINE_SETTINGS,
+    OPT_PRINT_CLINE_SETTINGS,
+    OPT_RETRY,
+    OPT_INSECURE,
     OPT_CACERT,
 };
 
@@ -162,7 +190,9 @@ static int apply(struct config *cfg, const struct opt *o, const char *v,
             return usage(err, errlen, "-o: empty file name");
         cfg->output = v;
         break;
-    case OPT_FORCE: cfg->force = true; break;
+    case OPT_FORCE:
+        cfg->force = true;
+        break;
     case OPT_API:
         if (strcmp(v, "openai-chat") == 0)
             cfg->api = API_OPENAI_CHAT;
@@ -171,24 +201,29 @@ static int apply(struct config *cfg, const struct opt *o, const char *v,
         else if (strcmp(v, "anthropic") == 0)
             cfg->api = API_ANTHROPIC;
         else
-            return usage(err, errlen, "--api: '%s' is not one of "
+            return usage(err, errlen,
+                         "--api: '%s' is not one of "
                          "openai-chat, openai-completions, anthropic",
                          shown(v));
         cfg->api_given = true;
         break;
     case OPT_API_KEY_ENV:
         if (!cli_env_name_ok(v))
-            return usage(err, errlen, "--api-key-env takes the name of an "
+            return usage(err, errlen,
+                         "--api-key-env takes the name of an "
                          "environment variable (like OPENAI_API_KEY), "
                          "not a key");
         cfg->api_key_env = v;
         cfg->api_key_env_given = true;
         break;
     case OPT_API_KEY:
-        return usage(err, errlen, "--api-key is not accepted (a key on the "
+        return usage(err, errlen,
+                     "--api-key is not accepted (a key on the "
                      "command line shows up in ps): put the key in an "
                      "environment variable and name it with --api-key-env");
-    case OPT_WORKLOAD: cfg->workload_file = v; break;
+    case OPT_WORKLOAD:
+        cfg->workload_file = v;
+        break;
     case OPT_CLASSES:
         if (*v == '\0')
             return usage(err, errlen, "--classes: empty list");
@@ -202,16 +237,20 @@ static int apply(struct config *cfg, const struct opt *o, const char *v,
         break;
     case OPT_CONCURRENCY:
         if (cli_parse_u64(v, 1, 100000, &cfg->concurrency))
-            return usage(err, errlen, "-c: '%s' is not a count from 1 to "
-                         "100000", shown(v));
+            return usage(err, errlen,
+                         "-c: '%s' is not a count from 1 to "
+                         "100000",
+                         shown(v));
         break;
     case OPT_RATE: {
         char *end;
         errno = 0;
         d = strtod(v, &end);
         if (end == v || *end || errno || !isfinite(d) || d <= 0 || d > 1e6)
-            return usage(err, errlen, "-r: '%s' is not a rate in "
-                         "requests/s above 0", shown(v));
+            return usage(err, errlen,
+                         "-r: '%s' is not a rate in "
+                         "requests/s above 0",
+                         shown(v));
         cfg->rate = d;
         break;
     }
@@ -221,13 +260,17 @@ static int apply(struct config *cfg, const struct opt *o, const char *v,
         else if (strcmp(v, "constant") == 0)
             cfg->arrival = ARRIVAL_CONSTANT;
         else
-            return usage(err, errlen, "--arrival: '%s' is not poisson or "
-                         "constant", shown(v));
+            return usage(err, errlen,
+                         "--arrival: '%s' is not poisson or "
+                         "constant",
+                         shown(v));
         break;
     case OPT_SEED:
         if (cli_parse_u64(v, 0, UINT64_MAX, &cfg->seed))
-            return usage(err, errlen, "--seed: '%s' is not an unsigned "
-                         "integer", shown(v));
+            return usage(err, errlen,
+                         "--seed: '%s' is not an unsigned "
+                         "integer",
+                         shown(v));
         break;
     case OPT_WARMUP:
         if (cli_parse_u64(v, 0, 1000000, &cfg->warmup))
@@ -236,17 +279,22 @@ static int apply(struct config *cfg, const struct opt *o, const char *v,
         break;
     case OPT_MAX_TOKENS:
         if (cli_parse_u64(v, 1, 10000000, &u))
-            return usage(err, errlen, "--max-tokens: '%s' is not a count "
-                         "from 1", shown(v));
+            return usage(err, errlen,
+                         "--max-tokens: '%s' is not a count "
+                         "from 1",
+                         shown(v));
         cfg->max_tokens = (int64_t)u;
         break;
-    case OPT_IGNORE_EOS: cfg->ignore_eos = true; break;
+    case OPT_IGNORE_EOS:
+        cfg->ignore_eos = true;
+        break;
     case OPT_EXTRA_BODY: {
         cJSON *j = cJSON_Parse(v);
         bool ok = j && cJSON_IsObject(j);
         cJSON_Delete(j);
         if (!ok)
-            return usage(err, errlen, "--extra-body: not a JSON object "
+            return usage(err, errlen,
+                         "--extra-body: not a JSON object "
                          "(example: '{\"temperature\":0}')");
         cfg->extra_body = v;
         break;
@@ -256,9 +304,10 @@ static int apply(struct config *cfg, const struct opt *o, const char *v,
     case OPT_IDLE_TIMEOUT:
     case OPT_CONNECT_TIMEOUT:
         if (cli_parse_seconds(v, &d) || d <= 0 || d > 1e7)
-            return usage(err, errlen, "--%s: '%s' is not a duration above "
-                         "0 (seconds, or with a unit: 500ms, 2m)", o->name,
-                         shown(v));
+            return usage(err, errlen,
+                         "--%s: '%s' is not a duration above "
+                         "0 (seconds, or with a unit: 500ms, 2m)",
+                         o->name, shown(v));
         if (o->id == OPT_DURATION)
             cfg->duration_s = d;
         else if (o->id == OPT_TIMEOUT) {
@@ -267,8 +316,7 @@ static int apply(struct config *cfg, const struct opt *o, const char *v,
         } else if (o->id == OPT_IDLE_TIMEOUT) {
             cfg->idle_timeout_s = d;
             cfg->idle_timeout_given = true;
-        }
-        else
+        } else
             cfg->connect_timeout_s = d;
         break;
     case OPT_LABEL: {
@@ -288,8 +336,12 @@ static int apply(struct config *cfg, const struct opt *o, const char *v,
         cfg->n_labels++;
         break;
     }
-    case OPT_NO_CONTENT: cfg->no_content = true; break;
-    case OPT_HTTP2: cfg->http2 = true; break;
+    case OPT_NO_CONTENT:
+        cfg->no_content = true;
+        break;
+    case OPT_HTTP2:
+        cfg->http2 = true;
+        break;
     case OPT_PROGRESS:
         if (strcmp(v, "auto") == 0)
             cfg->progress = PROGRESS_AUTO;
@@ -298,26 +350,42 @@ static int apply(struct config *cfg, const struct opt *o, const char *v,
         else if (strcmp(v, "never") == 0)
             cfg->progress = PROGRESS_NEVER;
         else
-            return usage(err, errlen, "--progress: '%s' is not auto, "
-                         "always or never", shown(v));
+            return usage(err, errlen,
+                         "--progress: '%s' is not auto, "
+                         "always or never",
+                         shown(v));
         break;
-    case OPT_QUIET: cfg->quiet = true; break;
-    case OPT_NO_REQUEST_ID: cfg->no_request_id = true; break;
-    case OPT_HELP: return CLI_HELP;
-    case OPT_VERSION: return CLI_VERSION;
-    case OPT_CHECK: cfg->check = true; break;
+    case OPT_QUIET:
+        cfg->quiet = true;
+        break;
+    case OPT_NO_REQUEST_ID:
+        cfg->no_request_id = true;
+        break;
+    case OPT_HELP:
+        return CLI_HELP;
+    case OPT_VERSION:
+        return CLI_VERSION;
+    case OPT_CHECK:
+        cfg->check = true;
+        break;
     case OPT_CLINE_SETTINGS:
         if (*v == '\0')
             return usage(err, errlen, "--cline-settings: empty file name");
         cfg->cline_file = v;
         break;
-    case OPT_PRINT_CLINE_SETTINGS: cfg->print_cline_settings = true; break;
+    case OPT_PRINT_CLINE_SETTINGS:
+        cfg->print_cline_settings = true;
+        break;
     case OPT_RETRY:
         if (cli_parse_u64(v, 0, RETRY_MAX_ATTEMPTS, &cfg->retry))
-            return usage(err, errlen, "--retry: '%s' is not a count from 0 "
-                         "to %d", shown(v), RETRY_MAX_ATTEMPTS);
+            return usage(err, errlen,
+                         "--retry: '%s' is not a count from 0 "
+                         "to %d",
+                         shown(v), RETRY_MAX_ATTEMPTS);
         break;
-    case OPT_INSECURE: cfg->insecure = true; break;
+    case OPT_INSECURE:
+        cfg->insecure = true;
+        break;
     case OPT_CACERT:
         if (*v == '\0')
             return usage(err, errlen, "--cacert: empty file name");
@@ -340,13 +408,16 @@ static int load_cline(struct config *cfg, char *err, size_t errlen)
 static int check_config(struct config *cfg, char *err, size_t errlen)
 {
     if (cfg->check && cfg->print_cline_settings)
-        return usage(err, errlen, "--check and --print-cline-settings "
+        return usage(err, errlen,
+                     "--check and --print-cline-settings "
                      "exclude each other");
     if (cfg->check && cfg->output && strcmp(cfg->output, "-") == 0)
-        return usage(err, errlen, "--check prints its report on stdout: "
+        return usage(err, errlen,
+                     "--check prints its report on stdout: "
                      "give -o a file name for the probe trace");
     if (cfg->insecure && cfg->cacert)
-        return usage(err, errlen, "--insecure and --cacert exclude each "
+        return usage(err, errlen,
+                     "--insecure and --cacert exclude each "
                      "other: --cacert verifies with FILE, --insecure does "
                      "not verify at all");
     if (cfg->cacert && access(cfg->cacert, R_OK) != 0)
@@ -362,13 +433,18 @@ static int check_config(struct config *cfg, char *err, size_t errlen)
         }
     }
     if (!cfg->base_url)
-        return usage(err, errlen, "no base URL: give -u URL%s or set "
-                     "OPENAI_BASE_URL", cfg->cline_file ? " (or "
-                     "cline.openAiBaseUrl in the settings file)" : "");
+        return usage(err, errlen,
+                     "no base URL: give -u URL%s or set "
+                     "OPENAI_BASE_URL",
+                     cfg->cline_file
+                         ? " (or "
+                           "cline.openAiBaseUrl in the settings file)"
+                         : "");
     if (cfg->n_models == 0)
         return usage(err, errlen, "no model: give at least one -m MODEL%s",
                      cfg->cline_file ? " (or cline.openAiModelId in the "
-                     "settings file)" : "");
+                                       "settings file)"
+                                     : "");
     return CLI_OK;
 }
 
@@ -410,7 +486,8 @@ int cli_parse(int argc, char **argv, struct config *cfg, char *err,
             return rc;
     }
     if (c_given && cfg->rate > 0)
-        return usage(err, errlen, "-c and -r exclude each other: -c is a "
+        return usage(err, errlen,
+                     "-c and -r exclude each other: -c is a "
                      "closed loop, -r an open loop");
     if (arrival_given && cfg->rate <= 0)
         return usage(err, errlen, "--arrival needs an open loop (-r RATE)");

@@ -47,11 +47,11 @@ struct config {
     size_t n_models;
     enum api_kind api;
     bool api_given;
-    const char *api_key_env; /* NULL: the API kind's default variables */
-    bool api_key_env_given;  /* --api-key-env (not a cline ${env:VAR}) */
+    const char *api_key_env;     /* NULL: the API kind's default variables */
+    bool api_key_env_given;      /* --api-key-env (not a cline ${env:VAR}) */
     const char *api_key_literal; /* the key written in the cline settings
                                     file (points into cline), or NULL */
-    const char *output;      /* NULL: tokentrace-<date>-<time>.ttrace */
+    const char *output;          /* NULL: tokentrace-<date>-<time>.ttrace */
     bool force;
     const char *workload_file; /* -w, NULL: built-in */
     const char *classes;       /* --classes list, NULL: all */
@@ -61,8 +61,8 @@ struct config {
     double rate;          /* open loop requests/s, 0: closed loop */
     enum arrival_kind arrival;
     uint64_t seed;
-    uint64_t warmup; /* warmup requests per model */
-    double duration_s; /* 0: no bound */
+    uint64_t warmup;    /* warmup requests per model */
+    double duration_s;  /* 0: no bound */
     int64_t max_tokens; /* -1: by class */
     bool ignore_eos;
     const char *extra_body; /* a JSON object (validated), or NULL */
@@ -71,8 +71,8 @@ struct config {
     double idle_timeout_s;
     bool idle_timeout_given;
     double connect_timeout_s; /* 0: libcurl's default */
-    uint64_t retry; /* --retry N: re-sends of a 429/503 answer, 0: never */
-    bool insecure;  /* --insecure: no TLS peer / host name verification */
+    uint64_t retry;     /* --retry N: re-sends of a 429/503 answer, 0: never */
+    bool insecure;      /* --insecure: no TLS peer / host name verification */
     const char *cacert; /* --cacert FILE: CA bundle to verify with, or NULL */
     struct cli_label labels[CLI_MAX_LABELS];
     size_t n_labels;
@@ -81,9 +81,9 @@ struct config {
     bool quiet;
     bool no_request_id;
     enum progress_mode progress;
-    bool check;                /* --check: diagnose the channel */
-    bool print_cline_settings; /* --print-cline-settings */
-    const char *cline_file;    /* --cline-settings FILE, or NULL */
+    bool check;                   /* --check: diagnose the channel */
+    bool print_cline_settings;    /* --print-cline-settings */
+    const char *cline_file;       /* --cline-settings FILE, or NULL */
     struct cline_settings *cline; /* that file's values (owned), or NULL */
     int argc; /* the whole command line, for the trace header */
     char **argv;

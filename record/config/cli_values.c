@@ -9,9 +9,12 @@
 const char *cli_api_name(enum api_kind api)
 {
     switch (api) {
-    case API_OPENAI_COMPLETIONS: return "openai-completions";
-    case API_ANTHROPIC: return "anthropic";
-    case API_OPENAI_CHAT: break;
+    case API_OPENAI_COMPLETIONS:
+        return "openai-completions";
+    case API_ANTHROPIC:
+        return "anthropic";
+    case API_OPENAI_CHAT:
+        break;
     }
     return "openai-chat";
 }
@@ -19,9 +22,12 @@ const char *cli_api_name(enum api_kind api)
 const char *cli_api_path(enum api_kind api)
 {
     switch (api) {
-    case API_OPENAI_COMPLETIONS: return "/v1/completions";
-    case API_ANTHROPIC: return "/v1/messages";
-    case API_OPENAI_CHAT: break;
+    case API_OPENAI_COMPLETIONS:
+        return "/v1/completions";
+    case API_ANTHROPIC:
+        return "/v1/messages";
+    case API_OPENAI_CHAT:
+        break;
     }
     return "/v1/chat/completions";
 }
@@ -31,9 +37,12 @@ const char *cli_request_path(const struct config *cfg)
     if (!cfg->sdk_base)
         return cli_api_path(cfg->api);
     switch (cfg->api) {
-    case API_OPENAI_COMPLETIONS: return "/completions";
-    case API_ANTHROPIC: return "/v1/messages"; /* the Anthropic SDK's */
-    case API_OPENAI_CHAT: break;
+    case API_OPENAI_COMPLETIONS:
+        return "/completions";
+    case API_ANTHROPIC:
+        return "/v1/messages"; /* the Anthropic SDK's */
+    case API_OPENAI_CHAT:
+        break;
     }
     return "/chat/completions";
 }
@@ -84,4 +93,3 @@ bool cli_env_name_ok(const char *name)
             return false;
     return true;
 }
-

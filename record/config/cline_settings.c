@@ -294,8 +294,7 @@ static bool near_key_setting(const char *text, size_t len, int line)
 /* Writes the message of a document jsonc could not parse: where, and what
  * it found there unless that may be the key. */
 static void syntax_message(const char *name, const char *text, size_t len,
-                           int line, const char *why, char *err,
-                           size_t errlen)
+                           int line, const char *why, char *err, size_t errlen)
 {
     char *safe;
     if (line <= 0) {

@@ -115,7 +115,7 @@ char *sanitize_key_only(const char *s, const char *key)
 /* True for an option whose value is itself a credential (or names one). */
 static bool secret_option(const char *arg)
 {
-    static const char *const words[] = {"key", "secret", "password", "passwd",
+    static const char *const words[] = {"key",  "secret", "password",  "passwd",
                                         "auth", "cookie", "credential"};
     size_t i, len;
     const char *eq;

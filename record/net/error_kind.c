@@ -68,7 +68,8 @@ const char *error_kind_classify(const struct error_facts *f, char *kind_buf,
         else if (strcmp(f->forced, "interrupted") == 0)
             snprintf(msg, msglen, "stopped by a signal before the end");
         else if (strcmp(f->forced, "oversized_event") == 0)
-            snprintf(msg, msglen, "an SSE line or event longer than %zu MiB "
+            snprintf(msg, msglen,
+                     "an SSE line or event longer than %zu MiB "
                      "(the analyzer's cap): stopped",
                      SSE_DEFAULT_MAX_EVENT_BYTES >> 20);
         else
@@ -87,25 +88,31 @@ const char *error_kind_classify(const struct error_facts *f, char *kind_buf,
     if (f->code != CURLE_OK) {
         const char *kind = curl_kind(f);
         if (f->code == CURLE_OPERATION_TIMEDOUT && f->connected)
-            snprintf(msg, msglen, "request took longer than %g s "
-                     "(--timeout): %s", f->timeout_s, ce);
+            snprintf(msg, msglen,
+                     "request took longer than %g s "
+                     "(--timeout): %s",
+                     f->timeout_s, ce);
         else if (f->code == CURLE_PEER_FAILED_VERIFICATION)
-            snprintf(msg, msglen, "TLS certificate verification failed: %s "
+            snprintf(msg, msglen,
+                     "TLS certificate verification failed: %s "
                      "(a private CA: --cacert FILE; --insecure skips "
-                     "verification)", ce);
+                     "verification)",
+                     ce);
         else
             snprintf(msg, msglen, "%s", ce);
         return kind;
     }
     if (f->http_status >= 200 && f->http_status < 300 && f->content_type) {
         if (strcmp(f->content_type, "text/html") == 0) {
-            snprintf(msg, msglen, "HTTP %d with an HTML page instead of an "
+            snprintf(msg, msglen,
+                     "HTTP %d with an HTML page instead of an "
                      "event stream: does the base URL point at a website?",
                      f->http_status);
             return "html";
         }
         if (strcmp(f->content_type, "application/json") == 0) {
-            snprintf(msg, msglen, "HTTP %d with one JSON reply instead of an "
+            snprintf(msg, msglen,
+                     "HTTP %d with one JSON reply instead of an "
                      "event stream: the server ignored \"stream\": true",
                      f->http_status);
             return "not_streamed";

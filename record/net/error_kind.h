@@ -25,16 +25,16 @@
 #include <stddef.h>
 
 struct error_facts {
-    CURLcode code;          /* the transfer's result */
-    const char *curl_error; /* libcurl's error buffer, may be "" or NULL */
-    const char *forced;     /* kind decided by the recorder (idle_timeout,
-                               interrupted, oversized_event), or NULL */
-    int http_status;        /* 0: no response */
-    const char *reason;     /* reason phrase, may be NULL */
+    CURLcode code;            /* the transfer's result */
+    const char *curl_error;   /* libcurl's error buffer, may be "" or NULL */
+    const char *forced;       /* kind decided by the recorder (idle_timeout,
+                                 interrupted, oversized_event), or NULL */
+    int http_status;          /* 0: no response */
+    const char *reason;       /* reason phrase, may be NULL */
     const char *content_type; /* lower-cased media type, may be "" */
-    bool stream_error;      /* an "error" object was seen in the body */
-    bool connected;         /* the connection was established */
-    double timeout_s;       /* the total timeout, for messages */
+    bool stream_error;        /* an "error" object was seen in the body */
+    bool connected;           /* the connection was established */
+    double timeout_s;         /* the total timeout, for messages */
     double idle_timeout_s;
 };
 

@@ -150,7 +150,7 @@ int evloop_new(struct event_base *base, evloop_done_fn done, void *ud,
 int evloop_add(struct evloop *l, CURL *easy)
 {
     return curl_multi_add_handle(l->multi, easy) == CURLM_OK ? EVLOOP_OK
-                                                              : EVLOOP_E_CURL;
+                                                             : EVLOOP_E_CURL;
 }
 
 void evloop_remove(struct evloop *l, CURL *easy)

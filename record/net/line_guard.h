@@ -21,10 +21,10 @@
 #define LINE_GUARD_HEAD 7 /* "event: " is the longest prefix looked at */
 
 struct line_guard {
-    size_t cap;       /* 0 until the first feed picks the default */
-    uint64_t line;    /* bytes of the current line so far */
-    uint64_t data;    /* data bytes the parser holds for the event */
-    uint64_t type;    /* event type bytes the parser holds */
+    size_t cap;                 /* 0 until the first feed picks the default */
+    uint64_t line;              /* bytes of the current line so far */
+    uint64_t data;              /* data bytes the parser holds for the event */
+    uint64_t type;              /* event type bytes the parser holds */
     char head[LINE_GUARD_HEAD]; /* first bytes of the current line */
     unsigned head_len;
     unsigned bom_matched; /* leading UTF-8 BOM bytes matched so far */

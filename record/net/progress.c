@@ -89,11 +89,12 @@ void progress_draw(struct progress *p, int64_t now_ns, bool force)
         snprintf(retries, sizeof retries, ", %llu retries (%llu waiting)",
                  (unsigned long long)p->retries,
                  (unsigned long long)p->waiting);
-    fprintf(stderr, "\r%llu/%s done, %llu errors, %llu in flight%s, "
+    fprintf(stderr,
+            "\r%llu/%s done, %llu errors, %llu in flight%s, "
             "TTFT p50 %s, %.0f s\033[K",
-            (unsigned long long)p->done, total,
-            (unsigned long long)p->errors, (unsigned long long)p->in_flight,
-            retries, ttft, (double)(now_ns - p->start_ns) / 1e9);
+            (unsigned long long)p->done, total, (unsigned long long)p->errors,
+            (unsigned long long)p->in_flight, retries, ttft,
+            (double)(now_ns - p->start_ns) / 1e9);
     fflush(stderr);
     p->drawn = true;
 }

@@ -20,16 +20,16 @@
 
 struct progress {
     bool enabled;
-    bool drawn;          /* a line is on screen */
+    bool drawn; /* a line is on screen */
     int64_t last_draw_ns;
     int64_t start_ns;
-    uint64_t total;      /* UINT64_MAX: unbounded */
+    uint64_t total; /* UINT64_MAX: unbounded */
     uint64_t done;
     uint64_t errors;
     uint64_t in_flight;
-    uint64_t retries;    /* attempts sent again (--retry) */
-    uint64_t waiting;    /* requests waiting for their next attempt */
-    uint64_t n_ttft;     /* live TTFT samples counted */
+    uint64_t retries; /* attempts sent again (--retry) */
+    uint64_t waiting; /* requests waiting for their next attempt */
+    uint64_t n_ttft;  /* live TTFT samples counted */
     uint64_t ttft_hist[PROGRESS_TTFT_BUCKETS];
 };
 

@@ -8,22 +8,39 @@
 
 /* Kept verbatim. */
 static const char *const kept[] = {
-    "content-type", "content-length", "content-encoding",
-    "transfer-encoding", "x-request-id", "request-id", "openai-processing-ms",
-    "openai-version", "openai-model", "retry-after", "retry-after-ms",
-    "server", "via", "cf-ray", "date", "x-amzn-requestid", "x-cache",
-    "x-envoy-upstream-service-time", "age", "location",
+    "content-type",
+    "content-length",
+    "content-encoding",
+    "transfer-encoding",
+    "x-request-id",
+    "request-id",
+    "openai-processing-ms",
+    "openai-version",
+    "openai-model",
+    "retry-after",
+    "retry-after-ms",
+    "server",
+    "via",
+    "cf-ray",
+    "date",
+    "x-amzn-requestid",
+    "x-cache",
+    "x-envoy-upstream-service-time",
+    "age",
+    "location",
 };
 
 /* Kept by prefix. */
 static const char *const kept_prefixes[] = {
-    "x-ratelimit-", "anthropic-ratelimit-", "ratelimit-",
+    "x-ratelimit-",
+    "anthropic-ratelimit-",
+    "ratelimit-",
 };
 
 /* Kept, but with the value "[redacted]". */
 static const char *const redacted[] = {
-    "authorization", "proxy-authorization", "cookie", "set-cookie",
-    "x-api-key", "api-key",
+    "authorization", "proxy-authorization", "cookie",
+    "set-cookie",    "x-api-key",           "api-key",
 };
 
 static int name_in(const char *name, size_t len, const char *const *list,
@@ -153,12 +170,12 @@ static int status_line(struct resp_headers *h, const char *line, size_t len)
 }
 
 /* Stores the media type of a Content-Type value, lower-cased. */
-static void set_content_type(struct resp_headers *h, const char *v,
-                             size_t len)
+static void set_content_type(struct resp_headers *h, const char *v, size_t len)
 {
     size_t i, n = 0;
     for (i = 0; i < len && v[i] != ';' && v[i] != ' ' &&
-                n + 1 < sizeof h->content_type; i++)
+                n + 1 < sizeof h->content_type;
+         i++)
         h->content_type[n++] =
             (char)(v[i] >= 'A' && v[i] <= 'Z' ? v[i] + 32 : v[i]);
     h->content_type[n] = '\0';

@@ -13,12 +13,12 @@
 #define RESP_HEADER_VALUE_MAX 512
 
 struct resp_headers {
-    int status;       /* of the last status line, 0 before one */
-    char reason[64];  /* its reason phrase ("Too Many Requests"), may be "" */
+    int status;      /* of the last status line, 0 before one */
+    char reason[64]; /* its reason phrase ("Too Many Requests"), may be "" */
     struct trace_kv kv[RESP_HEADERS_MAX]; /* owned strings */
     size_t n;
     char content_type[128]; /* lower-cased media type, "" if none */
-    const char *secret; /* borrowed: the key to redact, NULL for none */
+    const char *secret;     /* borrowed: the key to redact, NULL for none */
 };
 
 /* Starts empty. */

@@ -15,7 +15,10 @@ struct token_key {
     bool space_ok; /* also `"key": "` (one space) */
 };
 
-#define KEY(lit, sp) {lit, sizeof(lit) - 1, sp}
+#define KEY(lit, sp)                                                           \
+    {                                                                          \
+        lit, sizeof(lit) - 1, sp                                               \
+    }
 
 /* "reasoning_content" is not matched by its "content" tail (that is
  * preceded by '_', not '"'), so it is listed on its own. */
@@ -117,8 +120,8 @@ bool token_scan_feed(struct token_scan *s, const char *p, size_t n)
     memcpy(seam + s->carry_len, p, head);
     /* only colons whose key may begin in the carry; the rest are p's */
     if (s->carry_len)
-        first = scan_window(s, seam, s->carry_len + head,
-                            s->carry_len + KEY_MAX);
+        first =
+            scan_window(s, seam, s->carry_len + head, s->carry_len + KEY_MAX);
     if (scan_window(s, p, n, n))
         first = true;
     /* keep the last TOKEN_SCAN_CARRY - 1 bytes of everything seen so far */

@@ -158,12 +158,10 @@ int transfer_new(const struct transfer_config *tc, struct transfer_env *env,
     if (tc->cacert)
         curl_easy_setopt(e, CURLOPT_CAINFO, tc->cacert);
     if (tc->http2) {
-        curl_easy_setopt(e, CURLOPT_HTTP_VERSION,
-                         (long)CURL_HTTP_VERSION_2TLS);
+        curl_easy_setopt(e, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_2TLS);
         curl_easy_setopt(e, CURLOPT_PIPEWAIT, 1L);
     } else {
-        curl_easy_setopt(e, CURLOPT_HTTP_VERSION,
-                         (long)CURL_HTTP_VERSION_1_1);
+        curl_easy_setopt(e, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_1_1);
     }
     *out = t;
     return TRANSFER_OK;
@@ -180,8 +178,7 @@ static int64_t phase_ns(CURL *e, CURLINFO info)
 
 void transfer_result(struct transfer *t, const struct transfer_config *tc,
                      CURLcode code, int64_t end_ns, struct trace_result *r,
-                     char *kind_buf, size_t kind_len, char *msg,
-                     size_t msglen)
+                     char *kind_buf, size_t kind_len, char *msg, size_t msglen)
 {
     struct error_facts f;
     memset(r, 0, sizeof *r);
@@ -202,8 +199,7 @@ void transfer_result(struct transfer *t, const struct transfer_config *tc,
         r->phases.tls_ns = -1;
     r->phases.pretransfer_ns = phase_ns(t->easy, CURLINFO_PRETRANSFER_TIME_T);
 #if LIBCURL_VERSION_NUM >= 0x080a00
-    r->phases.posttransfer_ns =
-        phase_ns(t->easy, CURLINFO_POSTTRANSFER_TIME_T);
+    r->phases.posttransfer_ns = phase_ns(t->easy, CURLINFO_POSTTRANSFER_TIME_T);
 #else
     r->phases.posttransfer_ns = -1;
 #endif

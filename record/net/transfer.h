@@ -35,7 +35,7 @@ typedef void (*transfer_observe_fn)(void *ud, int64_t t_ns, const char *p,
 /* Where transfers report (borrowed, shared by a run's transfers). */
 struct transfer_env {
     struct trace_writer *writer; /* NULL: chunks are not recorded */
-    struct progress *progress; /* NULL: no progress line */
+    struct progress *progress;   /* NULL: no progress line */
     int write_err; /* first trace write error, 0 while all is well */
 };
 
@@ -47,8 +47,8 @@ struct transfer {
     uint32_t retry_of;    /* id of the first attempt of a retry, else 0 */
     uint64_t slot_k;      /* the run's schedule slot (set by the caller) */
     int64_t scheduled_ns; /* intended send time, -1 closed loop */
-    char request_id[48]; /* X-Request-Id sent, "" when off */
-    char *body;          /* owned */
+    char request_id[48];  /* X-Request-Id sent, "" when off */
+    char *body;           /* owned */
     size_t body_len;
     struct curl_slist *headers;
     char errbuf[CURL_ERROR_SIZE];
@@ -59,8 +59,8 @@ struct transfer {
     uint64_t chunks;
     struct resp_headers resp;
     struct token_scan scan;
-    struct line_guard guard; /* stops a line/event over the SSE cap */
-    const char *forced_kind; /* set before stopping it early */
+    struct line_guard guard;     /* stops a line/event over the SSE cap */
+    const char *forced_kind;     /* set before stopping it early */
     transfer_observe_fn observe; /* optional, with observe_ud */
     void *observe_ud;
     struct transfer_env *env;
@@ -83,8 +83,7 @@ int transfer_new(const struct transfer_config *tc, struct transfer_env *env,
  * caller's kind_buf / msg buffers). */
 void transfer_result(struct transfer *t, const struct transfer_config *tc,
                      CURLcode code, int64_t end_ns, struct trace_result *r,
-                     char *kind_buf, size_t kind_len, char *msg,
-                     size_t msglen);
+                     char *kind_buf, size_t kind_len, char *msg, size_t msglen);
 
 /* Frees the transfer and its easy handle (remove it from the multi handle
  * first). NULL-safe. */

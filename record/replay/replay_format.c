@@ -78,8 +78,8 @@ void replay_fmt_init(struct replay_fmt *f, enum replay_api api, bool crlf,
                  api == REPLAY_API_CHAT ? "chat.completion.chunk"
                                         : "text_completion",
                  f->created);
-    f->chunk_pre_len = n > 0 && (size_t)n < sizeof(f->chunk_pre) ? (size_t)n
-                                                                  : 0;
+    f->chunk_pre_len =
+        n > 0 && (size_t)n < sizeof(f->chunk_pre) ? (size_t)n : 0;
 }
 
 int replay_json_escape(struct buf *b, const char *s)
@@ -123,7 +123,8 @@ static int ev_begin(struct buf *b, const struct replay_fmt *f, const char *name)
 {
     if (name != NULL) {
         struct piece v[] = {f->nospace ? LIT("event:") : LIT("event: "),
-                            {name, strlen(name)}, eol_piece(f),
+                            {name, strlen(name)},
+                            eol_piece(f),
                             data_piece(f)};
         return emit(b, v, N_PIECES(v), NULL);
     }
@@ -138,9 +139,11 @@ static int ev_end(struct buf *b, const struct replay_fmt *f)
 
 /* The chunk object's pieces up to the opening of "choices":[ (the last
  * one is that key, to be extended by the caller). */
-#define CHUNK_HEAD(f)                                                        \
-    data_piece(f), {(f)->chunk_pre, (f)->chunk_pre_len},                     \
-        {(f)->model_json, (f)->model_len}
+#define CHUNK_HEAD(f)                                                          \
+    data_piece(f), {(f)->chunk_pre, (f)->chunk_pre_len},                       \
+    {                                                                          \
+        (f)->model_json, (f)->model_len                                        \
+    }
 
 /* Chat/completions chunk object up to the opening of "choices":[. */
 static int chunk_head(struct buf *b, const struct replay_fmt *f)
@@ -182,8 +185,9 @@ static int msg_tokens(struct buf *b, const struct replay_fmt *f, bool thinking,
         data_piece(f),
         LIT("{\"type\":\"content_block_delta\",\"index\":"),
         {num, decimal_i64(num, block)},
-        thinking ? LIT(",\"delta\":{\"type\":\"thinking_delta\",\"thinking\":\"")
-                 : LIT(",\"delta\":{\"type\":\"text_delta\",\"text\":\""),
+        thinking
+            ? LIT(",\"delta\":{\"type\":\"thinking_delta\",\"thinking\":\"")
+            : LIT(",\"delta\":{\"type\":\"text_delta\",\"text\":\""),
         LIT("\"}}"),
         end_piece(f),
     };

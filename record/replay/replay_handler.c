@@ -118,7 +118,8 @@ static void leak_credentials(struct evhttp_request *req)
     snprintf(line, sizeof(line), "Bearer %s", key);
     evhttp_add_header(out, "Proxy-Authorization", line);
     evhttp_add_header(out, "Authorization", line);
-    snprintf(line, sizeof(line), "https://gateway.invalid/v1/s?key=%s&x=1", key);
+    snprintf(line, sizeof(line), "https://gateway.invalid/v1/s?key=%s&x=1",
+             key);
     evhttp_add_header(out, "Location", line);
     snprintf(line, sizeof(line), "gw-%s-%s", key, key);
     evhttp_add_header(out, "x-amzn-requestid", line);

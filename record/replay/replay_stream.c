@@ -54,7 +54,7 @@ struct replay_stream {
     int reset_tries;
     bool chunked; /* evhttp frames the body in HTTP/1.1 chunks */
     bool busy;    /* inside stream_run: frees are deferred */
-    bool dead; /* to be freed */
+    bool dead;    /* to be freed */
 };
 
 enum step_outcome {

@@ -34,7 +34,7 @@ struct synth_profile {
     int64_t ttft_per_1k_ns; /* extra TTFT per 1000 input tokens */
     int64_t tokens;         /* default output length */
     int64_t tokens_per_chunk;
-    double jitter; /* fraction of tpot, 0..1 */
+    double jitter;        /* fraction of tpot, 0..1 */
     int64_t keepalive_ns; /* ": keep-alive" interval before the first
                              token; 0: only with the keepalive fault */
 };

@@ -52,7 +52,7 @@ struct synth_stream {
     size_t next_end;
     int64_t next_due, last_due, next_keepalive;
     int64_t keepalive_ns; /* comment interval before the first token, 0 off */
-    int block; /* Anthropic content block index */
+    int block;            /* Anthropic content block index */
     bool role_sent;
 };
 

@@ -106,7 +106,7 @@ int replay_synth_stream_new(const struct replay_req_info *req,
                          : SYNTH_FAULT_AFTER_CHUNKS;
     s->keepalive_ns = profile->keepalive_ns > 0 ? profile->keepalive_ns
                       : FAULT_HAS(faults, FAULT_KEEPALIVE) ? SYNTH_KEEPALIVE_NS
-                                                         : 0;
+                                                           : 0;
     s->next_keepalive = arrival_ns + s->keepalive_ns;
     s->fmt.nospace = FAULT_HAS(faults, FAULT_DATA_NOSPACE);
     *out = s;

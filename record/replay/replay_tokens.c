@@ -9,18 +9,21 @@ struct word {
     size_t len;
 };
 
-#define W(lit) {lit, sizeof(lit) - 1}
+#define W(lit)                                                                 \
+    {                                                                          \
+        lit, sizeof(lit) - 1                                                   \
+    }
 
 static const struct word ascii_words[] = {
-    W("lorem "),        W("ipsum "),      W("dolor "),      W("sit "),
-    W("amet "),         W("consectetur "), W("adipiscing "), W("elit "),
-    W("sed "),          W("do "),         W("eiusmod "),    W("tempor "),
-    W("incididunt "),   W("ut "),         W("labore "),     W("et "),
-    W("dolore "),       W("magna "),      W("aliqua "),     W("enim "),
-    W("ad "),           W("minim "),      W("veniam "),     W("quis "),
-    W("nostrud "),      W("exercitation "), W("ullamco "),  W("laboris "),
-    W("nisi "),         W("aliquip "),    W("ex "),         W("ea "),
-    W("commodo "),      W("consequat "),  W("duis "),       W("aute "),
+    W("lorem "),      W("ipsum "),        W("dolor "),      W("sit "),
+    W("amet "),       W("consectetur "),  W("adipiscing "), W("elit "),
+    W("sed "),        W("do "),           W("eiusmod "),    W("tempor "),
+    W("incididunt "), W("ut "),           W("labore "),     W("et "),
+    W("dolore "),     W("magna "),        W("aliqua "),     W("enim "),
+    W("ad "),         W("minim "),        W("veniam "),     W("quis "),
+    W("nostrud "),    W("exercitation "), W("ullamco "),    W("laboris "),
+    W("nisi "),       W("aliquip "),      W("ex "),         W("ea "),
+    W("commodo "),    W("consequat "),    W("duis "),       W("aute "),
 };
 
 /* Every word holds at least one multibyte character. */

@@ -140,7 +140,8 @@ static int setup(struct run *r)
     r->max_inflight = c->rate > 0 ? cap : c->concurrency;
     if (c->rate <= 0 && c->concurrency > cap)
         log_warn("-c %llu is above the open-file limit; expect connect "
-                 "errors", (unsigned long long)c->concurrency);
+                 "errors",
+                 (unsigned long long)c->concurrency);
     return RUN_OK;
 }
 
@@ -204,9 +205,8 @@ int run_execute(const struct run_setup *s, struct run_outcome *out)
     }
     r.mono_zero = clock_mono_ns();
     out->start_ns = r.mono_zero;
-    show = !s->cfg->quiet &&
-           (s->cfg->progress == PROGRESS_ALWAYS ||
-            (s->cfg->progress == PROGRESS_AUTO && isatty(2)));
+    show = !s->cfg->quiet && (s->cfg->progress == PROGRESS_ALWAYS ||
+                              (s->cfg->progress == PROGRESS_AUTO && isatty(2)));
     progress_init(&r.progress, show, schedule_total(&r.sched), r.mono_zero);
     rc = run_write_header(s, r.mono_zero, clock_real_ns());
     if (!run_check_write(&r, rc)) {

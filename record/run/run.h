@@ -22,14 +22,14 @@ extern volatile sig_atomic_t run_stop_requested;
 struct run_setup {
     const struct config *cfg;
     const struct workload *wl;
-    const cJSON *extra_body; /* parsed --extra-body, or NULL */
-    const char *endpoint;    /* normalized base URL */
-    const char *url;         /* request URL */
-    const char *auth_header; /* header line with the key, or NULL */
-    const char *key;         /* the key itself (scrubbed from the header
-                                fields), or NULL */
-    const char *key_env;     /* the variable it came from, or NULL */
-    const char *trace_id;    /* 8 hex characters */
+    const cJSON *extra_body;  /* parsed --extra-body, or NULL */
+    const char *endpoint;     /* normalized base URL */
+    const char *url;          /* request URL */
+    const char *auth_header;  /* header line with the key, or NULL */
+    const char *key;          /* the key itself (scrubbed from the header
+                                 fields), or NULL */
+    const char *key_env;      /* the variable it came from, or NULL */
+    const char *trace_id;     /* 8 hex characters */
     const char *command_line; /* sanitized */
     struct trace_writer *writer;
 };
@@ -42,10 +42,10 @@ struct run_kind_count {
 };
 
 struct run_outcome {
-    uint64_t requests; /* results written (attempts, retries included) */
-    uint64_t ok;       /* requests (not attempts) that succeeded */
-    uint64_t failed;   /* requests that failed, retries included */
-    uint64_t retried;  /* attempts superseded by a retry (--retry) */
+    uint64_t requests;        /* results written (attempts, retries included) */
+    uint64_t ok;              /* requests (not attempts) that succeeded */
+    uint64_t failed;          /* requests that failed, retries included */
+    uint64_t retried;         /* attempts superseded by a retry (--retry) */
     uint64_t retry_exhausted; /* failed requests whose retries ran out */
     uint64_t warmup;
     uint64_t chunks;

@@ -10,8 +10,8 @@
 #include <unistd.h>
 
 #include "buf.h"
-#include "clock.h"
 #include "cline_settings.h"
+#include "clock.h"
 #include "sanitize.h"
 
 #define MAX_OPTIONS 48
@@ -144,8 +144,9 @@ static int fill_options(const struct run_setup *s, struct options *o)
     e |= add_opt(o, "content", "%s", c->no_content ? "false" : "true");
     e |= add_opt(o, "request_id", "%s", c->no_request_id ? "false" : "true");
     e |= add_opt(o, "auth", "%s",
-                 !s->auth_header ? "none"
-                 : c->api == API_ANTHROPIC ? "x-api-key" : "bearer");
+                 !s->auth_header           ? "none"
+                 : c->api == API_ANTHROPIC ? "x-api-key"
+                                           : "bearer");
     if (s->key_env)
         e |= add_opt(o, "api_key_env", "%s", s->key_env);
     e |= add_opt(o, "libcurl", "%s",

@@ -8,9 +8,9 @@
 
 #include "event_loop.h"
 #include "progress.h"
-#include "self_lag.h"
 #include "run.h"
 #include "schedule.h"
+#include "self_lag.h"
 #include "transfer.h"
 
 /* A request waiting to be sent again (--retry): its timer and what the
@@ -18,12 +18,12 @@
 struct run_retry {
     struct run *r;
     struct event *timer;
-    uint64_t slot_k;      /* the schedule slot: model, class, prompt */
-    int64_t due_ns;       /* when the timer is meant to fire */
-    uint32_t first_id;    /* id of the first attempt */
-    uint32_t attempt;     /* the attempt to send (2 for the first retry) */
+    uint64_t slot_k;   /* the schedule slot: model, class, prompt */
+    int64_t due_ns;    /* when the timer is meant to fire */
+    uint32_t first_id; /* id of the first attempt */
+    uint32_t attempt;  /* the attempt to send (2 for the first retry) */
     bool warmup;
-    char last_kind[32];   /* error kind of the attempt it replaces */
+    char last_kind[32]; /* error kind of the attempt it replaces */
     struct run_retry *prev, *next;
 };
 
@@ -46,13 +46,13 @@ struct run {
     uint32_t next_id;
     struct transfer *inflight;
     uint64_t n_inflight;
-    uint64_t max_inflight; /* requests in flight or waiting to retry */
+    uint64_t max_inflight;     /* requests in flight or waiting to retry */
     struct run_retry *waiting; /* requests waiting for their next attempt */
     uint64_t n_waiting;
     uint64_t retry_rng; /* splitmix64 state of the backoff jitter */
-    bool no_more;  /* no new requests (duration, signal, failure) */
-    bool aborting; /* a signal: stop the requests in flight too */
-    bool fatal;    /* a write failed or memory ran out: stop at once */
+    bool no_more;       /* no new requests (duration, signal, failure) */
+    bool aborting;      /* a signal: stop the requests in flight too */
+    bool fatal;         /* a write failed or memory ran out: stop at once */
     int fatal_rc;
     int64_t mono_zero;
     int64_t idle_ns;

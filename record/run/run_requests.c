@@ -243,4 +243,3 @@ void run_stop_transfer(struct run *r, struct transfer *t, const char *kind)
     t->forced_kind = kind;
     finish(r, t, CURLE_OK);
 }
-

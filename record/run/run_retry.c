@@ -99,11 +99,10 @@ struct run_retry *run_retry_plan(struct run *r, const struct transfer *t,
         free(w);
         return NULL;
     }
-    wait_ms = retry_wait_ms(trace_result_header(res, "retry-after"),
-                            trace_result_header(res, "retry-after-ms"),
-                            t->attempt + 1,
-                            (time_t)(clock_real_ns() / 1000000000),
-                            &r->retry_rng, &from_server);
+    wait_ms = retry_wait_ms(
+        trace_result_header(res, "retry-after"),
+        trace_result_header(res, "retry-after-ms"), t->attempt + 1,
+        (time_t)(clock_real_ns() / 1000000000), &r->retry_rng, &from_server);
     w->r = r;
     w->slot_k = t->slot_k;
     w->due_ns = res->end_ns + wait_ms * 1000000;

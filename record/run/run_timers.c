@@ -60,8 +60,8 @@ void run_on_pace(evutil_socket_t fd, short what, void *arg)
     if (run_has_next(r)) {
         /* at the in-flight cap, look again in 1 ms; the lateness shows in
          * start_ns - scheduled_ns */
-        wait_ns = run_busy(r) >= r->max_inflight ? 1000000
-                                                   : r->next_due_ns - now;
+        wait_ns =
+            run_busy(r) >= r->max_inflight ? 1000000 : r->next_due_ns - now;
         if (wait_ns < 0)
             wait_ns = 0;
         tv.tv_sec = (time_t)(wait_ns / 1000000000);
@@ -86,4 +86,3 @@ void run_on_deadline(evutil_socket_t fd, short what, void *arg)
     r->no_more = true;
     run_check_end(r);
 }
-

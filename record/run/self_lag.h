@@ -20,13 +20,13 @@ struct event_base;
 
 struct self_lag {
     struct event *ev;
-    int fd;           /* the timerfd, when has_fd */
-    bool has_fd;      /* false: a libevent timer instead */
+    int fd;      /* the timerfd, when has_fd */
+    bool has_fd; /* false: a libevent timer instead */
     int64_t period_ns;
     int64_t due_ns;   /* the next expiry not yet served */
     int64_t *samples; /* lateness, ns; the first SELF_LAG_MAX_SAMPLES kept */
     uint64_t n_kept, cap;
-    uint64_t count;   /* every wake-up, kept or not */
+    uint64_t count; /* every wake-up, kept or not */
     int64_t max_ns;
 };
 

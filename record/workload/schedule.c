@@ -46,8 +46,7 @@ uint64_t schedule_splitmix64(uint64_t *state)
     return z ^ (z >> 31);
 }
 
-void arrival_init(struct arrival *a, bool poisson, double rate,
-                  uint64_t seed)
+void arrival_init(struct arrival *a, bool poisson, double rate, uint64_t seed)
 {
     a->poisson = poisson;
     a->rate = rate;

@@ -13,9 +13,9 @@
 struct schedule {
     size_t n_models;
     size_t n_classes;
-    uint64_t warmup;  /* warmup requests per model */
-    uint64_t rounds;  /* measured requests per model x class */
-    bool unbounded;   /* rounds never end (--duration without -n) */
+    uint64_t warmup; /* warmup requests per model */
+    uint64_t rounds; /* measured requests per model x class */
+    bool unbounded;  /* rounds never end (--duration without -n) */
 };
 
 struct schedule_slot {
@@ -46,8 +46,7 @@ struct arrival {
 };
 
 /* Starts a schedule; the first arrival is at offset 0. */
-void arrival_init(struct arrival *a, bool poisson, double rate,
-                  uint64_t seed);
+void arrival_init(struct arrival *a, bool poisson, double rate, uint64_t seed);
 
 /* Returns the offset in ns of the next arrival from the start and advances.
  * Constant: i / rate exactly. Poisson: exponential gaps of mean 1 / rate,

@@ -149,7 +149,8 @@ int workload_load_builtin(struct workload *wl, char *err, size_t errlen)
         return rc;
     }
     if (wl->n_classes == 0) {
-        snprintf(err, errlen, "the built-in prompt set is empty (this binary "
+        snprintf(err, errlen,
+                 "the built-in prompt set is empty (this binary "
                  "was built without record/prompts/*.txt)");
         return WORKLOAD_E_INVALID;
     }
@@ -178,12 +179,14 @@ static long class_index(const struct workload *wl, const char *p, size_t len)
 }
 
 /* Writes the "no such class" message listing the classes there are. */
-static void unknown_class(const struct workload *wl, const char *p,
-                          size_t len, char *err, size_t errlen)
+static void unknown_class(const struct workload *wl, const char *p, size_t len,
+                          char *err, size_t errlen)
 {
     size_t i, off;
-    off = (size_t)snprintf(err, errlen, "--classes: no class '%.*s' in the "
-                           "%s workload (it has:", (int)len, p, wl->name);
+    off = (size_t)snprintf(err, errlen,
+                           "--classes: no class '%.*s' in the "
+                           "%s workload (it has:",
+                           (int)len, p, wl->name);
     for (i = 0; i < wl->n_classes && off < errlen; i++)
         off += (size_t)snprintf(err + off, errlen - off, " %s",
                                 wl->classes[i].name);
@@ -217,8 +220,8 @@ int workload_select(struct workload *wl, const char *csv, char *err,
             else if (k < 0)
                 unknown_class(wl, p, len, err, errlen);
             else
-                snprintf(err, errlen, "--classes: '%.*s' given twice",
-                         (int)len, p);
+                snprintf(err, errlen, "--classes: '%.*s' given twice", (int)len,
+                         p);
             free(picked);
             free(used);
             return WORKLOAD_E_CLASS;

@@ -10,10 +10,10 @@
 #include <stdint.h>
 
 struct workload_item {
-    int64_t index;      /* line in its file, from 0 */
-    char *prompt;       /* a text prompt, or NULL */
-    cJSON *messages;    /* a chat messages array, or NULL */
-    int64_t max_tokens; /* from the line, -1 when not given */
+    int64_t index;            /* line in its file, from 0 */
+    char *prompt;             /* a text prompt, or NULL */
+    cJSON *messages;          /* a chat messages array, or NULL */
+    int64_t max_tokens;       /* from the line, -1 when not given */
     int64_t input_tokens_est; /* characters / 4 */
 };
 

@@ -130,8 +130,8 @@ static int load_line(struct workload *wl, const char *path, int64_t lineno,
     int rc;
     if (!obj) {
         const char *at = cJSON_GetErrorPtr();
-        long col = at && at >= line && at <= line + len
-                       ? (long)(at - line) + 1 : 1;
+        long col =
+            at && at >= line && at <= line + len ? (long)(at - line) + 1 : 1;
         snprintf(err, errlen, "%s:%lld: not valid JSON (at column %ld)", path,
                  (long long)lineno, col);
         return WORKLOAD_E_INVALID;

@@ -88,8 +88,10 @@ static void add_rec(int64_t t, uint64_t cum, int kind, int s, int k)
 static void start(int ep, int i)
 {
     struct stream *s = &streams[i];
-    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
-    struct epoll_event ev = {.events = EPOLLIN | EPOLLOUT, .data.u32 = (uint32_t)i};
+    struct sockaddr_in a = {.sin_family = AF_INET,
+                            .sin_port = htons((uint16_t)port)};
+    struct epoll_event ev = {.events = EPOLLIN | EPOLLOUT,
+                             .data.u32 = (uint32_t)i};
     int one = 1;
     a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     snprintf(s->rid, sizeof s->rid, "%s-%d-%d", prefix, i, s->k);
@@ -97,7 +99,8 @@ static void start(int ep, int i)
         s->req, sizeof s->req,
         "POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\n"
         "Content-Type: application/json\r\nAccept: text/event-stream\r\n"
-        "Connection: close\r\nX-Request-Id: %s\r\nContent-Length: %zu\r\n\r\n%s",
+        "Connection: close\r\nX-Request-Id: %s\r\nContent-Length: "
+        "%zu\r\n\r\n%s",
         s->rid, strlen(body), body);
     s->req_sent = 0;
     s->st = ST_HEAD;
@@ -125,7 +128,8 @@ static uint64_t feed(struct stream *s, const char *p, size_t n)
             if (s->line_len < sizeof s->line - 1)
                 s->line[s->line_len++] = c;
             if (s->st == ST_HEAD) {
-                if (s->line_len >= 4 && memcmp(s->line + s->line_len - 4, "\r\n\r\n", 4) == 0) {
+                if (s->line_len >= 4 &&
+                    memcmp(s->line + s->line_len - 4, "\r\n\r\n", 4) == 0) {
                     s->st = ST_SIZE;
                     s->line_len = 0;
                 } else if (s->line_len == sizeof s->line - 1) {
@@ -160,11 +164,13 @@ static int on_ready(int ep, int i, uint32_t events)
     struct stream *s = &streams[i];
     char buf[65536];
     if ((events & EPOLLOUT) && s->req_sent < s->req_len) {
-        ssize_t w = write(s->fd, s->req + s->req_sent, s->req_len - s->req_sent);
+        ssize_t w =
+            write(s->fd, s->req + s->req_sent, s->req_len - s->req_sent);
         if (w > 0)
             s->req_sent += (size_t)w;
         if (s->req_sent == s->req_len) {
-            struct epoll_event ev = {.events = EPOLLIN, .data.u32 = (uint32_t)i};
+            struct epoll_event ev = {.events = EPOLLIN,
+                                     .data.u32 = (uint32_t)i};
             epoll_ctl(ep, EPOLL_CTL_MOD, s->fd, &ev);
         }
     }

@@ -46,8 +46,8 @@ static int check_jsonc(const uint8_t *data, size_t size, int lines)
     struct jsonc_doc doc;
     char err[256];
     int line = -1;
-    int rc = jsonc_parse((const char *)data, size, &doc, &line, err,
-                         sizeof(err));
+    int rc =
+        jsonc_parse((const char *)data, size, &doc, &line, err, sizeof(err));
     FUZZ_CHECK(strlen(err) < sizeof(err));
     if (rc != JSONC_OK) {
         FUZZ_CHECK(rc == JSONC_E_SYNTAX || rc == JSONC_E_TOO_LARGE ||
@@ -194,8 +194,8 @@ static void check_settings(struct cline_settings *cs, int lines)
                (cs->timeout_ms >= 1 && cs->timeout_ms <= 100000000000LL));
     FUZZ_CHECK(cs->timeout_ms == -1 ||
                (cs->timeout_line >= 1 && cs->timeout_line <= lines));
-    FUZZ_CHECK(cs->provider || cs->base_url || cs->key_env ||
-               cs->key_literal || cs->model);
+    FUZZ_CHECK(cs->provider || cs->base_url || cs->key_env || cs->key_literal ||
+               cs->model);
 
     memset(&cfg, 0, sizeof(cfg));
     rc = cline_settings_apply(cs, &cfg, err, sizeof(err));
