@@ -4,6 +4,7 @@
 
 #include "commands.h"
 #include "log.h"
+#include "suggest.h"
 
 struct command {
     const char *name;
@@ -46,6 +47,22 @@ static void usage(FILE *out)
                  "'select(.kind==\"result\")'\n");
 }
 
+/* Says that name is no command, with the closest one when it looks like a
+ * typo of it. */
+static void unknown_command(const char *name)
+{
+    const char *names[sizeof(commands) / sizeof(commands[0])];
+    const char *near;
+    for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+        names[i] = commands[i].name;
+    near = suggest_closest(name, names, sizeof(names) / sizeof(names[0]));
+    if (near)
+        log_error("unknown command '%s': did you mean '%s'? (try --help)", name,
+                  near);
+    else
+        log_error("unknown command '%s' (try --help)", name);
+}
+
 int main(int argc, char **argv)
 {
     log_set_program("tokentrace-analyze");
@@ -65,6 +82,6 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
         if (strcmp(argv[1], commands[i].name) == 0)
             return commands[i].run(argc - 2, argv + 2);
-    log_error("unknown command '%s' (try --help)", argv[1]);
+    unknown_command(argv[1]);
     return 2;
 }
