@@ -3,7 +3,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "arrival.h"
 #include "check.h"
+#include "rng.h"
 #include "schedule.h"
 
 /* An expected request: model letter, class digit, round, warmup flag,
@@ -104,9 +106,9 @@ static void test_constant(void)
 static void test_splitmix(void)
 {
     uint64_t st = 1234567;
-    CHECK(schedule_splitmix64(&st) == 6457827717110365317ULL);
-    CHECK(schedule_splitmix64(&st) == 3203168211198807973ULL);
-    CHECK(schedule_splitmix64(&st) == 9817491932198370423ULL);
+    CHECK(rng_next(&st) == 6457827717110365317ULL);
+    CHECK(rng_next(&st) == 3203168211198807973ULL);
+    CHECK(rng_next(&st) == 9817491932198370423ULL);
 }
 
 /* Poisson arrivals: seeded (same seed, same times), increasing, first at 0,

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rng.h"
+
 const char *stats_strerror(int err)
 {
     switch (err) {
@@ -244,20 +246,12 @@ void stats_vec_free(struct stats_vec *sv)
     sv->n = sv->cap = 0;
 }
 
-/* splitmix64 step: expands one seed into well-mixed state words. */
-static uint64_t stats_splitmix64(uint64_t *x)
-{
-    uint64_t z = (*x += UINT64_C(0x9e3779b97f4a7c15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
-
 void stats_rng_seed(struct stats_rng *r, uint64_t seed)
 {
     int i;
+    /* splitmix64 expands one seed into well-mixed state words */
     for (i = 0; i < 4; i++)
-        r->s[i] = stats_splitmix64(&seed);
+        r->s[i] = rng_next(&seed);
 }
 
 static uint64_t stats_rotl(uint64_t x, int k)

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "schedule.h"
+#include "rng.h"
 
 bool retry_status_retryable(int http_status)
 {
@@ -86,6 +86,6 @@ int64_t retry_wait_ms(const char *retry_after, const char *retry_after_ms,
     if (backoff > RETRY_BACKOFF_MAX_MS)
         backoff = RETRY_BACKOFF_MAX_MS;
     /* jitter: many clients rejected at once must not come back at once */
-    u = (double)(schedule_splitmix64(rng) >> 11) * (1.0 / 9007199254740992.0);
+    u = rng_unit(rng);
     return (int64_t)(backoff * (0.5 + 0.5 * u));
 }

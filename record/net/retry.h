@@ -32,7 +32,7 @@ int64_t retry_after_ms_parse(const char *value);
  * headers when one parses (retry-after-ms first, it is finer), else
  * RETRY_BACKOFF_BASE_MS doubled per earlier retry, capped at
  * RETRY_BACKOFF_MAX_MS, then scaled by a random factor in [0.5, 1) drawn
- * from *rng (splitmix64 state). Sets *from_server. Cannot fail. */
+ * from *rng (rng.h state). Sets *from_server. Cannot fail. */
 int64_t retry_wait_ms(const char *retry_after, const char *retry_after_ms,
                       uint32_t next_attempt, time_t now, uint64_t *rng,
                       bool *from_server);

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rng.h"
+
 static const char *const fault_names[FAULT_COUNT] = {
     [FAULT_HTTP_401] = "http-401",
     [FAULT_HTTP_403] = "http-403",
@@ -125,7 +127,7 @@ int replay_fault_parse(const char *text, struct replay_fault_rule *out,
 
 replay_fault_set replay_faults_pick(const struct replay_fault_rule *rules,
                                     size_t n_rules, const char *model,
-                                    struct replay_rng *rng)
+                                    uint64_t *rng)
 {
     replay_fault_set set = 0;
     size_t i;
@@ -135,7 +137,7 @@ replay_fault_set replay_faults_pick(const struct replay_fault_rule *rules,
         if (r->model[0] != '\0' &&
             (model == NULL || strcmp(r->model, model) != 0))
             continue;
-        if (r->fraction < 1.0 && replay_rng_unit(rng) >= r->fraction)
+        if (r->fraction < 1.0 && rng_unit(rng) >= r->fraction)
             continue;
         set |= FAULT_BIT(r->kind);
     }

@@ -6,8 +6,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "replay_rng.h"
-
 enum replay_fault {
     FAULT_HTTP_401 = 0,
     FAULT_HTTP_403,
@@ -60,9 +58,10 @@ const char *replay_fault_name(enum replay_fault kind);
 const char *replay_fault_names(void);
 
 /* Decides which rules fire for a request of model. Rules with a fraction
- * below 1 draw from rng, in rule order, so a seeded run repeats. */
+ * below 1 draw from *rng (rng.h state), in rule order, so a seeded run
+ * repeats. */
 replay_fault_set replay_faults_pick(const struct replay_fault_rule *rules,
                                     size_t n_rules, const char *model,
-                                    struct replay_rng *rng);
+                                    uint64_t *rng);
 
 #endif

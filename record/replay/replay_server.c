@@ -103,7 +103,7 @@ int replay_server_open(const struct replay_config *cfg,
         return -1;
     }
     srv->cfg = cfg;
-    replay_rng_seed(&srv->fault_rng, cfg->seed);
+    srv->fault_rng = cfg->seed;
     if (cfg->trace_path != NULL &&
         replay_trace_source_load(cfg->trace_path, &srv->trace, err, errlen) !=
             0)

@@ -7,7 +7,6 @@
 #include <stdint.h>
 
 #include "replay_config.h"
-#include "replay_rng.h"
 
 struct event;
 struct event_base;
@@ -21,7 +20,7 @@ struct replay_server {
     struct replay_streams *streams;
     struct replay_send_log *log;
     struct replay_trace_source *trace;
-    struct replay_rng fault_rng;
+    uint64_t fault_rng; /* rng.h state of the fault picks */
     struct event *sig_int, *sig_term;
     uint64_t n_requests;
     int port;

@@ -7,6 +7,7 @@
 
 #include "replay_synth_state.h"
 #include "replay_synth_stream.h"
+#include "rng.h"
 
 /* Due time of token i on the absolute schedule. */
 static int64_t token_due(struct synth_stream *s, size_t i)
@@ -14,7 +15,7 @@ static int64_t token_due(struct synth_stream *s, size_t i)
     int64_t t = s->first_ns + (int64_t)i * s->tpot_ns;
 
     if (i > 0 && s->jitter > 0)
-        t += (int64_t)llround((replay_rng_unit(&s->rng) - 0.5) * s->jitter *
+        t += (int64_t)llround((rng_unit(&s->rng) - 0.5) * s->jitter *
                               (double)s->tpot_ns);
     return t;
 }

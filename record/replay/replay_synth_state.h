@@ -10,7 +10,6 @@
 
 #include "replay_faults.h"
 #include "replay_format.h"
-#include "replay_rng.h"
 #include "replay_steps.h"
 
 enum synth_mode {
@@ -42,7 +41,7 @@ struct synth_stream {
     bool include_usage;
     int64_t arrival_ns, first_ns, tpot_ns;
     double jitter;
-    struct replay_rng rng;
+    uint64_t rng;   /* rng.h state of the jitter */
     size_t n, h, k; /* tokens, reasoning tokens, tokens per chunk */
     int64_t prompt_tokens;
     const char *finish; /* "length" or "stop" */

@@ -9,6 +9,7 @@
 
 #include "replay_bodies.h"
 #include "replay_synth_state.h"
+#include "rng.h"
 
 int64_t replay_synth_output_tokens(const struct synth_profile *profile,
                                    int64_t max_tokens)
@@ -90,7 +91,7 @@ int replay_synth_stream_new(const struct replay_req_info *req,
                   profile->ttft_per_1k_ns * req->input_tokens / 1000;
     s->tpot_ns = profile->tpot_ns;
     s->jitter = profile->jitter;
-    replay_rng_seed(&s->rng, replay_rng_mix(seed, rr));
+    s->rng = rng_mix(seed, rr);
     s->n = (size_t)replay_synth_output_tokens(profile, req->max_tokens);
     s->h = FAULT_HAS(faults, FAULT_REASONING) ? s->n / 2 : 0;
     s->k = FAULT_HAS(faults, FAULT_MULTI_TOKEN_CHUNKS)

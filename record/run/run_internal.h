@@ -6,6 +6,7 @@
 
 #include <event2/event.h>
 
+#include "arrival.h"
 #include "event_loop.h"
 #include "progress.h"
 #include "run.h"

@@ -1,5 +1,5 @@
-/* schedule: which request comes next (models and classes interleaved) and,
- * in an open loop, when it is due (seeded, libc-independent arrivals). */
+/* schedule: which request comes next (models and classes interleaved). In
+ * an open loop, when it is due is arrival.h's. */
 #ifndef TT_RECORD_SCHEDULE_H
 #define TT_RECORD_SCHEDULE_H
 
@@ -32,25 +32,5 @@ uint64_t schedule_total(const struct schedule *s);
  * schedule has fewer than k + 1 requests. */
 bool schedule_slot(const struct schedule *s, uint64_t k,
                    struct schedule_slot *out);
-
-/* splitmix64: a small PRNG that gives the same numbers on every libc. */
-uint64_t schedule_splitmix64(uint64_t *state);
-
-/* Open-loop arrivals: the offsets from the start at which requests are due. */
-struct arrival {
-    bool poisson;   /* else constant spacing */
-    double rate;    /* requests per second, > 0 */
-    uint64_t state; /* PRNG state */
-    uint64_t count; /* arrivals handed out */
-    int64_t next_ns;
-};
-
-/* Starts a schedule; the first arrival is at offset 0. */
-void arrival_init(struct arrival *a, bool poisson, double rate, uint64_t seed);
-
-/* Returns the offset in ns of the next arrival from the start and advances.
- * Constant: i / rate exactly. Poisson: exponential gaps of mean 1 / rate,
- * rounded to whole ns and summed, so a seed always gives the same times. */
-int64_t arrival_next(struct arrival *a);
 
 #endif
