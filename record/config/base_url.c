@@ -47,10 +47,11 @@ static int strip_slashes(char *e, size_t *len, size_t min_len)
 int base_url_normalize(const char *in, const char *api_path,
                        struct base_url *out)
 {
-    char *e = out->endpoint;
+    char *e;
     const char *start = in, *end, *host, *p;
     size_t len, scheme_len, host_end, i;
     out->message[0] = out->endpoint[0] = out->url[0] = '\0';
+    e = out->endpoint;
 
     while (is_space(*start))
         start++;

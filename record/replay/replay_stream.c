@@ -99,7 +99,7 @@ static void copy_log_id(char *dst, const char *src)
 
     if (src == NULL || *src == '\0')
         src = "-";
-    for (i = 0; src[i] && i < LOG_ID_MAX - 1; i++) {
+    for (i = 0; i < LOG_ID_MAX - 1 && src[i]; i++) {
         unsigned char c = (unsigned char)src[i];
         dst[i] = (c < 0x20 || c == 0x7f) ? '_' : (char)c;
     }
