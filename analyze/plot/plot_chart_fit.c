@@ -189,8 +189,12 @@ static int write_itl(const struct plot_ctx *c, FILE *dat, struct plot_out *out)
             struct stats_summary s;
             size_t first = nbins, last = 0;
             stats_vec_init(&v, 0);
-            if (!model_gaps(d, m, &v, &s))
+            if (!model_gaps(d, m, &v, &s)) {
+                /* s is not filled in: stop before reading it */
+                stats_vec_free(&v);
                 rc = -1;
+                break;
+            }
             memset(count, 0, nbins * sizeof(*count));
             for (size_t k = 0; k < s.n; k++) {
                 double pos =
