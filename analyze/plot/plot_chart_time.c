@@ -13,19 +13,19 @@
 /* Most bins in the throughput chart: wider than 1 s beyond. */
 #define THROUGHPUT_MAX_BINS 4000
 
-/* The requests cmp_start sorts indexes of (qsort has no context). */
-static const struct plot_req *sort_reqs;
-
-/* Orders request indexes by start time, then trace and id (qsort). */
+/* Orders pointers into one request array by start time, then trace and
+ * id, then position in the array (qsort). */
 static int cmp_start(const void *a, const void *b)
 {
-    const struct plot_req *x = &sort_reqs[*(const size_t *)a];
-    const struct plot_req *y = &sort_reqs[*(const size_t *)b];
+    const struct plot_req *x = *(const struct plot_req *const *)a;
+    const struct plot_req *y = *(const struct plot_req *const *)b;
     if (x->start_s != y->start_s)
         return x->start_s < y->start_s ? -1 : 1;
     if (x->trace != y->trace)
         return x->trace < y->trace ? -1 : 1;
-    return x->id < y->id ? -1 : (x->id > y->id);
+    if (x->id != y->id)
+        return x->id < y->id ? -1 : 1;
+    return x < y ? -1 : (x > y);
 }
 
 /* True when a request is drawn as a success (with its first token). */
@@ -41,7 +41,7 @@ static int write_timeline(const struct plot_ctx *c, FILE *dat,
 {
     const struct plot_data *d = c->d;
     struct plot_blocks bl = {0};
-    size_t *order = malloc((d->n_reqs + 1) * sizeof(*order));
+    const struct plot_req **order = malloc((d->n_reqs + 1) * sizeof(*order));
     size_t n = 0, stride, shown = 0, failed = 0, *y;
     int index = 0;
     char title[600];
@@ -49,10 +49,8 @@ static int write_timeline(const struct plot_ctx *c, FILE *dat,
         return -1;
     for (size_t i = 0; i < d->n_reqs; i++)
         if (isfinite(d->reqs[i].start_s) && isfinite(d->reqs[i].end_s))
-            order[n++] = i;
-    sort_reqs = d->reqs;
+            order[n++] = &d->reqs[i];
     qsort(order, n, sizeof(*order), cmp_start);
-    sort_reqs = NULL;
     stride = n > TIMELINE_MAX_BARS
                  ? (n + TIMELINE_MAX_BARS - 1) / TIMELINE_MAX_BARS
                  : 1;
@@ -64,21 +62,21 @@ static int write_timeline(const struct plot_ctx *c, FILE *dat,
     }
     for (size_t i = 0; i < n; i += stride) {
         y[i] = ++shown;
-        failed += !drawn_ok(&d->reqs[order[i]]);
+        failed += !drawn_ok(order[i]);
     }
     plot_dat_block(dat, &index, NULL);
     fputs("\"request timeline\" 0\n", dat);
     for (size_t k = 0; k < d->classes.n; k++) {
         size_t count = 0;
         for (size_t i = 0; i < n; i += stride)
-            count += d->reqs[order[i]].cls == k && drawn_ok(&d->reqs[order[i]]);
+            count += order[i]->cls == k && drawn_ok(order[i]);
         if (count == 0)
             continue;
         snprintf(title, sizeof(title), "%s (%zu)", d->classes.v[k], count);
         plot_blocks_add(&bl, 11 + (int)(k % 8), 1, 5);
         plot_dat_block(dat, &index, title);
         for (size_t i = 0; i < n; i += stride) {
-            const struct plot_req *r = &d->reqs[order[i]];
+            const struct plot_req *r = order[i];
             if (r->cls == k && drawn_ok(r))
                 fprintf(dat, "%zu %.6f %.6f %.6f\n", y[i], r->start_s,
                         r->first_s, r->end_s);
@@ -88,7 +86,7 @@ static int write_timeline(const struct plot_ctx *c, FILE *dat,
         snprintf(title, sizeof(title), "failed (%zu)", failed);
         plot_dat_block(dat, &index, title);
         for (size_t i = 0; i < n; i += stride) {
-            const struct plot_req *r = &d->reqs[order[i]];
+            const struct plot_req *r = order[i];
             if (!drawn_ok(r))
                 fprintf(dat, "%zu %.6f NaN %.6f\n", y[i], r->start_s, r->end_s);
         }
