@@ -385,11 +385,6 @@ replay_trace_source_pick(struct replay_trace_source *src, const char *model)
     return &src->recs[i];
 }
 
-size_t replay_trace_source_count(const struct replay_trace_source *src)
-{
-    return src->n;
-}
-
 const char *replay_trace_source_model(const struct replay_trace_source *src,
                                       size_t i, size_t *n)
 {

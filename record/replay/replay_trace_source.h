@@ -39,9 +39,6 @@ int replay_trace_source_load(const char *path, struct replay_trace_source **out,
 const struct replay_recording *
 replay_trace_source_pick(struct replay_trace_source *src, const char *model);
 
-/* Recordings loaded. */
-size_t replay_trace_source_count(const struct replay_trace_source *src);
-
 /* Distinct models, in first-recorded order: name i of *n. */
 const char *replay_trace_source_model(const struct replay_trace_source *src,
                                       size_t i, size_t *n);
