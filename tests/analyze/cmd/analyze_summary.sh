@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# summary on gen_trace traces with known timing: exact TTFT/TPOT/ITL/latency,
+# the JSON schema of SPEC 6, CSV shape, markdown table, --slo goodput,
+# --by trace, --by label:KEY, --classify measured.
+. "${TT_SOURCE_DIR:?}/tests/lib/lib.sh"
+G=$TT_GEN_TRACE
+A=$TT_ANALYZE
+
+# 10 requests x 20 tokens, TTFT 100 ms, TPOT 10 ms: latency 100 + 10 * 19.
+"$G" "$T/t.ttrace" 10 20 100 10 label=week=48
+"$A" summary "$T/t.ttrace" --format json >"$T/s.json"
+jqe() { jq -e "$1" "$T/s.json" >/dev/null || fail "summary json: $1"; }
+jqe '.tool == "tokentrace" and .schema == 1'
+jqe '.traces | length == 1'
+jqe '.groups | length == 2'
+jqe '[.groups[].model] == ["model-a", "model-b"]'
+jqe 'all(.groups[]; .class == "short-short" and .requests == 5 and .ok == 5)'
+jqe 'all(.groups[]; .ttft_ms.p50 == 100 and .ttft_ms.p99 == 100 and .ttft_ms.n == 5)'
+jqe 'all(.groups[]; .tpot_ms.p50 == 10 and .tpot_ms.max == 10)'
+jqe 'all(.groups[]; .latency_ms.p50 == 290 and .latency_ms.min == 290)'
+jqe 'all(.groups[]; .itl_ms.p50 == 10 and .itl_ms.n == 95)'
+jqe 'all(.groups[]; .output_tokens.p50 == 20 and .input_tokens.p50 == 40)'
+jqe 'all(.groups[]; .token_source == "usage" and .errors == {})'
+jqe 'all(.groups[]; .goodput == null)'
+# Every key of the stable interface.
+for k in model class requests ok errors token_source ttft_ms tpot_ms itl_ms \
+    latency_ms server_ttft_ms output_tokens input_tokens tps goodput; do
+    jqe "all(.groups[]; has(\"$k\"))"
+done
+for k in p50 p90 p95 p99 p999 mean stddev min max n; do
+    jqe "all(.groups[]; .ttft_ms | has(\"$k\"))"
+done
+for k in wall_s req_per_s output_tok_per_s ttft_ms tpot_ms itl_ms latency_ms requests ok errors; do
+    jqe ".overall | has(\"$k\")"
+done
+# Back to back: 10 x 290 ms plus 9 gaps of 1 ms.
+jqe '.overall.wall_s == 2.909'
+jqe '(.overall.req_per_s - 10 / 2.909 | fabs) < 0.001'
+jqe '(.overall.output_tok_per_s - 200 / 2.909 | fabs) < 0.01'
+jqe '.overall.ttft_ms.n == 10 and .overall.requests == 10'
+
+# CSV: a stable column count, every metric of every group plus overall.
+"$A" summary "$T/t.ttrace" --format csv >"$T/s.csv"
+python3 - "$T/s.csv" <<'PY' || fail "summary csv shape"
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+head = rows[0]
+assert head[:3] == ["model", "class", "requests"], head
+assert len({len(r) for r in rows}) == 1, "ragged rows"
+body = rows[1:]
+metrics = sorted({r[head.index("metric")] for r in body})
+assert "ttft_ms" in metrics and "tpot_ms" in metrics, metrics
+assert len(body) == 3 * len(metrics), (len(body), len(metrics))
+ttft = [r for r in body if r[0] == "model-a" and r[head.index("metric")] == "ttft_ms"][0]
+assert float(ttft[head.index("p50")]) == 100.0, ttft
+assert any(r[0] == "(all)" for r in body)
+PY
+
+# Markdown: a heading and a table per group.
+"$A" summary "$T/t.ttrace" --format markdown >"$T/s.md"
+grep -q '^## tokentrace summary' "$T/s.md" || fail "markdown heading"
+assert_eq "$(grep -c '^| metric | p50 |' "$T/s.md")" 3 "markdown tables (2 groups + overall)"
+grep -q '^|---|--:|' "$T/s.md" || fail "markdown alignment row"
+grep -q '^| TTFT (ms) | 100.0 |' "$T/s.md" || fail "markdown TTFT row"
+
+# Table: readable header line.
+"$A" summary "$T/t.ttrace" >"$T/s.txt"
+grep -q '^1 trace, 10 requests (10 ok, 0 failed)' "$T/s.txt" || fail "table header: $(head -1 "$T/s.txt")"
+
+# --slo: every 5th request fails (HTTP 500); 8 of 10 meet TTFT <= 150 ms.
+"$G" "$T/f.ttrace" 10 20 100 10 fail_every=5
+"$A" summary "$T/f.ttrace" --format json --slo ttft=150ms,tpot=20ms >"$T/slo.json"
+jq -e '.overall.goodput.met == 8 and .overall.goodput.share == 0.8' "$T/slo.json" >/dev/null ||
+    fail "goodput share: $(jq -c .overall.goodput "$T/slo.json")"
+jq -e '.overall.goodput.slo == {"ttft_ms":150,"tpot_ms":20}' "$T/slo.json" >/dev/null || fail "slo echo"
+jq -e '.overall.errors == {"http_500":2} and .overall.ok == 8' "$T/slo.json" >/dev/null || fail "error counts"
+"$A" summary "$T/f.ttrace" --format json --slo ttft=50ms | jq -e '.overall.goodput.share == 0' >/dev/null ||
+    fail "no request meets a 50 ms TTFT"
+"$A" summary "$T/f.ttrace" --slo ttft=150ms | grep -q 'goodput: 8 of 10 requests meet the SLO (80.0%)' ||
+    fail "goodput line in the table"
+expect_exit 2 "$A" summary "$T/f.ttrace" --slo ttft=fast 2>/dev/null
+
+# --by trace and --by label:KEY over two traces.
+"$G" "$T/u.ttrace" 4 10 200 20 label=week=49
+"$A" summary "$T/t.ttrace" "$T/u.ttrace" --by trace --format json >"$T/bt.json"
+jq -e --arg a "0:$T/t.ttrace" --arg b "1:$T/u.ttrace" '[.groups[].trace] == [$a, $b]' "$T/bt.json" >/dev/null ||
+    fail "--by trace groups: $(jq -c '[.groups[].trace]' "$T/bt.json")"
+jq -e '.groups[1].ttft_ms.p50 == 200 and .groups[1].requests == 4' "$T/bt.json" >/dev/null || fail "--by trace values"
+"$A" summary "$T/t.ttrace" "$T/u.ttrace" --by label:week,model --format json >"$T/bl.json"
+jq -e '[.groups[] | [.["label:week"], .model]] == [["48","model-a"],["48","model-b"],["49","model-a"],["49","model-b"]]' \
+    "$T/bl.json" >/dev/null || fail "--by label:week,model: $(jq -c '[.groups[]|[.["label:week"],.model]]' "$T/bl.json")"
+jq -e '.groups[2].tpot_ms.p50 == 20' "$T/bl.json" >/dev/null || fail "label group values"
+"$A" summary "$T/t.ttrace" --by label:nope --format json | jq -e '.groups[0]["label:nope"] == "(none)"' >/dev/null ||
+    fail "missing label"
+expect_exit 2 "$A" summary "$T/t.ttrace" --by colour 2>/dev/null
+
+# --classify measured: 300 output tokens is a long output.
+"$G" "$T/long.ttrace" 2 300 100 1
+"$A" summary "$T/long.ttrace" --format json >"$T/decl.json"
+"$A" summary "$T/long.ttrace" --classify measured --format json >"$T/meas.json"
+assert_eq "$(jq -r '[.groups[].class]|unique|join(",")' "$T/decl.json")" short-short "declared class"
+assert_eq "$(jq -r '[.groups[].class]|unique|join(",")' "$T/meas.json")" short-long "measured class"
+echo ok

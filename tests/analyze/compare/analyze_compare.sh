@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# compare: a 50 ms TTFT regression is "real" (and "slower"/"faster" by
+# direction), the same settings with another seed are "noise", too few
+# requests say so, seeds make the bootstrap reproducible, several NEW
+# traces, groups present on one side only, usage errors.
+. "${TT_SOURCE_DIR:?}/tests/lib/lib.sh"
+G=$TT_GEN_TRACE
+A=$TT_ANALYZE
+
+# 40 requests (20 per model), jitter: TTFT + U[0,10) ms, gaps + U[0,1) ms.
+"$G" "$T/base.ttrace" 40 20 100 10 10 1
+"$G" "$T/slow.ttrace" 40 20 150 10 10 2
+"$G" "$T/same.ttrace" 40 20 100 10 10 3
+
+"$A" compare "$T/base.ttrace" "$T/slow.ttrace" --format json >"$T/c.json"
+jqe() { jq -e "$1" "$T/c.json" >/dev/null || fail "compare json: $1"; }
+jqe '.tool == "tokentrace" and .command == "compare" and .method.seed == 1'
+jqe '.comparisons | length == 1'
+jqe '[.comparisons[0].groups[] | .model] == ["model-a", "model-b"]'
+jqe 'all(.comparisons[0].groups[]; .metrics.ttft_ms.verdict == "real" and .metrics.ttft_ms.direction == "slower")'
+jqe 'all(.comparisons[0].groups[]; .metrics.ttft_ms.median_diff_ci.lo > 40 and .metrics.ttft_ms.median_diff_ci.hi < 60)'
+jqe 'all(.comparisons[0].groups[]; .metrics.ttft_ms.diff.p50 > 40 and .metrics.ttft_ms.diff_pct.p50 > 35)'
+jqe 'all(.comparisons[0].groups[]; .metrics.latency_ms.verdict == "real")'
+jqe 'all(.comparisons[0].groups[]; .metrics.tpot_ms.verdict == "noise" and .metrics.itl_ms.verdict == "noise")'
+jqe 'all(.comparisons[0].groups[]; .metrics.output_tokens.verdict == "noise")'
+jqe 'all(.comparisons[0].groups[]; .metrics.itl_ms.median_diff_ci.samples == "per_request_median_itl")'
+jqe 'all(.comparisons[0].groups[]; .metrics.itl_ms.median_diff_ci.samples_base == 20)'
+jqe 'all(.comparisons[0].groups[]; .metrics.ttft_ms.base.p50 >= 100 and .metrics.ttft_ms.base.p50 < 110)'
+jqe 'all(.comparisons[0].groups[]; .verdict | test("^model-.*: TTFT p50 \\+[0-9.]+ ms \\(\\+[0-9]+%, CI \\[\\+[0-9.]+, \\+[0-9.]+\\]\\) slower — real; TPOT noise; ITL noise; latency p50"))'
+
+# The table says the same in its verdict lines.
+"$A" compare "$T/base.ttrace" "$T/slow.ttrace" >"$T/c.txt"
+assert_eq "$(grep -c '^  => model-.*TTFT p50 +.* slower — real; TPOT noise' "$T/c.txt")" 2 "table verdicts"
+grep -q '^  TTFT (ms) .* p50 .*real, slower$' "$T/c.txt" || fail "TTFT row verdict"
+# Reversed, it got faster.
+"$A" compare "$T/slow.ttrace" "$T/base.ttrace" --format json |
+    jq -e 'all(.comparisons[0].groups[]; .metrics.ttft_ms.direction == "faster" and .metrics.ttft_ms.diff.p50 < -40)' >/dev/null ||
+    fail "reverse comparison is not faster"
+
+# Same settings, another seed: nothing real.
+"$A" compare "$T/base.ttrace" "$T/same.ttrace" --format json >"$T/n.json"
+jq -e 'all(.comparisons[0].groups[].metrics[]; .verdict == "noise")' "$T/n.json" >/dev/null ||
+    fail "same settings not noise: $(jq -c '[.comparisons[0].groups[].verdict]' "$T/n.json")"
+"$A" compare "$T/base.ttrace" "$T/same.ttrace" | grep -q '=> model-a / short-short: TTFT noise; TPOT noise; ITL noise; latency noise; output tokens noise' ||
+    fail "noise verdict line"
+
+# Reproducible with a seed; another seed moves the interval a little.
+"$A" compare "$T/base.ttrace" "$T/same.ttrace" --seed 7 --format json >"$T/s7a.json"
+"$A" compare "$T/base.ttrace" "$T/same.ttrace" --seed 7 --format json >"$T/s7b.json"
+cmp -s "$T/s7a.json" "$T/s7b.json" || fail "same seed, different output"
+jq -e '.method.seed == 7' "$T/s7a.json" >/dev/null || fail "seed not reported"
+cmp -s "$T/s7a.json" "$T/n.json" && fail "seed 7 gives the same intervals as seed 1"
+expect_exit 2 "$A" compare "$T/base.ttrace" "$T/same.ttrace" --seed x 2>/dev/null
+
+# Several NEW traces: one comparison each, in order.
+"$A" compare "$T/base.ttrace" "$T/slow.ttrace" "$T/same.ttrace" --format json >"$T/m.json"
+jq -e --arg s "$T/slow.ttrace" --arg n "$T/same.ttrace" '[.comparisons[].new.file] == [$s, $n]' "$T/m.json" >/dev/null ||
+    fail "several NEW"
+
+# Too few requests for a verdict (2 per model).
+"$G" "$T/tiny.ttrace" 4 20 150 10 10 5
+"$A" compare "$T/base.ttrace" "$T/tiny.ttrace" --format json |
+    jq -e 'all(.comparisons[0].groups[].metrics.ttft_ms; .verdict == "too few")' >/dev/null || fail "too few"
+
+# Every request failed on the new side: nothing to compare, no signs.
+"$G" "$T/down.ttrace" 6 20 100 10 fail_every=1
+"$A" compare "$T/base.ttrace" "$T/down.ttrace" --format json |
+    jq -e 'all(.comparisons[0].groups[].metrics[]; .verdict == "n/a" and .diff.p50 == null and .median_diff_ci == null)' \
+    >/dev/null || fail "all failed is n/a"
+"$A" compare "$T/base.ttrace" "$T/down.ttrace" | grep -qE '^  TTFT \(ms\) +p50 +[0-9.]+ +- +- +- +- +n/a$' ||
+    fail "all-failed row: $("$A" compare "$T/base.ttrace" "$T/down.ttrace" | grep 'TTFT (ms)')"
+
+# A model on one side only is listed, not compared.
+"$G" "$T/other.ttrace" 40 20 100 10 10 4 model_a=model-c
+"$A" compare "$T/base.ttrace" "$T/other.ttrace" --format json >"$T/o.json"
+jq -e '[.comparisons[0].groups[].model] == ["model-b"]' "$T/o.json" >/dev/null || fail "common groups"
+jq -e '.comparisons[0].only_in_base == [{"model":"model-a","class":"short-short"}]' "$T/o.json" >/dev/null || fail "only in base"
+jq -e '.comparisons[0].only_in_new == [{"model":"model-c","class":"short-short"}]' "$T/o.json" >/dev/null || fail "only in new"
+"$A" compare "$T/base.ttrace" "$T/other.ttrace" | grep -q '^only in new: model-c / short-short$' || fail "only-in line"
+
+# A concatenated file is one side.
+cat "$T/base.ttrace" "$T/same.ttrace" >"$T/both.ttrace"
+"$A" compare "$T/both.ttrace" "$T/slow.ttrace" --format json |
+    jq -e '.base.requests == 80 and (.base.traces | length) == 2 and .comparisons[0].groups[0].base.ok == 40' >/dev/null ||
+    fail "concatenated side"
+
+# Markdown: a table per group and a verdict line.
+"$A" compare "$T/base.ttrace" "$T/slow.ttrace" --format markdown >"$T/c.md"
+assert_eq "$(grep -c '^| metric | | base | new | diff |' "$T/c.md")" 2 "markdown tables"
+assert_eq "$(grep -c '^\*\*Verdict:\*\* model-.*slower — real' "$T/c.md")" 2 "markdown verdicts"
+
+expect_exit 2 "$A" compare "$T/base.ttrace" 2>/dev/null
+expect_exit 2 "$A" compare "$T/base.ttrace" "$T/slow.ttrace" --format csv 2>/dev/null
+echo ok

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# trend: traces recorded in different ISO weeks give rows per week in order
+# (including a week 53 that crosses New Year), each request is placed by its
+# own wall-clock start (a run crossing Sunday midnight splits), --by day,
+# and the four formats.
+. "${TT_SOURCE_DIR:?}/tests/lib/lib.sh"
+G=$TT_GEN_TRACE
+A=$TT_ANALYZE
+ts() { date -u -d "$1" +%s; }
+
+# Sunday 2026-11-29 23:59:59 UTC; request i starts (i - 1) x 141 ms later,
+# so requests 1-8 start on Sunday (2026-W48) and 9-10 on Monday (2026-W49).
+"$G" "$T/sun.ttrace" 10 5 100 10 real_s="$(ts 2026-11-29T23:59:59Z)" trace_id=sun
+"$G" "$T/mon48.ttrace" 4 5 120 12 real_s="$(ts 2026-11-23T10:00:00Z)" trace_id=mon
+"$G" "$T/ny.ttrace" 4 5 80 8 real_s="$(ts 2027-01-01T12:00:00Z)" trace_id=newyear
+"$G" "$T/jan.ttrace" 2 5 90 9 real_s="$(ts 2026-01-01T00:00:00Z)" trace_id=jan
+assert_eq "$(date -u -d 2027-01-01 +%G-W%V)" 2026-W53 "the calendar this test assumes"
+
+"$A" trend "$T/ny.ttrace" "$T/sun.ttrace" "$T/jan.ttrace" "$T/mon48.ttrace" --format json >"$T/w.json"
+jqe() { jq -e "$1" "$T/w.json" >/dev/null || fail "trend json: $1 -> $(jq -c "$1" "$T/w.json")"; }
+jqe '.command == "trend" and .by == "week"'
+jqe '[.traces[].trace_id] == ["jan", "mon", "sun", "newyear"]'
+jqe '[.rows[] | [.period, .model]] == [["2026-W01","model-a"],["2026-W01","model-b"],["2026-W48","model-a"],["2026-W48","model-b"],["2026-W49","model-a"],["2026-W49","model-b"],["2026-W53","model-a"],["2026-W53","model-b"]]'
+# W48 model-a: 2 from the Monday trace (TTFT 120) + ids 1,3,5,7 of Sunday (100).
+jqe '.rows[2].ok == 6 and .rows[2].ttft_ms.n == 6 and .rows[2].ttft_ms.p50 == 100 and .rows[2].ttft_ms.p99 > 119'
+jqe '.rows[2].traces == [1, 3]'
+# W49: ids 9 (model-a) and 10 (model-b) of the Sunday trace.
+jqe '.rows[3].ok == 6 and .rows[4].ok == 1 and .rows[5].ok == 1 and .rows[5].traces == [1]'
+jqe '.rows[6].tpot_ms.p50 == 8 and .rows[6].latency_ms.p50 == 112'
+jqe 'all(.rows[]; .class == "short-short" and (.ttft_ms | has("n") and has("p50") and has("p99")))'
+
+# By day: Sunday and Monday rows of the same trace.
+"$A" trend "$T/sun.ttrace" --by day --format csv >"$T/d.csv"
+python3 - "$T/d.csv" <<'PY' || fail "trend --by day csv"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+got = [(r["period"], r["model"], r["ok"]) for r in rows]
+assert got == [("2026-11-29", "model-a", "4"), ("2026-11-29", "model-b", "4"),
+               ("2026-11-30", "model-a", "1"), ("2026-11-30", "model-b", "1")], got
+assert rows[0]["ttft_p50_ms"] == "100" and rows[0]["latency_p99_ms"] == "140", rows[0]
+PY
+
+# Table and markdown: rows in period order.
+"$A" trend "$T/ny.ttrace" "$T/sun.ttrace" "$T/jan.ttrace" "$T/mon48.ttrace" >"$T/w.txt"
+assert_eq "$(grep -oE '^2026-W[0-9]+' "$T/w.txt" | uniq | tr '\n' ' ')" "2026-W01 2026-W48 2026-W49 2026-W53 " "table periods"
+grep -q "2026-11-23T10:00:00Z  $T/mon48.ttrace (trace 3, 4 requests)" "$T/w.txt" || fail "trace list"
+"$A" trend "$T/sun.ttrace" --format markdown >"$T/w.md"
+grep -q '^| period | model | class | traces | n |' "$T/w.md" || fail "markdown table"
+grep -q '^| 2026-W49 | model-b | short-short | 1 | 1 | 0 | 100.0 |' "$T/w.md" || fail "markdown row"
+
+# Failures and warmup: failures counted, warmup left out.
+"$G" "$T/f.ttrace" 8 5 100 10 fail_every=4 warmup=1
+"$A" trend "$T/f.ttrace" --format json |
+    jq -e '[.rows[] | [.requests, .ok]] == [[3, 3], [4, 2]]' >/dev/null || fail "failures and warmup in trend"
+
+expect_exit 2 "$A" trend "$T/sun.ttrace" --by month 2>/dev/null
+echo ok

@@ -1,0 +1,115 @@
+/* buf_test: buf_printf formats like snprintf at every spare-capacity
+ * boundary and refuses what passes the cap; buf_extend; decimal_* against
+ * printf across the digit-count and sign boundaries. */
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "buf.h"
+#include "check.h"
+#include "decimal.h"
+
+/* buf_printf after `pre` bytes, for texts of every length up to 600 (the
+ * first growth is at 256 bytes): same bytes as snprintf, NUL-terminated. */
+static void check_printf_boundaries(void)
+{
+    char want[1300], text[700];
+    size_t pre, len;
+
+    memset(text, 'a', sizeof(text));
+    for (pre = 0; pre < 300; pre += 7) {
+        for (len = 0; len < 600; len += 5) {
+            struct buf b;
+            int n;
+            buf_init(&b, 0);
+            memset(want, 'p', pre);
+            buf_append(&b, want, pre);
+            n = snprintf(want + pre, sizeof(want) - pre, "%.*s|%d", (int)len,
+                         text, (int)len);
+            CHECK(buf_printf(&b, "%.*s|%d", (int)len, text, (int)len) ==
+                  BUF_OK);
+            CHECK_MSG(b.len == pre + (size_t)n &&
+                          memcmp(b.data, want, b.len) == 0 &&
+                          b.data[b.len] == '\0',
+                      "pre %zu len %zu", pre, len);
+            buf_free(&b);
+        }
+    }
+}
+
+/* The cap holds whether the text fits the spare room or not. */
+static void check_printf_limit(void)
+{
+    struct buf b;
+
+    buf_init(&b, 10);
+    CHECK(buf_printf(&b, "%s", "12345") == BUF_OK);
+    CHECK(buf_printf(&b, "%s", "678901") == BUF_E_LIMIT); /* 11 > 10 */
+    CHECK(b.len == 5 && strcmp(b.data, "12345") == 0);
+    CHECK(buf_printf(&b, "%s", "67890") == BUF_OK); /* exactly 10 */
+    CHECK(b.len == 10 && strcmp(b.data, "1234567890") == 0);
+    CHECK(buf_printf(&b, "%s", "x") == BUF_E_LIMIT);
+    CHECK(buf_printf(&b, "%s", "") == BUF_OK);
+    CHECK(b.len == 10 && b.data[10] == '\0');
+    buf_free(&b);
+}
+
+static void check_extend(void)
+{
+    struct buf b;
+    char *p = NULL;
+
+    buf_init(&b, 8);
+    CHECK(buf_append(&b, "ab", 2) == BUF_OK);
+    CHECK(buf_extend(&b, 3, &p) == BUF_OK && p == b.data + 2);
+    memcpy(p, "cde", 3);
+    CHECK(b.len == 5 && strcmp(b.data, "abcde") == 0);
+    p = NULL;
+    CHECK(buf_extend(&b, 4, &p) == BUF_E_LIMIT && p == NULL && b.len == 5);
+    CHECK(buf_extend(&b, 0, &p) == BUF_OK && b.len == 5 && b.data[5] == '\0');
+    buf_free(&b);
+}
+
+/* Every power of ten and its neighbours, both signs, and the extremes. */
+static void check_decimal(void)
+{
+    char got[DECIMAL_MAX + 1], want[32];
+    uint64_t p = 1;
+    int k, d;
+
+    for (k = 0; k < 20; k++, p *= 10) {
+        for (d = -1; d <= 1; d++) {
+            uint64_t u = p + (uint64_t)(int64_t)d;
+            int64_t i = (int64_t)u;
+            size_t n = decimal_u64(got, u);
+            snprintf(want, sizeof(want), "%" PRIu64, u);
+            CHECK_MSG(n == strlen(want) && memcmp(got, want, n) == 0, "u64 %s",
+                      want);
+            n = decimal_i64(got, i);
+            snprintf(want, sizeof(want), "%" PRId64, i);
+            CHECK_MSG(n == strlen(want) && memcmp(got, want, n) == 0, "i64 %s",
+                      want);
+            n = decimal_i64(got, -i);
+            snprintf(want, sizeof(want), "%" PRId64, -i);
+            CHECK_MSG(n == strlen(want) && memcmp(got, want, n) == 0, "i64 %s",
+                      want);
+        }
+    }
+    CHECK(decimal_u64(got, UINT64_MAX) == 20 &&
+          memcmp(got, "18446744073709551615", 20) == 0);
+    CHECK(decimal_i64(got, INT64_MIN) == 20 &&
+          memcmp(got, "-9223372036854775808", 20) == 0);
+    CHECK(decimal_i64(got, INT64_MAX) == 19 &&
+          memcmp(got, "9223372036854775807", 19) == 0);
+    CHECK(decimal_u64(got, 0) == 1 && got[0] == '0');
+}
+
+int main(void)
+{
+    check_printf_boundaries();
+    check_printf_limit();
+    check_extend();
+    check_decimal();
+    return CHECK_DONE();
+}

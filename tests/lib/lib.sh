@@ -1,0 +1,51 @@
+# tests/lib/lib.sh: helpers shared by the end-to-end shell tests.
+# Source it first: `. "${TT_SOURCE_DIR:?}/tests/lib/lib.sh"`. It sets -eu, makes a private
+# scratch directory $T (removed on success, kept on failure), and kills every
+# server started with start_replay when the test exits.
+set -euo pipefail
+
+: "${TT_RECORD:?}" "${TT_REPLAY:?}" "${TT_ANALYZE:?}" "${TT_SOURCE_DIR:?}" "${TT_GEN_TRACE:?}"
+mkdir -p "${TT_TEST_TMP:-/tmp}"
+T=$(mktemp -d "${TT_TEST_TMP:-/tmp}/$(basename "$0" .sh).XXXXXX")
+TT_PIDS=()
+
+tt_cleanup() {
+    local rc=$?
+    for p in "${TT_PIDS[@]:-}"; do
+        [ -n "$p" ] && kill "$p" 2>/dev/null || true
+    done
+    wait 2>/dev/null || true
+    if [ "$rc" -eq 0 ]; then rm -rf "$T"; else echo "test files kept in $T" >&2; fi
+    exit "$rc"
+}
+trap tt_cleanup EXIT
+
+# fail MESSAGE: print and exit 1.
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# start_replay ARGS...: starts tokentrace-replay on a free loopback port with
+# the given arguments; sets PORT and URL (base URL) and REPLAY_PID.
+start_replay() {
+    local pf="$T/port.$RANDOM"
+    "$TT_REPLAY" --listen 127.0.0.1:0 --port-file "$pf" "$@" >"$T/replay.out" 2>"$T/replay.err" &
+    REPLAY_PID=$!
+    TT_PIDS+=("$REPLAY_PID")
+    for _ in $(seq 1 200); do
+        [ -s "$pf" ] && break
+        kill -0 "$REPLAY_PID" 2>/dev/null || { cat "$T/replay.err" >&2; fail "replay server died"; }
+        sleep 0.05
+    done
+    [ -s "$pf" ] || fail "replay server did not report its port"
+    PORT=$(cat "$pf")
+    URL="http://127.0.0.1:$PORT"
+}
+
+# expect_exit CODE CMD...: runs CMD, fails unless it exits with CODE.
+expect_exit() {
+    local want=$1; shift
+    set +e; "$@"; local got=$?; set -e
+    [ "$got" -eq "$want" ] || fail "expected exit $want, got $got: $*"
+}
+
+# assert_eq GOT WANT WHAT
+assert_eq() { [ "$1" = "$2" ] || fail "$3: got '$1', want '$2'"; }

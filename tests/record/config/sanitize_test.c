@@ -1,0 +1,150 @@
+/* sanitize_test: key redaction of command lines and strings, and the
+ * selection/redaction of response headers, table-driven. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "resp_headers.h"
+#include "sanitize.h"
+
+static const struct {
+    const char *in;
+    bool secret;
+} looks[] = {
+    {"sk-test-SECRET123", true},
+    {"sk-proj-abcDEF_123-xyz", true},
+    {"sk_live_abcdef", true},
+    {"token=sk-abc12345", true},
+    {"Bearer abc.def.ghi", true},
+    {"eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.abc", true},
+    {"a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8", true}, /* 36 hex: key-like */
+    {"model-a", false},
+    {"meta-llama/Llama-3.1-70B-Instruct", false},
+    {"gpt-4o-mini", false},
+    {"task-sk", false},
+    {"https://gateway.example/api", false},
+    {"abcdefghijklmnopqrstuvwxyzabcdefghij", false}, /* letters only */
+    {"", false},
+};
+
+static const struct {
+    const char *in;
+    const char *key;
+    const char *want;
+} strings[] = {
+    {"note=sk-test-SECRET123", NULL, "note=[redacted]"},
+    {"a sk-abc12345 b", NULL, "a [redacted] b"},
+    {"{\"api_key\":\"sk-x1234567\"}", NULL, "{\"api_key\":\"[redacted]\"}"},
+    {"plain text", NULL, "plain text"},
+    {"my-own-key-value!", "own-key-value", "my-[redacted]!"},
+    {"abc", "", "abc"},
+    {"Authorization: Bearer xyz123", NULL, "Authorization: [redacted]"},
+};
+
+static const struct {
+    int argc;
+    const char *argv[8];
+    const char *key;
+    const char *want;
+} cmdlines[] = {
+    {5,
+     {"tokentrace-record", "-u", "https://g.example/api", "-m", "m1"},
+     NULL,
+     "tokentrace-record -u https://g.example/api -m m1"},
+    {3, {"rec", "--api-key", "sk-abcdef123"}, NULL, "rec --api-key [redacted]"},
+    {2, {"rec", "--api-key=sk-abcdef123"}, NULL, "rec --api-key=[redacted]"},
+    {3,
+     {"rec", "--api-key-env", "MY_KEY"},
+     NULL,
+     "rec --api-key-env [redacted]"},
+    {3,
+     {"rec", "--label", "note=sk-test-SECRET1"},
+     NULL,
+     "rec --label 'note=[redacted]'"},
+    {3, {"rec", "--max-tokens", "64"}, NULL, "rec --max-tokens 64"},
+    {3,
+     {"rec", "--access-token", "abc"},
+     NULL,
+     "rec --access-token [redacted]"},
+    {3, {"rec", "--label", "it's here"}, NULL, "rec --label 'it'\\''s here'"},
+    {3,
+     {"rec", "--extra-body", "{\"a\":1}"},
+     NULL,
+     "rec --extra-body '{\"a\":1}'"},
+    {3,
+     {"rec", "--label", "x=hunter2hunter2"},
+     "hunter2hunter2",
+     "rec --label 'x=[redacted]'"},
+};
+
+static void test_headers(void)
+{
+    static const char *lines[] = {
+        "HTTP/1.1 100 Continue\r\n",
+        "X-Junk: before\r\n",
+        "\r\n",
+        "HTTP/1.1 429 Too Many Requests\r\n",
+        "Content-Type: application/json; charset=utf-8\r\n",
+        "Retry-After: 2\r\n",
+        "Set-Cookie: session=abc\r\n",
+        "X-RateLimit-Remaining-Requests: 0\r\n",
+        "x-api-key: sk-leak\r\n",
+        "X-Other: dropped\r\n",
+        "X-Request-Id: abcd-1\r\n",
+        "\r\n",
+    };
+    struct resp_headers h;
+    size_t i;
+    bool saw_cookie = false, saw_key = false, saw_rl = false;
+    resp_headers_init(&h);
+    for (i = 0; i < sizeof lines / sizeof lines[0]; i++)
+        CHECK(resp_headers_line(&h, lines[i], strlen(lines[i])) == 0);
+    CHECK(h.status == 429);
+    CHECK(strcmp(h.reason, "Too Many Requests") == 0);
+    CHECK(strcmp(h.content_type, "application/json") == 0);
+    for (i = 0; i < h.n; i++) {
+        const char *k = h.kv[i].key, *v = h.kv[i].value;
+        CHECK_MSG(strstr(v, "sk-leak") == NULL && strstr(v, "session") == NULL,
+                  "secret value kept for %s", k);
+        CHECK_MSG(strcmp(k, "x-junk") && strcmp(k, "x-other"),
+                  "unselected header %s kept", k);
+        if (!strcmp(k, "set-cookie"))
+            saw_cookie = !strcmp(v, "[redacted]");
+        if (!strcmp(k, "x-api-key"))
+            saw_key = !strcmp(v, "[redacted]");
+        if (!strcmp(k, "x-ratelimit-remaining-requests"))
+            saw_rl = !strcmp(v, "0");
+    }
+    CHECK(saw_cookie && saw_key && saw_rl);
+    CHECK(h.n == 6); /* content-type retry-after set-cookie rl x-api-key rid */
+    resp_headers_free(&h);
+    resp_headers_init(&h);
+    CHECK(resp_headers_line(&h, "HTTP/2 200\r\n", 12) == 0);
+    CHECK(h.status == 200 && h.reason[0] == '\0');
+    resp_headers_free(&h);
+}
+
+int main(void)
+{
+    size_t i;
+    for (i = 0; i < sizeof looks / sizeof looks[0]; i++)
+        CHECK_MSG(sanitize_looks_secret(looks[i].in) == looks[i].secret,
+                  "looks_secret('%s') != %d", looks[i].in, looks[i].secret);
+    for (i = 0; i < sizeof strings / sizeof strings[0]; i++) {
+        char *got = sanitize_string(strings[i].in, strings[i].key);
+        CHECK_MSG(got && strcmp(got, strings[i].want) == 0,
+                  "sanitize_string('%s') = '%s', want '%s'", strings[i].in,
+                  got ? got : "(null)", strings[i].want);
+        free(got);
+    }
+    for (i = 0; i < sizeof cmdlines / sizeof cmdlines[0]; i++) {
+        char *got = sanitize_command_line(
+            cmdlines[i].argc, (char **)cmdlines[i].argv, cmdlines[i].key);
+        CHECK_MSG(got && strcmp(got, cmdlines[i].want) == 0,
+                  "command line %zu = '%s', want '%s'", i, got ? got : "(null)",
+                  cmdlines[i].want);
+        free(got);
+    }
+    test_headers();
+    return CHECK_DONE();
+}

@@ -1,0 +1,225 @@
+/* token_scan_test: the live first-token / stream-error spotting,
+ * every case fed whole, split at every pair of byte boundaries, in pieces of
+ * every size, and behind long prefixes (so a pattern straddles receives far
+ * from the start); then streams built from random fragments, fed in random
+ * pieces, against a whole-stream byte-by-byte reference. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "token_scan.h"
+
+static const struct {
+    const char *stream;
+    bool token;
+    bool error;
+} cases[] = {
+    {"data: {\"choices\":[{\"delta\":{\"content\":\"Hi\"}}]}\n\n", true, false},
+    {"data: {\"choices\":[{\"delta\":{\"role\":\"assistant\",\"content\":\"\"}"
+     "}]}\n\n",
+     false, false},
+    {"data: {\"choices\":[{\"delta\":{\"role\":\"assistant\"}}]}\n\n", false,
+     false},
+    {"data: {\"choices\":[{\"text\":\" the\",\"index\":0}]}\n\n", true, false},
+    {"data: {\"choices\":[{\"text\":\"\",\"index\":0}]}\n\n", false, false},
+    {"event: content_block_delta\ndata: {\"type\":\"content_block_delta\","
+     "\"delta\":{\"type\":\"text_delta\",\"text\":\"Hi\"}}\n\n",
+     true, false},
+    {"data: {\"choices\":[{\"delta\":{\"reasoning_content\":\"hmm\"}}]}\n\n",
+     true, false},
+    {"data: {\"choices\":[{\"delta\":{\"reasoning\":\"hmm\"}}]}\n\n", true,
+     false},
+    {": keep-alive\n\n: keep-alive\n\n", false, false},
+    {"data: {\"error\":{\"message\":\"overloaded\"}}\n\n", false, true},
+    {"event: error\ndata: {\"type\": \"error\", \"error\": {\"type\": "
+     "\"overloaded_error\"}}\n\n",
+     false, true},
+    {"data: {\"id\":\"x\",\"error\":null,\"choices\":[]}\n\n", false, false},
+    /* an escaped quote inside content is not a key */
+    {"data: {\"choices\":[{\"delta\":{\"content\":\"say \\\"error\\\": x\"}}]}"
+     "\n\n",
+     true, false},
+    {"data: {\"choices\":[{\"delta\":{\"content\": \"spaced\"}}]}\n\n", true,
+     false},
+    /* an empty content first, the token in a later event */
+    {"data: {\"choices\":[{\"delta\":{\"content\":\"\"}}]}\n\n"
+     "data: {\"choices\":[{\"delta\":{\"content\":\"x\"}}]}\n\n",
+     true, false},
+    /* a token, "error": null, then a real error much later */
+    {"data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}],\"error\":null}"
+     "\n\ndata: {\"choices\":[{\"delta\":{\"content\":\"b\"},\"logprobs\":"
+     "null,\"finish_reason\":null}]}\n\ndata: {\"error\": \"boom\"}\n\n",
+     true, true},
+    /* keys that only end like a pattern */
+    {"data: {\"xcontent\":\"a\",\"my_text\":\"b\",\"terror\":{}}\n\n", false,
+     false},
+    {"data: {\"reasoning\": \"spaced reasoning is not a pattern\"}\n\n", false,
+     false},
+    {"data: {\"content\":  \"two spaces are not a pattern\"}\n\n", false,
+     false},
+};
+
+/* Feeds s in pieces split at the given points; returns how many feeds
+ * reported a first token. */
+static int feed_split(struct token_scan *sc, const char *s, size_t a, size_t b)
+{
+    size_t n = strlen(s);
+    int firsts = 0;
+    token_scan_init(sc);
+    firsts += token_scan_feed(sc, s, a);
+    firsts += token_scan_feed(sc, s + a, b - a);
+    firsts += token_scan_feed(sc, s + b, n - b);
+    return firsts;
+}
+
+/* Feeds s in pieces of size k; returns how many feeds reported a first
+ * token. */
+static int feed_pieces(struct token_scan *sc, const char *s, size_t n, size_t k)
+{
+    size_t a;
+    int firsts = 0;
+
+    token_scan_init(sc);
+    for (a = 0; a < n; a += k)
+        firsts += token_scan_feed(sc, s + a, n - a < k ? n - a : k);
+    return firsts;
+}
+
+/* The patterns as documented in token_scan.h, tried at every byte of the
+ * whole stream (what the scanner must agree with). */
+static void reference(const char *s, size_t n, bool *token, bool *error)
+{
+    static const char *const keys[] = {
+        "\"content\":\"",   "\"text\":\"",     "\"reasoning_content\":\"",
+        "\"reasoning\":\"", "\"content\": \"", "\"text\": \""};
+    size_t i, k, j;
+
+    *token = *error = false;
+    for (i = 0; i < n; i++) {
+        for (k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+            size_t kl = strlen(keys[k]);
+            if (i + kl < n && memcmp(s + i, keys[k], kl) == 0 &&
+                s[i + kl] != '"')
+                *token = true;
+        }
+        if (i + 10 <= n && memcmp(s + i, "text_delta", 10) == 0)
+            *token = true;
+        if (i + 8 < n && memcmp(s + i, "\"error\":", 8) == 0) {
+            for (j = i + 8; j < n && s[j] == ' '; j++)
+                ;
+            if (j < n && (s[j] == '{' || s[j] == '"'))
+                *error = true;
+        }
+    }
+}
+
+/* Random streams of fragments that make, nearly make or break patterns,
+ * fed in random pieces (fixed seed). */
+static void check_random(void)
+{
+    static const char *const frags[] = {
+        "\"content\":\"",
+        "\"content\": \"",
+        "\"text\":\"",
+        "\"text\": ",
+        "\"reasoning_content\":\"",
+        "\"reasoning\":\"",
+        "\"error\":",
+        "\"error\": ",
+        "\"error\":null",
+        "text_del",
+        "ta",
+        "\"",
+        ":",
+        " ",
+        "{",
+        "x",
+        "_content\":\"",
+        "data: {\"id\":\"chatcmpl-1\",\"object\":\"chat.completion.chunk\"",
+        "\n\n",
+        "\"choices\":[{\"delta\":{\"role\":\"assistant\"}}]}"};
+    char stream[600];
+    unsigned seed = 12345;
+    int round;
+
+    for (round = 0; round < 20000; round++) {
+        struct token_scan sc;
+        size_t n = 0, a, k;
+        bool token, error;
+        int firsts = 0;
+        while (n < 400) {
+            const char *f;
+            seed = seed * 1103515245u + 12345u;
+            f = frags[(seed >> 16) % (sizeof frags / sizeof frags[0])];
+            memcpy(stream + n, f, strlen(f));
+            n += strlen(f);
+            if ((seed >> 8) % 7 == 0)
+                break;
+        }
+        reference(stream, n, &token, &error);
+        token_scan_init(&sc);
+        for (a = 0; a < n; a += k) {
+            seed = seed * 1103515245u + 12345u;
+            k = 1 + (seed >> 16) % 48;
+            if (k > n - a)
+                k = n - a;
+            firsts += token_scan_feed(&sc, stream + a, k);
+        }
+        CHECK_MSG(sc.token_seen == token && sc.error_seen == error &&
+                      firsts == (token ? 1 : 0),
+                  "round %d: token %d/%d error %d/%d: %.*s", round,
+                  sc.token_seen, token, sc.error_seen, error, (int)n, stream);
+        if (check_failures > 20)
+            return;
+    }
+}
+
+int main(void)
+{
+    size_t i, a, b, k, pad;
+    char padded[1024];
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *s = cases[i].stream;
+        size_t n = strlen(s);
+        struct token_scan sc;
+        int firsts;
+        for (a = 0; a <= n; a++) {
+            for (b = a; b <= n; b++) {
+                firsts = feed_split(&sc, s, a, b);
+                CHECK_MSG(sc.token_seen == cases[i].token &&
+                              sc.error_seen == cases[i].error &&
+                              firsts == (cases[i].token ? 1 : 0),
+                          "case %zu split at %zu,%zu: token %d error %d "
+                          "firsts %d",
+                          i, a, b, sc.token_seen, sc.error_seen, firsts);
+                if (check_failures > 20)
+                    return CHECK_DONE();
+            }
+        }
+        for (k = 1; k <= n; k++) {
+            firsts = feed_pieces(&sc, s, n, k);
+            CHECK_MSG(sc.token_seen == cases[i].token &&
+                          sc.error_seen == cases[i].error &&
+                          firsts == (cases[i].token ? 1 : 0),
+                      "case %zu in pieces of %zu", i, k);
+        }
+        /* behind 0..99 bytes of keep-alive comments, in pieces of 7..40 */
+        for (pad = 0; pad < 100 && pad + n < sizeof padded; pad++) {
+            memset(padded, ':', pad);
+            memcpy(padded + pad, s, n);
+            for (k = 7; k <= 40; k += 11) {
+                firsts = feed_pieces(&sc, padded, pad + n, k);
+                CHECK_MSG(sc.token_seen == cases[i].token &&
+                              sc.error_seen == cases[i].error &&
+                              firsts == (cases[i].token ? 1 : 0),
+                          "case %zu behind %zu bytes, pieces of %zu", i, pad,
+                          k);
+            }
+        }
+        if (check_failures > 20)
+            return CHECK_DONE();
+    }
+    check_random();
+    return CHECK_DONE();
+}

@@ -1,0 +1,148 @@
+/* progress_test: the progress line's live TTFT p50 stays within
+ * PROGRESS_TTFT_REL_ERR of the exact (interpolated) median of the samples
+ * for many sample sets, follows samples added late in a long run, takes
+ * any value without harm, lives in fixed memory, and the line keeps its
+ * format. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "progress.h"
+
+/* Fixed memory: the whole histogram is in the struct, nothing on the heap. */
+_Static_assert(sizeof(struct progress) <= 16 * 1024,
+               "struct progress must stay small and fixed");
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15ULL;
+
+/* A deterministic uniform double in (0, 1). */
+static double uniform(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return ((double)(rng_state >> 11) + 0.5) / 9007199254740992.0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The exact median, interpolated as the analyzer and the old line did. */
+static double exact_p50(double *v, size_t n)
+{
+    double k = (double)(n - 1) * 0.5, r;
+    size_t lo = (size_t)k;
+    qsort(v, n, sizeof *v, cmp_double);
+    r = v[lo];
+    if (lo + 1 < n)
+        r += (v[lo + 1] - v[lo]) * (k - (double)lo);
+    return r;
+}
+
+/* Feeds n samples (ms) from a log-uniform spread over [lo_ms, hi_ms] and
+ * checks the estimate against the exact median. */
+static void check_spread(size_t n, double lo_ms, double hi_ms)
+{
+    struct progress p;
+    double *v = malloc(n * sizeof *v), want, got;
+    progress_init(&p, false, n, 0);
+    for (size_t i = 0; i < n; i++) {
+        int64_t ns = (int64_t)(lo_ms * pow(hi_ms / lo_ms, uniform()) * 1e6);
+        v[i] = (double)ns / 1e6;
+        progress_add_ttft(&p, ns);
+    }
+    want = exact_p50(v, n);
+    got = progress_ttft_p50(&p);
+    CHECK_MSG(fabs(got - want) <= PROGRESS_TTFT_REL_ERR * want,
+              "n=%zu [%g, %g] ms: p50 %g, exact %g", n, lo_ms, hi_ms, got,
+              want);
+    progress_finish(&p, 0);
+    free(v);
+}
+
+/* Draws the line into a file and returns what was written. */
+static void draw_to(struct progress *p, char *out, size_t cap)
+{
+    FILE *f = tmpfile();
+    int saved = dup(2);
+    size_t n;
+    fflush(stderr);
+    dup2(fileno(f), 2);
+    progress_draw(p, 2500000000LL, true);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    rewind(f);
+    n = fread(out, 1, cap - 1, f);
+    out[n] = '\0';
+    fclose(f);
+}
+
+int main(void)
+{
+    struct progress p;
+    char line[256], want[256];
+
+    progress_init(&p, true, 10, 0);
+    CHECK(progress_ttft_p50(&p) == -1);
+    draw_to(&p, line, sizeof line);
+    CHECK_MSG(strcmp(line, "\r0/10 done, 0 errors, 0 in flight, TTFT p50 -, "
+                           "2 s\033[K") == 0,
+              "line '%s'", line + 1);
+    progress_add_ttft(&p, 123400000); /* 123.4 ms */
+    CHECK(fabs(progress_ttft_p50(&p) - 123.4) <= 1.234);
+    p.done = 3;
+    p.errors = 1;
+    p.in_flight = 2;
+    draw_to(&p, line, sizeof line);
+    snprintf(want, sizeof want,
+             "\r3/10 done, 1 errors, 2 in flight, TTFT "
+             "p50 %.0f ms, 2 s\033[K",
+             progress_ttft_p50(&p));
+    CHECK_MSG(strcmp(line, want) == 0, "line '%s'", line + 1);
+    p.retries = 4;
+    p.waiting = 1;
+    draw_to(&p, line, sizeof line);
+    CHECK_MSG(
+        strstr(line, ", 2 in flight, 4 retries (1 waiting), TTFT p50 1") !=
+            NULL,
+        "line '%s'", line + 1);
+
+    /* two far apart: the interpolated middle, not either sample */
+    progress_init(&p, false, 2, 0);
+    progress_add_ttft(&p, 1000000);
+    progress_add_ttft(&p, 1000000000);
+    CHECK(fabs(progress_ttft_p50(&p) - 500.5) <= 5.005);
+
+    /* many spreads and sizes, odd and even */
+    for (size_t n = 1; n <= 40; n++)
+        check_spread(n, 5, 5000);
+    check_spread(1001, 0.01, 100);
+    check_spread(10000, 50, 60);
+    check_spread(100000, 1, 1e6);
+    check_spread(200001, 200, 2000);
+
+    /* a long run: the median follows late samples (a capped sample store
+     * would stay at the first ones), in the same memory */
+    progress_init(&p, false, UINT64_MAX, 0);
+    for (int i = 0; i < 300000; i++)
+        progress_add_ttft(&p, 100000000); /* 100 ms */
+    for (int i = 0; i < 700000; i++)
+        progress_add_ttft(&p, 400000000); /* 400 ms */
+    CHECK(p.n_ttft == 1000000);
+    CHECK(fabs(progress_ttft_p50(&p) - 400) <= 4);
+
+    /* any value is counted without harm: zero, negative, huge */
+    progress_init(&p, false, 3, 0);
+    progress_add_ttft(&p, 0);
+    progress_add_ttft(&p, -5);
+    progress_add_ttft(&p, INT64_MAX);
+    CHECK(p.n_ttft == 3);
+    CHECK(progress_ttft_p50(&p) >= 0 && progress_ttft_p50(&p) < 0.01);
+    return CHECK_DONE();
+}
