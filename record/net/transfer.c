@@ -33,8 +33,8 @@ static size_t on_body(char *ptr, size_t size, size_t nmemb, void *ud)
     t->last_activity_ns = t_ns;
     t->bytes += n;
     t->chunks++;
-    if (token_scan_feed(&t->scan, ptr, n) && t->env->progress)
-        progress_add_ttft(t->env->progress, t_ns - t->start_ns);
+    if (token_scan_feed(&t->scan, ptr, n))
+        t->first_token_ns = t_ns; /* a fact for the run's progress line */
     /* A line or event past the analyzer's cap (a server sending one line
      * forever): stop now, after recording this chunk, so the trace holds
      * what the analyzer needs to find it oversized too. An error status
@@ -121,6 +121,7 @@ int transfer_new(const struct transfer_config *tc, struct transfer_env *env,
     t->attempt = 1;
     t->scheduled_ns = -1;
     t->first_byte_ns = -1;
+    t->first_token_ns = -1;
     t->last_activity_ns = -1;
     resp_headers_init(&t->resp);
     resp_headers_set_secret(&t->resp, auth_credential(tc->auth_header));

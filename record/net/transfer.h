@@ -9,7 +9,6 @@
 #include <stdint.h>
 
 #include "line_guard.h"
-#include "progress.h"
 #include "resp_headers.h"
 #include "token_scan.h"
 #include "trace.h"
@@ -35,7 +34,6 @@ typedef void (*transfer_observe_fn)(void *ud, int64_t t_ns, const char *p,
 /* Where transfers report (borrowed, shared by a run's transfers). */
 struct transfer_env {
     struct trace_writer *writer; /* NULL: chunks are not recorded */
-    struct progress *progress;   /* NULL: no progress line */
     int write_err; /* first trace write error, 0 while all is well */
 };
 
@@ -54,6 +52,8 @@ struct transfer {
     char errbuf[CURL_ERROR_SIZE];
     int64_t start_ns;         /* set by the caller when handing it over */
     int64_t first_byte_ns;    /* -1 until the first body byte */
+    int64_t first_token_ns;   /* -1 until token_scan sees the first token */
+    bool first_token_counted; /* the caller's: it took first_token_ns */
     int64_t last_activity_ns; /* last header or body byte, -1 none */
     uint64_t bytes;
     uint64_t chunks;

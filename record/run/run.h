@@ -15,7 +15,7 @@
 #include "trace.h"
 #include "workload.h"
 
-/* Set by SIGINT / SIGTERM; the run checks it every 100 ms. */
+/* Set by SIGINT / SIGTERM (run_signal.c); the run checks it every 100 ms. */
 extern volatile sig_atomic_t run_stop_requested;
 
 /* Everything a run needs, prepared by main (all borrowed). */
@@ -70,11 +70,12 @@ enum run_err {
 
 /* Installs the SIGINT / SIGTERM handlers (they only set
  * run_stop_requested; the second Ctrl-C kills at once) and ignores
- * SIGPIPE. */
+ * SIGPIPE (run_signal.c). */
 void run_install_signals(void);
 
-/* Runs the recording. Writes the header first and, unless a write failed,
- * a footer last; the caller closes the writer. Returns a run_err. */
+/* Runs the recording (run.c; what happens during it is run_loop.c's).
+ * Writes the header first and, unless a write failed, a footer last; the
+ * caller closes the writer. Returns a run_err. */
 int run_execute(const struct run_setup *s, struct run_outcome *out);
 
 /* Fills id with 8 random hex characters from /dev/urandom (the clock if

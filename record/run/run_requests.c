@@ -1,6 +1,6 @@
-/* run_requests: starting requests (request records) and finishing them
- * (result records, counts). */
-#include "run_internal.h"
+/* run_requests: starting an attempt (request record) and ending it
+ * (result record); the in-flight list. */
+#include "run_requests.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,238 +8,180 @@
 
 #include "clock.h"
 #include "request_body.h"
-#include "retry.h"
 #include "sanitize.h"
+
+void run_requests_init(struct run_requests *q, const struct run_setup *s,
+                       struct evloop *loop)
+{
+    const struct config *c = s->cfg;
+    q->s = s;
+    q->loop = loop;
+    q->tc.url = s->url;
+    q->tc.auth_header = s->auth_header;
+    q->tc.anthropic = c->api == API_ANTHROPIC;
+    q->tc.http2 = c->http2;
+    q->tc.timeout_ms = (long)(c->timeout_s * 1000.0 + 0.5);
+    q->tc.connect_timeout_ms = (long)(c->connect_timeout_s * 1000.0 + 0.5);
+    q->tc.timeout_s = c->timeout_s;
+    q->tc.idle_timeout_s = c->idle_timeout_s;
+    q->tc.insecure = c->insecure;
+    q->tc.cacert = c->cacert;
+    q->env.writer = s->writer;
+}
+
+int run_requests_note_write(struct run_requests *q, int err)
+{
+    if (!err)
+        return RUN_OK;
+    if (!q->env.write_err)
+        q->env.write_err = err;
+    return RUN_E_WRITE;
+}
 
 /* The max_tokens to send: --max-tokens, else the line's, else the class's,
  * else none (anthropic requires one: 1024). */
-static int64_t pick_max_tokens(const struct run *r,
+static int64_t pick_max_tokens(const struct config *cfg,
                                const struct workload_class *c,
                                const struct workload_item *it)
 {
-    if (r->cfg->max_tokens > 0)
-        return r->cfg->max_tokens;
+    if (cfg->max_tokens > 0)
+        return cfg->max_tokens;
     if (it->max_tokens > 0)
         return it->max_tokens;
     if (c->default_max_tokens > 0)
         return c->default_max_tokens;
-    return r->cfg->api == API_ANTHROPIC ? 1024 : -1;
+    return cfg->api == API_ANTHROPIC ? 1024 : -1;
 }
 
-static void link_transfer(struct run *r, struct transfer *t)
+static void link_transfer(struct run_requests *q, struct transfer *t)
 {
     t->prev = NULL;
-    t->next = r->inflight;
-    if (r->inflight)
-        r->inflight->prev = t;
-    r->inflight = t;
-    r->n_inflight++;
-    r->progress.in_flight = r->n_inflight;
+    t->next = q->inflight;
+    if (q->inflight)
+        q->inflight->prev = t;
+    q->inflight = t;
+    q->n_inflight++;
 }
 
-void run_unlink_transfer(struct run *r, struct transfer *t)
+static void unlink_transfer(struct run_requests *q, struct transfer *t)
 {
     if (t->prev)
         t->prev->next = t->next;
     else
-        r->inflight = t->next;
+        q->inflight = t->next;
     if (t->next)
         t->next->prev = t->prev;
-    r->n_inflight--;
-    r->progress.in_flight = r->n_inflight;
+    q->n_inflight--;
 }
 
-/* Requests in flight plus those waiting to retry. */
-uint64_t run_busy(const struct run *r)
+/* Writes the request record of t, just started with body options bo for
+ * item it of class c. Returns a run_err. */
+static int write_request(struct run_requests *q, const struct transfer *t,
+                         const struct request_body_opts *bo,
+                         const struct workload_class *c,
+                         const struct workload_item *it)
 {
-    return r->n_inflight + r->n_waiting;
+    const struct config *cfg = q->s->cfg;
+    struct trace_request req;
+    char *scrubbed = NULL;
+    int rc;
+    memset(&req, 0, sizeof req);
+    req.id = t->id;
+    req.model = bo->model;
+    req.class_name = c->name;
+    req.prompt_index = it->index;
+    req.input_tokens_est = it->input_tokens_est;
+    req.max_tokens = bo->max_tokens;
+    req.warmup = t->warmup;
+    req.scheduled_ns = t->scheduled_ns;
+    req.start_ns = t->start_ns;
+    req.attempt = t->attempt;
+    req.retry_of = t->retry_of;
+    req.request_id = cfg->no_request_id ? NULL : t->request_id;
+    req.body = cfg->no_content ? NULL : t->body;
+    req.body_len = cfg->no_content ? 0 : t->body_len;
+    if (req.body && q->s->key && strstr(t->body, q->s->key)) {
+        /* the key was put into the body (--extra-body): never store it */
+        scrubbed = sanitize_key_only(t->body, q->s->key);
+        if (!scrubbed)
+            return RUN_E_NOMEM;
+        req.body = scrubbed;
+        req.body_len = strlen(scrubbed);
+    }
+    rc = run_requests_note_write(q, trace_write_request(q->s->writer, &req));
+    free(scrubbed);
+    return rc;
 }
 
-/* Starts the next request of the schedule; scheduled_ns is its intended
- * send time (-1 in a closed loop). */
-void run_start_next(struct run *r, int64_t scheduled_ns)
-{
-    struct schedule_slot slot;
-    if (!schedule_slot(&r->sched, r->next_k, &slot))
-        return;
-    r->next_k++;
-    run_start_attempt(r, r->next_k - 1, scheduled_ns, 1, 0);
-}
-
-/* Starts one attempt of schedule slot k and writes its request record. */
-void run_start_attempt(struct run *r, uint64_t k, int64_t scheduled_ns,
+int run_requests_start(struct run_requests *q, uint64_t k,
+                       const struct schedule_slot *slot, int64_t scheduled_ns,
                        uint32_t attempt, uint32_t retry_of)
 {
-    struct schedule_slot slot;
-    const struct workload_class *c;
-    const struct workload_item *it;
+    const struct config *cfg = q->s->cfg;
+    const struct workload_class *c = &q->s->wl->classes[slot->cls];
+    const struct workload_item *it = &c->items[slot->round % c->n_items];
     struct request_body_opts bo;
-    struct trace_request req;
     struct transfer *t;
     char rid[48];
-    char *body, *scrubbed = NULL;
-    if (!schedule_slot(&r->sched, k, &slot))
-        return;
-    c = &r->s->wl->classes[slot.cls];
-    it = &c->items[slot.round % c->n_items];
+    char *body;
     memset(&bo, 0, sizeof bo);
-    bo.api = r->cfg->api;
-    bo.model = r->cfg->models[slot.model];
-    bo.max_tokens = pick_max_tokens(r, c, it);
-    bo.ignore_eos = r->cfg->ignore_eos;
-    bo.extra = r->s->extra_body;
+    bo.api = cfg->api;
+    bo.model = cfg->models[slot->model];
+    bo.max_tokens = pick_max_tokens(cfg, c, it);
+    bo.ignore_eos = cfg->ignore_eos;
+    bo.extra = q->s->extra_body;
     body = request_body_build(&bo, it);
-    if (!body) {
-        run_set_fatal(r, RUN_E_NOMEM);
-        return;
-    }
-    r->next_id++;
-    snprintf(rid, sizeof rid, "%s-%u", r->s->trace_id, (unsigned)r->next_id);
-    if (transfer_new(&r->tc, &r->env, r->next_id,
-                     r->cfg->no_request_id ? NULL : rid, body, &t)) {
-        run_set_fatal(r, RUN_E_NOMEM);
-        return;
-    }
+    if (!body)
+        return RUN_E_NOMEM;
+    q->next_id++;
+    snprintf(rid, sizeof rid, "%s-%u", q->s->trace_id, (unsigned)q->next_id);
+    if (transfer_new(&q->tc, &q->env, q->next_id,
+                     cfg->no_request_id ? NULL : rid, body, &t))
+        return RUN_E_NOMEM;
     t->slot_k = k;
     t->attempt = attempt;
     t->retry_of = retry_of;
     t->scheduled_ns = scheduled_ns;
-    t->warmup = slot.warmup;
+    t->warmup = slot->warmup;
     t->start_ns = clock_mono_ns();
-    if (evloop_add(r->loop, t->easy)) {
+    if (evloop_add(q->loop, t->easy)) {
         transfer_free(t);
-        run_set_fatal(r, RUN_E_NOMEM);
-        return;
+        return RUN_E_NOMEM;
     }
-    link_transfer(r, t);
-    memset(&req, 0, sizeof req);
-    req.id = t->id;
-    req.model = bo.model;
-    req.class_name = c->name;
-    req.prompt_index = it->index;
-    req.input_tokens_est = it->input_tokens_est;
-    req.max_tokens = bo.max_tokens;
-    req.warmup = slot.warmup;
-    req.scheduled_ns = scheduled_ns;
-    req.start_ns = t->start_ns;
-    req.attempt = attempt;
-    req.retry_of = retry_of;
-    req.request_id = r->cfg->no_request_id ? NULL : t->request_id;
-    req.body = r->cfg->no_content ? NULL : t->body;
-    req.body_len = r->cfg->no_content ? 0 : t->body_len;
-    if (req.body && r->s->key && strstr(t->body, r->s->key)) {
-        /* the key was put into the body (--extra-body): never store it */
-        scrubbed = sanitize_key_only(t->body, r->s->key);
-        if (!scrubbed) {
-            run_set_fatal(r, RUN_E_NOMEM);
-            return;
-        }
-        req.body = scrubbed;
-        req.body_len = strlen(scrubbed);
-    }
-    run_check_write(r, trace_write_request(r->s->writer, &req));
-    free(scrubbed);
+    link_transfer(q, t);
+    return write_request(q, t, &bo, c, it);
 }
 
-/* Counts a failure of kind. */
-static void count_kind(struct run_outcome *o, const char *kind)
+int run_requests_end(struct run_requests *q, struct transfer *t, CURLcode code,
+                     int64_t end_ns, struct run_ended *e)
 {
-    size_t i;
-    for (i = 0; i < o->n_kinds; i++) {
-        if (strcmp(o->kinds[i].kind, kind) == 0) {
-            o->kinds[i].count++;
-            return;
-        }
-    }
-    if (o->n_kinds == RUN_MAX_KINDS)
-        return;
-    snprintf(o->kinds[o->n_kinds].kind, sizeof o->kinds[0].kind, "%s", kind);
-    o->kinds[o->n_kinds++].count = 1;
+    unlink_transfer(q, t);
+    if (q->env.write_err)
+        return RUN_E_WRITE;
+    transfer_result(t, &q->tc, code, end_ns, &e->res, e->kind, sizeof e->kind,
+                    e->msg, sizeof e->msg);
+    return RUN_OK;
 }
 
-/* Counts a final failure of kind (outcome and progress). */
-void run_count_failure(struct run *r, const char *kind)
+int run_requests_write_result(struct run_requests *q, const struct run_ended *e)
 {
-    r->out->failed++;
-    r->progress.errors++;
-    r->progress.done++;
-    count_kind(r->out, kind);
+    return run_requests_note_write(q,
+                                   trace_write_result(q->s->writer, &e->res));
 }
 
-/* Writes the result of a finished (or stopped) transfer and frees it. A
- * failed attempt that --retry sends again is counted as retried, not as a
- * request: the request ends with its last attempt. */
-static void finish(struct run *r, struct transfer *t, CURLcode code)
+void run_requests_stop(struct run_requests *q, struct transfer *t,
+                       const char *kind)
 {
-    struct trace_result res;
-    struct run_retry *again;
-    char kind_buf[32], msg[CURL_ERROR_SIZE + 128];
-    int64_t end_ns = clock_mono_ns();
-    run_unlink_transfer(r, t);
-    if (r->env.write_err) {
-        run_set_fatal(r, RUN_E_WRITE);
-        transfer_free(t);
-        return;
-    }
-    transfer_result(t, &r->tc, code, end_ns, &res, kind_buf, sizeof kind_buf,
-                    msg, sizeof msg);
-    again = run_retry_plan(r, t, &res);
-    if (run_check_write(r, trace_write_result(r->s->writer, &res))) {
-        run_retry_drop(again);
-        transfer_free(t);
-        return;
-    }
-    r->out->requests++;
-    r->out->chunks += t->chunks;
-    r->out->bytes += t->bytes;
-    if (again && run_retry_arm(r, again) == 0) {
-        r->out->retried++;
-        r->progress.retries++;
-        transfer_free(t);
-        return;
-    }
-    if (t->warmup)
-        r->out->warmup++;
-    if (res.error_kind[0]) {
-        if (r->cfg->retry > 0 && t->attempt > r->cfg->retry &&
-            retry_status_retryable(res.http_status))
-            r->out->retry_exhausted++;
-        run_count_failure(r, res.error_kind);
-    } else {
-        r->out->ok++;
-        r->progress.done++;
-    }
-    transfer_free(t);
-}
-
-/* Closed loop: keeps the configured number of requests in flight. */
-void run_refill(struct run *r)
-{
-    if (r->cfg->rate > 0)
-        return;
-    while (run_busy(r) < r->max_inflight && run_has_next(r))
-        run_start_next(r, -1);
-}
-
-/* evloop: a transfer ended. */
-void run_on_done(void *ud, CURL *easy, CURLcode code)
-{
-    struct run *r = ud;
-    struct transfer *t = NULL;
-    curl_easy_getinfo(easy, CURLINFO_PRIVATE, (char **)&t);
-    if (!t)
-        return;
-    finish(r, t, code);
-    if (r->fatal)
-        return;
-    run_refill(r);
-    run_check_end(r);
-}
-
-/* Stops a running transfer and records it with the given error kind. */
-void run_stop_transfer(struct run *r, struct transfer *t, const char *kind)
-{
-    evloop_remove(r->loop, t->easy);
+    evloop_remove(q->loop, t->easy);
     t->forced_kind = kind;
-    finish(r, t, CURLE_OK);
+}
+
+void run_requests_free_all(struct run_requests *q)
+{
+    while (q->inflight) {
+        struct transfer *t = q->inflight;
+        evloop_remove(q->loop, t->easy);
+        unlink_transfer(q, t);
+        transfer_free(t);
+    }
 }

@@ -1,88 +1,55 @@
-/* run_timers: the run's timers: the 100 ms tick, open-loop pacing and the
- * --duration deadline. */
-#include "run_internal.h"
+/* run_timers: timer arithmetic, the open-loop pacer, the idle check. */
+#include "run_timers.h"
 
 #include "clock.h"
 
-/* Every 100 ms: signals, idle requests, flushing, the progress line. */
-void run_on_tick(evutil_socket_t fd, short what, void *arg)
+void run_pacer_init(struct run_pacer *p, const struct config *cfg,
+                    int64_t zero_ns)
 {
-    struct run *r = arg;
-    struct transfer *t, *next;
-    int64_t now = clock_mono_ns();
-    (void)fd;
-    (void)what;
-    if (run_stop_requested && !r->aborting) {
-        r->aborting = true;
-        r->no_more = true;
-        r->out->signalled = true;
-        r->out->reason = "signal";
-        for (t = r->inflight; t && !r->fatal; t = next) {
-            next = t->next;
-            run_stop_transfer(r, t, "interrupted");
-        }
-        /* a request waiting to retry ends with the attempt it has */
-        run_retry_cancel_all(r, true);
-    }
-    for (t = r->inflight; t && !r->fatal && r->idle_ns > 0; t = next) {
-        int64_t last = t->last_activity_ns > t->start_ns ? t->last_activity_ns
-                                                         : t->start_ns;
-        next = t->next;
-        if (now - last >= r->idle_ns)
-            run_stop_transfer(r, t, "idle_timeout");
-    }
-    if (!r->fatal && trace_writer_pending(r->s->writer) > 0)
-        run_check_write(r, trace_writer_flush(r->s->writer));
-    if (r->fatal)
-        return;
-    progress_draw(&r->progress, now, false);
-    run_refill(r);
-    run_check_end(r);
+    arrival_init(&p->arrival, cfg->arrival == ARRIVAL_POISSON, cfg->rate,
+                 cfg->seed);
+    p->zero_ns = zero_ns;
+    p->next_due_ns = zero_ns + arrival_next(&p->arrival);
 }
 
-/* Open loop: starts every request that is due, then waits for the next. */
-void run_on_pace(evutil_socket_t fd, short what, void *arg)
+bool run_pacer_due(const struct run_pacer *p, int64_t now_ns)
 {
-    struct run *r = arg;
-    int64_t now = clock_mono_ns();
+    return p->next_due_ns <= now_ns;
+}
+
+void run_pacer_advance(struct run_pacer *p)
+{
+    p->next_due_ns = p->zero_ns + arrival_next(&p->arrival);
+}
+
+int64_t run_pacer_wait_ns(const struct run_pacer *p, int64_t now_ns,
+                          bool at_cap)
+{
+    int64_t wait_ns = at_cap ? RUN_TIMERS_CAP_WAIT_NS : p->next_due_ns - now_ns;
+    return wait_ns < 0 ? 0 : wait_ns;
+}
+
+int run_timer_after(struct event *ev, int64_t wait_ns)
+{
     struct timeval tv;
-    int64_t wait_ns;
-    (void)fd;
-    (void)what;
-    while (run_has_next(r) && r->next_due_ns <= now &&
-           run_busy(r) < r->max_inflight) {
-        run_start_next(r, r->next_due_ns);
-        r->next_due_ns = r->mono_zero + arrival_next(&r->arrival);
-        now = clock_mono_ns();
-    }
-    if (r->fatal)
-        return;
-    if (run_has_next(r)) {
-        /* at the in-flight cap, look again in 1 ms; the lateness shows in
-         * start_ns - scheduled_ns */
-        wait_ns =
-            run_busy(r) >= r->max_inflight ? 1000000 : r->next_due_ns - now;
-        if (wait_ns < 0)
-            wait_ns = 0;
-        tv.tv_sec = (time_t)(wait_ns / 1000000000);
-        tv.tv_usec = (suseconds_t)((wait_ns % 1000000000) / 1000);
-        evtimer_add(r->pace, &tv);
-    }
-    run_check_end(r);
+    if (wait_ns < 0)
+        wait_ns = 0;
+    tv.tv_sec = (time_t)(wait_ns / 1000000000);
+    tv.tv_usec = (suseconds_t)((wait_ns % 1000000000) / 1000);
+    return evtimer_add(ev, &tv);
 }
 
-/* --duration: no new requests from now on. */
-void run_on_deadline(evutil_socket_t fd, short what, void *arg)
+int run_timer_at(struct event *ev, int64_t due_ns)
 {
-    struct run *r = arg;
-    (void)fd;
-    (void)what;
-    if (run_has_next(r)) {
-        if (!r->sched.unbounded)
-            r->out->interrupted = true; /* a finite run was cut short */
-        if (!r->out->signalled)
-            r->out->reason = "duration";
-    }
-    r->no_more = true;
-    run_check_end(r);
+    int64_t wait_ns = due_ns - clock_mono_ns();
+    if (wait_ns < 0)
+        wait_ns = 0;
+    return run_timer_after(ev, wait_ns + 999);
+}
+
+bool run_timer_idle(const struct transfer *t, int64_t now_ns, int64_t idle_ns)
+{
+    int64_t last =
+        t->last_activity_ns > t->start_ns ? t->last_activity_ns : t->start_ns;
+    return now_ns - last >= idle_ns;
 }

@@ -1,0 +1,56 @@
+/* progress: the live status line on stderr ("\r" redrawn, at most 4 times a
+ * second) with done/total, errors, requests in flight, retries (when any)
+ * and a live TTFT p50. Its memory is fixed however long the run: the TTFT
+ * samples are counted in a log-bucket histogram, not kept. */
+#ifndef TT_RECORD_PROGRESS_H
+#define TT_RECORD_PROGRESS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* TTFT histogram: bucket i holds [MIN * GROWTH^i, MIN * GROWTH^(i+1)) ms;
+ * values below 1 us fall in the first bucket, values above ~5.8 h in the
+ * last. A bucket is reported as its geometric middle, so the p50 is within
+ * sqrt(1.02) - 1 < 1% (relative) of the exact median of the samples. */
+#define PROGRESS_TTFT_MIN_MS 0.001
+#define PROGRESS_TTFT_GROWTH 1.02
+#define PROGRESS_TTFT_BUCKETS 1200
+#define PROGRESS_TTFT_REL_ERR 0.01
+
+struct progress {
+    bool enabled;
+    bool drawn; /* a line is on screen */
+    int64_t last_draw_ns;
+    int64_t start_ns;
+    uint64_t total; /* UINT64_MAX: unbounded */
+    uint64_t done;
+    uint64_t errors;
+    uint64_t in_flight;
+    uint64_t retries; /* attempts sent again (--retry) */
+    uint64_t waiting; /* requests waiting for their next attempt */
+    uint64_t n_ttft;  /* live TTFT samples counted */
+    uint64_t ttft_hist[PROGRESS_TTFT_BUCKETS];
+};
+
+/* Starts a progress display; it only ever draws when enabled. */
+void progress_init(struct progress *p, bool enabled, uint64_t total,
+                   int64_t start_ns);
+
+/* Counts a live TTFT sample (first token time - start), in ns. Constant
+ * time, no allocation. */
+void progress_add_ttft(struct progress *p, int64_t ttft_ns);
+
+/* Redraws the line if enabled and 250 ms passed since the last draw (or
+ * force). */
+void progress_draw(struct progress *p, int64_t now_ns, bool force);
+
+/* Draws the final state and ends the line (when enabled). */
+void progress_finish(struct progress *p, int64_t now_ns);
+
+/* The median of the samples in ms (within PROGRESS_TTFT_REL_ERR of the
+ * exact one, interpolated like the analyzer's), or -1 when there are
+ * none. */
+double progress_ttft_p50(const struct progress *p);
+
+#endif

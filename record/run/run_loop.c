@@ -1,0 +1,417 @@
+/* run_loop: the event loop's callbacks and every decision of the run. */
+#include "run_loop.h"
+
+#include <string.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "run_outcome.h"
+
+#define RUN_TICK_US 100000 /* flush, idle check, signal check, progress */
+
+/* Stops everything after a failed write (RUN_E_WRITE) or allocation. */
+static void set_fatal(struct run_loop *r, int rc)
+{
+    if (r->fatal)
+        return;
+    r->fatal = true;
+    r->fatal_rc = rc;
+    r->no_more = true;
+    if (rc == RUN_E_WRITE) {
+        r->out->write_err = r->req.env.write_err;
+        r->out->write_errno = trace_writer_errno(r->s->writer);
+        r->out->reason = "write_error";
+    }
+    event_base_loopbreak(r->base);
+}
+
+int run_loop_check_write(struct run_loop *r, int err)
+{
+    int rc = run_requests_note_write(&r->req, err);
+    if (rc)
+        set_fatal(r, rc);
+    return err;
+}
+
+/* True when the schedule has another request and nothing stops it. */
+static bool has_next(const struct run_loop *r)
+{
+    struct schedule_slot slot;
+    return !r->no_more && !r->fatal &&
+           schedule_slot(&r->sched, r->next_k, &slot);
+}
+
+/* Requests in flight plus those waiting to retry. */
+static uint64_t busy(const struct run_loop *r)
+{
+    return r->req.n_inflight + r->waiting.n;
+}
+
+/* Ends the event loop once nothing is left to do. */
+static void check_end(struct run_loop *r)
+{
+    if (busy(r) == 0 && !has_next(r))
+        event_base_loopexit(r->base, NULL);
+}
+
+/* Starts one attempt of schedule slot k (see run_requests_start); a
+ * failure stops the run. */
+static void start_attempt(struct run_loop *r, uint64_t k, int64_t scheduled_ns,
+                          uint32_t attempt, uint32_t retry_of)
+{
+    struct schedule_slot slot;
+    int rc;
+    if (!schedule_slot(&r->sched, k, &slot))
+        return;
+    rc = run_requests_start(&r->req, k, &slot, scheduled_ns, attempt, retry_of);
+    if (rc)
+        set_fatal(r, rc);
+}
+
+/* Starts the next request of the schedule; scheduled_ns is its intended
+ * send time (-1 in a closed loop). */
+static void start_next(struct run_loop *r, int64_t scheduled_ns)
+{
+    struct schedule_slot slot;
+    if (!schedule_slot(&r->sched, r->next_k, &slot))
+        return;
+    r->next_k++;
+    start_attempt(r, r->next_k - 1, scheduled_ns, 1, 0);
+}
+
+/* Closed loop: keeps the configured number of requests in flight. */
+static void refill(struct run_loop *r)
+{
+    if (r->cfg->rate > 0)
+        return;
+    while (busy(r) < r->max_inflight && has_next(r))
+        start_next(r, -1);
+}
+
+/* Counts t's first token (a fact transfer.c keeps) on the progress line,
+ * once. */
+static void take_first_token(struct run_loop *r, struct transfer *t)
+{
+    if (t->first_token_ns < 0 || t->first_token_counted)
+        return;
+    t->first_token_counted = true;
+    progress_add_ttft(&r->progress, t->first_token_ns - t->start_ns);
+}
+
+/* Brings the progress line up to date before it is drawn: the first
+ * tokens seen since, the counts. */
+static void update_progress(struct run_loop *r)
+{
+    struct transfer *t;
+    for (t = r->req.inflight; t; t = t->next)
+        take_first_token(r, t);
+    r->progress.done = r->out->ok + r->out->failed;
+    r->progress.errors = r->out->failed;
+    r->progress.retries = r->out->retried;
+    r->progress.in_flight = r->req.n_inflight;
+    r->progress.waiting = r->waiting.n;
+}
+
+/* The wait of a retry is over: its next attempt goes out now. */
+static void on_retry_due(evutil_socket_t fd, short what, void *arg)
+{
+    struct run_retry *w = arg;
+    struct run_loop *r = w->owner;
+    /* open loop: the retry is due when its wait ends, so its send lag is
+     * the recorder's own lateness, like any scheduled request */
+    int64_t scheduled_ns = r->cfg->rate > 0 ? w->due_ns : -1;
+    (void)fd;
+    (void)what;
+    /* libevent may wake a little before the due time (its clock is cached
+     * at the start of a loop turn): never send before the server said */
+    if (clock_mono_ns() < w->due_ns && !r->fatal && !r->aborting &&
+        run_timer_at(w->timer, w->due_ns) == 0)
+        return;
+    run_retry_unlink(&r->waiting, w);
+    if (!r->fatal && !r->aborting)
+        start_attempt(r, w->slot_k, scheduled_ns, w->attempt, w->first_id);
+    run_retry_free(w);
+    if (!r->fatal)
+        check_end(r);
+}
+
+/* Decides whether attempt t, which ended as res, is sent again (never
+ * while stopping). When it is, marks res (will_retry, retry_wait_ms) and
+ * returns its waiting entry with a timer, not yet armed; else NULL (also
+ * when out of memory: the attempt is then final). */
+static struct run_retry *plan_retry(struct run_loop *r,
+                                    const struct transfer *t,
+                                    struct trace_result *res)
+{
+    struct run_retry *w;
+    int64_t wait_ms;
+    if (r->aborting || r->fatal || !run_retry_wanted(r->cfg->retry, t, res))
+        return NULL;
+    w = run_retry_new(t, res);
+    if (!w)
+        return NULL;
+    w->owner = r;
+    w->timer = evtimer_new(r->base, on_retry_due, w);
+    if (!w->timer) {
+        run_retry_free(w);
+        return NULL;
+    }
+    wait_ms = run_retry_wait_ms(res, w->attempt, &r->retry_rng);
+    w->due_ns = res->end_ns + wait_ms * 1000000;
+    res->will_retry = true;
+    res->retry_wait_ms = wait_ms;
+    return w;
+}
+
+/* Arms a planned retry (its result was written) and puts it on the
+ * waiting list. Returns 0, or -1 (w was freed: the attempt is final). */
+static int arm_retry(struct run_loop *r, struct run_retry *w)
+{
+    if (run_timer_at(w->timer, w->due_ns) != 0) {
+        run_retry_free(w);
+        return -1;
+    }
+    run_retry_link(&r->waiting, w);
+    return 0;
+}
+
+/* Cancels every waiting retry (a signal, or teardown): each request ends
+ * with its last attempt, counted as failed when count is true. */
+static void cancel_retries(struct run_loop *r, bool count)
+{
+    while (r->waiting.head) {
+        struct run_retry *w = r->waiting.head;
+        run_retry_unlink(&r->waiting, w);
+        if (count) {
+            /* the attempt it would have replaced is the request's last */
+            r->out->retried--;
+            run_outcome_request(r->out, w->last_kind, w->warmup, false);
+        }
+        run_retry_free(w);
+    }
+}
+
+/* An attempt ended (code: libcurl's, or CURLE_OK when it was stopped):
+ * writes its result; then either it is sent again after a wait (counted
+ * as retried) or the request ends with it. Frees t. */
+static void finish(struct run_loop *r, struct transfer *t, CURLcode code)
+{
+    struct run_ended e;
+    struct run_retry *again;
+    int64_t end_ns = clock_mono_ns();
+    int rc;
+    take_first_token(r, t);
+    rc = run_requests_end(&r->req, t, code, end_ns, &e);
+    if (rc) {
+        set_fatal(r, rc);
+        transfer_free(t);
+        return;
+    }
+    again = plan_retry(r, t, &e.res);
+    rc = run_requests_write_result(&r->req, &e);
+    if (rc) {
+        set_fatal(r, rc);
+        run_retry_free(again);
+        transfer_free(t);
+        return;
+    }
+    run_outcome_attempt(r->out, t->chunks, t->bytes);
+    if (again && arm_retry(r, again) == 0)
+        r->out->retried++;
+    else
+        run_outcome_request(r->out, e.res.error_kind, t->warmup,
+                            run_retry_exhausted(r->cfg->retry, t, &e.res));
+    transfer_free(t);
+}
+
+/* Stops a running attempt and records it with error kind `kind`. */
+static void stop_transfer(struct run_loop *r, struct transfer *t,
+                          const char *kind)
+{
+    run_requests_stop(&r->req, t, kind);
+    finish(r, t, CURLE_OK);
+}
+
+/* evloop: a transfer ended. */
+static void on_done(void *ud, CURL *easy, CURLcode code)
+{
+    struct run_loop *r = ud;
+    struct transfer *t = NULL;
+    curl_easy_getinfo(easy, CURLINFO_PRIVATE, (char **)&t);
+    if (!t)
+        return;
+    finish(r, t, code);
+    if (r->fatal)
+        return;
+    refill(r);
+    check_end(r);
+}
+
+/* SIGINT / SIGTERM: no new requests, the ones in flight are stopped, and
+ * a request waiting to retry ends with the attempt it has. */
+static void stop_on_signal(struct run_loop *r)
+{
+    struct transfer *t, *next;
+    r->aborting = true;
+    r->no_more = true;
+    r->out->signalled = true;
+    r->out->reason = "signal";
+    for (t = r->req.inflight; t && !r->fatal; t = next) {
+        next = t->next;
+        stop_transfer(r, t, "interrupted");
+    }
+    cancel_retries(r, true);
+}
+
+/* Every 100 ms: signals, idle requests, flushing, the progress line. */
+static void on_tick(evutil_socket_t fd, short what, void *arg)
+{
+    struct run_loop *r = arg;
+    struct transfer *t, *next;
+    int64_t now = clock_mono_ns();
+    (void)fd;
+    (void)what;
+    if (run_stop_requested && !r->aborting)
+        stop_on_signal(r);
+    for (t = r->req.inflight; t && !r->fatal && r->idle_ns > 0; t = next) {
+        next = t->next;
+        if (run_timer_idle(t, now, r->idle_ns))
+            stop_transfer(r, t, "idle_timeout");
+    }
+    if (!r->fatal && trace_writer_pending(r->s->writer) > 0)
+        run_loop_check_write(r, trace_writer_flush(r->s->writer));
+    if (r->fatal)
+        return;
+    update_progress(r);
+    progress_draw(&r->progress, now, false);
+    refill(r);
+    check_end(r);
+}
+
+/* Open loop: starts every request that is due, then waits for the next. */
+static void on_pace(evutil_socket_t fd, short what, void *arg)
+{
+    struct run_loop *r = arg;
+    int64_t now = clock_mono_ns();
+    (void)fd;
+    (void)what;
+    while (has_next(r) && run_pacer_due(&r->pacer, now) &&
+           busy(r) < r->max_inflight) {
+        start_next(r, r->pacer.next_due_ns);
+        run_pacer_advance(&r->pacer);
+        now = clock_mono_ns();
+    }
+    if (r->fatal)
+        return;
+    if (has_next(r))
+        run_timer_after(r->pace, run_pacer_wait_ns(&r->pacer, now,
+                                                   busy(r) >= r->max_inflight));
+    check_end(r);
+}
+
+/* --duration: no new requests from now on. */
+static void on_deadline(evutil_socket_t fd, short what, void *arg)
+{
+    struct run_loop *r = arg;
+    (void)fd;
+    (void)what;
+    if (has_next(r)) {
+        if (!r->sched.unbounded)
+            r->out->interrupted = true; /* a finite run was cut short */
+        if (!r->out->signalled)
+            r->out->reason = "duration";
+    }
+    r->no_more = true;
+    check_end(r);
+}
+
+int run_loop_open(struct run_loop *r, const struct run_setup *s,
+                  struct run_outcome *out, uint64_t inflight_cap)
+{
+    const struct config *c = s->cfg;
+    struct timeval tick = {0, RUN_TICK_US};
+    struct event_config *ec;
+    memset(r, 0, sizeof *r);
+    r->s = s;
+    r->cfg = c;
+    r->out = out;
+    ec = event_config_new();
+    if (!ec)
+        return RUN_E_SETUP;
+    /* Open-loop pacing needs sub-ms timers; they cost a timerfd_settime per
+     * loop turn (~0.6 per chunk), so a closed loop goes without. The
+     * self-lag timer keeps its own precision (self_lag.h). */
+    if (c->rate > 0)
+        event_config_set_flag(ec, EVENT_BASE_FLAG_PRECISE_TIMER);
+    r->base = event_base_new_with_config(ec);
+    event_config_free(ec);
+    if (!r->base || evloop_new(r->base, on_done, r, &r->loop))
+        return RUN_E_SETUP;
+    r->tick = event_new(r->base, -1, EV_PERSIST, on_tick, r);
+    r->pace = evtimer_new(r->base, on_pace, r);
+    r->deadline = evtimer_new(r->base, on_deadline, r);
+    if (!r->tick || !r->pace || !r->deadline || event_add(r->tick, &tick))
+        return RUN_E_SETUP;
+    run_requests_init(&r->req, s, r->loop);
+    r->retry_rng = c->seed ^ 0x5265747279ULL; /* jitter, repeatable per seed */
+    r->idle_ns = (int64_t)(c->idle_timeout_s * 1e9);
+    r->sched.n_models = c->n_models;
+    r->sched.n_classes = s->wl->n_classes;
+    r->sched.warmup = c->warmup;
+    r->sched.rounds = c->n;
+    r->sched.unbounded = c->duration_s > 0 && !c->n_given;
+    r->max_inflight = c->rate > 0 ? inflight_cap : c->concurrency;
+    return RUN_OK;
+}
+
+void run_loop_begin(struct run_loop *r, int64_t mono_zero)
+{
+    const struct config *c = r->cfg;
+    bool show = !c->quiet && (c->progress == PROGRESS_ALWAYS ||
+                              (c->progress == PROGRESS_AUTO && isatty(2)));
+    r->mono_zero = mono_zero;
+    progress_init(&r->progress, show, schedule_total(&r->sched), mono_zero);
+}
+
+void run_loop_run(struct run_loop *r)
+{
+    const struct config *c = r->cfg;
+    if (c->duration_s > 0)
+        run_timer_after(r->deadline, (int64_t)(c->duration_s * 1e9));
+    if (c->rate > 0) {
+        run_pacer_init(&r->pacer, c, r->mono_zero);
+        on_pace(-1, 0, r);
+    } else {
+        refill(r);
+    }
+    if (r->fatal)
+        return;
+    /* the default period: 20 samples a second for ~1-3 ms of CPU a
+     * second (self_lag.h) */
+    self_lag_start(&r->lag, r->base, 0);
+    check_end(r);
+    event_base_dispatch(r->base);
+    self_lag_stop(&r->lag);
+}
+
+void run_loop_end(struct run_loop *r, int64_t end_ns)
+{
+    update_progress(r);
+    progress_finish(&r->progress, end_ns);
+}
+
+void run_loop_close(struct run_loop *r)
+{
+    run_requests_free_all(&r->req);
+    cancel_retries(r, false);
+    self_lag_free(&r->lag);
+    if (r->tick)
+        event_free(r->tick);
+    if (r->pace)
+        event_free(r->pace);
+    if (r->deadline)
+        event_free(r->deadline);
+    evloop_free(r->loop);
+    if (r->base)
+        event_base_free(r->base);
+}

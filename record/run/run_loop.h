@@ -1,0 +1,83 @@
+/* run_loop: the recording run's event loop and the one place that decides
+ * what happens next. run.c opens it, starts it and closes it; in between,
+ * every event lands here (a transfer ended, the 100 ms tick, the open-loop
+ * pace timer, the --duration deadline, a retry's wait ran out) and this
+ * file alone decides: refill to the concurrency, start the next attempt,
+ * arm a retry, stop, end the run. The files below it report facts and
+ * never call back: run_requests (an attempt started or ended), run_retry
+ * (sent again? after how long?), run_timers (what is due, idle),
+ * run_outcome (the counts), progress (the line), self_lag. Not for use
+ * outside record/run. */
+#ifndef TT_RECORD_RUN_LOOP_H
+#define TT_RECORD_RUN_LOOP_H
+
+#include <event2/event.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "event_loop.h"
+#include "progress.h"
+#include "run.h"
+#include "run_requests.h"
+#include "run_retry.h"
+#include "run_timers.h"
+#include "schedule.h"
+#include "self_lag.h"
+
+/* The run's state. run_loop.c changes it; run.c reads fatal, fatal_rc,
+ * mono_zero and lag after the loop. */
+struct run_loop {
+    const struct run_setup *s;
+    const struct config *cfg;
+    struct run_outcome *out;
+    struct event_base *base;
+    struct evloop *loop;
+    struct event *tick;
+    struct event *pace;            /* open loop: the next request is due */
+    struct event *deadline;        /* --duration */
+    struct run_requests req;       /* attempts in flight */
+    struct run_retry_list waiting; /* requests waiting for their next try */
+    struct run_pacer pacer;        /* open loop */
+    struct progress progress;
+    struct schedule sched;
+    struct self_lag lag;   /* the recorder's own event-loop lateness */
+    uint64_t next_k;       /* next schedule slot */
+    uint64_t max_inflight; /* requests in flight or waiting to retry */
+    uint64_t retry_rng;    /* state of the backoff jitter (retry_wait_ms) */
+    bool no_more;          /* no new requests (duration, signal, failure) */
+    bool aborting;         /* a signal: stop the requests in flight too */
+    bool fatal;            /* a write failed or memory ran out: stop now */
+    int fatal_rc;
+    int64_t mono_zero;
+    int64_t idle_ns;
+};
+
+/* Sets up r for the run of s, reporting into out: the event base, the
+ * curl multi handle, the timers, the schedule. inflight_cap: how many
+ * requests the open-file limit allows at once. Returns RUN_OK or
+ * RUN_E_SETUP; call run_loop_close either way. */
+int run_loop_open(struct run_loop *r, const struct run_setup *s,
+                  struct run_outcome *out, uint64_t inflight_cap);
+
+/* The run's clock starts at mono_zero (arrivals count from it) and the
+ * progress line with it. Call once, before run_loop_run. */
+void run_loop_begin(struct run_loop *r, int64_t mono_zero);
+
+/* Runs the recording: arms --duration, sends the first requests, and
+ * serves events until nothing is left to do, a signal stopped it, or a
+ * failure did (r->fatal). */
+void run_loop_run(struct run_loop *r);
+
+/* A trace write outside the loop (header, footer) returned err: on an
+ * error the run is failed (RUN_E_WRITE, the outcome's write_err). Returns
+ * err. */
+int run_loop_check_write(struct run_loop *r, int err);
+
+/* Draws the progress line's final state at end_ns (when it is shown). */
+void run_loop_end(struct run_loop *r, int64_t end_ns);
+
+/* Frees what run_loop_open made, any attempt still in flight and any
+ * retry still waiting. */
+void run_loop_close(struct run_loop *r);
+
+#endif

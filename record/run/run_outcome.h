@@ -1,0 +1,24 @@
+/* run_outcome: adding facts to the run's outcome (struct run_outcome,
+ * run.h): a result record written, a request ended with its last
+ * attempt, failures counted by error kind. Pure bookkeeping. */
+#ifndef TT_RECORD_RUN_OUTCOME_H
+#define TT_RECORD_RUN_OUTCOME_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "run.h"
+
+/* Counts one result record written (an attempt, a retried one too) with
+ * the chunks and bytes it received. */
+void run_outcome_attempt(struct run_outcome *o, uint64_t chunks,
+                         uint64_t bytes);
+
+/* Counts a request that ended with its last attempt: ok when kind is "",
+ * else failed with that error kind (retry_exhausted: its retries ran
+ * out). A kind past RUN_MAX_KINDS distinct ones is counted as failed but
+ * not by kind. */
+void run_outcome_request(struct run_outcome *o, const char *kind, bool warmup,
+                         bool retry_exhausted);
+
+#endif
