@@ -49,3 +49,31 @@ expect_exit() {
 
 # assert_eq GOT WANT WHAT
 assert_eq() { [ "$1" = "$2" ] || fail "$3: got '$1', want '$2'"; }
+
+# tt_data PATH: the file PATH under tests/data (golden traces, expected
+# outputs, check lists).
+tt_data() { echo "$TT_SOURCE_DIR/tests/data/$1"; }
+
+# jq_checks CHECKS JSON: every line of the file CHECKS is a jq expression
+# that must be true of JSON (blank lines and lines starting with # are
+# skipped). Adding a check is adding a line.
+jq_checks() {
+    local e
+    [ -s "$1" ] || fail "no checks in $1"
+    while IFS= read -r e || [ -n "$e" ]; do
+        case $e in '' | '#'*) continue ;; esac
+        jq -e "$e" "$2" >/dev/null ||
+            fail "${1##*/tests/data/}: $e -> $(jq -c "$e" "$2" 2>&1 | head -c 300)"
+    done <"$1"
+}
+
+# has_lines LINES FILE: every line of the file LINES occurs, as a fixed
+# string, in FILE (blank lines and lines starting with # are skipped).
+has_lines() {
+    local s
+    [ -s "$1" ] || fail "no lines in $1"
+    while IFS= read -r s || [ -n "$s" ]; do
+        case $s in '' | '#'*) continue ;; esac
+        grep -qF -- "$s" "$2" || fail "${2##*/} lacks: $s (${1##*/tests/data/})"
+    done <"$1"
+}

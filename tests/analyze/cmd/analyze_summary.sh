@@ -9,35 +9,7 @@ A=$TT_ANALYZE
 # 10 requests x 20 tokens, TTFT 100 ms, TPOT 10 ms: latency 100 + 10 * 19.
 "$G" "$T/t.ttrace" 10 20 100 10 label=week=48
 "$A" summary "$T/t.ttrace" --format json >"$T/s.json"
-jqe() { jq -e "$1" "$T/s.json" >/dev/null || fail "summary json: $1"; }
-jqe '.tool == "tokentrace" and .schema == 1'
-jqe '.traces | length == 1'
-jqe '.groups | length == 2'
-jqe '[.groups[].model] == ["model-a", "model-b"]'
-jqe 'all(.groups[]; .class == "short-short" and .requests == 5 and .ok == 5)'
-jqe 'all(.groups[]; .ttft_ms.p50 == 100 and .ttft_ms.p99 == 100 and .ttft_ms.n == 5)'
-jqe 'all(.groups[]; .tpot_ms.p50 == 10 and .tpot_ms.max == 10)'
-jqe 'all(.groups[]; .latency_ms.p50 == 290 and .latency_ms.min == 290)'
-jqe 'all(.groups[]; .itl_ms.p50 == 10 and .itl_ms.n == 95)'
-jqe 'all(.groups[]; .output_tokens.p50 == 20 and .input_tokens.p50 == 40)'
-jqe 'all(.groups[]; .token_source == "usage" and .errors == {})'
-jqe 'all(.groups[]; .goodput == null)'
-# Every key of the stable interface.
-for k in model class requests ok errors token_source ttft_ms tpot_ms itl_ms \
-    latency_ms server_ttft_ms output_tokens input_tokens tps goodput; do
-    jqe "all(.groups[]; has(\"$k\"))"
-done
-for k in p50 p90 p95 p99 p999 mean stddev min max n; do
-    jqe "all(.groups[]; .ttft_ms | has(\"$k\"))"
-done
-for k in wall_s req_per_s output_tok_per_s ttft_ms tpot_ms itl_ms latency_ms requests ok errors; do
-    jqe ".overall | has(\"$k\")"
-done
-# Back to back: 10 x 290 ms plus 9 gaps of 1 ms.
-jqe '.overall.wall_s == 2.909'
-jqe '(.overall.req_per_s - 10 / 2.909 | fabs) < 0.001'
-jqe '(.overall.output_tok_per_s - 200 / 2.909 | fabs) < 0.01'
-jqe '.overall.ttft_ms.n == 10 and .overall.requests == 10'
+jq_checks "$(tt_data analyze/summary/known-timing.jq)" "$T/s.json"
 
 # CSV: a stable column count, every metric of every group plus overall.
 "$A" summary "$T/t.ttrace" --format csv >"$T/s.csv"

@@ -13,20 +13,7 @@ A=$TT_ANALYZE
 "$G" "$T/same.ttrace" 40 20 100 10 10 3
 
 "$A" compare "$T/base.ttrace" "$T/slow.ttrace" --format json >"$T/c.json"
-jqe() { jq -e "$1" "$T/c.json" >/dev/null || fail "compare json: $1"; }
-jqe '.tool == "tokentrace" and .command == "compare" and .method.seed == 1'
-jqe '.comparisons | length == 1'
-jqe '[.comparisons[0].groups[] | .model] == ["model-a", "model-b"]'
-jqe 'all(.comparisons[0].groups[]; .metrics.ttft_ms.verdict == "real" and .metrics.ttft_ms.direction == "slower")'
-jqe 'all(.comparisons[0].groups[]; .metrics.ttft_ms.median_diff_ci.lo > 40 and .metrics.ttft_ms.median_diff_ci.hi < 60)'
-jqe 'all(.comparisons[0].groups[]; .metrics.ttft_ms.diff.p50 > 40 and .metrics.ttft_ms.diff_pct.p50 > 35)'
-jqe 'all(.comparisons[0].groups[]; .metrics.latency_ms.verdict == "real")'
-jqe 'all(.comparisons[0].groups[]; .metrics.tpot_ms.verdict == "noise" and .metrics.itl_ms.verdict == "noise")'
-jqe 'all(.comparisons[0].groups[]; .metrics.output_tokens.verdict == "noise")'
-jqe 'all(.comparisons[0].groups[]; .metrics.itl_ms.median_diff_ci.samples == "per_request_median_itl")'
-jqe 'all(.comparisons[0].groups[]; .metrics.itl_ms.median_diff_ci.samples_base == 20)'
-jqe 'all(.comparisons[0].groups[]; .metrics.ttft_ms.base.p50 >= 100 and .metrics.ttft_ms.base.p50 < 110)'
-jqe 'all(.comparisons[0].groups[]; .verdict | test("^model-.*: TTFT p50 \\+[0-9.]+ ms \\(\\+[0-9]+%, CI \\[\\+[0-9.]+, \\+[0-9.]+\\]\\) slower — real; TPOT noise; ITL noise; latency p50"))'
+jq_checks "$(tt_data analyze/compare/ttft-regression.jq)" "$T/c.json"
 
 # The table says the same in its verdict lines.
 "$A" compare "$T/base.ttrace" "$T/slow.ttrace" >"$T/c.txt"

@@ -17,17 +17,7 @@ ts() { date -u -d "$1" +%s; }
 assert_eq "$(date -u -d 2027-01-01 +%G-W%V)" 2026-W53 "the calendar this test assumes"
 
 "$A" trend "$T/ny.ttrace" "$T/sun.ttrace" "$T/jan.ttrace" "$T/mon48.ttrace" --format json >"$T/w.json"
-jqe() { jq -e "$1" "$T/w.json" >/dev/null || fail "trend json: $1 -> $(jq -c "$1" "$T/w.json")"; }
-jqe '.command == "trend" and .by == "week"'
-jqe '[.traces[].trace_id] == ["jan", "mon", "sun", "newyear"]'
-jqe '[.rows[] | [.period, .model]] == [["2026-W01","model-a"],["2026-W01","model-b"],["2026-W48","model-a"],["2026-W48","model-b"],["2026-W49","model-a"],["2026-W49","model-b"],["2026-W53","model-a"],["2026-W53","model-b"]]'
-# W48 model-a: 2 from the Monday trace (TTFT 120) + ids 1,3,5,7 of Sunday (100).
-jqe '.rows[2].ok == 6 and .rows[2].ttft_ms.n == 6 and .rows[2].ttft_ms.p50 == 100 and .rows[2].ttft_ms.p99 > 119'
-jqe '.rows[2].traces == [1, 3]'
-# W49: ids 9 (model-a) and 10 (model-b) of the Sunday trace.
-jqe '.rows[3].ok == 6 and .rows[4].ok == 1 and .rows[5].ok == 1 and .rows[5].traces == [1]'
-jqe '.rows[6].tpot_ms.p50 == 8 and .rows[6].latency_ms.p50 == 112'
-jqe 'all(.rows[]; .class == "short-short" and (.ttft_ms | has("n") and has("p50") and has("p99")))'
+jq_checks "$(tt_data analyze/trend/weeks.jq)" "$T/w.json"
 
 # By day: Sunday and Monday rows of the same trace.
 "$A" trend "$T/sun.ttrace" --by day --format csv >"$T/d.csv"

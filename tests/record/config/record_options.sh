@@ -13,12 +13,7 @@ Q=(-q -u "$URL")
 
 # JSONL workload: classes from the file, max_tokens per line, messages or
 # prompt; --max-tokens overrides; --classes picks.
-cat >"$T/w.jsonl" <<'EOF'
-{"class":"greet","messages":[{"role":"system","content":"Be brief."},{"role":"user","content":"Hello!"}],"max_tokens":7}
-
-{"class":"greet","messages":[{"role":"user","content":"Good morning"}]}
-{"class":"story","prompt":"Once upon a time","max_tokens":9}
-EOF
+cp "$(tt_data record/workload/options.jsonl)" "$T/w.jsonl"
 "$TT_RECORD" "${Q[@]}" -m a -w "$T/w.jsonl" -n 2 -o "$T/w.ttrace" || fail "jsonl exit $?"
 d=$(dump "$T/w.ttrace")
 check_complete "$d" 4

@@ -62,12 +62,10 @@ grep -q "pw" "$T/u.err" && fail "credentials echoed"
 OPENAI_BASE_URL='https://gw.example/api?x=1' usage_error "(from \$OPENAI_BASE_URL)" -m a
 
 # workloads
-printf '%s\n' '{"class":"c","prompt":"hello"}' '' '{"class":"c","prompt":"x"' >"$T/bad.jsonl"
-usage_error "$T/bad.jsonl:3: not valid JSON" -u $U -m a -w "$T/bad.jsonl"
-printf '%s\n' '{"class":"c","messages":[{"role":"user"}]}' >"$T/bad2.jsonl"
-usage_error "$T/bad2.jsonl:1: each message needs a \"content\"" -u $U -m a -w "$T/bad2.jsonl"
-printf '%s\n' '{"class":"c","prompt":"x","max_tokens":"many"}' >"$T/bad3.jsonl"
-usage_error "$T/bad3.jsonl:1: \"max_tokens\"" -u $U -m a -w "$T/bad3.jsonl"
+W=$(tt_data record/workload)
+usage_error "$W/bad-json.jsonl:3: not valid JSON" -u $U -m a -w "$W/bad-json.jsonl"
+usage_error "$W/bad-message.jsonl:1: each message needs a \"content\"" -u $U -m a -w "$W/bad-message.jsonl"
+usage_error "$W/bad-max-tokens.jsonl:1: \"max_tokens\"" -u $U -m a -w "$W/bad-max-tokens.jsonl"
 usage_error "cannot read the workload" -u $U -m a -w "$T/missing.jsonl"
 usage_error "no class 'long-long' in the builtin workload (it has: short-short short-long long-short)" \
     -u $U -m a --classes short-short,long-long
