@@ -1,4 +1,4 @@
-/* rng: splitmix64 and the two helpers every caller needs. */
+/* rng: splitmix64, its helpers and the --seed grammar. */
 #include "rng.h"
 
 uint64_t rng_next(uint64_t *state)
@@ -19,4 +19,19 @@ uint64_t rng_mix(uint64_t a, uint64_t b)
 {
     uint64_t state = a ^ (b * 0xD1B54A32D192ED03ULL);
     return rng_next(&state);
+}
+
+int rng_seed_parse(const char *s, uint64_t *out)
+{
+    uint64_t v = 0;
+    if (!s || !*s)
+        return -1;
+    for (; *s; s++) {
+        unsigned d = (unsigned)(*s - '0');
+        if (d > 9 || v > (UINT64_MAX - d) / 10)
+            return -1; /* not a digit, or past 2^64 - 1 */
+        v = v * 10 + d;
+    }
+    *out = v;
+    return 0;
 }

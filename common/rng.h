@@ -21,4 +21,12 @@ double rng_unit(uint64_t *state);
  * a run seed and a stream number). */
 uint64_t rng_mix(uint64_t a, uint64_t b);
 
+/* What --seed takes, for error messages of every program. */
+#define RNG_SEED_WANT "a whole number from 0 to 18446744073709551615"
+
+/* Parses a --seed value: decimal digits only, 0 to 2^64 - 1; no sign, no
+ * space, no 0x, so "-1" is refused instead of wrapping to 2^64 - 1. Returns
+ * 0, or -1 (and leaves *out alone). */
+int rng_seed_parse(const char *s, uint64_t *out);
+
 #endif

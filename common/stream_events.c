@@ -19,38 +19,13 @@ const char *stream_strerror(int err)
         return "out of memory while parsing a stream";
     case STREAM_E_TOO_MANY_TOKENS:
         return "too many token events in one response (cap reached)";
-    case STREAM_E_BAD_API:
-        return "unknown API kind (want openai-chat, openai-completions "
-               "or anthropic)";
     default:
         return "unknown stream error";
     }
 }
 
-static const char *const stream_api_names[] = {
-    "openai-chat", "openai-completions", "anthropic"};
-
-int stream_api_from_name(const char *name, enum stream_api *out)
-{
-    size_t i;
-    for (i = 0; i < sizeof(stream_api_names) / sizeof(*stream_api_names); i++) {
-        if (name && strcmp(name, stream_api_names[i]) == 0) {
-            *out = (enum stream_api)i;
-            return STREAM_OK;
-        }
-    }
-    return STREAM_E_BAD_API;
-}
-
-const char *stream_api_name(enum stream_api api)
-{
-    if ((unsigned)api < sizeof(stream_api_names) / sizeof(*stream_api_names))
-        return stream_api_names[api];
-    return "unknown";
-}
-
 /* Sets every fact to "nothing seen yet"; keeps memory and caps. */
-static void stream_clear(struct stream_state *s, enum stream_api api)
+static void stream_clear(struct stream_state *s, enum api_kind api)
 {
     struct sse_parser sse = s->sse;
     struct stream_token *tokens = s->tokens;
@@ -69,7 +44,7 @@ static void stream_clear(struct stream_state *s, enum stream_api api)
     s->done_ns = s->first_byte_ns = s->last_feed_ns = s->error_ns = -1;
 }
 
-void stream_state_init(struct stream_state *s, enum stream_api api,
+void stream_state_init(struct stream_state *s, enum api_kind api,
                        size_t max_event_bytes)
 {
     memset(s, 0, sizeof(*s));
@@ -79,7 +54,7 @@ void stream_state_init(struct stream_state *s, enum stream_api api,
     stream_clear(s, api);
 }
 
-void stream_state_reset(struct stream_state *s, enum stream_api api)
+void stream_state_reset(struct stream_state *s, enum api_kind api)
 {
     sse_parser_reset(&s->sse);
     stream_clear(s, api);
@@ -251,7 +226,7 @@ static void stream_openai(struct stream_state *s, int64_t t_ns,
         choices = NULL;
     cJSON_ArrayForEach(c, choices)
     {
-        if (s->api == STREAM_API_OPENAI_COMPLETIONS) {
+        if (s->api == API_OPENAI_COMPLETIONS) {
             if ((t = stream_text(c, "text")))
                 stream_piece(&sum, t, false, false);
         } else {
@@ -399,7 +374,7 @@ static void stream_on_event(void *ctx, const struct sse_event *ev)
     s->json_events++;
     if (!stream_json_error(s, ev->t_ns, root) && error_event)
         stream_error(s, ev->t_ns, "error", ev->data, ev->data_len);
-    if (s->api == STREAM_API_ANTHROPIC)
+    if (s->api == API_ANTHROPIC)
         stream_anthropic(s, ev->t_ns, root);
     else
         stream_openai(s, ev->t_ns, root);

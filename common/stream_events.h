@@ -13,31 +13,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "api_kind.h"
 #include "sse.h"
-
-enum stream_api {
-    STREAM_API_OPENAI_CHAT = 0,        /* "openai-chat" */
-    STREAM_API_OPENAI_COMPLETIONS = 1, /* "openai-completions" */
-    STREAM_API_ANTHROPIC = 2,          /* "anthropic" */
-};
 
 /* Error codes (0 is success). */
 enum stream_err {
     STREAM_OK = 0,
     STREAM_E_NOMEM = 1,
     STREAM_E_TOO_MANY_TOKENS = 2, /* more token events than max_token_events */
-    STREAM_E_BAD_API = 3,         /* unknown API kind name */
 };
 
 /* Returns a static description of a stream_err. */
 const char *stream_strerror(int err);
-
-/* Parses an API kind name ("openai-chat", ...) into *out. Returns STREAM_OK
- * or STREAM_E_BAD_API. */
-int stream_api_from_name(const char *name, enum stream_api *out);
-
-/* Returns the canonical name of an API kind. */
-const char *stream_api_name(enum stream_api api);
 
 /* Flags of a token event. */
 #define STREAM_TOK_REASONING 0x1u /* every piece was reasoning text */
@@ -55,7 +42,7 @@ struct stream_token {
 #define STREAM_MAX_TOKEN_EVENTS ((size_t)10 * 1000 * 1000)
 
 struct stream_state {
-    enum stream_api api;
+    enum api_kind api;
     struct sse_parser sse;
     size_t max_token_events; /* set by init; the caller may lower it */
     /* Parse every event with cJSON, never with the fast scan
@@ -111,12 +98,12 @@ struct stream_state {
 /* Initializes an empty state for one request of the given API kind, with an
  * SSE cap of max_event_bytes (0: SSE_DEFAULT_MAX_EVENT_BYTES). Cannot fail:
  * memory is allocated on first use. */
-void stream_state_init(struct stream_state *s, enum stream_api api,
+void stream_state_init(struct stream_state *s, enum api_kind api,
                        size_t max_event_bytes);
 
 /* Clears every fact for the next request (possibly of another API kind),
  * keeping allocated memory and the configured caps. */
-void stream_state_reset(struct stream_state *s, enum stream_api api);
+void stream_state_reset(struct stream_state *s, enum api_kind api);
 
 /* Feeds len response body bytes received at t_ns (monotonic ns, as the
  * caller read them). Returns STREAM_OK or the sticky s->err (STREAM_E_NOMEM,

@@ -17,7 +17,7 @@
 struct scan {
     const unsigned char *p, *end;
     int depth;
-    enum stream_api api;
+    enum api_kind api;
     struct stream_scan_facts *facts;
 };
 
@@ -516,7 +516,7 @@ static bool openai_choice_member(struct scan *s, const char *k, size_t n,
                                  void *ctx)
 {
     struct openai_choice *c = ctx;
-    if (s->api == STREAM_API_OPENAI_COMPLETIONS) {
+    if (s->api == API_OPENAI_COMPLETIONS) {
         if (KEY_IS(k, n, "text") && first_time(&c->seen, 1))
             return scan_piece(s, false, false);
     } else if (KEY_IS(k, n, "delta") && first_time(&c->seen, 2)) {
@@ -695,7 +695,7 @@ static bool anthropic_facts(struct stream_scan_facts *f,
     return true;
 }
 
-bool stream_scan_event(enum stream_api api, const char *data, size_t len,
+bool stream_scan_event(enum api_kind api, const char *data, size_t len,
                        struct stream_scan_facts *out)
 {
     struct scan s;
@@ -710,7 +710,7 @@ bool stream_scan_event(enum stream_api api, const char *data, size_t len,
     skip_ws(&s);
     if (peek(&s) != '{')
         return false;
-    if (api == STREAM_API_ANTHROPIC) {
+    if (api == API_ANTHROPIC) {
         struct anthropic_root r;
         memset(&r, 0, sizeof(r));
         r.message_input = r.usage_output = r.usage_input = -1;

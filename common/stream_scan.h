@@ -51,7 +51,7 @@ struct stream_scan_facts {
  * Returns true with *out filled when it decided, false when the caller
  * must parse with cJSON (see the contract above). Reads nothing past
  * data + len; allocates nothing. */
-bool stream_scan_event(enum stream_api api, const char *data, size_t len,
+bool stream_scan_event(enum api_kind api, const char *data, size_t len,
                        struct stream_scan_facts *out);
 
 #endif

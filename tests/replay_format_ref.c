@@ -55,7 +55,7 @@ static int chunk_head(struct buf *b, const struct replay_fmt *f)
                       "{\"id\":\"%s\",\"object\":\"%s\",\"created\":%lld,"
                       "\"model\":\"%s\",\"choices\":[",
                       f->id,
-                      f->api == REPLAY_API_CHAT ? "chat.completion.chunk"
+                      f->api == API_OPENAI_CHAT ? "chat.completion.chunk"
                                                 : "text_completion",
                       f->created, f->model_json);
 }
@@ -68,7 +68,7 @@ int ref_fmt_keepalive(struct buf *b, const struct replay_fmt *f)
 int ref_fmt_role(struct buf *b, const struct replay_fmt *f)
 {
     int rc = chunk_head(b, f);
-    if (rc == BUF_OK && f->api == REPLAY_API_CHAT)
+    if (rc == BUF_OK && f->api == API_OPENAI_CHAT)
         rc = buf_puts(b, "{\"index\":0,\"delta\":{\"role\":\"assistant\","
                          "\"content\":\"\"},\"logprobs\":null,"
                          "\"finish_reason\":null}]}");
@@ -102,12 +102,12 @@ int ref_fmt_tokens(struct buf *b, const struct replay_fmt *f, bool first,
 {
     int rc;
 
-    if (f->api == REPLAY_API_MESSAGES)
+    if (f->api == API_ANTHROPIC)
         return msg_tokens(b, f, reasoning, block, from, to);
     rc = chunk_head(b, f);
     if (rc != BUF_OK)
         return rc;
-    if (f->api == REPLAY_API_CHAT)
+    if (f->api == API_OPENAI_CHAT)
         rc = buf_printf(b, "{\"index\":0,\"delta\":{%s\"%s\":\"",
                         first && !role_sent ? "\"role\":\"assistant\"," : "",
                         reasoning ? "reasoning_content" : "content");
@@ -116,7 +116,7 @@ int ref_fmt_tokens(struct buf *b, const struct replay_fmt *f, bool first,
     if (rc == BUF_OK)
         rc = ref_tokens_append(b, from, to, f->utf8);
     if (rc == BUF_OK)
-        rc = buf_puts(b, f->api == REPLAY_API_CHAT ? "\"}" : "\"");
+        rc = buf_puts(b, f->api == API_OPENAI_CHAT ? "\"}" : "\"");
     if (rc == BUF_OK)
         rc = buf_puts(b, ",\"logprobs\":null,\"finish_reason\":null}]}");
     return rc == BUF_OK ? ev_end(b, f) : rc;
@@ -130,7 +130,7 @@ int ref_fmt_finish(struct buf *b, const struct replay_fmt *f,
         rc = buf_printf(b,
                         "{\"index\":0,%s,\"logprobs\":null,"
                         "\"finish_reason\":\"%s\"}]}",
-                        f->api == REPLAY_API_CHAT ? "\"delta\":{}"
+                        f->api == API_OPENAI_CHAT ? "\"delta\":{}"
                                                   : "\"text\":\"\"",
                         finish_reason);
     return rc == BUF_OK ? ev_end(b, f) : rc;
@@ -161,7 +161,7 @@ int ref_fmt_error_event(struct buf *b, const struct replay_fmt *f)
 {
     int rc;
 
-    if (f->api == REPLAY_API_MESSAGES) {
+    if (f->api == API_ANTHROPIC) {
         rc = ev_begin(b, f, "error");
         if (rc == BUF_OK)
             rc = buf_puts(b, "{\"type\":\"error\",\"error\":{\"type\":"

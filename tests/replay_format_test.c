@@ -139,8 +139,8 @@ static void check_limit(const struct replay_fmt *f)
 
 int main(void)
 {
-    enum replay_api apis[] = {REPLAY_API_CHAT, REPLAY_API_COMPLETIONS,
-                              REPLAY_API_MESSAGES};
+    enum api_kind apis[] = {API_OPENAI_CHAT, API_OPENAI_COMPLETIONS,
+                            API_ANTHROPIC};
     size_t a, m, pre;
     int flags;
 

@@ -6,7 +6,7 @@
 #include "replay_request.h"
 
 struct req_case {
-    enum replay_api api;
+    enum api_kind api;
     const char *body;
     int ok;
     const char *model;
@@ -15,41 +15,41 @@ struct req_case {
 };
 
 static const struct req_case cases[] = {
-    {REPLAY_API_CHAT,
+    {API_OPENAI_CHAT,
      "{\"model\":\"m\",\"stream\":true,\"stream_options\":{\"include_usage\":"
      "true},\"max_tokens\":64,\"messages\":[{\"role\":\"user\",\"content\":"
      "\"abcdefgh\"},{\"role\":\"assistant\",\"content\":\"ab\"}]}",
      1, "m", 1, 1, 64, 10},
     /* max_completion_tokens wins on chat; array content parts count */
-    {REPLAY_API_CHAT,
+    {API_OPENAI_CHAT,
      "{\"model\":\"m\",\"max_tokens\":9,\"max_completion_tokens\":5,"
      "\"messages\":[{\"role\":\"user\",\"content\":[{\"type\":\"text\","
      "\"text\":\"abcd\"},{\"type\":\"image_url\",\"image_url\":{}}]}]}",
      1, "m", 0, 0, 5, 4},
     /* UTF-8 counts characters, not bytes */
-    {REPLAY_API_CHAT,
+    {API_OPENAI_CHAT,
      "{\"messages\":[{\"role\":\"user\",\"content\":\"h\xc3\xa9llo "
      "\xe4\xb8\x96\"}]}",
      1, REPLAY_DEFAULT_MODEL, 0, 0, -1, 7},
-    {REPLAY_API_COMPLETIONS,
+    {API_OPENAI_COMPLETIONS,
      "{\"model\":\"c\",\"prompt\":\"12345678\",\"stream\":false}", 1, "c", 0, 0,
      -1, 8},
-    {REPLAY_API_COMPLETIONS, "{\"model\":\"c\",\"prompt\":[\"ab\",\"cd\"]}", 1,
+    {API_OPENAI_COMPLETIONS, "{\"model\":\"c\",\"prompt\":[\"ab\",\"cd\"]}", 1,
      "c", 0, 0, -1, 4},
-    {REPLAY_API_MESSAGES,
+    {API_ANTHROPIC,
      "{\"model\":\"claude\",\"max_tokens\":3,\"stream\":true,\"system\":"
      "\"sys\",\"messages\":[{\"role\":\"user\",\"content\":\"hello\"}]}",
      1, "claude", 1, 0, 3, 8},
-    {REPLAY_API_CHAT, "{\"model\":\"m\",\"max_tokens\":null}", 1, "m", 0, 0, -1,
+    {API_OPENAI_CHAT, "{\"model\":\"m\",\"max_tokens\":null}", 1, "m", 0, 0, -1,
      0},
-    {REPLAY_API_CHAT, "{bad json", 0, NULL, 0, 0, 0, 0},
-    {REPLAY_API_CHAT, "", 0, NULL, 0, 0, 0, 0},
-    {REPLAY_API_CHAT, "[1,2]", 0, NULL, 0, 0, 0, 0},
-    {REPLAY_API_CHAT, "{\"model\":5}", 0, NULL, 0, 0, 0, 0},
-    {REPLAY_API_CHAT, "{\"model\":\"\"}", 0, NULL, 0, 0, 0, 0},
-    {REPLAY_API_CHAT, "{\"model\":\"m\",\"max_tokens\":0}", 0, NULL, 0, 0, 0,
+    {API_OPENAI_CHAT, "{bad json", 0, NULL, 0, 0, 0, 0},
+    {API_OPENAI_CHAT, "", 0, NULL, 0, 0, 0, 0},
+    {API_OPENAI_CHAT, "[1,2]", 0, NULL, 0, 0, 0, 0},
+    {API_OPENAI_CHAT, "{\"model\":5}", 0, NULL, 0, 0, 0, 0},
+    {API_OPENAI_CHAT, "{\"model\":\"\"}", 0, NULL, 0, 0, 0, 0},
+    {API_OPENAI_CHAT, "{\"model\":\"m\",\"max_tokens\":0}", 0, NULL, 0, 0, 0,
      0},
-    {REPLAY_API_CHAT, "{\"model\":\"m\",\"max_tokens\":\"5\"}", 0, NULL, 0, 0,
+    {API_OPENAI_CHAT, "{\"model\":\"m\",\"max_tokens\":\"5\"}", 0, NULL, 0, 0,
      0, 0},
 };
 

@@ -25,7 +25,7 @@ struct want {
 
 struct se_case {
     const char *name;
-    enum stream_api api;
+    enum api_kind api;
     const char *recv[8]; /* NULL-terminated */
     struct want w;
     int64_t times[8]; /* token event times, -1 terminated */
@@ -42,7 +42,7 @@ struct se_case {
 /* clang-format off */
 static const struct se_case cases[] = {
     {.name = "chat: role-only first chunk, usage in the final chunk",
-     .api = STREAM_API_OPENAI_CHAT,
+     .api = API_OPENAI_CHAT,
      .recv = {CHAT("{\"role\":\"assistant\",\"content\":\"\"}"),
               CHAT("{\"content\":\"Hel\"}"),
               CHAT("{\"content\":\"lo\"}")
@@ -56,12 +56,12 @@ static const struct se_case cases[] = {
      .text_chars = 6,
      .finish = "stop"},
     {.name = "chat: role only, no content at all",
-     .api = STREAM_API_OPENAI_CHAT,
+     .api = API_OPENAI_CHAT,
      .recv = {CHAT("{\"role\":\"assistant\"}"), "data: [DONE]\n\n"},
      .w = W(0, 0, -1, -1, -1, -1, -1, 2),
      .times = {-1}},
     {.name = "completions",
-     .api = STREAM_API_OPENAI_COMPLETIONS,
+     .api = API_OPENAI_COMPLETIONS,
      .recv = {"data: {\"choices\":[{\"text\":\"\",\"index\":0}]}\n\n",
               "data: {\"choices\":[{\"text\":\" one\"}]}\n\n",
               "data: {\"choices\":[{\"text\":\" two\",\"finish_reason\":"
@@ -74,12 +74,12 @@ static const struct se_case cases[] = {
      .text_chars = 8,
      .finish = "length"},
     {.name = "chat parser ignores completions text",
-     .api = STREAM_API_OPENAI_CHAT,
+     .api = API_OPENAI_CHAT,
      .recv = {"data: {\"choices\":[{\"text\":\" one\"}]}\n\n"},
      .w = W(0, 0, -1, -1, -1, -1, -1, -1),
      .times = {-1}},
     {.name = "reasoning_content then reasoning then content",
-     .api = STREAM_API_OPENAI_CHAT,
+     .api = API_OPENAI_CHAT,
      .recv = {CHAT("{\"role\":\"assistant\"}"),
               CHAT("{\"reasoning_content\":\"Let\",\"content\":null}"),
               CHAT("{\"reasoning\":\" me\",\"content\":\"\"}"),
@@ -93,7 +93,7 @@ static const struct se_case cases[] = {
      .text_chars = 12,
      .first_flags = STREAM_TOK_REASONING},
     {.name = "anthropic with ping and message_delta usage",
-     .api = STREAM_API_ANTHROPIC,
+     .api = API_ANTHROPIC,
      .recv = {ANT("message_start",
                   "{\"type\":\"message_start\",\"message\":{\"id\":\"m1\","
                   "\"role\":\"assistant\",\"content\":[],\"usage\":"
@@ -126,7 +126,7 @@ static const struct se_case cases[] = {
      .finish = "end_turn",
      .first_flags = STREAM_TOK_REASONING},
     {.name = "openai error object mid-stream",
-     .api = STREAM_API_OPENAI_CHAT,
+     .api = API_OPENAI_CHAT,
      .recv = {CHAT("{\"content\":\"a\"}"),
               "data: {\"error\":{\"message\":\"upstream overloaded\","
               "\"type\":\"server_error\",\"code\":502}}\n\n"},
@@ -138,7 +138,7 @@ static const struct se_case cases[] = {
      .error_type = "server_error",
      .error_message = "upstream overloaded"},
     {.name = "openai error with numeric code only",
-     .api = STREAM_API_OPENAI_CHAT,
+     .api = API_OPENAI_CHAT,
      .recv = {"data: {\"error\":{\"message\":\"rate\",\"code\":429}}\n\n"},
      .w = W(0, 0, -1, -1, -1, -1, -1, -1),
      .times = {-1},
@@ -146,7 +146,7 @@ static const struct se_case cases[] = {
      .error_type = "429",
      .error_message = "rate"},
     {.name = "anthropic event: error",
-     .api = STREAM_API_ANTHROPIC,
+     .api = API_ANTHROPIC,
      .recv = {ANT("error", "{\"type\":\"error\",\"error\":{\"type\":"
                            "\"overloaded_error\",\"message\":"
                            "\"Overloaded\"}}")},
@@ -156,7 +156,7 @@ static const struct se_case cases[] = {
      .error_type = "overloaded_error",
      .error_message = "Overloaded"},
     {.name = "event: error with text payload",
-     .api = STREAM_API_ANTHROPIC,
+     .api = API_ANTHROPIC,
      .recv = {"event: error\ndata: upstream gone\n\n"},
      .w = W(0, 0, -1, -1, -1, -1, -1, -1),
      .times = {-1},
@@ -167,7 +167,7 @@ static const struct se_case cases[] = {
     /* "h\xC3\xA9 \xE2\x82\xAC" is h, e-acute (2 bytes), space, euro (3
      * bytes): 7 bytes, 4 code points; \u00e9 decodes to 2 more bytes. */
     {.name = "split inside multibyte UTF-8",
-     .api = STREAM_API_OPENAI_CHAT,
+     .api = API_OPENAI_CHAT,
      .recv = {"data: {\"choices\":[{\"delta\":{\"content\":\"h\xC3",
               "\xA9 \xE2\x82", "\xAC\"}}]}\n", "\n",
               CHAT("{\"content\":\"\\u00e9\"}")},
@@ -176,7 +176,7 @@ static const struct se_case cases[] = {
      .text_bytes = 9,
      .text_chars = 5},
     {.name = "multi-token chunks: fewer events than usage",
-     .api = STREAM_API_OPENAI_CHAT,
+     .api = API_OPENAI_CHAT,
      .recv = {CHAT("{\"content\":\"Hello world,\"}"),
               CHAT("{\"content\":\" how are\"}"),
               CHAT("{\"content\":\" you today?\"}")
@@ -188,7 +188,7 @@ static const struct se_case cases[] = {
      .text_bytes = 31,
      .text_chars = 31},
     {.name = "usage on every chunk: last wins; CRLF; keep-alives",
-     .api = STREAM_API_OPENAI_CHAT,
+     .api = API_OPENAI_CHAT,
      .recv = {": keep-alive\r\n\r\n",
               "data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}],"
               "\"usage\":{\"completion_tokens\":1}}\r\n\r\n",
@@ -202,7 +202,7 @@ static const struct se_case cases[] = {
      .text_chars = 2,
      .comments = 2},
     {.name = "tool call arguments are generated text",
-     .api = STREAM_API_OPENAI_CHAT,
+     .api = API_OPENAI_CHAT,
      .recv = {CHAT("{\"tool_calls\":[{\"index\":0,\"function\":{\"name\":"
                    "\"f\",\"arguments\":\"\"}}]}"),
               CHAT("{\"tool_calls\":[{\"index\":0,\"function\":"
@@ -213,13 +213,13 @@ static const struct se_case cases[] = {
      .text_chars = 4,
      .first_flags = STREAM_TOK_TOOL},
     {.name = "not a stream: a plain JSON reply",
-     .api = STREAM_API_OPENAI_CHAT,
+     .api = API_OPENAI_CHAT,
      .recv = {"{\"choices\":[{\"message\":{\"content\":\"hi\"}}]}"},
      .w = W(0, 0, -1, -1, -1, -1, -1, -1),
      .times = {-1},
      .incomplete = 1},
     {.name = "bad JSON and an event cut at EOF",
-     .api = STREAM_API_OPENAI_CHAT,
+     .api = API_OPENAI_CHAT,
      .recv = {"data: not json\n\n", CHAT("{\"content\":\"x\"}"),
               "data: {\"choices\":[{\"delta\":{\"content\":\"y\"}}]}\n"},
      .w = W(1, 0, 2, 2, 2, -1, -1, -1),
@@ -229,7 +229,7 @@ static const struct se_case cases[] = {
      .bad_json = 1,
      .incomplete = 1},
     {.name = "oversized event dropped",
-     .api = STREAM_API_OPENAI_CHAT,
+     .api = API_OPENAI_CHAT,
      .recv = {CHAT("{\"content\":\"0123456789012345678901234567890123456789"
                    "0123456789\"}"),
               CHAT("{\"content\":\"ok\"}")},
@@ -240,7 +240,7 @@ static const struct se_case cases[] = {
      .max_event_bytes = 64,
      .oversized = true},
     {.name = "token cap",
-     .api = STREAM_API_OPENAI_CHAT,
+     .api = API_OPENAI_CHAT,
      .recv = {CHAT("{\"content\":\"a\"}"), CHAT("{\"content\":\"b\"}"),
               CHAT("{\"content\":\"c\"}")},
      .w = W(3, 0, 1, 1, 3, -1, -1, -1),
@@ -366,20 +366,17 @@ static void run_case(const struct se_case *c, struct stream_state *reused)
 /* Names round-trip; unknown names are refused. */
 static void test_api_names(void)
 {
-    enum stream_api api = STREAM_API_OPENAI_CHAT;
-    CHECK_MSG(stream_api_from_name("anthropic", &api) == 0 &&
-                  api == STREAM_API_ANTHROPIC,
+    enum api_kind api = API_OPENAI_CHAT;
+    CHECK_MSG(api_kind_from_name("anthropic", &api) == 0 &&
+                  api == API_ANTHROPIC,
               "anthropic");
-    CHECK_MSG(stream_api_from_name("openai-completions", &api) == 0 &&
-                  api == STREAM_API_OPENAI_COMPLETIONS,
+    CHECK_MSG(api_kind_from_name("openai-completions", &api) == 0 &&
+                  api == API_OPENAI_COMPLETIONS,
               "completions");
-    CHECK_MSG(strcmp(stream_api_name(STREAM_API_OPENAI_CHAT), "openai-chat") ==
-                  0,
+    CHECK_MSG(strcmp(api_kind_name(API_OPENAI_CHAT), "openai-chat") == 0,
               "name");
-    CHECK_MSG(stream_api_from_name("openai", &api) == STREAM_E_BAD_API,
-              "bad name");
-    CHECK_MSG(stream_api_from_name(NULL, &api) == STREAM_E_BAD_API,
-              "NULL name");
+    CHECK_MSG(api_kind_from_name("openai", &api) == -1, "bad name");
+    CHECK_MSG(api_kind_from_name(NULL, &api) == -1, "NULL name");
 }
 
 /* Many token events grow the array past its first allocation. */
@@ -388,7 +385,7 @@ static void test_many_tokens(void)
     struct stream_state s;
     const char *ev = CHAT("{\"content\":\"x\"}");
     int i;
-    stream_state_init(&s, STREAM_API_OPENAI_CHAT, 0);
+    stream_state_init(&s, API_OPENAI_CHAT, 0);
     for (i = 0; i < 5000; i++)
         stream_feed(&s, i, ev, strlen(ev));
     CHECK_MSG(stream_finish(&s) == 0 && s.n_tokens == 5000 &&
@@ -402,7 +399,7 @@ int main(void)
 {
     struct stream_state reused;
     size_t i;
-    stream_state_init(&reused, STREAM_API_OPENAI_CHAT, 0);
+    stream_state_init(&reused, API_OPENAI_CHAT, 0);
     for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
         run_case(&cases[i], &reused);
     stream_state_free(&reused);

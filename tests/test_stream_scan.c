@@ -92,7 +92,7 @@ static void check_same(const char *what, const struct stream_state *a,
 static void count_event(void *ctx, const struct sse_event *ev)
 {
     struct stream_scan_facts f;
-    enum stream_api api = *(enum stream_api *)ctx;
+    enum api_kind api = *(enum api_kind *)ctx;
     if (ev->data_len == 6 && memcmp(ev->data, "[DONE]", 6) == 0)
         return;
     events++;
@@ -101,7 +101,7 @@ static void count_event(void *ctx, const struct sse_event *ev)
 
 /* Feeds body in pieces of step bytes (0: whole), each piece 10 ns after
  * the one before, with the fast scan on or off. */
-static void feed(struct stream_state *s, enum stream_api api, bool slow,
+static void feed(struct stream_state *s, enum api_kind api, bool slow,
                  const uint8_t *body, size_t n, size_t step)
 {
     int64_t t = 1000;
@@ -116,7 +116,7 @@ static void feed(struct stream_state *s, enum stream_api api, bool slow,
 
 /* One body through both paths, whole and (unless whole_only) in 7-byte
  * pieces. */
-static void compare_feeds(const char *what, enum stream_api api,
+static void compare_feeds(const char *what, enum api_kind api,
                           const uint8_t *body, size_t n, bool whole_only)
 {
     static const size_t steps[] = {0, 7};
@@ -126,7 +126,7 @@ static void compare_feeds(const char *what, enum stream_api api,
         struct stream_state fast, slow;
         char name[600];
         snprintf(name, sizeof(name), "%s [%s, step %zu]", what,
-                 stream_api_name(api), steps[i]);
+                 api_kind_name(api), steps[i]);
         feed(&fast, api, false, body, n, steps[i]);
         feed(&slow, api, true, body, n, steps[i]);
         check_same(name, &fast, &slow);
@@ -140,7 +140,7 @@ static void compare_feeds(const char *what, enum stream_api api,
     bodies++;
 }
 
-static void compare_body(const char *what, enum stream_api api,
+static void compare_body(const char *what, enum api_kind api,
                          const uint8_t *body, size_t n)
 {
     compare_feeds(what, api, body, n, false);
@@ -156,7 +156,7 @@ static bool compare_trace(const char *path)
     struct trace_record rec;
     struct stream_state fast[64], slow[64];
     bool used[64] = {false};
-    enum stream_api api = STREAM_API_OPENAI_CHAT;
+    enum api_kind api = API_OPENAI_CHAT;
     int st;
     unsigned long before = events;
     if (trace_reader_open(path, &r) != TRACE_OK)
@@ -164,8 +164,8 @@ static bool compare_trace(const char *path)
     while ((st = trace_reader_next(r, &rec)) > 0) {
         uint32_t slot;
         if (rec.kind == TRACE_HEADER &&
-            stream_api_from_name(rec.u.header.api, &api) != STREAM_OK)
-            api = STREAM_API_OPENAI_CHAT;
+            api_kind_from_name(rec.u.header.api, &api) != 0)
+            api = API_OPENAI_CHAT;
         if (rec.kind == TRACE_REQUEST) {
             slot = rec.u.request.id % 64;
             if (used[slot]) {
@@ -227,9 +227,9 @@ static void compare_file(const char *path)
     if (!data)
         return;
     if (n > 0)
-        compare_body(path, (enum stream_api)(data[0] % 3), data + 1, n - 1);
+        compare_body(path, (enum api_kind)(data[0] % 3), data + 1, n - 1);
     for (int api = 0; api < 3; api++)
-        compare_body(path, (enum stream_api)api, data, n);
+        compare_body(path, (enum api_kind)api, data, n);
     (void)compare_trace(path);
     free(data);
 }
@@ -247,14 +247,14 @@ static void test_fuzz_files(void)
 enum expect { ANY, DECIDE, DECLINE };
 
 struct edge_case {
-    enum stream_api api; /* the kind the expectation is for */
+    enum api_kind api; /* the kind the expectation is for */
     enum expect expect;
     const char *json;
 };
 
-#define CHAT STREAM_API_OPENAI_CHAT
-#define COMPL STREAM_API_OPENAI_COMPLETIONS
-#define ANTH STREAM_API_ANTHROPIC
+#define CHAT API_OPENAI_CHAT
+#define COMPL API_OPENAI_COMPLETIONS
+#define ANTH API_ANTHROPIC
 
 /* clang-format off */
 static const struct edge_case edge_cases[] = {
@@ -378,11 +378,11 @@ static void compare_json(const char *what, const char *json, size_t len)
     char body[4096];
     size_t n = sse_body(body, sizeof(body), NULL, json, len);
     for (int api = 0; api < 3; api++)
-        compare_body(what, (enum stream_api)api, (const uint8_t *)body, n);
+        compare_body(what, (enum api_kind)api, (const uint8_t *)body, n);
 }
 
 /* A mutated event, whole, as its case's API kind only (there are many). */
-static void compare_mutant(const char *what, enum stream_api api,
+static void compare_mutant(const char *what, enum api_kind api,
                            const char *json, size_t len)
 {
     char body[4096];

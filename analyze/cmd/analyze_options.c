@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "log.h"
+#include "rng.h"
 
 /* Returns the value of a flag given as "--flag value" or "--flag=value"
  * and advances *i; NULL (after an error message) when it is missing. */
@@ -109,12 +110,10 @@ int analyze_options_parse(int argc, char **argv, unsigned allowed,
             if (!(o->out_dir = flag_value(argc, argv, &i, a)))
                 return 2;
         } else if ((allowed & OPT_SEED) && flag_is(a, "--seed")) {
-            char *end;
             if (!(v = flag_value(argc, argv, &i, "--seed")))
                 return 2;
-            o->seed = strtoull(v, &end, 10);
-            if (*end || end == v) {
-                log_error("--seed: '%s' is not a number", v);
+            if (rng_seed_parse(v, &o->seed)) {
+                log_error("--seed: '%s' is not " RNG_SEED_WANT, v);
                 return 2;
             }
         } else if ((allowed & OPT_HTML) && strcmp(a, "--html") == 0) {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "duration.h"
 #include "log.h"
 
 const struct metric_def metric_defs[M_COUNT] = {
@@ -75,26 +76,6 @@ bad:
     return -1;
 }
 
-/* Parses "500ms" into milliseconds; false when malformed. */
-static bool parse_duration_ms(const char *s, double *ms)
-{
-    char *end;
-    double x = strtod(s, &end);
-    if (end == s || !(x >= 0))
-        return false;
-    if (strcmp(end, "ms") == 0)
-        *ms = x;
-    else if (strcmp(end, "s") == 0)
-        *ms = x * 1000;
-    else if (strcmp(end, "us") == 0)
-        *ms = x / 1000;
-    else if (strcmp(end, "ns") == 0)
-        *ms = x / 1e6;
-    else
-        return false;
-    return true;
-}
-
 int slo_parse(const char *spec, struct slo *slo, char *err, size_t err_size)
 {
     char *copy = strdup(spec), *save = NULL, *tok;
@@ -117,13 +98,15 @@ int slo_parse(const char *spec, struct slo *slo, char *err, size_t err_size)
             else if (strcmp(tok, "itl") == 0)
                 target = &slo->itl_ms;
         }
-        if (!target || !parse_duration_ms(eq + 1, &ms)) {
+        if (!target ||
+            duration_parse(eq + 1, DURATION_NONE, DURATION_MS, &ms) != 0) {
             if (eq)
                 *eq = '=';
             if (err)
                 snprintf(err, err_size,
                          "--slo: bad item '%s' (want "
-                         "ttft|tpot|itl|latency=N[ns|us|ms|s])",
+                         "ttft|tpot|itl|latency=N with a unit " DURATION_UNITS
+                         ")",
                          tok);
             free(copy);
             return -1;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "error_kinds.h"
 #include "id_map.h"
 #include "log.h"
 #include "request_metrics.h"
@@ -33,7 +34,7 @@ struct loader {
     trace_sink tsink;
     void *ctx;
     struct trace_info *info; /* current trace */
-    enum stream_api api;
+    enum api_kind api;
     struct id_map pending;      /* request id -> struct pending */
     struct id_map held;         /* first attempt's id -> held struct pending */
     struct stream_state **pool; /* stream states ready for reuse */
@@ -207,10 +208,8 @@ static const char *derive_error(const struct trace_result *res,
         return "unfinished";
     if (res->error_kind && res->error_kind[0])
         return res->error_kind;
-    if (res->http_status >= 400) {
-        snprintf(tmp, tmp_size, "http_%d", res->http_status);
-        return tmp;
-    }
+    if (error_kinds_http_failed(res->http_status))
+        return error_kinds_http(res->http_status, tmp, tmp_size);
     if (s->stream_errors > 0)
         return "stream_error";
     if (s->oversized)
@@ -493,10 +492,10 @@ int load_trace_file(const char *path, const struct load_options *opt,
                 goto done;
             }
             L.info->index = (unsigned)(*n_infos - 1);
-            if (stream_api_from_name(L.info->api, &L.api) != STREAM_OK) {
+            if (api_kind_from_name(L.info->api, &L.api) != 0) {
                 log_warn("%s: unknown API kind '%s', parsing as openai-chat",
                          trace_reader_name(r), L.info->api);
-                L.api = STREAM_API_OPENAI_CHAT;
+                L.api = API_OPENAI_CHAT;
             }
             break;
         case TRACE_REQUEST:

@@ -123,7 +123,7 @@ static void record_hint(struct check_ctx *c)
              cfg->cline_file && !cfg->sdk_base ? " " : "",
              cfg->sdk_base ? "" : "-u ", cfg->sdk_base ? "" : c->bu.endpoint,
              cfg->api != API_OPENAI_CHAT ? " --api " : "",
-             cfg->api != API_OPENAI_CHAT ? cli_api_name(cfg->api) : "",
+             cfg->api != API_OPENAI_CHAT ? api_kind_name(cfg->api) : "",
              cfg->api_key_env_given ? " --api-key-env " : "");
     if (cfg->api_key_env_given) {
         size_t n = strlen(c->record_hint);
@@ -191,16 +191,6 @@ static int prepare(struct check_ctx *c)
     return c->command_line ? 0 : EXIT_FAILURE;
 }
 
-/* The stream parser's API kind. */
-static enum stream_api stream_api_of(enum api_kind api)
-{
-    if (api == API_ANTHROPIC)
-        return STREAM_API_ANTHROPIC;
-    if (api == API_OPENAI_COMPLETIONS)
-        return STREAM_API_OPENAI_COMPLETIONS;
-    return STREAM_API_OPENAI_CHAT;
-}
-
 /* The URL of the gateway's model list. */
 static void models_url(const struct check_ctx *c, char *b, size_t len)
 {
@@ -245,7 +235,7 @@ static int probe_model(struct check_ctx *c, size_t i)
     memset(&ps, 0, sizeof ps);
     ps.tc = &c->tc;
     ps.env = &c->env;
-    ps.api = stream_api_of(c->cfg->api);
+    ps.api = c->cfg->api;
     ps.idle_timeout_s = c->tc.idle_timeout_s;
     ps.key = c->key.value;
     rc = check_probe_run(&ps, body, !c->cfg->no_content, &req, &p, &f);

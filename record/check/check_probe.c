@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "clock.h"
+#include "error_kinds.h"
 #include "run.h"
 #include "sanitize.h"
 
@@ -39,15 +40,15 @@ static int on_progress(void *ud, curl_off_t dt, curl_off_t dn, curl_off_t ut,
         t->last_activity_ns > t->start_ns ? t->last_activity_ns : t->start_ns;
     (void)dt, (void)dn, (void)ut, (void)un;
     if (run_stop_requested) {
-        t->forced_kind = "interrupted";
+        t->forced_kind = ERROR_KIND_INTERRUPTED;
         return 1;
     }
     if (c->idle_ns > 0 && now - last >= c->idle_ns) {
-        t->forced_kind = "idle_timeout";
+        t->forced_kind = ERROR_KIND_IDLE_TIMEOUT;
         return 1;
     }
     if (c->p->stream.oversized) {
-        t->forced_kind = "oversized_event";
+        t->forced_kind = ERROR_KIND_OVERSIZED_EVENT;
         return 1;
     }
     return 0;
@@ -98,7 +99,7 @@ static void transfer_facts(struct check_probe *p, const struct transfer *t,
     curl_easy_getinfo(t->easy, CURLINFO_LOCAL_PORT, &local_port);
     f->error_kind = p->kind;
     f->forced_idle =
-        t->forced_kind && strcmp(t->forced_kind, "idle_timeout") == 0;
+        t->forced_kind && strcmp(t->forced_kind, ERROR_KIND_IDLE_TIMEOUT) == 0;
     f->curl_error = p->curl_error;
     f->http_status = r->http_status;
     f->content_type = p->content_type;

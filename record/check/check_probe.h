@@ -20,7 +20,7 @@
 struct check_probe_setup {
     const struct transfer_config *tc;
     struct transfer_env *env; /* env->writer NULL: nothing recorded */
-    enum stream_api api;
+    enum api_kind api;
     double idle_timeout_s;
     const char *key; /* scrubbed from the server's messages; may be NULL */
 };

@@ -46,7 +46,7 @@ int check_report_url(const struct config *cfg, struct base_url *bu)
         return 1;
     }
     printf("endpoint: POST %s (%s; base URL from %s)\n", bu->url,
-           cli_api_name(cfg->api), origin);
+           api_kind_name(cfg->api), origin);
     if (bu->message[0])
         printf("  note: %s: the base is %s\n", bu->message, bu->endpoint);
     return 0;

@@ -5,6 +5,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "error_kinds.h"
+
 typedef bool (*verdict_match)(const struct probe_facts *f);
 
 struct verdict_case {
@@ -34,36 +36,38 @@ static bool has(const char *s, const char *needle)
 
 static bool is_timeout(const struct probe_facts *f)
 {
-    return kind_is(f, "timeout") || kind_is(f, "idle_timeout");
+    return kind_is(f, ERROR_KIND_TIMEOUT) ||
+           kind_is(f, ERROR_KIND_IDLE_TIMEOUT);
 }
 
 static bool m_dns(const struct probe_facts *f)
 {
-    return kind_is(f, "dns");
+    return kind_is(f, ERROR_KIND_DNS);
 }
 
 static bool m_connect_timeout(const struct probe_facts *f)
 {
-    return (kind_is(f, "connect") && (has(f->curl_error, "timed out") ||
-                                      has(f->curl_error, "timeout"))) ||
+    return (kind_is(f, ERROR_KIND_CONNECT) &&
+            (has(f->curl_error, "timed out") ||
+             has(f->curl_error, "timeout"))) ||
            (is_timeout(f) && f->http_status == 0 && !f->tcp_connected);
 }
 
 static bool m_connect(const struct probe_facts *f)
 {
-    return kind_is(f, "connect");
+    return kind_is(f, ERROR_KIND_CONNECT);
 }
 
 static bool m_tls_timeout(const struct probe_facts *f)
 {
-    return (kind_is(f, "tls") && has(f->curl_error, "timeout")) ||
+    return (kind_is(f, ERROR_KIND_TLS) && has(f->curl_error, "timeout")) ||
            (is_timeout(f) && f->https && f->tcp_connected && !f->tls_done &&
             f->http_status == 0);
 }
 
 static bool m_tls(const struct probe_facts *f)
 {
-    return kind_is(f, "tls");
+    return kind_is(f, ERROR_KIND_TLS);
 }
 
 static bool m_first_byte(const struct probe_facts *f)
@@ -183,22 +187,22 @@ static bool m_5xx(const struct probe_facts *f)
 
 static bool m_not_streamed(const struct probe_facts *f)
 {
-    return kind_is(f, "not_streamed");
+    return kind_is(f, ERROR_KIND_NOT_STREAMED);
 }
 
 static bool m_reset_mid(const struct probe_facts *f)
 {
-    return kind_is(f, "reset") && f->token_events > 0;
+    return kind_is(f, ERROR_KIND_RESET) && f->token_events > 0;
 }
 
 static bool m_reset(const struct probe_facts *f)
 {
-    return kind_is(f, "reset");
+    return kind_is(f, ERROR_KIND_RESET);
 }
 
 static bool m_stream_error(const struct probe_facts *f)
 {
-    return f->stream_errors > 0 || kind_is(f, "stream_error");
+    return f->stream_errors > 0 || kind_is(f, ERROR_KIND_STREAM_ERROR);
 }
 
 static bool m_stall(const struct probe_facts *f)
@@ -218,7 +222,7 @@ static bool m_oversized(const struct probe_facts *f)
 
 static bool m_interrupted(const struct probe_facts *f)
 {
-    return kind_is(f, "interrupted");
+    return kind_is(f, ERROR_KIND_INTERRUPTED);
 }
 
 static bool m_failed(const struct probe_facts *f)

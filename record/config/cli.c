@@ -11,7 +11,9 @@
 #include <unistd.h>
 
 #include "cline_settings.h"
+#include "duration.h"
 #include "retry.h"
+#include "rng.h"
 #include "sanitize.h"
 
 enum opt_id {
@@ -194,17 +196,9 @@ static int apply(struct config *cfg, const struct opt *o, const char *v,
         cfg->force = true;
         break;
     case OPT_API:
-        if (strcmp(v, "openai-chat") == 0)
-            cfg->api = API_OPENAI_CHAT;
-        else if (strcmp(v, "openai-completions") == 0)
-            cfg->api = API_OPENAI_COMPLETIONS;
-        else if (strcmp(v, "anthropic") == 0)
-            cfg->api = API_ANTHROPIC;
-        else
-            return usage(err, errlen,
-                         "--api: '%s' is not one of "
-                         "openai-chat, openai-completions, anthropic",
-                         shown(v));
+        if (api_kind_from_name(v, &cfg->api) != 0)
+            return usage(err, errlen, "--api: '%s' is not one of %s", shown(v),
+                         api_kind_names());
         cfg->api_given = true;
         break;
     case OPT_API_KEY_ENV:
@@ -266,10 +260,8 @@ static int apply(struct config *cfg, const struct opt *o, const char *v,
                          shown(v));
         break;
     case OPT_SEED:
-        if (cli_parse_u64(v, 0, UINT64_MAX, &cfg->seed))
-            return usage(err, errlen,
-                         "--seed: '%s' is not an unsigned "
-                         "integer",
+        if (rng_seed_parse(v, &cfg->seed))
+            return usage(err, errlen, "--seed: '%s' is not " RNG_SEED_WANT,
                          shown(v));
         break;
     case OPT_WARMUP:
@@ -303,10 +295,11 @@ static int apply(struct config *cfg, const struct opt *o, const char *v,
     case OPT_TIMEOUT:
     case OPT_IDLE_TIMEOUT:
     case OPT_CONNECT_TIMEOUT:
-        if (cli_parse_seconds(v, &d) || d <= 0 || d > 1e7)
+        if (duration_parse(v, DURATION_S, DURATION_S, &d) || d <= 0 || d > 1e7)
             return usage(err, errlen,
                          "--%s: '%s' is not a duration above "
-                         "0 (seconds, or with a unit: 500ms, 2m)",
+                         "0 (seconds, or with a unit " DURATION_UNITS
+                         ": 500ms, 2m)",
                          o->name, shown(v));
         if (o->id == OPT_DURATION)
             cfg->duration_s = d;

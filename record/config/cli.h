@@ -9,14 +9,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "api_kind.h"
+
 #define CLI_MAX_MODELS 64
 #define CLI_MAX_LABELS 64
-
-enum api_kind {
-    API_OPENAI_CHAT = 0,
-    API_OPENAI_COMPLETIONS = 1,
-    API_ANTHROPIC = 2,
-};
 
 enum arrival_kind {
     ARRIVAL_POISSON = 0,
@@ -109,22 +105,10 @@ void cli_free(struct config *cfg);
 /* The --help text. */
 const char *cli_help_text(void);
 
-/* "openai-chat", "openai-completions" or "anthropic". */
-const char *cli_api_name(enum api_kind api);
-
-/* URL path appended to the base URL for an API kind
- * ("/v1/chat/completions"). */
-const char *cli_api_path(enum api_kind api);
-
-/* The path appended to the base URL for cfg: cli_api_path, or with a base
+/* The path appended to the base URL for cfg: api_kind_path, or with a base
  * from the cline settings the OpenAI SDK's path ("/chat/completions": the
  * SDK's base ends in /v1 when the gateway wants one). */
 const char *cli_request_path(const struct config *cfg);
-
-/* Parses a duration: a number of seconds, optionally with a unit suffix
- * ms, s, m or h ("1.5", "500ms", "2m"). Returns 0 and sets *out (seconds),
- * or -1 when s is not a duration or is negative. */
-int cli_parse_seconds(const char *s, double *out);
 
 /* Parses a decimal unsigned integer in [min, max] (no sign, no junk).
  * Returns 0 and sets *out, or -1. */

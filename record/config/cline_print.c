@@ -41,7 +41,7 @@ int cline_print_settings(FILE *out, const struct config *cfg, char *err,
                  "--print-cline-settings writes Cline's OpenAI "
                  "Compatible provider, which speaks openai-chat: drop --api "
                  "%s",
-                 cli_api_name(cfg->api));
+                 api_kind_name(cfg->api));
         return 2;
     }
     if (base_url_normalize(cfg->base_url, cli_request_path(cfg), &bu)) {

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "error_kinds.h"
 #include "sse.h"
 
 /* The kind for a libcurl failure. */
@@ -12,19 +13,19 @@ static const char *curl_kind(const struct error_facts *f)
     switch (f->code) {
     case CURLE_COULDNT_RESOLVE_HOST:
     case CURLE_COULDNT_RESOLVE_PROXY:
-        return "dns";
+        return ERROR_KIND_DNS;
     case CURLE_COULDNT_CONNECT:
-        return "connect";
+        return ERROR_KIND_CONNECT;
     case CURLE_OPERATION_TIMEDOUT:
         if (f->connected)
-            return "timeout";
+            return ERROR_KIND_TIMEOUT;
         /* libcurl names the phase: "Resolving timed out after ...",
          * "SSL connection timeout" (connected, handshake unfinished) */
         if (f->curl_error && strstr(f->curl_error, "Resolving timed out"))
-            return "dns";
+            return ERROR_KIND_DNS;
         if (f->curl_error && strstr(f->curl_error, "SSL connection timeout"))
-            return "tls";
-        return "connect";
+            return ERROR_KIND_TLS;
+        return ERROR_KIND_CONNECT;
     case CURLE_SSL_CONNECT_ERROR:
     case CURLE_PEER_FAILED_VERIFICATION:
     case CURLE_SSL_CERTPROBLEM:
@@ -38,7 +39,7 @@ static const char *curl_kind(const struct error_facts *f)
     case CURLE_SSL_CRL_BADFILE:
     case CURLE_SSL_SHUTDOWN_FAILED:
     case CURLE_USE_SSL_FAILED:
-        return "tls";
+        return ERROR_KIND_TLS;
     case CURLE_RECV_ERROR:
     case CURLE_SEND_ERROR:
     case CURLE_PARTIAL_FILE:
@@ -46,11 +47,11 @@ static const char *curl_kind(const struct error_facts *f)
     case CURLE_HTTP2:
     case CURLE_HTTP2_STREAM:
     case CURLE_HTTP3:
-        return "reset";
+        return ERROR_KIND_RESET;
     case CURLE_WRITE_ERROR:
-        return "write";
+        return ERROR_KIND_WRITE;
     default:
-        return "transfer";
+        return ERROR_KIND_TRANSFER;
     }
 }
 
@@ -62,12 +63,12 @@ const char *error_kind_classify(const struct error_facts *f, char *kind_buf,
                          : curl_easy_strerror(f->code);
     msg[0] = '\0';
     if (f->forced) {
-        if (strcmp(f->forced, "idle_timeout") == 0)
+        if (strcmp(f->forced, ERROR_KIND_IDLE_TIMEOUT) == 0)
             snprintf(msg, msglen, "no data for %g s (--idle-timeout)",
                      f->idle_timeout_s);
-        else if (strcmp(f->forced, "interrupted") == 0)
+        else if (strcmp(f->forced, ERROR_KIND_INTERRUPTED) == 0)
             snprintf(msg, msglen, "stopped by a signal before the end");
-        else if (strcmp(f->forced, "oversized_event") == 0)
+        else if (strcmp(f->forced, ERROR_KIND_OVERSIZED_EVENT) == 0)
             snprintf(msg, msglen,
                      "an SSE line or event longer than %zu MiB "
                      "(the analyzer's cap): stopped",
@@ -78,8 +79,8 @@ const char *error_kind_classify(const struct error_facts *f, char *kind_buf,
     }
     /* A server that answered with an error status is the story, even if
      * the connection broke afterwards. */
-    if (f->http_status >= 300) {
-        snprintf(kind_buf, kind_len, "http_%d", f->http_status);
+    if (error_kinds_http_failed(f->http_status)) {
+        error_kinds_http(f->http_status, kind_buf, kind_len);
         snprintf(msg, msglen, "HTTP %d%s%s", f->http_status,
                  f->reason && *f->reason ? " " : "",
                  f->reason ? f->reason : "");
@@ -108,23 +109,23 @@ const char *error_kind_classify(const struct error_facts *f, char *kind_buf,
                      "HTTP %d with an HTML page instead of an "
                      "event stream: does the base URL point at a website?",
                      f->http_status);
-            return "html";
+            return ERROR_KIND_HTML;
         }
         if (strcmp(f->content_type, "application/json") == 0) {
             snprintf(msg, msglen,
                      "HTTP %d with one JSON reply instead of an "
                      "event stream: the server ignored \"stream\": true",
                      f->http_status);
-            return "not_streamed";
+            return ERROR_KIND_NOT_STREAMED;
         }
     }
     if (f->http_status < 200) {
         snprintf(msg, msglen, "no HTTP response status");
-        return "transfer";
+        return ERROR_KIND_TRANSFER;
     }
     if (f->stream_error) {
         snprintf(msg, msglen, "the stream carried an error object");
-        return "stream_error";
+        return ERROR_KIND_STREAM_ERROR;
     }
     return "";
 }

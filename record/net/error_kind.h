@@ -1,22 +1,9 @@
 /* error_kind: names how a request failed, from what libcurl and the
- * response said. The kinds are part of the trace contract:
- *   http_<status>  a response status >= 300 (http_401, http_429, ...)
- *   reset          connection reset or closed mid-stream
- *   timeout        the total --timeout ran out
- *   idle_timeout   no byte for --idle-timeout seconds
- *   connect        connection refused / connect timeout / unreachable
- *   dns            host name not resolved
- *   tls            TLS handshake or certificate failure
- *   html           a 2xx text/html page (the base URL points at a website)
- *   not_streamed   a 2xx application/json reply to a stream request
- *   stream_error   a 2xx stream carrying an "error" object
- *   interrupted    stopped by Ctrl-C / SIGTERM
- *   write          the trace could not be written
- *   transfer       any other libcurl failure
- *   oversized_event a 2xx body with an SSE line or event longer than the
- *                  analyzer's cap (SSE_DEFAULT_MAX_EVENT_BYTES): the
- *                  recorder stops it (line_guard.h); the analyzer also
- *                  derives it from the bytes of a trace */
+ * response said. The kinds, their meaning and the HTTP status rule (a status
+ * of 300 or above is http_<status>) are common/error_kinds.h's, shared with
+ * the doctor and the analyzer; this file only decides which one applies.
+ * oversized_event is forced by the recorder (line_guard.h) when a 2xx body
+ * has an SSE line or event longer than the analyzer's cap. */
 #ifndef TT_RECORD_ERROR_KIND_H
 #define TT_RECORD_ERROR_KIND_H
 

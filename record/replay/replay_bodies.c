@@ -51,10 +51,10 @@ int replay_body_full(struct buf *b, const struct replay_fmt *f, size_t n,
                      size_t h, int64_t prompt, const char *finish,
                      bool with_usage)
 {
-    bool chat = f->api == REPLAY_API_CHAT;
+    bool chat = f->api == API_OPENAI_CHAT;
     int rc;
 
-    if (f->api == REPLAY_API_MESSAGES)
+    if (f->api == API_ANTHROPIC)
         return full_messages(b, f, n, h, prompt, finish, with_usage);
     rc = buf_printf(b,
                     "{\"id\":\"%s\",\"object\":\"%s\",\"created\":%lld,"
@@ -112,7 +112,7 @@ static const struct error_kind error_kinds[] = {
      "The server had an error while processing your request"},
 };
 
-int replay_body_error(struct buf *b, enum replay_api api, int status,
+int replay_body_error(struct buf *b, enum api_kind api, int status,
                       const char *message, const char *model)
 {
     const struct error_kind *k =
@@ -125,7 +125,7 @@ int replay_body_error(struct buf *b, enum replay_api api, int status,
         if (error_kinds[i].status == status)
             k = &error_kinds[i];
     }
-    if (api == REPLAY_API_MESSAGES)
+    if (api == API_ANTHROPIC)
         rc = buf_printf(b,
                         "{\"type\":\"error\",\"error\":{\"type\":\"%s\","
                         "\"message\":\"",
@@ -148,7 +148,7 @@ int replay_body_error(struct buf *b, enum replay_api api, int status,
     }
     if (rc != BUF_OK)
         return rc;
-    if (api == REPLAY_API_MESSAGES)
+    if (api == API_ANTHROPIC)
         return buf_puts(b, "\"}}");
     code = k->openai_code;
     if (status == 404 && model == NULL)

@@ -22,7 +22,7 @@ int replay_body_full(struct buf *b, const struct replay_fmt *f, size_t n,
  * Anthropic shape {"type":"error","error":{type,message}}. message NULL
  * picks the usual text for the status; model names the 404 model (NULL:
  * a 404 for an unknown path, code unknown_url). */
-int replay_body_error(struct buf *b, enum replay_api api, int status,
+int replay_body_error(struct buf *b, enum api_kind api, int status,
                       const char *message, const char *model);
 
 /* The html fault page (a website instead of an API). */

@@ -9,6 +9,7 @@
 
 #include "log.h"
 #include "replay_config.h"
+#include "rng.h"
 
 static const char usage_text[] =
     "Usage: tokentrace-replay --listen HOST:PORT [--port-file FILE]\n"
@@ -52,9 +53,11 @@ static const char usage_text[] =
     "                                           DUR until the first token (0:\n"
     "                                           off; the keepalive fault: "
     "200ms)\n"
-    "                       DUR takes ns, us, ms or s. A profile starting\n"
-    "                       with model=NAME applies to that model only and\n"
-    "                       inherits unset keys from the default profile.\n"
+    "                       DUR is a number with a unit ns, us, ms, s, m\n"
+    "                       (minutes) or h (80ms, 1.5s); only 0 needs none,\n"
+    "                       at most 1h. A profile starting with model=NAME\n"
+    "                       applies to that model only and inherits unset\n"
+    "                       keys from the default profile.\n"
     "                       Token i leaves at arrival + TTFT + i*TPOT.\n"
     "  --trace FILE         serve a tokentrace trace: a request for model M\n"
     "                       gets the next recorded request of M (round\n"
@@ -93,7 +96,8 @@ static const char usage_text[] =
     "                         leaky-headers  echo the request's key in\n"
     "                                   Set-Cookie, x-api-key, api-key,\n"
     "                                   Proxy-Authorization, Authorization\n"
-    "  --seed S             seed of jitter and fault fractions (1)\n"
+    "  --seed S             seed of jitter and fault fractions, 0 to\n"
+    "                       18446744073709551615 (1)\n"
     "  --log-sends FILE     one TSV line per body write: request id (or -),\n"
     "                       chunk seq from 0, CLOCK_MONOTONIC ns just before\n"
     "                       the write, bytes, cumulative body bytes\n"
@@ -216,15 +220,10 @@ static int apply_option(int opt, const char *arg, struct replay_config *cfg,
             return usage_error("--fault: %s", err);
         cfg->n_faults++;
         return 0;
-    case OPT_SEED: {
-        unsigned long long v;
-        errno = 0;
-        v = strtoull(arg, &end, 0);
-        if (errno != 0 || end == arg || *end != '\0' || arg[0] == '-')
-            return usage_error("--seed wants an integer, got '%s'", arg);
-        cfg->seed = v;
+    case OPT_SEED:
+        if (rng_seed_parse(arg, &cfg->seed) != 0)
+            return usage_error("--seed: '%s' is not " RNG_SEED_WANT, arg);
         return 0;
-    }
     case OPT_LOG_SENDS:
         cfg->log_sends_path = arg;
         return 0;

@@ -52,7 +52,7 @@ static int emit(struct buf *b, const struct piece *v, size_t n,
     return BUF_OK;
 }
 
-void replay_fmt_init(struct replay_fmt *f, enum replay_api api, bool crlf,
+void replay_fmt_init(struct replay_fmt *f, enum api_kind api, bool crlf,
                      bool utf8, uint64_t rr, const char *model)
 {
     struct buf b;
@@ -75,7 +75,7 @@ void replay_fmt_init(struct replay_fmt *f, enum replay_api api, bool crlf,
                  "{\"id\":\"%s\",\"object\":\"%s\",\"created\":%lld,"
                  "\"model\":\"",
                  f->id,
-                 api == REPLAY_API_CHAT ? "chat.completion.chunk"
+                 api == API_OPENAI_CHAT ? "chat.completion.chunk"
                                         : "text_completion",
                  f->created);
     f->chunk_pre_len =
@@ -163,7 +163,7 @@ int replay_fmt_keepalive(struct buf *b, const struct replay_fmt *f)
 int replay_fmt_role(struct buf *b, const struct replay_fmt *f)
 {
     int rc = chunk_head(b, f);
-    if (rc == BUF_OK && f->api == REPLAY_API_CHAT)
+    if (rc == BUF_OK && f->api == API_OPENAI_CHAT)
         rc = buf_puts(b, "{\"index\":0,\"delta\":{\"role\":\"assistant\","
                          "\"content\":\"\"},\"logprobs\":null,"
                          "\"finish_reason\":null}]}");
@@ -200,9 +200,9 @@ int replay_fmt_tokens(struct buf *b, const struct replay_fmt *f, bool first,
                       bool role_sent, bool reasoning, int block, size_t from,
                       size_t to)
 {
-    if (f->api == REPLAY_API_MESSAGES)
+    if (f->api == API_ANTHROPIC)
         return msg_tokens(b, f, reasoning, block, from, to);
-    if (f->api == REPLAY_API_CHAT) {
+    if (f->api == API_OPENAI_CHAT) {
         struct piece v[] = {
             CHUNK_HEAD(f),
             LIT("\",\"choices\":[{\"index\":0,\"delta\":{"),
@@ -233,7 +233,7 @@ int replay_fmt_finish(struct buf *b, const struct replay_fmt *f,
         rc = buf_printf(b,
                         "{\"index\":0,%s,\"logprobs\":null,"
                         "\"finish_reason\":\"%s\"}]}",
-                        f->api == REPLAY_API_CHAT ? "\"delta\":{}"
+                        f->api == API_OPENAI_CHAT ? "\"delta\":{}"
                                                   : "\"text\":\"\"",
                         finish_reason);
     return rc == BUF_OK ? ev_end(b, f) : rc;
@@ -264,7 +264,7 @@ int replay_fmt_error_event(struct buf *b, const struct replay_fmt *f)
 {
     int rc;
 
-    if (f->api == REPLAY_API_MESSAGES) {
+    if (f->api == API_ANTHROPIC) {
         rc = ev_begin(b, f, "error");
         if (rc == BUF_OK)
             rc = buf_puts(b, "{\"type\":\"error\",\"error\":{\"type\":"

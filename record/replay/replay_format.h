@@ -13,7 +13,7 @@
 
 /* What every event of one stream shares. */
 struct replay_fmt {
-    enum replay_api api;
+    enum api_kind api;
     bool crlf;         /* "\r\n" line ends instead of "\n" */
     bool utf8;         /* multibyte vocabulary (split-utf8 fault) */
     bool nospace;      /* "data:{...}" without the space (data-nospace) */
@@ -29,7 +29,7 @@ struct replay_fmt {
 };
 
 /* Fills f for request number rr of api and model (borrowed). */
-void replay_fmt_init(struct replay_fmt *f, enum replay_api api, bool crlf,
+void replay_fmt_init(struct replay_fmt *f, enum api_kind api, bool crlf,
                      bool utf8, uint64_t rr, const char *model);
 
 /* Appends s as the inside of a JSON string (escaped, no quotes). */

@@ -43,23 +43,17 @@ static bool ends_with(const char *s, const char *suffix)
 
 /* Maps a path to its route; any prefix before /v1/... is accepted so base
  * URLs like http://host/api work. */
-static enum route route_of(const char *path, enum replay_api *api)
+static enum route route_of(const char *path, enum api_kind *api)
 {
     if (path == NULL)
         return ROUTE_NONE;
     if (strcmp(path, "/_replay/stats") == 0)
         return ROUTE_STATS;
-    if (ends_with(path, "/v1/chat/completions")) {
-        *api = REPLAY_API_CHAT;
-        return ROUTE_API;
-    }
-    if (ends_with(path, "/v1/completions")) {
-        *api = REPLAY_API_COMPLETIONS;
-        return ROUTE_API;
-    }
-    if (ends_with(path, "/v1/messages")) {
-        *api = REPLAY_API_MESSAGES;
-        return ROUTE_API;
+    for (int k = 0; k < API_KIND_COUNT; k++) {
+        if (ends_with(path, api_kind_path((enum api_kind)k))) {
+            *api = (enum api_kind)k;
+            return ROUTE_API;
+        }
     }
     if (ends_with(path, "/v1/models"))
         return ROUTE_MODELS;
@@ -79,7 +73,7 @@ static bool same_secret(const char *a, const char *b)
 
 /* True when the request carries the expected key (or none is expected). */
 static bool key_ok(const struct replay_config *cfg, struct evhttp_request *req,
-                   enum replay_api api)
+                   enum api_kind api)
 {
     struct evkeyvalq *in = evhttp_request_get_input_headers(req);
     const char *auth, *xkey;
@@ -91,7 +85,7 @@ static bool key_ok(const struct replay_config *cfg, struct evhttp_request *req,
         same_secret(auth + 7, cfg->expected_key))
         return true;
     xkey = evhttp_find_header(in, "x-api-key");
-    return api == REPLAY_API_MESSAGES && xkey != NULL &&
+    return api == API_ANTHROPIC && xkey != NULL &&
            same_secret(xkey, cfg->expected_key);
 }
 
@@ -127,7 +121,7 @@ static void leak_credentials(struct evhttp_request *req)
 
 /* Sends an error reply with an error JSON body. */
 static void reply_error(struct replay_server *srv, struct evhttp_request *req,
-                        const char *log_id, enum replay_api api, int status,
+                        const char *log_id, enum api_kind api, int status,
                         const char *message)
 {
     struct buf b;
@@ -191,7 +185,7 @@ static void reply_stats(struct replay_server *srv, struct evhttp_request *req,
 
 /* Parses the body and starts the synthetic or recorded stream. */
 static void serve_api(struct replay_server *srv, struct evhttp_request *req,
-                      const char *log_id, enum replay_api api, uint64_t rr,
+                      const char *log_id, enum api_kind api, uint64_t rr,
                       int64_t arrival)
 {
     const struct replay_config *cfg = srv->cfg;
@@ -209,7 +203,7 @@ static void serve_api(struct replay_server *srv, struct evhttp_request *req,
     }
     if (!key_ok(cfg, req, api)) {
         reply_error(srv, req, log_id, api, 401,
-                    api == REPLAY_API_MESSAGES
+                    api == API_ANTHROPIC
                         ? "invalid x-api-key"
                         : "Incorrect API key provided (expected "
                           "'Authorization: Bearer <key>')");
@@ -253,7 +247,7 @@ void replay_handle_request(struct evhttp_request *req, void *arg)
     struct evkeyvalq *out = evhttp_request_get_output_headers(req);
     const char *xid = evhttp_find_header(in, "X-Request-Id");
     const struct evhttp_uri *uri = evhttp_request_get_evhttp_uri(req);
-    enum replay_api api = REPLAY_API_CHAT;
+    enum api_kind api = API_OPENAI_CHAT;
     char rrid[32];
 
     snprintf(rrid, sizeof(rrid), "rr-%llu", (unsigned long long)rr);
@@ -273,7 +267,7 @@ void replay_handle_request(struct evhttp_request *req, void *arg)
     case ROUTE_NONE:
         break;
     }
-    reply_error(srv, req, xid, REPLAY_API_CHAT, 404,
+    reply_error(srv, req, xid, API_OPENAI_CHAT, 404,
                 "Unknown path: this server serves POST /v1/chat/completions, "
                 "/v1/completions and /v1/messages");
 }

@@ -6,19 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 
-const char *replay_api_name(enum replay_api api)
-{
-    switch (api) {
-    case REPLAY_API_CHAT:
-        return "chat/completions";
-    case REPLAY_API_COMPLETIONS:
-        return "completions";
-    case REPLAY_API_MESSAGES:
-        return "messages";
-    }
-    return "?";
-}
-
 /* Counts UTF-8 characters (bytes that are not continuation bytes). */
 static int64_t utf8_chars(const char *s)
 {
@@ -83,7 +70,7 @@ static int read_limit(const cJSON *root, const char *key, int64_t *v, char *err,
     return 0;
 }
 
-int replay_request_parse(enum replay_api api, const char *body, size_t len,
+int replay_request_parse(enum api_kind api, const char *body, size_t len,
                          struct replay_req_info *out, char *err, size_t errlen)
 {
     cJSON *root = cJSON_ParseWithLength(body, len);
@@ -121,17 +108,17 @@ int replay_request_parse(enum replay_api api, const char *body, size_t len,
         cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(opts, "include_usage"));
     if (read_limit(root, "max_tokens", &out->max_tokens, err, errlen) != 0)
         goto done;
-    if (api == REPLAY_API_CHAT &&
+    if (api == API_OPENAI_CHAT &&
         read_limit(root, "max_completion_tokens", &out->max_tokens, err,
                    errlen) != 0)
         goto done;
-    if (api == REPLAY_API_COMPLETIONS) {
+    if (api == API_OPENAI_COMPLETIONS) {
         out->input_chars =
             content_chars(cJSON_GetObjectItemCaseSensitive(root, "prompt"));
     } else {
         out->input_chars =
             messages_chars(cJSON_GetObjectItemCaseSensitive(root, "messages"));
-        if (api == REPLAY_API_MESSAGES)
+        if (api == API_ANTHROPIC)
             out->input_chars +=
                 content_chars(cJSON_GetObjectItemCaseSensitive(root, "system"));
     }

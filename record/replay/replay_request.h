@@ -6,17 +6,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum replay_api {
-    REPLAY_API_CHAT = 0,    /* POST .../v1/chat/completions */
-    REPLAY_API_COMPLETIONS, /* POST .../v1/completions */
-    REPLAY_API_MESSAGES,    /* POST .../v1/messages (Anthropic) */
-};
+#include "api_kind.h"
 
 #define REPLAY_MODEL_MAX 256
 #define REPLAY_DEFAULT_MODEL "replay-model"
 
 struct replay_req_info {
-    enum replay_api api;
+    enum api_kind api;
     char model[REPLAY_MODEL_MAX]; /* REPLAY_DEFAULT_MODEL when absent */
     bool stream;
     bool include_usage;   /* stream_options.include_usage */
@@ -27,10 +23,7 @@ struct replay_req_info {
 
 /* Parses a JSON request body for api. Returns 0, or -1 with a one-line
  * reason in err (malformed JSON, wrong types, max_tokens < 1). */
-int replay_request_parse(enum replay_api api, const char *body, size_t len,
+int replay_request_parse(enum api_kind api, const char *body, size_t len,
                          struct replay_req_info *out, char *err, size_t errlen);
-
-/* Returns the api's path suffix ("/chat/completions"), for messages. */
-const char *replay_api_name(enum replay_api api);
 
 #endif

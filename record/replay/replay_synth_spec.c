@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "duration.h"
+
 #define SPEC_TEXT_MAX 8192
 
 void synth_spec_defaults(struct synth_spec *out)
@@ -22,37 +24,13 @@ void synth_spec_defaults(struct synth_spec *out)
 
 int synth_parse_duration(const char *s, int64_t *ns)
 {
-    static const struct {
-        const char *suffix;
-        double mult;
-    } units[] = {{"ns", 1.0}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}};
-    char *end = NULL;
-    double v;
-    size_t i;
-
-    if (s == NULL || *s == '\0' || *s == '-' || *s == '+' ||
-        (*s != '.' && (*s < '0' || *s > '9')))
+    double t;
+    /* common/duration.h's grammar; a bare number needs a unit, except 0 */
+    if (duration_parse(s, DURATION_NONE, DURATION_NS, &t) != 0 ||
+        t > (double)SYNTH_MAX_DURATION_NS)
         return -1;
-    errno = 0;
-    v = strtod(s, &end);
-    if (errno != 0 || end == s || !isfinite(v) || v < 0)
-        return -1;
-    if (*end == '\0') {
-        if (v != 0)
-            return -1; /* a bare number needs a unit, except 0 */
-        *ns = 0;
-        return 0;
-    }
-    for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-        if (strcmp(end, units[i].suffix) == 0) {
-            double t = v * units[i].mult;
-            if (t > (double)SYNTH_MAX_DURATION_NS)
-                return -1;
-            *ns = (int64_t)llround(t);
-            return 0;
-        }
-    }
-    return -1;
+    *ns = (int64_t)llround(t);
+    return 0;
 }
 
 /* Parses a whole decimal integer in [lo, hi]. Returns 0 or -1. */
@@ -117,7 +95,8 @@ static int apply_key(struct synth_profile *p, const char *key, const char *val,
         return -1;
     }
     if (rc != 0) {
-        const char *want = "a duration such as 80ms, 1.5s, 250us";
+        const char *want =
+            "a duration such as 80ms, 1.5s, 250us (units " DURATION_UNITS ")";
         if (strcmp(key, "tokens") == 0)
             want = "an integer from 1 to 1000000000";
         else if (strcmp(key, "tokens_per_chunk") == 0)

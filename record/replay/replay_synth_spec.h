@@ -56,8 +56,9 @@ void synth_spec_defaults(struct synth_spec *out);
 int synth_spec_parse(const char *text, struct synth_spec *out, char *err,
                      size_t errlen);
 
-/* Parses a duration such as "80ms", "1.5s", "250us", "100ns" or "0" into
- * nanoseconds. Returns 0, or -1 when malformed, negative or above 1 h. */
+/* Parses a duration (common/duration.h: "80ms", "1.5s", "250us", "2m", or
+ * "0"; a bare number other than 0 needs a unit) into nanoseconds. Returns 0,
+ * or -1 when malformed or above 1 h. */
 int synth_parse_duration(const char *s, int64_t *ns);
 
 /* Returns the profile for model (its own profile or the default). */

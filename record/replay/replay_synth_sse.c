@@ -43,7 +43,7 @@ static int refill_head(struct synth_stream *s, struct replay_steps *q)
     size_t mark;
     int rc = replay_steps_start(q, t, 200, "text/event-stream");
 
-    if (rc == 0 && s->fmt.api == REPLAY_API_MESSAGES) {
+    if (rc == 0 && s->fmt.api == API_ANTHROPIC) {
         mark = b->len;
         rc = replay_fmt_msg_start(b, &s->fmt, s->prompt_tokens,
                                   !FAULT_HAS(s->faults, FAULT_NO_USAGE));
@@ -119,7 +119,7 @@ static int refill_tokens(struct synth_stream *s, struct replay_steps *q)
     if (s->terminator != FAULT_COUNT && s->chunks_sent == s->fault_after)
         return refill_terminator(s, q);
     reasoning = s->tok < s->h;
-    if (s->fmt.api == REPLAY_API_MESSAGES && s->h > 0 && s->tok == s->h) {
+    if (s->fmt.api == API_ANTHROPIC && s->h > 0 && s->tok == s->h) {
         mark = b->len;
         rc = replay_fmt_block_stop(b, &s->fmt, s->block);
         rc = rc ? rc : replay_steps_send(q, s->next_due, mark);
@@ -154,7 +154,7 @@ static int refill_finish(struct synth_stream *s, struct replay_steps *q)
     int rc;
 
     s->phase = PH_OVER;
-    if (s->fmt.api == REPLAY_API_MESSAGES) {
+    if (s->fmt.api == API_ANTHROPIC) {
         rc = replay_fmt_block_stop(b, &s->fmt, s->block);
         rc = rc ? rc : replay_steps_send(q, t, mark);
         mark = b->len;

@@ -198,7 +198,7 @@ int run_write_header(const struct run_setup *s, int64_t mono_zero,
     h.command_line = s->command_line;
     h.endpoint = s->endpoint;
     h.url = s->url;
-    h.api = cli_api_name(c->api);
+    h.api = api_kind_name(c->api);
     h.models = (const char **)c->models;
     h.n_models = c->n_models;
     h.labels = labels;

@@ -1,6 +1,6 @@
 /* rng_test: common/rng.c against splitmix64 reference values (the published
  * algorithm, computed independently in Python), so every seeded run of the
- * three programs keeps its numbers. */
+ * three programs keeps its numbers; and the --seed grammar they share. */
 #include <inttypes.h>
 #include <stdint.h>
 
@@ -68,10 +68,49 @@ static void test_unit(void)
           (double)(rng_next(&(uint64_t){1}) >> 11) / 9007199254740992.0);
 }
 
+/* --seed: decimal 0 to 2^64 - 1, nothing else (-1 must not wrap). */
+static const struct {
+    const char *text;
+    int rc;
+    uint64_t want;
+} seed_cases[] = {
+    {"0", 0, 0},
+    {"1", 0, 1},
+    {"42", 0, 42},
+    {"007", 0, 7},
+    {"18446744073709551615", 0, UINT64_MAX},
+    {"18446744073709551616", -1, 0},
+    {"99999999999999999999", -1, 0},
+    {"-1", -1, 0},
+    {"-0", -1, 0},
+    {"+1", -1, 0},
+    {" 1", -1, 0},
+    {"1 ", -1, 0},
+    {"0x10", -1, 0},
+    {"1e3", -1, 0},
+    {"1.0", -1, 0},
+    {"", -1, 0},
+    {"x", -1, 0},
+};
+
+static void test_seed_parse(void)
+{
+    for (size_t i = 0; i < sizeof(seed_cases) / sizeof(*seed_cases); i++) {
+        uint64_t got = 12345;
+        int rc = rng_seed_parse(seed_cases[i].text, &got);
+        CHECK_MSG(rc == seed_cases[i].rc, "'%s': rc %d", seed_cases[i].text,
+                  rc);
+        CHECK_MSG(got == (rc == 0 ? seed_cases[i].want : 12345),
+                  "'%s': %" PRIu64, seed_cases[i].text, got);
+    }
+    CHECK(rng_seed_parse(NULL, &(uint64_t){0}) == -1);
+}
+
 int main(void)
 {
     test_next();
     test_mix();
     test_unit();
+    test_seed_parse();
     return CHECK_DONE();
 }

@@ -26,7 +26,7 @@
 /* Feeds body[0..n) in pieces of at most step bytes (0: one piece split at
  * cut, the first part at t1 and the rest at t2), then finishes. slow: parse
  * every event with cJSON only. */
-static void run_json(struct stream_state *s, enum stream_api api, size_t cap,
+static void run_json(struct stream_state *s, enum api_kind api, size_t cap,
                      const uint8_t *body, size_t n, size_t step, size_t cut,
                      int64_t t1, int64_t t2, bool slow)
 {
@@ -44,7 +44,7 @@ static void run_json(struct stream_state *s, enum stream_api api, size_t cap,
 }
 
 /* run_json with the fast scan on. */
-static void run(struct stream_state *s, enum stream_api api, size_t cap,
+static void run(struct stream_state *s, enum api_kind api, size_t cap,
                 const uint8_t *body, size_t n, size_t step, size_t cut,
                 int64_t t1, int64_t t2)
 {
@@ -110,13 +110,13 @@ static void check_same(const struct stream_state *a,
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct stream_state whole, split, timed;
-    enum stream_api api;
+    enum api_kind api;
     const uint8_t *body;
     size_t n, cut, cap;
     bool compare;
     if (size < 1)
         return 0;
-    api = (enum stream_api)(data[0] % 3);
+    api = (enum api_kind)(data[0] % 3);
     cap = (data[0] & 0x40) ? FUZZ_SMALL_CAP : 0;
     body = data + 1;
     n = size - 1;

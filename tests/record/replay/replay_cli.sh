@@ -38,6 +38,8 @@ usage_error 'NO_SUCH_KEY_VAR' --listen 127.0.0.1:0 --synthetic tokens=3 --expect
 usage_error 'unknown option' --listen 127.0.0.1:0 --synthetic tokens=3 --bogus
 usage_error 'needs a value' --listen 127.0.0.1:0 --synthetic
 usage_error 'seed' --listen 127.0.0.1:0 --synthetic tokens=3 --seed x
+usage_error "seed: '-1'" --listen 127.0.0.1:0 --synthetic tokens=3 --seed -1
+usage_error 'ttft' --listen 127.0.0.1:0 --synthetic ttft=1
 
 # A trace that cannot be read is a failure (1), not a usage error.
 expect_exit 1 "$TT_REPLAY" --listen 127.0.0.1:0 --trace "$T/missing.ttrace" -q
