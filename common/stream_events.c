@@ -10,20 +10,6 @@
 #include "fast_path.h"
 #include "stream_scan.h"
 
-const char *stream_strerror(int err)
-{
-    switch (err) {
-    case STREAM_OK:
-        return "success";
-    case STREAM_E_NOMEM:
-        return "out of memory while parsing a stream";
-    case STREAM_E_TOO_MANY_TOKENS:
-        return "too many token events in one response (cap reached)";
-    default:
-        return "unknown stream error";
-    }
-}
-
 /* Sets every fact to "nothing seen yet"; keeps memory and caps. */
 static void stream_clear(struct stream_state *s, enum api_kind api)
 {

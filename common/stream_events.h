@@ -23,9 +23,6 @@ enum stream_err {
     STREAM_E_TOO_MANY_TOKENS = 2, /* more token events than max_token_events */
 };
 
-/* Returns a static description of a stream_err. */
-const char *stream_strerror(int err);
-
 /* Flags of a token event. */
 #define STREAM_TOK_REASONING 0x1u /* every piece was reasoning text */
 #define STREAM_TOK_TOOL 0x2u      /* carried tool-call argument text */
