@@ -3,7 +3,7 @@
 # of stream events) change nothing but speed, on recordings of the replay
 # server's OpenAI chat, completions and Anthropic streams (the demo's shapes,
 # with reasoning, role chunks, keep-alives, split UTF-8 and CRLF lines): every JSON event of them is decided by
-# the fast scan with the same facts as cJSON (test_stream_scan), and every
+# the fast scan with the same facts as cJSON (stream_scan_test), and every
 # analyzer command prints the same bytes, warnings and exit code with the
 # fast paths on and off (TOKENTRACE_NO_FAST_PATH=1), on the whole traces and
 # on damaged copies.
@@ -23,8 +23,8 @@ for api in openai-chat openai-completions anthropic; do
     traces+=("$out")
 done
 
-"$TT_STREAM_SCAN_TEST" "${traces[@]}" >"$T/scan.out" 2>&1 || { cat "$T/scan.out" >&2; fail "test_stream_scan on the recordings"; }
-grep -q "decided by the fast scan" "$T/scan.out" || fail "test_stream_scan said nothing"
+"$TT_STREAM_SCAN_TEST" "${traces[@]}" >"$T/scan.out" 2>&1 || { cat "$T/scan.out" >&2; fail "stream_scan_test on the recordings"; }
+grep -q "decided by the fast scan" "$T/scan.out" || fail "stream_scan_test said nothing"
 
 # run_both NAME CMD...: CMD's stdout, stderr and exit code with the fast
 # paths on and off must be the same.

@@ -1,4 +1,4 @@
-/* test_stream_scan: stream_events' JSON fast scan (common/stream_scan.c)
+/* stream_scan_test: stream_events' JSON fast scan (common/stream_scan.c)
  * gives exactly what the cJSON path gives. Every input is fed twice, once
  * as usual and once with the state's slow_json flag (cJSON for every
  * event), and every fact and token event of the two states must match:
@@ -13,7 +13,7 @@
  *   - every one-byte deletion, replacement and insertion of the common
  *     event shapes.
  *
- * usage: test_stream_scan [TRACE...]   (no argument: the built-in inputs) */
+ * usage: stream_scan_test [TRACE...]   (no argument: the built-in inputs) */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -483,7 +483,7 @@ int main(int argc, char **argv)
         CHECK_MSG(decided > events / 4, "the scan decided %lu of %lu events",
                   decided, events);
     }
-    printf("test_stream_scan: %lu bodies, %lu events, %lu decided by the "
+    printf("stream_scan_test: %lu bodies, %lu events, %lu decided by the "
            "fast scan\n",
            bodies, events, decided);
     return CHECK_DONE();

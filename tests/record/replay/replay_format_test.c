@@ -1,7 +1,8 @@
 /* replay_format_test: the replay server's events are byte-identical to the
- * printf-based formatter they replaced (tests/replay_format_ref.c), for
- * every API, line end, "data:" spacing, vocabulary, model spelling, token
- * range and buffer state; and a full buffer refuses the whole event. */
+ * printf-based formatter they replaced
+ * (tests/record/replay/replay_format_ref.c), for every API, line end, "data:"
+ * spacing, vocabulary, model spelling, token range and buffer state; and a full
+ * buffer refuses the whole event. */
 #include <stdint.h>
 #include <string.h>
 

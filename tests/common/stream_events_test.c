@@ -1,4 +1,4 @@
-/* test_stream_events: SSE streams of each API kind -> token events and
+/* stream_events_test: SSE streams of each API kind -> token events and
  * facts. Each case is a list of receives (receive i arrives at t = i + 1);
  * every case is also fed split at every byte boundary and must give the
  * same counts. */
@@ -406,10 +406,10 @@ int main(void)
     test_api_names();
     test_many_tokens();
     if (check_failures) {
-        fprintf(stderr, "test_stream_events: %d check_failures\n",
+        fprintf(stderr, "stream_events_test: %d check_failures\n",
                 check_failures);
         return 1;
     }
-    printf("test_stream_events: %zu cases ok\n", i);
+    printf("stream_events_test: %zu cases ok\n", i);
     return 0;
 }

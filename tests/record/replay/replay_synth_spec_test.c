@@ -38,8 +38,8 @@ static const struct good_case good[] = {
     {"model=a,tokens=5;model=b,tokens=6", "b", DFLT, DFLT, 0, 6, 1, 0, 2},
     {"model=a,tokens=5;model=b,tokens=6", "c", DFLT, DFLT, 0, DFLT, 1, 0, 2},
     {"model=only", "only", DFLT, DFLT, 0, DFLT, 1, 0, 1},
-    /* a huge fast stream (tests/record_big_stream.sh), and the longest
-     * generation allowed */
+    /* a huge fast stream (tests/record/net/record_big_stream.sh), and the
+     * longest generation allowed */
     {"ttft=0,tpot=0,tokens=160000000,tokens_per_chunk=1024", "", 0, 0, 0,
      160000000, 1024, 0, 0},
     {"tpot=3600s,tokens=1000000", "", DFLT, 3600000 * MS, 0, 1000000, 1, 0, 0},
