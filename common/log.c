@@ -4,6 +4,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "printable.h"
+
 static const char *program = "tokentrace";
 static int quiet;
 
@@ -20,12 +22,16 @@ void log_set_quiet(int q)
 static void vlog(const char *kind, const char *fmt, va_list ap)
     __attribute__((format(printf, 2, 0)));
 
-/* Prints one diagnostic line on stderr. */
+/* Prints one diagnostic line on stderr. Messages quote names and texts
+ * from traces and servers, so the whole line goes through printable: a
+ * control character shows as \xNN and cannot move the cursor, clear the
+ * screen or start a second line; invalid UTF-8 shows as U+FFFD. */
 static void vlog(const char *kind, const char *fmt, va_list ap)
 {
-    fprintf(stderr, "%s: %s", program, kind);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    char msg[4096], safe[4096 * 2];
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    printable_copy(safe, sizeof(safe), msg);
+    fprintf(stderr, "%s: %s%s\n", program, kind, safe);
 }
 
 void log_error(const char *fmt, ...)

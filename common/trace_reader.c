@@ -192,13 +192,32 @@ static int fill_more(struct trace_reader *r)
 }
 
 /* Copies a msgpack str/bin into a NUL-terminated scratch string; NULL for
- * nil, absent or other types. */
+ * nil, absent or other types. Without len (a name, label or message, used
+ * as a C string) a NUL byte inside becomes U+FFFD, so "a\0b" and "a\0c"
+ * stay two names instead of both reading as "a". With len (a body) the
+ * bytes are kept exactly. */
 static const char *get_str(struct trace_reader *r, const struct mp_value *v,
                            size_t *len)
 {
     char *s;
     if (!v || (v->type != MP_STR && v->type != MP_BIN))
         return NULL;
+    if (!len && v->n && memchr(v->v.bytes, 0, v->n)) {
+        size_t o = 0;
+        s = scratch_alloc(r, (size_t)v->n * 3 + 1);
+        if (!s)
+            return NULL;
+        for (size_t i = 0; i < v->n; i++) {
+            if (v->v.bytes[i])
+                s[o++] = (char)v->v.bytes[i];
+            else {
+                memcpy(s + o, "\xef\xbf\xbd", 3);
+                o += 3;
+            }
+        }
+        s[o] = '\0';
+        return s;
+    }
     s = scratch_alloc(r, (size_t)v->n + 1);
     if (!s)
         return NULL;

@@ -7,6 +7,7 @@
 #include "clock.h"
 #include "compare.h"
 #include "json_writer.h"
+#include "printable.h"
 #include "text_out.h"
 
 static const char *const pct_names[3] = {"p50", "p90", "p99"};
@@ -95,7 +96,7 @@ static void only_lines(struct buf *b, const struct compare_result *r, bool md)
         if (md)
             md_put(b, name, 0);
         else
-            buf_puts(b, name);
+            printable_put(b, name);
         buf_puts(b, "\n");
     }
 }
@@ -135,8 +136,10 @@ int compare_write_table(FILE *out, const struct compare_result *r, size_t n,
         for (size_t i = 0; i < r[k].n_pairs; i++) {
             const struct compare_pair *p = &r[k].pairs[i];
             group_describe(p->base, name, sizeof(name));
-            buf_printf(&b, "\n%s   base %llu ok of %llu, new %llu ok of %llu\n",
-                       name, (unsigned long long)p->base->ok,
+            buf_puts(&b, "\n");
+            printable_put(&b, name);
+            buf_printf(&b, "   base %llu ok of %llu, new %llu ok of %llu\n",
+                       (unsigned long long)p->base->ok,
                        (unsigned long long)p->base->requests,
                        (unsigned long long)p->new_->ok,
                        (unsigned long long)p->new_->requests);
@@ -156,7 +159,9 @@ int compare_write_table(FILE *out, const struct compare_result *r, size_t n,
                 }
             }
             buf_puts(&b, "  => ");
-            compare_verdict_line(&b, p);
+            printable_put(&b, name);
+            buf_puts(&b, ":");
+            compare_verdict_text(&b, p);
             buf_puts(&b, "\n");
         }
         if (r[k].n_only_base + r[k].n_only_new)

@@ -8,6 +8,7 @@
 #include "clock.h"
 #include "json_writer.h"
 #include "summary_output.h"
+#include "text_out.h"
 
 static void json_stats(struct buf *b, const struct stats_summary *s)
 {
@@ -166,20 +167,15 @@ int summary_write_json(FILE *out, const struct group_set *set)
     return ferror(out) ? -1 : 0;
 }
 
-/* Writes one CSV field, quoted when it holds a comma, quote or newline. */
+/* Writes one CSV field through csv_put_field, the one CSV rule (quoting,
+ * formula neutralizing, UTF-8). */
 static void csv_field(FILE *out, const char *s)
 {
-    if (!strpbrk(s, ",\"\n\r")) {
-        fputs(s, out);
-        return;
-    }
-    fputc('"', out);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', out);
-        fputc(*s, out);
-    }
-    fputc('"', out);
+    struct buf b;
+    buf_init(&b, 0);
+    csv_put_field(&b, s);
+    fwrite(b.data ? b.data : "", 1, b.len, out);
+    buf_free(&b);
 }
 
 static void csv_num(FILE *out, double x)

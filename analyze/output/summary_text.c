@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "printable.h"
 #include "summary_output.h"
 #include "text_out.h"
 
@@ -57,14 +58,33 @@ static void metric_title(char *out, size_t size, int m)
         snprintf(out, size, "%s", metric_defs[m].title);
 }
 
-static void errors_line(FILE *out, const struct group *g, const char *prefix)
+/* Writes s (a name from a trace) for the format: markdown-escaped, or
+ * terminal-safe (control characters as \xNN) in the text table. */
+static void put_name(FILE *out, const char *s, bool md)
+{
+    struct buf b;
+    buf_init(&b, 0);
+    if (md && s[strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_")] == '\0')
+        buf_puts(&b, s); /* an error kind as the recorder names them */
+    else if (md)
+        md_put(&b, s, 0);
+    else
+        printable_put(&b, s);
+    fwrite(b.data ? b.data : "", 1, b.len, out);
+    buf_free(&b);
+}
+
+static void errors_line(FILE *out, const struct group *g, const char *prefix,
+                        bool md)
 {
     if (!g->n_errors)
         return;
     fprintf(out, "%serrors:", prefix);
-    for (size_t i = 0; i < g->n_errors; i++)
-        fprintf(out, " %s=%llu", g->errors[i].kind,
-                (unsigned long long)g->errors[i].n);
+    for (size_t i = 0; i < g->n_errors; i++) {
+        fputc(' ', out);
+        put_name(out, g->errors[i].kind, md);
+        fprintf(out, "=%llu", (unsigned long long)g->errors[i].n);
+    }
     fprintf(out, "\n");
 }
 
@@ -117,7 +137,9 @@ static void table_group(FILE *out, const struct group_set *set,
                         const struct group *g, const char *name, double wall_s)
 {
     char title[48], c[7][24], note[48];
-    fprintf(out, "\n%s   requests %llu, ok %llu%s, tokens from %s\n", name,
+    fputc('\n', out);
+    put_name(out, name, false);
+    fprintf(out, "   requests %llu, ok %llu%s, tokens from %s\n",
             (unsigned long long)g->requests, (unsigned long long)g->ok,
             retried_note(g, note, sizeof(note)), group_token_source(g));
     fprintf(out, "  %-19s %7s %7s %7s %7s %7s %7s %5s\n", "metric", "p50",
@@ -136,7 +158,7 @@ static void table_group(FILE *out, const struct group_set *set,
         fprintf(out, "  %-19s %7s %7s %7s %7s %7s %7s %5zu\n", title, c[0],
                 c[1], c[2], c[3], c[4], c[5], s->n);
     }
-    errors_line(out, g, "  ");
+    errors_line(out, g, "  ", false);
     goodput_line(out, set, g, wall_s, "  ");
 }
 
@@ -156,25 +178,12 @@ int summary_write_table(FILE *out, const struct group_set *set)
     return ferror(out) ? -1 : 0;
 }
 
-/* Markdown cells must not break the table: pipes and newlines escaped. */
-static void md_cell(FILE *out, const char *s)
-{
-    for (; *s; s++) {
-        if (*s == '|')
-            fputs("\\|", out);
-        else if (*s == '\n' || *s == '\r')
-            fputc(' ', out);
-        else
-            fputc(*s, out);
-    }
-}
-
 static void md_group(FILE *out, const struct group_set *set,
                      const struct group *g, const char *name, double wall_s)
 {
     char title[48], c[8][24], note[48];
     fprintf(out, "\n### ");
-    md_cell(out, name);
+    put_name(out, name, true);
     fprintf(out, "\n\nrequests %llu, ok %llu%s, tokens from %s\n\n",
             (unsigned long long)g->requests, (unsigned long long)g->ok,
             retried_note(g, note, sizeof(note)), group_token_source(g));
@@ -197,7 +206,7 @@ static void md_group(FILE *out, const struct group_set *set,
     }
     if (g->n_errors || set->slo.any)
         fprintf(out, "\n");
-    errors_line(out, g, "");
+    errors_line(out, g, "", true);
     goodput_line(out, set, g, wall_s, "");
 }
 

@@ -38,11 +38,25 @@ void csv_put_field(struct buf *b, const char *s)
         buf_puts(b, "\"");
     if (formula)
         buf_puts(b, "'");
-    for (const char *p = s; *p; p++) {
-        if (*p == '"')
+    for (size_t i = 0, len = strlen(s); i < len;) {
+        size_t n = utf8_seq_len((const unsigned char *)s + i, len - i);
+        if (n == 0) {
+            buf_puts(b, "\xef\xbf\xbd"); /* U+FFFD: one UTF-8 rule */
+            i++;
+        } else if ((n == 1 &&
+                    (((unsigned char)s[i] < 0x20 && !strchr("\t\r\n", s[i])) ||
+                     s[i] == 0x7f)) ||
+                   (n == 2 && (unsigned char)s[i] == 0xc2 &&
+                    (unsigned char)s[i + 1] <= 0x9f)) {
+            buf_puts(b, " "); /* a control character: a space, as in md */
+            i += n;
+        } else if (s[i] == '"') {
             buf_puts(b, "\"\"");
-        else
-            buf_append(b, p, 1);
+            i++;
+        } else {
+            buf_append(b, s + i, n);
+            i += n;
+        }
     }
     if (quote)
         buf_puts(b, "\"");
@@ -66,6 +80,9 @@ void md_put(struct buf *b, const char *str, size_t max_bytes)
         if (n == 0) {
             buf_puts(b, "\xef\xbf\xbd"); /* U+FFFD */
             i++;
+        } else if (n == 2 && s[i] == 0xc2 && s[i + 1] <= 0x9f) {
+            buf_puts(b, " "); /* a C1 control, as the C0 ones */
+            i += n;
         } else if (n > 1) {
             buf_append(b, s + i, n);
             i += n;

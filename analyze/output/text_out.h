@@ -18,15 +18,19 @@ void num_put(struct buf *b, double x, int decimals);
 void text_fmt_num(char *out, size_t size, double x);
 
 /* Appends s as one RFC 4180 CSV field: quoted (quotes doubled) when it holds
- * a comma, quote, CR or LF. A field that a spreadsheet would run as a
- * formula (first character = + - @ TAB CR) gets a leading apostrophe. NULL
- * appends an empty field. */
+ * a comma, quote, CR or LF. Other control characters (ESC, BEL and the rest
+ * of C0, DEL, C1) become spaces, so a field cannot drive a terminal, and
+ * invalid UTF-8 bytes become U+FFFD, as in every other output. A field that
+ * a spreadsheet would run as a formula (first character = + - @ TAB CR) gets
+ * a leading apostrophe. NULL appends an empty field. This is the only CSV
+ * field writer of the analyzer. */
 void csv_put_field(struct buf *b, const char *s);
 
 /* Appends s (NULL: "-") as markdown inline text that cannot break out of a
  * table cell or start markup: \ ` * _ [ ] < > | ~ & # ! are backslash-escaped,
- * control characters (newlines included) become spaces, invalid UTF-8 bytes
- * become U+FFFD, and text beyond max_bytes (0: no limit) is cut with "...". */
+ * control characters (C0 with newlines, DEL, C1) become spaces, invalid UTF-8
+ * bytes become U+FFFD, and text beyond max_bytes (0: no limit) is cut with
+ * "...". */
 void md_put(struct buf *b, const char *s, size_t max_bytes);
 
 #endif

@@ -7,6 +7,7 @@
 #include "buf.h"
 #include "clock.h"
 #include "json_writer.h"
+#include "printable.h"
 #include "text_out.h"
 #include "trend.h"
 
@@ -45,7 +46,7 @@ static void trace_lines(struct buf *b, const struct trend_set *set, bool md)
         if (md)
             md_put(b, t->file, 0);
         else
-            buf_puts(b, t->file);
+            printable_put(b, t->file);
         buf_printf(b, " (trace %u, %llu requests)%s\n", t->index,
                    (unsigned long long)t->requests,
                    t->damage        ? ", damaged"
@@ -66,8 +67,10 @@ int trend_write_table(FILE *out, const struct trend_set *set)
         period_name(set), set->n_traces, set->n_traces == 1 ? "" : "s");
     trace_lines(&b, set, false);
     for (size_t i = 0; i < set->n_rows; i++) {
-        int lm = (int)strlen(set->rows[i]->model),
-            lc = (int)strlen(set->rows[i]->class_name);
+        char m[TREND_MAX_WIDTH * 2 + 8], k[TREND_MAX_WIDTH * 2 + 8];
+        int lm = (int)strlen(printable_copy(m, sizeof(m), set->rows[i]->model)),
+            lc = (int)strlen(
+                printable_copy(k, sizeof(k), set->rows[i]->class_name));
         wm = lm > wm ? (lm > TREND_MAX_WIDTH ? TREND_MAX_WIDTH : lm) : wm;
         wc = lc > wc ? (lc > TREND_MAX_WIDTH ? TREND_MAX_WIDTH : lc) : wc;
     }
@@ -77,6 +80,10 @@ int trend_write_table(FILE *out, const struct trend_set *set)
                "lat p99");
     for (size_t i = 0; i < set->n_rows; i++) {
         const struct trend_row *r = set->rows[i];
+        char model[TREND_MAX_WIDTH * 2 + 8],
+            class_name[TREND_MAX_WIDTH * 2 + 8];
+        printable_copy(model, sizeof(model), r->model);
+        printable_copy(class_name, sizeof(class_name), r->class_name);
         for (int k = 0; k < TR_COUNT; k++) {
             text_fmt_num(c[2 * k], sizeof(c[0]),
                          r->sum[k].n ? r->sum[k].p50 : NAN);
@@ -86,8 +93,8 @@ int trend_write_table(FILE *out, const struct trend_set *set)
         buf_printf(
             &b,
             "%-10s  %-*.*s  %-*.*s %6zu %6llu %6llu %9s %9s %9s %9s %9s %9s\n",
-            r->period, wm, TREND_MAX_WIDTH, r->model, wc, TREND_MAX_WIDTH,
-            r->class_name, r->n_traces, (unsigned long long)r->ok,
+            r->period, wm, TREND_MAX_WIDTH, model, wc, TREND_MAX_WIDTH,
+            class_name, r->n_traces, (unsigned long long)r->ok,
             (unsigned long long)(r->requests - r->ok), c[0], c[1], c[2], c[3],
             c[4], c[5]);
     }
