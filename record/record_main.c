@@ -87,6 +87,9 @@ static void print_summary(const struct config *cfg, const char *out_name,
     log_note("requests: %llu ok, %llu failed%s%s", (unsigned long long)o->ok,
              (unsigned long long)o->failed, kinds,
              o->warmup ? " (warmup included)" : "");
+    for (i = 0; i < o->n_kinds; i++)
+        if (o->kinds[i].first[0])
+            log_note("  first %s: %s", o->kinds[i].kind, o->kinds[i].first);
     if (o->retried || o->retry_exhausted) {
         char left[128] = "";
         if (o->retry_exhausted)
@@ -110,6 +113,26 @@ static void print_summary(const struct config *cfg, const char *out_name,
         log_note("the run completed, but %llu request%s failed (see the "
                  "error kinds above)",
                  (unsigned long long)o->failed, o->failed == 1 ? "" : "s");
+}
+
+/* The end of a run where no request succeeded: why (the first message of
+ * the commonest error kind, every kind's already printed unless -q), and
+ * where to look next. */
+static void print_no_success(const struct config *cfg,
+                             const struct run_outcome *o)
+{
+    const struct run_kind_count *top = NULL;
+    size_t i;
+    for (i = 0; i < o->n_kinds; i++)
+        if (o->kinds[i].first[0] && (!top || o->kinds[i].count > top->count))
+            top = &o->kinds[i];
+    if (top && cfg->quiet)
+        log_error("no request succeeded (%llu failed; first %s: %s); "
+                  "--check diagnoses the endpoint, key and model",
+                  (unsigned long long)o->failed, top->kind, top->first);
+    else
+        log_error("no request succeeded; --check diagnoses the endpoint, "
+                  "key and model (the same options plus --check)");
 }
 
 /* Runs with a prepared writer and returns the exit code. */
@@ -141,7 +164,7 @@ static int record(const struct config *cfg, struct run_setup *s,
     if (o.signalled)
         return EXIT_SIGNAL;
     if (o.ok == 0) {
-        log_error("no request succeeded");
+        print_no_success(cfg, &o);
         return EXIT_FAILURE;
     }
     return EXIT_SUCCESS;

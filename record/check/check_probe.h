@@ -9,8 +9,8 @@
 #include <stdint.h>
 
 #include "buf.h"
-#include "check_body.h"
 #include "check_verdict.h"
+#include "reply_body.h"
 #include "stream_events.h"
 #include "trace.h"
 #include "transfer.h"
@@ -29,7 +29,7 @@ struct check_probe_setup {
 struct check_probe {
     struct stream_state stream;
     struct buf body; /* the first CHECK_BODY_MAX body bytes */
-    struct check_body_info info;
+    struct reply_body_info info;
     char kind[32];
     char curl_error[CURL_ERROR_SIZE];
     char content_type[128];

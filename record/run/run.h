@@ -39,6 +39,8 @@ struct run_setup {
 struct run_kind_count {
     char kind[32];
     uint64_t count;
+    char first[256]; /* the first message of the kind ("" none), for the
+                        end of the run: the cause, not only a count */
 };
 
 struct run_outcome {

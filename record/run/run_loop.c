@@ -185,7 +185,7 @@ static void cancel_retries(struct run_loop *r, bool count)
         if (count) {
             /* the attempt it would have replaced is the request's last */
             r->out->retried--;
-            run_outcome_request(r->out, w->last_kind, w->warmup, false);
+            run_outcome_request(r->out, w->last_kind, NULL, w->warmup, false);
         }
         run_retry_free(w);
     }
@@ -219,7 +219,8 @@ static void finish(struct run_loop *r, struct transfer *t, CURLcode code)
     if (again && arm_retry(r, again) == 0)
         r->out->retried++;
     else
-        run_outcome_request(r->out, e.res.error_kind, t->warmup,
+        run_outcome_request(r->out, e.res.error_kind, e.res.error_message,
+                            t->warmup,
                             run_retry_exhausted(r->cfg->retry, t, &e.res));
     transfer_free(t);
 }

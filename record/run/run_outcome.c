@@ -11,24 +11,29 @@ void run_outcome_attempt(struct run_outcome *o, uint64_t chunks, uint64_t bytes)
     o->bytes += bytes;
 }
 
-/* Counts a failure of kind. */
-static void count_kind(struct run_outcome *o, const char *kind)
+/* Counts a failure of kind; keeps msg when the kind has none yet. */
+static void count_kind(struct run_outcome *o, const char *kind, const char *msg)
 {
+    struct run_kind_count *k = NULL;
     size_t i;
-    for (i = 0; i < o->n_kinds; i++) {
-        if (strcmp(o->kinds[i].kind, kind) == 0) {
-            o->kinds[i].count++;
+    for (i = 0; i < o->n_kinds && !k; i++)
+        if (strcmp(o->kinds[i].kind, kind) == 0)
+            k = &o->kinds[i];
+    if (!k) {
+        if (o->n_kinds == RUN_MAX_KINDS)
             return;
-        }
+        k = &o->kinds[o->n_kinds++];
+        snprintf(k->kind, sizeof k->kind, "%s", kind);
+        k->count = 0;
+        k->first[0] = '\0';
     }
-    if (o->n_kinds == RUN_MAX_KINDS)
-        return;
-    snprintf(o->kinds[o->n_kinds].kind, sizeof o->kinds[0].kind, "%s", kind);
-    o->kinds[o->n_kinds++].count = 1;
+    k->count++;
+    if (!k->first[0] && msg)
+        snprintf(k->first, sizeof k->first, "%s", msg);
 }
 
-void run_outcome_request(struct run_outcome *o, const char *kind, bool warmup,
-                         bool retry_exhausted)
+void run_outcome_request(struct run_outcome *o, const char *kind,
+                         const char *msg, bool warmup, bool retry_exhausted)
 {
     if (warmup)
         o->warmup++;
@@ -39,5 +44,5 @@ void run_outcome_request(struct run_outcome *o, const char *kind, bool warmup,
     if (retry_exhausted)
         o->retry_exhausted++;
     o->failed++;
-    count_kind(o, kind);
+    count_kind(o, kind, msg);
 }

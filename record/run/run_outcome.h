@@ -16,9 +16,10 @@ void run_outcome_attempt(struct run_outcome *o, uint64_t chunks,
 
 /* Counts a request that ended with its last attempt: ok when kind is "",
  * else failed with that error kind (retry_exhausted: its retries ran
- * out). A kind past RUN_MAX_KINDS distinct ones is counted as failed but
- * not by kind. */
-void run_outcome_request(struct run_outcome *o, const char *kind, bool warmup,
-                         bool retry_exhausted);
+ * out); msg (may be NULL) is the attempt's error message, kept when it is
+ * the first of its kind. A kind past RUN_MAX_KINDS distinct ones is
+ * counted as failed but not by kind. */
+void run_outcome_request(struct run_outcome *o, const char *kind,
+                         const char *msg, bool warmup, bool retry_exhausted);
 
 #endif

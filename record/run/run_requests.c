@@ -7,8 +7,64 @@
 #include <string.h>
 
 #include "clock.h"
+#include "reply_body.h"
 #include "request_body.h"
 #include "sanitize.h"
+
+/* The head of an error reply's body, kept so the result's message can
+ * carry the server's own words ("Incorrect API key provided") and not
+ * only the status line. Bounded; only an error status (>= 400) fills it. */
+#define REPLY_HEAD_MAX 4096
+/* The server's part of a message: one line, at most this many bytes. */
+#define SERVER_MESSAGE_MAX 200
+
+struct reply_head {
+    const struct transfer *t;
+    size_t n;
+    char data[REPLY_HEAD_MAX];
+};
+
+/* transfer observer: keeps the first bytes of an error reply's body. */
+static void keep_head(void *ud, int64_t t_ns, const char *p, size_t n)
+{
+    struct reply_head *h = ud;
+    (void)t_ns;
+    if (h->t->resp.status < 400 || h->n == sizeof h->data)
+        return;
+    if (n > sizeof h->data - h->n)
+        n = sizeof h->data - h->n;
+    memcpy(h->data + h->n, p, n);
+    h->n += n;
+}
+
+/* Frees the body head hung on t (NULL-safe, idempotent). */
+static void drop_head(struct transfer *t)
+{
+    if (t->observe != keep_head)
+        return;
+    free(t->observe_ud);
+    t->observe = NULL;
+    t->observe_ud = NULL;
+}
+
+/* Appends the server's message from the JSON error body kept on t (the
+ * key scrubbed, on one line, bounded) to the result's message. */
+static void add_server_message(const struct run_requests *q,
+                               const struct transfer *t, struct run_ended *e)
+{
+    const struct reply_head *h = t->observe_ud;
+    struct reply_body_info info;
+    size_t len;
+    if (t->observe != keep_head || !h->n || !e->res.error_message ||
+        e->res.http_status < 400)
+        return;
+    reply_body_inspect(h->data, h->n, q->s->key, &info);
+    if (!info.message[0])
+        return;
+    len = strlen(e->msg);
+    snprintf(e->msg + len, sizeof e->msg - len, ": %.*s", SERVER_MESSAGE_MAX,
+             info.message);
+}
 
 void run_requests_init(struct run_requests *q, const struct run_setup *s,
                        struct evloop *loop)
@@ -149,17 +205,42 @@ int run_requests_start(struct run_requests *q, uint64_t k,
         return RUN_E_NOMEM;
     }
     link_transfer(q, t);
+    t->observe_ud = calloc(1, sizeof(struct reply_head));
+    if (t->observe_ud) { /* else: the status line only */
+        ((struct reply_head *)t->observe_ud)->t = t;
+        t->observe = keep_head;
+    }
     return write_request(q, t, &bo, c, it);
+}
+
+/* A connection that failed: the system's reason ("Connection refused")
+ * after libcurl's words, which do not always name it. */
+static void add_os_error(const struct transfer *t, struct run_ended *e)
+{
+    long os_errno = 0;
+    size_t len;
+    if (!e->res.error_message || strcmp(e->res.error_kind, "connect") != 0 ||
+        curl_easy_getinfo(t->easy, CURLINFO_OS_ERRNO, &os_errno) != CURLE_OK ||
+        os_errno <= 0)
+        return;
+    len = strlen(e->msg);
+    snprintf(e->msg + len, sizeof e->msg - len, " (%s)",
+             strerror((int)os_errno));
 }
 
 int run_requests_end(struct run_requests *q, struct transfer *t, CURLcode code,
                      int64_t end_ns, struct run_ended *e)
 {
     unlink_transfer(q, t);
-    if (q->env.write_err)
+    if (q->env.write_err) {
+        drop_head(t);
         return RUN_E_WRITE;
+    }
     transfer_result(t, &q->tc, code, end_ns, &e->res, e->kind, sizeof e->kind,
                     e->msg, sizeof e->msg);
+    add_server_message(q, t, e);
+    add_os_error(t, e);
+    drop_head(t);
     return RUN_OK;
 }
 
@@ -182,6 +263,7 @@ void run_requests_free_all(struct run_requests *q)
         struct transfer *t = q->inflight;
         evloop_remove(q->loop, t->easy);
         unlink_transfer(q, t);
+        drop_head(t);
         transfer_free(t);
     }
 }

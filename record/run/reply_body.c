@@ -1,6 +1,6 @@
-/* check_body: error messages, HTML titles and JSON usage from reply
+/* reply_body: error messages, HTML titles and JSON usage from reply
  * bodies. */
-#include "check_body.h"
+#include "reply_body.h"
 
 #include <cjson/cJSON.h>
 #include <stdbool.h>
@@ -42,7 +42,7 @@ static const char *str_of(const cJSON *o, const char *name)
 
 /* Message and code of an error object or string. */
 static void read_error(const cJSON *root, const char *key,
-                       struct check_body_info *out)
+                       struct reply_body_info *out)
 {
     const cJSON *e = cJSON_GetObjectItemCaseSensitive(root, "error");
     const char *msg = NULL, *code = NULL;
@@ -72,7 +72,7 @@ static void read_error(const cJSON *root, const char *key,
 }
 
 /* usage.completion_tokens (OpenAI) or usage.output_tokens (Anthropic). */
-static void read_usage(const cJSON *root, struct check_body_info *out)
+static void read_usage(const cJSON *root, struct reply_body_info *out)
 {
     const cJSON *u = cJSON_GetObjectItemCaseSensitive(root, "usage");
     const cJSON *n = cJSON_GetObjectItemCaseSensitive(u, "completion_tokens");
@@ -84,7 +84,7 @@ static void read_usage(const cJSON *root, struct check_body_info *out)
 
 /* The <title> of an HTML page. */
 static void read_title(const char *body, size_t len,
-                       struct check_body_info *out)
+                       struct reply_body_info *out)
 {
     size_t i, start = 0, end = 0;
     for (i = 0; i + 6 < len; i++) {
@@ -106,8 +106,8 @@ static void read_title(const char *body, size_t len,
     one_line(out->title, sizeof out->title, body + start, end - start);
 }
 
-void check_body_inspect(const char *body, size_t len, const char *key,
-                        struct check_body_info *out)
+void reply_body_inspect(const char *body, size_t len, const char *key,
+                        struct reply_body_info *out)
 {
     cJSON *root;
     const cJSON *obj;
