@@ -118,11 +118,11 @@ int slo_parse(const char *spec, struct slo *slo, char *err, size_t err_size)
     return 0;
 }
 
-static void group_init(struct group *g)
+static void group_init(struct group *g, size_t value_limit)
 {
     memset(g, 0, sizeof(*g));
     for (int i = 0; i < M_COUNT; i++)
-        stats_vec_init(&g->v[i], 0);
+        stats_vec_init(&g->v[i], value_limit);
 }
 
 static void group_free(struct group *g)
@@ -145,7 +145,14 @@ void group_set_init(struct group_set *set, const struct group_by *by,
         set->slo = *slo;
     else
         slo_parse("", &set->slo, NULL, 0);
-    group_init(&set->overall);
+    group_init(&set->overall, 0);
+}
+
+void group_set_limit_values(struct group_set *set, size_t limit)
+{
+    set->value_limit = limit;
+    for (int i = 0; i < M_COUNT; i++)
+        stats_vec_init(&set->overall.v[i], limit);
 }
 
 void group_set_free(struct group_set *set)
@@ -183,6 +190,17 @@ static const char *key_value(const struct group_set *set, size_t i,
     return "";
 }
 
+/* The place of a prompt class in the canonical order (unknown: last). */
+static int class_rank(const char *name)
+{
+    static const char *const canonical[] = {"short-short", "short-long",
+                                            "long-short"};
+    for (int i = 0; i < 3; i++)
+        if (strcmp(name, canonical[i]) == 0)
+            return i;
+    return 3;
+}
+
 static struct group *find_group(struct group_set *set,
                                 const struct request_metrics *m)
 {
@@ -209,9 +227,11 @@ static struct group *find_group(struct group_set *set,
         return NULL;
     }
     set->groups = p;
-    group_init(g);
-    for (size_t i = 0; i < set->by.n; i++)
+    group_init(g, set->value_limit);
+    for (size_t i = 0; i < set->by.n; i++) {
+        g->key_rank[i] = set->by.dims[i] == DIM_CLASS ? class_rank(vals[i]) : 0;
         g->keys[g->n_keys++] = strdup(vals[i]);
+    }
     set->groups[set->n_groups++] = g;
     return g;
 }
@@ -250,6 +270,13 @@ static bool meets_slo(const struct slo *slo, const struct request_metrics *m)
     return meets(m->ttft_ms, slo->ttft_ms) && meets(m->tpot_ms, slo->tpot_ms) &&
            meets(m->latency_ms, slo->latency_ms) &&
            (isnan(slo->itl_ms) || worst_itl <= slo->itl_ms);
+}
+
+/* Appends x to g's distribution of metric; counts it dropped if refused. */
+static void push_value(struct group *g, int metric, double x)
+{
+    if (stats_vec_push(&g->v[metric], x) != STATS_OK)
+        g->dropped[metric]++;
 }
 
 static void add_to(struct group *g, const struct slo *slo,
@@ -292,7 +319,7 @@ static void add_to(struct group *g, const struct slo *slo,
         count_error(g, m->error_kind);
         /* Open loop: send lag is the client's, known even for failures. */
         if (!isnan(m->send_lag_ms))
-            stats_vec_push(&g->v[M_SEND_LAG], m->send_lag_ms);
+            push_value(g, M_SEND_LAG, m->send_lag_ms);
         return;
     }
     g->ok++;
@@ -307,9 +334,9 @@ static void add_to(struct group *g, const struct slo *slo,
         g->slo_met++;
     for (int i = 0; i < M_COUNT; i++)
         if (!isnan(vals[i]))
-            stats_vec_push(&g->v[i], vals[i]);
+            push_value(g, i, vals[i]);
     for (size_t i = 0; i < m->n_itl; i++)
-        stats_vec_push(&g->v[M_ITL], m->itl_ms[i]);
+        push_value(g, M_ITL, m->itl_ms[i]);
 }
 
 int group_set_add(void *ctx, const struct request_metrics *m)
@@ -323,28 +350,37 @@ int group_set_add(void *ctx, const struct request_metrics *m)
     return 0;
 }
 
-static void group_summarize(struct group *g)
+/* Summarizes g; name is how the warning of a dropped value calls g. */
+static void group_summarize(struct group *g, const char *name)
 {
-    for (int i = 0; i < M_COUNT; i++)
-        stats_summarize(g->v[i].v, g->v[i].n, &g->sum[i]);
+    for (int i = 0; i < M_COUNT; i++) {
+        const struct stats_vec *v = &g->v[i];
+        stats_summarize(v->v, v->n, &g->sum[i]);
+        if (!g->dropped[i])
+            continue;
+        if (v->n >= v->limit)
+            log_warn("%s: %llu %s values dropped beyond the cap of %zu: its "
+                     "%s statistics describe the first %zu only",
+                     name, (unsigned long long)g->dropped[i],
+                     metric_defs[i].title, v->limit, metric_defs[i].title,
+                     v->n);
+        else
+            log_warn("%s: %llu %s values dropped (out of memory): its %s "
+                     "statistics describe %zu only",
+                     name, (unsigned long long)g->dropped[i],
+                     metric_defs[i].title, metric_defs[i].title, v->n);
+    }
 }
 
 void group_set_summarize(struct group_set *set)
 {
-    for (size_t i = 0; i < set->n_groups; i++)
-        group_summarize(set->groups[i]);
-    group_summarize(&set->overall);
-}
-
-/* The place of a prompt class in the canonical order (unknown: last). */
-static int class_rank(const char *name)
-{
-    static const char *const canonical[] = {"short-short", "short-long",
-                                            "long-short"};
-    for (int i = 0; i < 3; i++)
-        if (strcmp(name, canonical[i]) == 0)
-            return i;
-    return 3;
+    char keys[512], name[sizeof(keys) + 16];
+    for (size_t i = 0; i < set->n_groups; i++) {
+        group_describe(set->groups[i], keys, sizeof(keys));
+        snprintf(name, sizeof(name), "group '%s'", keys);
+        group_summarize(set->groups[i], name);
+    }
+    group_summarize(&set->overall, "all requests");
 }
 
 int class_name_cmp(const char *a, const char *b)
@@ -355,16 +391,16 @@ int class_name_cmp(const char *a, const char *b)
     return strcmp(a, b);
 }
 
-static const struct group_set *sort_set;
-
+/* Orders groups of one set (same dims) key by key: rank, then bytes. */
 static int cmp_groups(const void *a, const void *b)
 {
     const struct group *ga = *(struct group *const *)a;
     const struct group *gb = *(struct group *const *)b;
-    for (size_t i = 0; i < sort_set->by.n; i++) {
-        int c = sort_set->by.dims[i] == DIM_CLASS
-                    ? class_name_cmp(ga->keys[i], gb->keys[i])
-                    : strcmp(ga->keys[i], gb->keys[i]);
+    for (size_t i = 0; i < ga->n_keys && i < gb->n_keys; i++) {
+        int c;
+        if (ga->key_rank[i] != gb->key_rank[i])
+            return ga->key_rank[i] < gb->key_rank[i] ? -1 : 1;
+        c = strcmp(ga->keys[i], gb->keys[i]);
         if (c)
             return c;
     }
@@ -375,9 +411,7 @@ void group_set_sort(struct group_set *set)
 {
     if (set->n_groups < 2) /* qsort's base must not be NULL, even for 0 */
         return;
-    sort_set = set;
     qsort(set->groups, set->n_groups, sizeof(*set->groups), cmp_groups);
-    sort_set = NULL;
 }
 
 void group_describe(const struct group *g, char *out, size_t size)

@@ -63,6 +63,9 @@ struct error_count {
 
 struct group {
     char *keys[GROUP_MAX_DIMS]; /* values, one per dim */
+    /* Sort rank of keys[i] (the class order for a class key, else 0): what
+     * group_set_sort needs besides the keys, so it sorts without context. */
+    int key_rank[GROUP_MAX_DIMS];
     size_t n_keys;
     uint64_t requests; /* non-warmup requests */
     uint64_t ok;
@@ -75,6 +78,8 @@ struct group {
     size_t n_errors;
     struct stats_vec v[M_COUNT];
     struct stats_summary sum[M_COUNT]; /* filled by group_set_summarize */
+    /* Values v[] refused (its cap, or out of memory): not in sum[].n. */
+    uint64_t dropped[M_COUNT];
     bool open_loop;
 };
 
@@ -86,6 +91,7 @@ struct group_set {
     struct group overall;
     struct trace_info **traces;
     size_t n_traces;
+    size_t value_limit; /* cap of each distribution (group_set_limit_values) */
 };
 
 /* Parses "--by" ("model,class", "label:week,model", "trace"). Returns 0, or
@@ -101,11 +107,17 @@ int slo_parse(const char *spec, struct slo *slo, char *err, size_t err_size);
 void group_set_init(struct group_set *set, const struct group_by *by,
                     const struct slo *slo);
 
+/* Caps every distribution of the set at limit values (0: the default,
+ * STATS_VEC_DEFAULT_LIMIT). Call before the first group_set_add. */
+void group_set_limit_values(struct group_set *set, size_t limit);
+
 /* Adds one request (a request_sink); a superseded attempt only counts in
- * retried. Returns 0 (or -1 out of memory). */
+ * retried. A value a distribution refuses (at its cap, or out of memory) is
+ * counted in the group's dropped[]. Returns 0 (or -1 out of memory). */
 int group_set_add(void *set, const struct request_metrics *m);
 
-/* Computes every group's distributions (sorts the vectors in place). */
+/* Computes every group's distributions (sorts the vectors in place), and
+ * warns on stderr, per group and metric, of values dropped at a cap. */
 void group_set_summarize(struct group_set *set);
 
 /* Orders prompt class names canonically: short-short, short-long,

@@ -58,6 +58,16 @@ static void json_group_body(struct buf *b, const struct group_set *set,
     }
     buf_printf(b, "},\"token_source\":\"%s\",\"usage_disagrees\":%llu",
                group_token_source(g), (unsigned long long)g->usage_disagree);
+    /* Values a distribution refused at its cap: its n is smaller by that. */
+    buf_puts(b, ",\"dropped_values\":{");
+    for (int m = 0, first = 1; m < M_COUNT; m++) {
+        if (!g->dropped[m])
+            continue;
+        buf_printf(b, "%s\"%s\":%llu", first ? "" : ",",
+                   metric_defs[m].json_key, (unsigned long long)g->dropped[m]);
+        first = 0;
+    }
+    buf_puts(b, "}");
     for (int m = 0; m < M_COUNT; m++) {
         buf_printf(b, ",\"%s\":", metric_defs[m].json_key);
         json_stats(b, &g->sum[m]);

@@ -1,12 +1,17 @@
 /* text_out_test: the escaping of analyze/text_out.c, table-driven: CSV
  * fields (RFC 4180 and the formula guard), markdown text from hostile
- * traces, and trimmed decimal numbers. */
+ * traces, and trimmed decimal numbers; and summary JSON naming the values a
+ * capped distribution dropped. */
 #include "text_out.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "check.h"
+#include "groups.h"
+#include "log.h"
+#include "summary_output.h"
 
 struct str_case {
     const char *in;
@@ -106,10 +111,56 @@ static void check_num(void)
     buf_free(&b);
 }
 
+/* Distributions capped at 3 values: 5 gaps of one request keep 3 and count
+ * 2 dropped, in its group and overall, and summary JSON says so. */
+static void check_dropped(void)
+{
+    static const double itl[5] = {1, 2, 3, 4, 5};
+    struct group_by by;
+    struct group_set set;
+    struct request_metrics m;
+    char err[200], json[16384];
+    size_t n;
+    FILE *f = tmpfile();
+    CHECK(f != NULL);
+    CHECK(group_by_parse("model", &by, err, sizeof(err)) == 0);
+    group_set_init(&set, &by, NULL);
+    group_set_limit_values(&set, 3);
+    memset(&m, 0, sizeof(m));
+    m.model = "model-a";
+    m.class_name = m.measured_class = "short-short";
+    m.token_source = "usage";
+    m.ok = true;
+    m.itl_ms = itl;
+    m.n_itl = 5;
+    CHECK(group_set_add(&set, &m) == 0);
+    log_set_quiet(1); /* the two warnings are expected */
+    group_set_summarize(&set);
+    log_set_quiet(0);
+    CHECK(set.n_groups == 1);
+    CHECK(set.groups[0]->dropped[M_ITL] == 2);
+    CHECK(set.groups[0]->sum[M_ITL].n == 3);
+    CHECK(set.groups[0]->dropped[M_TTFT] == 0);
+    CHECK(set.overall.dropped[M_ITL] == 2);
+    if (f) {
+        CHECK(summary_write_json(f, &set) == 0);
+        rewind(f);
+        n = fread(json, 1, sizeof(json) - 1, f);
+        json[n] = '\0';
+        fclose(f);
+        /* once for the group, once overall */
+        const char *first = strstr(json, "\"dropped_values\":{\"itl_ms\":2}");
+        CHECK_MSG(first != NULL, "%.300s", json);
+        CHECK(first && strstr(first + 1, "\"dropped_values\":{\"itl_ms\":2}"));
+    }
+    group_set_free(&set);
+}
+
 int main(void)
 {
     check_csv();
     check_md();
     check_num();
+    check_dropped();
     return CHECK_DONE();
 }

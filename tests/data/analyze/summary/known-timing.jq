@@ -14,6 +14,10 @@ all(.groups[]; .itl_ms.p50 == 10 and .itl_ms.n == 95)
 all(.groups[]; .output_tokens.p50 == 20 and .input_tokens.p50 == 40)
 all(.groups[]; .token_source == "usage" and .errors == {})
 all(.groups[]; .goodput == null)
+# Nothing left out at a distribution's cap (docs/metrics.md, "Capped
+# distributions"): the key is always there, empty.
+all(.groups[]; .dropped_values == {})
+.overall.dropped_values == {}
 # Every key of the stable interface.
 all(.groups[]; has("model"))
 all(.groups[]; has("class"))
