@@ -49,6 +49,19 @@ static void default_output(char *out, size_t len)
     snprintf(out, len, "tokentrace-%s-%s.ttrace", d, t);
 }
 
+/* Where the base URL and the key came from (a variable nobody named on
+ * the command line decides what is measured, so the run says which). */
+static void print_origins(const struct config *cfg, const struct api_key *k)
+{
+    char url[64] = "";
+    if (cfg->base_url_from_env)
+        snprintf(url, sizeof url, "base URL from $%s", cfg->base_url_env);
+    if (k->value) /* no key: the warning above said where it looked */
+        log_note("%s%skey from %s", url, url[0] ? ", " : "", k->source);
+    else if (url[0])
+        log_note("%s", url);
+}
+
 /* Loads and narrows the workload; returns 0 or an exit code (having freed
  * the workload). */
 static int load_workload(const struct config *cfg, struct workload *wl)
@@ -189,8 +202,10 @@ static int prepare_and_record(struct config *cfg)
             snprintf(msg, sizeof msg, "%s:%d: cline.openAiBaseUrl: %s",
                      cfg->cline_file, cfg->cline->base_url_line, bu.message);
         else
-            snprintf(msg, sizeof msg, "%s%s", bu.message,
-                     cfg->base_url_from_env ? " (from $OPENAI_BASE_URL)" : "");
+            snprintf(msg, sizeof msg, "%s%s%s%s", bu.message,
+                     cfg->base_url_from_env ? " (from $" : "",
+                     cfg->base_url_from_env ? cfg->base_url_env : "",
+                     cfg->base_url_from_env ? ")" : "");
         return usage_error(msg);
     }
     if (bu.message[0])
@@ -206,6 +221,10 @@ static int prepare_and_record(struct config *cfg)
         log_warn("no API key in %s: sending requests without an auth "
                  "header (fine for tokentrace-replay)",
                  key.source);
+    else if (cfg->api == API_ANTHROPIC && !cfg->api_key_env &&
+             !key.from_settings && strcmp(key.env, "OPENAI_API_KEY") == 0)
+        log_warn("--api anthropic: ANTHROPIC_API_KEY is not set; sending "
+                 "the key of $OPENAI_API_KEY as x-api-key");
     if (cfg->extra_body)
         extra = cJSON_Parse(cfg->extra_body);
     if (!out_name) {
@@ -247,6 +266,7 @@ static int prepare_and_record(struct config *cfg)
         log_note("recording to %s: %s, %zu model%s, trace id %s",
                  strcmp(out_name, "-") == 0 ? "stdout" : out_name, bu.url,
                  cfg->n_models, cfg->n_models == 1 ? "" : "s", trace_id);
+        print_origins(cfg, &key);
         ret = record(cfg, &s, out_name);
     }
     free((char *)s.command_line);

@@ -17,7 +17,7 @@ static void url_origin(const struct config *cfg, char *b, size_t len)
                  cfg->cline_file, cfg->cline->base_url_line,
                  cli_request_path(cfg));
     else if (cfg->base_url_from_env)
-        snprintf(b, len, "$OPENAI_BASE_URL");
+        snprintf(b, len, "$%s", cfg->base_url_env);
     else
         snprintf(b, len, "-u");
 }

@@ -419,20 +419,28 @@ static int check_config(struct config *cfg, char *err, size_t errlen)
     if (cfg->cline_file && load_cline(cfg, err, errlen) != CLI_OK)
         return CLI_E_USAGE;
     if (!cfg->base_url) {
-        const char *env = getenv("OPENAI_BASE_URL");
-        if (env && *env) {
-            cfg->base_url = env;
-            cfg->base_url_from_env = true;
+        /* anthropic: its SDK's variable first, as the key is looked up */
+        static const char *const names[] = {"ANTHROPIC_BASE_URL",
+                                            "OPENAI_BASE_URL"};
+        size_t i;
+        for (i = cfg->api == API_ANTHROPIC ? 0 : 1; i < 2; i++) {
+            const char *env = getenv(names[i]);
+            if (env && *env) {
+                cfg->base_url = env;
+                cfg->base_url_from_env = true;
+                cfg->base_url_env = names[i];
+                break;
+            }
         }
     }
     if (!cfg->base_url)
-        return usage(err, errlen,
-                     "no base URL: give -u URL%s or set "
-                     "OPENAI_BASE_URL",
-                     cfg->cline_file
-                         ? " (or "
-                           "cline.openAiBaseUrl in the settings file)"
-                         : "");
+        return usage(
+            err, errlen, "no base URL: give -u URL%s or set %s",
+            cfg->cline_file ? " (or "
+                              "cline.openAiBaseUrl in the settings file)"
+                            : "",
+            cfg->api == API_ANTHROPIC ? "ANTHROPIC_BASE_URL or OPENAI_BASE_URL"
+                                      : "OPENAI_BASE_URL");
     if (cfg->n_models == 0)
         return usage(err, errlen, "no model: give at least one -m MODEL%s",
                      cfg->cline_file ? " (or cline.openAiModelId in the "

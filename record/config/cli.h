@@ -34,8 +34,10 @@ struct cli_label {
 
 struct config {
     const char *base_url; /* -u, else cline.openAiBaseUrl, else
-                             $OPENAI_BASE_URL; NULL if none */
+                             $OPENAI_BASE_URL (anthropic:
+                             $ANTHROPIC_BASE_URL first); NULL if none */
     bool base_url_from_env;
+    const char *base_url_env; /* the variable it came from, or NULL */
     bool sdk_base; /* the base URL is cline.openAiBaseUrl: the API path is
                       appended the OpenAI SDK's way (base + /chat/completions,
                       no /v1 added) as Cline does */
