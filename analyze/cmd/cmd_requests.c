@@ -11,7 +11,6 @@
 #include "commands.h"
 #include "json_writer.h"
 #include "log.h"
-#include "stats.h"
 #include "text_out.h"
 
 enum row_mode { ROW_CSV_HEADER, ROW_CSV, ROW_JSON };
@@ -28,8 +27,6 @@ struct requests_ctx {
     enum row_mode mode;
     bool measured; /* --classify measured: class is the measured class */
     struct buf line;
-    double *itl; /* scratch copy for the ITL median */
-    size_t cap_itl;
     int write_failed;
 };
 
@@ -97,34 +94,10 @@ static double ms_from_zero(const struct request_metrics *m, int64_t t)
     return (double)(t - m->trace->mono_zero_ns) / 1e6;
 }
 
-/* The median and largest gap of a request (NaN without gaps). */
-static void itl_stats(struct requests_ctx *c, const struct request_metrics *m,
-                      double *p50, double *max)
-{
-    *p50 = *max = NAN;
-    if (m->n_itl == 0)
-        return;
-    if (c->cap_itl < m->n_itl) {
-        double *p = realloc(c->itl, m->n_itl * sizeof(*p));
-        if (!p)
-            return;
-        c->itl = p;
-        c->cap_itl = m->n_itl;
-    }
-    memcpy(c->itl, m->itl_ms, m->n_itl * sizeof(double));
-    struct stats_summary s;
-    if (stats_summarize(c->itl, m->n_itl, &s) == STATS_OK) {
-        *p50 = s.p50;
-        *max = s.max;
-    }
-}
-
 /* Writes every column of one request (or the header for ROW_CSV_HEADER). */
 static void row_fill(struct row *r, struct requests_ctx *c,
                      const struct request_metrics *m)
 {
-    double itl_p50, itl_max;
-    itl_stats(c, m, &itl_p50, &itl_max);
     row_int(r, "trace", m->trace->index, true);
     row_str(r, "file", m->trace->file);
     row_str(r, "trace_id", m->trace->trace_id);
@@ -163,8 +136,8 @@ static void row_fill(struct row *r, struct requests_ctx *c,
     row_num(r, "response_ttft_ms", m->response_ttft_ms);
     row_num(r, "response_latency_ms", m->response_latency_ms);
     row_int(r, "itl_n", (long long)m->n_itl, true);
-    row_num(r, "itl_p50_ms", itl_p50);
-    row_num(r, "itl_max_ms", itl_max);
+    row_num(r, "itl_p50_ms", m->itl_p50_ms);
+    row_num(r, "itl_max_ms", m->itl_max_ms);
     row_str(r, "error_message", m->error_message);
     /* appended later: after every older column, so positions stay */
     row_int(r, "attempt", m->attempt ? m->attempt : 1, true);
@@ -306,7 +279,6 @@ int cmd_requests(int argc, char **argv)
     }
     load_free_infos(infos, n_infos);
     buf_free(&c.line);
-    free(c.itl);
     free(o.traces);
     return rc;
 }

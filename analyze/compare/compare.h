@@ -45,8 +45,6 @@ struct compare_side {
     struct group_set set;
     struct compare_itl *itl; /* per-request median ITL, per group */
     size_t n_itl;
-    double *scratch;
-    size_t cap_scratch;
     bool nomem; /* a request could not be stored */
 };
 

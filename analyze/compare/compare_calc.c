@@ -59,26 +59,16 @@ static int side_add(void *ctx, const struct request_metrics *m)
     struct compare_side *s = ctx;
     const struct group *g;
     struct stats_vec *v;
-    struct stats_summary sum;
     if (group_set_add(&s->set, m) != 0)
         goto nomem;
-    if (m->warmup || !m->ok || m->n_itl == 0)
+    if (m->warmup || !m->ok || isnan(m->itl_p50_ms))
         return 0;
     g = find_group(&s->set, m->model,
                    s->set.by.measured_class ? m->measured_class
                                             : m->class_name);
     if (!g || !(v = itl_vec(s, g)))
         goto nomem;
-    if (s->cap_scratch < m->n_itl) {
-        double *p = realloc(s->scratch, m->n_itl * sizeof(*p));
-        if (!p)
-            goto nomem;
-        s->scratch = p;
-        s->cap_scratch = m->n_itl;
-    }
-    memcpy(s->scratch, m->itl_ms, m->n_itl * sizeof(double));
-    if (stats_summarize(s->scratch, m->n_itl, &sum) == STATS_OK &&
-        stats_vec_push(v, sum.p50) == STATS_E_NOMEM)
+    if (stats_vec_push(v, m->itl_p50_ms) == STATS_E_NOMEM)
         goto nomem;
     return 0;
 nomem:
@@ -110,7 +100,6 @@ void compare_side_free(struct compare_side *side)
     for (size_t i = 0; i < side->n_itl; i++)
         stats_vec_free(&side->itl[i].v);
     free(side->itl);
-    free(side->scratch);
     memset(side, 0, sizeof(*side));
 }
 

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "request_metrics.h"
+#include "load.h"
 #include "stats.h"
 
 /* Distributions kept per group. The order is the order of every output. */

@@ -1,19 +1,16 @@
 /* load: streams trace files through the SSE/token parser and hands out one
  * request_metrics per request, never holding more than the requests in
  * flight in memory. */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "error_kinds.h"
 #include "id_map.h"
+#include "load.h"
 #include "log.h"
-#include "request_metrics.h"
+#include "metrics.h"
 #include "stream_events.h"
-
-#define MEASURED_LONG_INPUT 1024
-#define MEASURED_LONG_OUTPUT 256
 
 /* A request whose result has not been read yet, or whose result said the
  * recorder would send it again (held: kept until the retry's request record
@@ -39,8 +36,7 @@ struct loader {
     struct id_map held;         /* first attempt's id -> held struct pending */
     struct stream_state **pool; /* stream states ready for reuse */
     size_t n_pool, cap_pool;
-    double *itl;
-    size_t cap_itl;
+    struct metrics_buf mbuf; /* token arrays of the request being handed out */
     int stop;
 };
 
@@ -191,13 +187,6 @@ static int cmp_pending_id(const void *a, const void *b)
  * order so the output does not depend on hashing. */
 static void pending_drain(struct loader *L, bool unfinished);
 
-static double ms_between(int64_t from, int64_t to)
-{
-    if (from < 0 || to < 0)
-        return NAN;
-    return (double)(to - from) / 1e6;
-}
-
 /* The error kind of a finished request, derived from what the recorder saw
  * and from the bytes themselves; NULL when it succeeded. */
 static const char *derive_error(const struct trace_result *res,
@@ -219,15 +208,34 @@ static const char *derive_error(const struct trace_result *res,
     return NULL;
 }
 
-static const char *measured_class(int64_t input, int64_t output)
+/* The facts of one request for metrics_compute: its request record, its
+ * result (NULL when the trace never finished it) and its stream. */
+static void request_facts(const struct trace_request *q,
+                          const struct trace_result *res,
+                          const struct stream_state *s, bool ok,
+                          enum token_mode tokens, struct metrics_facts *f)
 {
-    bool long_in = input > MEASURED_LONG_INPUT;
-    bool long_out = output > MEASURED_LONG_OUTPUT;
-    if (long_in && long_out)
-        return "long-long";
-    if (long_in)
-        return "long-short";
-    return long_out ? "short-long" : "short-short";
+    f->ok = ok;
+    f->token_mode = tokens;
+    f->scheduled_ns = q->scheduled_ns;
+    f->start_ns = q->start_ns;
+    f->input_tokens_est = q->input_tokens_est;
+    f->has_result = res != NULL;
+    f->end_ns = res ? res->end_ns : -1;
+    f->posttransfer_ns = res ? res->phases.posttransfer_ns : -1;
+    f->pretransfer_ns = res ? res->phases.pretransfer_ns : -1;
+    f->tokens = s->tokens;
+    f->n_tokens = s->n_tokens;
+    f->token_events = s->token_events;
+    f->reasoning_events = s->reasoning_events;
+    f->first_token_ns = s->first_token_ns;
+    f->first_content_ns = s->first_content_ns;
+    f->last_token_ns = s->last_token_ns;
+    f->done_seen = s->done_seen;
+    f->done_ns = s->done_ns;
+    f->last_feed_ns = s->last_feed_ns;
+    f->usage_output_tokens = s->usage_output_tokens;
+    f->usage_input_tokens = s->usage_input_tokens;
 }
 
 /* Computes the metrics of one request and hands them to the sink. res is
@@ -237,10 +245,10 @@ static void finish_request(struct loader *L, struct pending *p,
                            const struct trace_result *res, bool superseded)
 {
     struct request_metrics m;
+    struct metrics_facts f;
     struct stream_state *s = p->stream;
     const struct trace_request *q = &p->req;
     char kind_buf[32];
-    int64_t sent_ns = -1;
 
     stream_finish(s);
     memset(&m, 0, sizeof(m));
@@ -259,84 +267,9 @@ static void finish_request(struct loader *L, struct pending *p,
     m.error_message = res ? res->error_message : NULL;
     if (!m.error_message && s->stream_errors)
         m.error_message = s->error_message;
-    m.ok = m.error_kind == NULL;
-    m.open_loop = q->scheduled_ns >= 0;
-    m.scheduled_ns = q->scheduled_ns;
-    m.start_ns = q->start_ns;
-    m.first_token_ns = s->first_token_ns;
-    m.first_content_ns = s->first_content_ns;
-    m.last_token_ns = s->last_token_ns;
-    m.end_ns = res ? res->end_ns : s->last_feed_ns;
-    m.stream_end_ns = s->done_seen ? s->done_ns : m.end_ns;
-
-    m.usage_output_tokens = s->usage_output_tokens;
-    m.token_events = (int64_t)s->token_events;
-    m.reasoning_events = (int64_t)s->reasoning_events;
-    if (L->opt->tokens == TOKENS_CHUNKS ||
-        (L->opt->tokens == TOKENS_AUTO && s->usage_output_tokens < 0)) {
-        m.output_tokens = m.token_events;
-        m.token_source = "chunks";
-    } else {
-        m.output_tokens = s->usage_output_tokens;
-        m.token_source = "usage";
-    }
-    m.usage_disagrees =
-        s->usage_output_tokens >= 0 && s->usage_output_tokens != m.token_events;
-    m.tokens_per_chunk =
-        s->usage_output_tokens >= 0 && s->token_events > 0
-            ? (double)s->usage_output_tokens / (double)s->token_events
-            : NAN;
-    m.input_tokens = s->usage_input_tokens >= 0 ? s->usage_input_tokens
-                                                : q->input_tokens_est;
-    m.measured_class = measured_class(m.input_tokens, m.output_tokens);
-
-    m.ttft_ms = ms_between(q->start_ns, s->first_token_ns);
-    m.ttft_content_ms = ms_between(q->start_ns, s->first_content_ns);
-    if (res && q->start_ns >= 0) {
-        int64_t sent = res->phases.posttransfer_ns >= 0
-                           ? res->phases.posttransfer_ns
-                           : res->phases.pretransfer_ns;
-        if (sent >= 0)
-            sent_ns = q->start_ns + sent;
-    }
-    m.server_ttft_ms = ms_between(sent_ns, s->first_token_ns);
-    m.latency_ms = ms_between(q->start_ns, s->last_token_ns);
-    m.stream_end_ms = ms_between(q->start_ns, m.stream_end_ns);
-    m.tpot_ms = m.output_tokens >= 2
-                    ? ms_between(s->first_token_ns, s->last_token_ns) /
-                          (double)(m.output_tokens - 1)
-                    : NAN;
-    m.tps = m.output_tokens >= 0 && m.latency_ms > 0
-                ? (double)m.output_tokens / (m.latency_ms / 1000.0)
-                : NAN;
-    m.send_lag_ms =
-        m.open_loop ? ms_between(q->scheduled_ns, q->start_ns) : NAN;
-    m.response_ttft_ms =
-        m.open_loop ? ms_between(q->scheduled_ns, s->first_token_ns) : NAN;
-    m.response_latency_ms =
-        m.open_loop ? ms_between(q->scheduled_ns, s->last_token_ns) : NAN;
-
-    if (s->n_tokens > 1) {
-        if (L->cap_itl < s->n_tokens) {
-            double *p2 = realloc(L->itl, s->n_tokens * sizeof(double));
-            if (p2) {
-                L->itl = p2;
-                L->cap_itl = s->n_tokens;
-            }
-        }
-        if (L->cap_itl >= s->n_tokens) {
-            for (size_t i = 1; i < s->n_tokens; i++)
-                L->itl[i - 1] =
-                    (double)(s->tokens[i].t_ns - s->tokens[i - 1].t_ns) / 1e6;
-            m.itl_ms = L->itl;
-            m.n_itl = s->n_tokens - 1;
-        }
-    }
-    if (!m.ok) { /* failed requests stay out of the timing distributions */
-        m.ttft_ms = m.ttft_content_ms = m.server_ttft_ms = m.tpot_ms = NAN;
-        m.latency_ms = m.tps = m.response_ttft_ms = m.response_latency_ms = NAN;
-        m.n_itl = 0;
-    }
+    request_facts(q, res, s, m.error_kind == NULL, L->opt->tokens, &f);
+    /* out of memory: no token arrays (n_itl 0), the rest is there */
+    (void)metrics_compute(&f, &L->mbuf, &m);
     if (L->info->first_start_ns < 0 ||
         (q->start_ns >= 0 && q->start_ns < L->info->first_start_ns))
         L->info->first_start_ns = q->start_ns;
@@ -556,7 +489,7 @@ done:
         free(L.pool[i]);
     }
     free(L.pool);
-    free(L.itl);
+    metrics_buf_free(&L.mbuf);
     trace_reader_close(r);
     return rc;
 }

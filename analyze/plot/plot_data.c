@@ -86,22 +86,23 @@ static void add_tokens(struct plot_data *d, uint32_t model, double sec,
     v->v[i] += w;
 }
 
-/* Spreads a request's output tokens over its token events, one second bin
- * each (usage counts larger than the events are shared evenly). */
+/* Spreads a request's output tokens over its token events, each in the
+ * second bin of its own arrival time (usage counts larger than the events
+ * are shared evenly). Without token times (out of memory) they all go to
+ * the first token's second. */
 static void add_throughput(struct plot_data *d, uint32_t model,
                            const struct request_metrics *m, int64_t zero)
 {
-    double events = (double)m->n_itl + 1, total, t_ms, w;
+    double events, total, w;
     if (!m->ok || m->first_token_ns < 0 || zero < 0)
         return;
+    events = m->n_token_ns ? (double)m->n_token_ns : 1;
     total = m->output_tokens >= 0 ? (double)m->output_tokens : events;
     w = total / events;
-    t_ms = (double)(m->first_token_ns - zero) / 1e6;
-    add_tokens(d, model, t_ms / 1000, w);
-    for (size_t i = 0; i < m->n_itl; i++) {
-        t_ms += m->itl_ms[i];
-        add_tokens(d, model, t_ms / 1000, w);
-    }
+    if (m->n_token_ns == 0)
+        add_tokens(d, model, since(zero, m->first_token_ns), w);
+    for (size_t i = 0; i < m->n_token_ns; i++)
+        add_tokens(d, model, since(zero, m->token_ns[i]), w);
 }
 
 /* request_sink: feeds the groups and keeps the request's chart record. */

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "request_metrics.h"
+#include "load.h"
 #include "stats.h"
 
 enum trend_metric { TR_TTFT, TR_TPOT, TR_LATENCY, TR_COUNT };

@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "fuzz_common.h"
+#include "load.h"
 #include "log.h"
-#include "request_metrics.h"
 
 struct fuzz_load {
     size_t requests, traces;

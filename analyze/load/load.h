@@ -1,0 +1,79 @@
+/* load: streams trace files through the SSE/token parser and hands out one
+ * request_metrics (analyze/metrics/metrics.h) per request, and one
+ * trace_info per trace read. */
+#ifndef TT_LOAD_H
+#define TT_LOAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "metrics.h"
+#include "trace.h"
+
+/* What one trace said about itself, kept for every trace read. */
+struct trace_info {
+    unsigned index; /* position among all traces read, from 0 */
+    char *file;     /* the file it came from ("<stdin>") */
+    char *trace_id;
+    char *api;
+    char *endpoint;
+    char *host;
+    char *tool_version;
+    uint32_t format_version; /* the header's trace format version */
+    char *workload;
+    char **models;
+    size_t n_models;
+    struct trace_kv *labels; /* owned copies */
+    size_t n_labels;
+    struct trace_kv *options;
+    size_t n_options;
+    int64_t mono_zero_ns;
+    int64_t real_zero_ns;
+    /* The recorder's own event-loop lateness, from the footer (ns; -1 and
+     * 0 samples when the trace has none). */
+    int64_t loop_lag_p50_ns, loop_lag_p99_ns, loop_lag_max_ns;
+    uint64_t loop_lag_samples;
+    bool has_footer;
+    bool interrupted;
+    char *footer_reason;
+    char *damage; /* the reader's error message when the file is damaged */
+    uint64_t requests, chunks, bytes;
+    uint64_t retried; /* attempts superseded by a retry (--retry) */
+    int64_t first_start_ns, last_end_ns; /* span of the run */
+};
+
+/* Called once per request, in the order requests end in the trace (then
+ * unfinished ones at the end of each trace). A request the recorder retried
+ * (--retry) is its last attempt; the attempts before it are superseded and
+ * reach the sink only with load_options.with_superseded. m and everything
+ * it points to are valid during the call only. Return 0 to go on. */
+typedef int (*request_sink)(void *ctx, const struct request_metrics *m);
+
+/* Called once per trace after its last request. May be NULL. */
+typedef void (*trace_sink)(void *ctx, const struct trace_info *t);
+
+struct load_options {
+    enum token_mode tokens;
+    bool classify_measured; /* --classify measured */
+    bool with_superseded;   /* also hand superseded attempts to the sink
+                               (m->superseded set); else they are only
+                               counted in trace_info.retried */
+};
+
+/* Reads every trace in path ("-" stdin; concatenated traces are several),
+ * computing request metrics and handing them to sink. trace_info structs
+ * are appended to *infos (caller frees with load_free_infos). Returns 0
+ * when the file read whole, 1 when it was damaged or unreadable (a warning
+ * naming the file and offset is printed; what came before is delivered). */
+int load_trace_file(const char *path, const struct load_options *opt,
+                    request_sink sink, trace_sink tsink, void *ctx,
+                    struct trace_info ***infos, size_t *n_infos);
+
+/* Frees what load_trace_file appended. NULL-safe. */
+void load_free_infos(struct trace_info **infos, size_t n);
+
+/* Looks up a label of a trace; NULL when absent. */
+const char *trace_info_label(const struct trace_info *t, const char *key);
+
+#endif

@@ -1,0 +1,267 @@
+/* metrics: one request's facts in, its per-request numbers out (the
+ * formulas of docs/metrics.md, "Per request"). */
+#include "metrics.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+
+/* Milliseconds from one absolute time to another; NAN when either is
+ * unknown. */
+static double ms_between(int64_t from, int64_t to)
+{
+    if (from < 0 || to < 0)
+        return NAN;
+    return (double)(to - from) / 1e6;
+}
+
+/* When the request was fully sent: libcurl's post-transfer time, else its
+ * pre-transfer time (the moment sending starts); -1 unknown. */
+static int64_t sent_ns(const struct metrics_facts *f)
+{
+    int64_t after;
+    if (!f->has_result || f->start_ns < 0)
+        return -1;
+    after = f->posttransfer_ns >= 0 ? f->posttransfer_ns : f->pretransfer_ns;
+    return after >= 0 ? f->start_ns + after : -1;
+}
+
+/* TPOT: the generation span over the output_tokens - 1 gaps after the
+ * first token, so latency = TTFT + TPOT x (n - 1) holds; undefined below 2
+ * tokens. (Another TPOT definition goes beside this one, with a field of
+ * its own in struct request_metrics.) */
+static double tpot_ms(int64_t first_token_ns, int64_t last_token_ns,
+                      int64_t output_tokens)
+{
+    if (output_tokens < 2)
+        return NAN;
+    return ms_between(first_token_ns, last_token_ns) /
+           (double)(output_tokens - 1);
+}
+
+/* TPS: output tokens over latency in seconds (TTFT included). */
+static double tps(int64_t output_tokens, double latency_ms)
+{
+    if (output_tokens < 0 || !(latency_ms > 0))
+        return NAN;
+    return (double)output_tokens / (latency_ms / 1000.0);
+}
+
+/* The measured class of a request from its input and output tokens. */
+static const char *measured_class(int64_t input, int64_t output)
+{
+    bool long_in = input > METRICS_LONG_INPUT;
+    bool long_out = output > METRICS_LONG_OUTPUT;
+    if (long_in && long_out)
+        return "long-long";
+    if (long_in)
+        return "long-short";
+    return long_out ? "short-long" : "short-short";
+}
+
+/* Output tokens and their source under f->token_mode: usage when the stream
+ * reported it (or when forced), else the token events. */
+static void output_tokens(const struct metrics_facts *f,
+                          struct request_metrics *m)
+{
+    if (f->token_mode == TOKENS_CHUNKS ||
+        (f->token_mode == TOKENS_AUTO && f->usage_output_tokens < 0)) {
+        m->output_tokens = (int64_t)f->token_events;
+        m->token_source = "chunks";
+    } else {
+        m->output_tokens = f->usage_output_tokens;
+        m->token_source = "usage";
+    }
+}
+
+/* ---- the token arrays ----------------------------------------------- */
+
+static int buf_reserve(struct metrics_buf *b, size_t n)
+{
+    int64_t *t;
+    double *g;
+    if (b->cap >= n)
+        return METRICS_OK;
+    t = realloc(b->token_ns, n * sizeof(*t));
+    if (!t)
+        return METRICS_E_NOMEM;
+    b->token_ns = t;
+    g = realloc(b->itl_ms, n * sizeof(*g));
+    if (!g)
+        return METRICS_E_NOMEM; /* cap unchanged: token_ns is only larger */
+    b->itl_ms = g;
+    b->cap = n;
+    return METRICS_OK;
+}
+
+/* The n - 1 gaps between n > 1 token times, ms. Returns the largest. */
+static double gaps_ms(const int64_t *t, size_t n, double *out)
+{
+    double max = out[0] = (double)(t[1] - t[0]) / 1e6;
+    for (size_t i = 2; i < n; i++) {
+        out[i - 1] = (double)(t[i] - t[i - 1]) / 1e6;
+        if (out[i - 1] > max)
+            max = out[i - 1];
+    }
+    return max;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static void swap(double *v, size_t i, size_t j)
+{
+    double x = v[i];
+    v[i] = v[j];
+    v[j] = x;
+}
+
+/* Puts the k-th smallest of v[0..n) (no NaN) at v[k], with nothing larger
+ * before it and nothing smaller after it. Three-way partitions around a
+ * median of three (runs of equal gaps are common); when partitions keep
+ * being lopsided the rest is sorted, so no input costs more than
+ * O(n log n). */
+static void select_kth(double *v, size_t n, size_t k)
+{
+    size_t lo = 0, hi = n; /* v[k] is decided within [lo, hi) */
+    unsigned budget = 64;
+    while (hi - lo > 16) {
+        size_t mid = lo + (hi - lo) / 2, lt = lo, i = lo, gt = hi;
+        double a = v[lo], b = v[mid], c = v[hi - 1], pivot;
+        if (budget-- == 0) {
+            qsort(v + lo, hi - lo, sizeof(*v), cmp_double);
+            return;
+        }
+        pivot = a < b ? (b < c ? b : (a < c ? c : a))
+                      : (a < c ? a : (b < c ? c : b));
+        while (i < gt) {
+            if (v[i] < pivot)
+                swap(v, lt++, i++);
+            else if (v[i] > pivot)
+                swap(v, i, --gt);
+            else
+                i++;
+        }
+        if (k < lt)
+            hi = lt;
+        else if (k >= gt)
+            lo = gt;
+        else
+            return; /* v[k] is the pivot */
+    }
+    qsort(v + lo, hi - lo, sizeof(*v), cmp_double);
+}
+
+/* The type-7 median of n > 0 values (no NaN), reordering v: the same bits
+ * as stats_summarize's p50, found in O(n) instead of a sort. The two
+ * middle values are found by selection and interpolated by
+ * stats_percentile_sorted itself (k = (n - 1) / 2 has a fraction of 0 or
+ * exactly 0.5, which is p 0 or 50 of the pair). */
+static double median(double *v, size_t n)
+{
+    double k = (50 / 100.0) * (double)(n - 1), pair[2];
+    size_t lo = (size_t)floor(k);
+    select_kth(v, n, lo);
+    if (lo >= n - 1)
+        return v[lo];
+    pair[0] = v[lo];
+    pair[1] = v[lo + 1];
+    for (size_t i = lo + 2; i < n; i++)
+        if (v[i] < pair[1])
+            pair[1] = v[i];
+    return stats_percentile_sorted(pair, 2, k > (double)lo ? 50 : 0);
+}
+
+/* Token times for every request, and ITL with its median and largest gap
+ * for successful ones. */
+static int token_arrays(const struct metrics_facts *f, struct metrics_buf *b,
+                        struct request_metrics *m)
+{
+    size_t n = f->n_tokens;
+    double *itl;
+    m->token_ns = NULL;
+    m->itl_ms = NULL;
+    m->n_token_ns = m->n_itl = 0;
+    m->itl_p50_ms = m->itl_max_ms = NAN;
+    if (n == 0)
+        return METRICS_OK;
+    if (buf_reserve(b, n) != METRICS_OK)
+        return METRICS_E_NOMEM;
+    for (size_t i = 0; i < n; i++)
+        b->token_ns[i] = f->tokens[i].t_ns;
+    m->token_ns = b->token_ns;
+    m->n_token_ns = n;
+    if (!f->ok || n < 2)
+        return METRICS_OK;
+    itl = b->itl_ms;
+    m->itl_max_ms = gaps_ms(b->token_ns, n, itl);
+    m->itl_p50_ms = median(itl, n - 1);
+    (void)gaps_ms(b->token_ns, n, itl); /* arrival order again */
+    m->itl_ms = itl;
+    m->n_itl = n - 1;
+    return METRICS_OK;
+}
+
+/* ---- the whole request ---------------------------------------------- */
+
+int metrics_compute(const struct metrics_facts *f, struct metrics_buf *buf,
+                    struct request_metrics *m)
+{
+    m->ok = f->ok;
+    m->open_loop = f->scheduled_ns >= 0;
+    m->scheduled_ns = f->scheduled_ns;
+    m->start_ns = f->start_ns;
+    m->first_token_ns = f->first_token_ns;
+    m->first_content_ns = f->first_content_ns;
+    m->last_token_ns = f->last_token_ns;
+    m->end_ns = f->has_result ? f->end_ns : f->last_feed_ns;
+    m->stream_end_ns = f->done_seen ? f->done_ns : m->end_ns;
+
+    m->usage_output_tokens = f->usage_output_tokens;
+    m->token_events = (int64_t)f->token_events;
+    m->reasoning_events = (int64_t)f->reasoning_events;
+    output_tokens(f, m);
+    m->usage_disagrees = f->usage_output_tokens >= 0 &&
+                         f->usage_output_tokens != m->token_events;
+    m->tokens_per_chunk =
+        f->usage_output_tokens >= 0 && f->token_events > 0
+            ? (double)f->usage_output_tokens / (double)f->token_events
+            : NAN;
+    m->input_tokens = f->usage_input_tokens >= 0 ? f->usage_input_tokens
+                                                 : f->input_tokens_est;
+    m->measured_class = measured_class(m->input_tokens, m->output_tokens);
+
+    m->ttft_ms = ms_between(f->start_ns, f->first_token_ns);
+    m->ttft_content_ms = ms_between(f->start_ns, f->first_content_ns);
+    m->server_ttft_ms = ms_between(sent_ns(f), f->first_token_ns);
+    m->latency_ms = ms_between(f->start_ns, f->last_token_ns);
+    m->stream_end_ms = ms_between(f->start_ns, m->stream_end_ns);
+    m->tpot_ms = tpot_ms(f->first_token_ns, f->last_token_ns, m->output_tokens);
+    m->tps = tps(m->output_tokens, m->latency_ms);
+    m->send_lag_ms =
+        m->open_loop ? ms_between(f->scheduled_ns, f->start_ns) : NAN;
+    m->response_ttft_ms =
+        m->open_loop ? ms_between(f->scheduled_ns, f->first_token_ns) : NAN;
+    m->response_latency_ms =
+        m->open_loop ? ms_between(f->scheduled_ns, f->last_token_ns) : NAN;
+    if (!m->ok) { /* failed requests stay out of the timing distributions */
+        m->ttft_ms = m->ttft_content_ms = m->server_ttft_ms = NAN;
+        m->tpot_ms = m->latency_ms = m->tps = NAN;
+        m->response_ttft_ms = m->response_latency_ms = NAN;
+    }
+    return token_arrays(f, buf, m);
+}
+
+void metrics_buf_free(struct metrics_buf *buf)
+{
+    if (!buf)
+        return;
+    free(buf->token_ns);
+    free(buf->itl_ms);
+    memset(buf, 0, sizeof(*buf));
+}

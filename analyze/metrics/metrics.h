@@ -1,0 +1,157 @@
+/* metrics: the per-request formulas of docs/metrics.md (TTFT, TPOT, ITL,
+ * latency, send lag...). Pure: one request's facts in, its numbers out; no
+ * I/O, and no memory but the token arrays of the caller's metrics_buf.
+ *
+ * Ownership: struct request_metrics borrows every pointer it holds. Its
+ * token arrays (token_ns, itl_ms) live in the metrics_buf given to
+ * metrics_compute and stay valid until the next call on that buf; its
+ * strings and trace belong to whoever filled them (the loader: valid during
+ * the sink callback only).
+ *
+ * Times are absolute CLOCK_MONOTONIC ns, -1 when unknown; durations are ms,
+ * NAN when undefined. */
+#ifndef TT_METRICS_H
+#define TT_METRICS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stream_events.h"
+
+struct trace_info; /* what a trace said about itself (analyze/load/load.h) */
+
+/* Where output token counts come from (--tokens). */
+enum token_mode {
+    TOKENS_AUTO,   /* usage when the stream reports it, else token events */
+    TOKENS_USAGE,  /* usage only: requests without usage have no count */
+    TOKENS_CHUNKS, /* token events (chunks carrying text) */
+};
+
+/* Error codes (0 is success). */
+enum metrics_err {
+    METRICS_OK = 0,
+    METRICS_E_NOMEM = 1, /* token arrays left out; every other number set */
+};
+
+/* Prompt-size thresholds of the measured class (--classify measured):
+ * above them a side is "long". */
+#define METRICS_LONG_INPUT 1024
+#define METRICS_LONG_OUTPUT 256
+
+/* What one request's trace records said: the request, its result and the
+ * stream facts of common/stream_events.h. Every field is an input. */
+struct metrics_facts {
+    bool ok; /* no error kind: timings are measured (else left NAN) */
+    enum token_mode token_mode; /* where output_tokens comes from */
+
+    /* The request record. */
+    int64_t scheduled_ns;     /* intended send time; -1 closed loop */
+    int64_t start_ns;         /* handed to libcurl */
+    int64_t input_tokens_est; /* the recorder's estimate; -1 unknown */
+
+    /* The result record; has_result false when the trace never had one. */
+    bool has_result;
+    int64_t end_ns; /* the result's end of transfer */
+    /* libcurl phases, ns after start_ns (-1 unknown): the request was fully
+     * sent at post-transfer, else (older libcurl) at pre-transfer. */
+    int64_t posttransfer_ns, pretransfer_ns;
+
+    /* The stream. */
+    const struct stream_token *tokens; /* stored token events, in order */
+    size_t n_tokens;                   /* fewer than token_events past the
+                                          parser's cap */
+    uint64_t token_events;
+    uint64_t reasoning_events;
+    int64_t first_token_ns, first_content_ns, last_token_ns;
+    bool done_seen;       /* [DONE] / message_stop arrived ... */
+    int64_t done_ns;      /* ... at this time */
+    int64_t last_feed_ns; /* last body bytes: the end of an unfinished one */
+    int64_t usage_output_tokens; /* -1 when the stream reported none */
+    int64_t usage_input_tokens;  /* -1 likewise */
+};
+
+struct request_metrics {
+    /* Who the request was: filled by the loader, never by metrics_compute. */
+    const struct trace_info *trace;
+    uint32_t id;
+    const char *x_request_id; /* X-Request-Id sent; NULL when off */
+    const char *model;
+    const char *class_name; /* declared class */
+    int64_t prompt_index;
+    bool warmup;
+    uint32_t attempt;       /* 1, or the attempt number of a retry (--retry) */
+    uint32_t retry_of;      /* id of the request's first attempt, 0 on it */
+    bool superseded;        /* a failed attempt the recorder sent again: not a
+                               request of its own (only with with_superseded) */
+    const char *error_kind; /* NULL when ok */
+    const char *error_message;
+    int http_status;
+
+    /* Everything below is set by metrics_compute. */
+    bool ok;        /* succeeded: counted in timing distributions */
+    bool open_loop; /* had a scheduled send time */
+    const char *measured_class;
+
+    /* Absolute CLOCK_MONOTONIC times (-1 when unknown). */
+    int64_t scheduled_ns, start_ns, first_token_ns, first_content_ns,
+        last_token_ns, end_ns, stream_end_ns;
+
+    /* Milliseconds; NAN when undefined (e.g. TPOT with < 2 tokens). Failed
+     * requests keep only stream_end_ms, send_lag_ms and tokens_per_chunk:
+     * they stay out of the timing distributions. */
+    double ttft_ms;         /* first token event - start */
+    double ttft_content_ms; /* first answer (non-reasoning) token - start */
+    double server_ttft_ms;  /* first token - request fully sent */
+    double tpot_ms;
+    double latency_ms;       /* last token event - start */
+    double stream_end_ms;    /* [DONE] / end of connection - start */
+    double response_ttft_ms; /* open loop: first token - scheduled */
+    double response_latency_ms;
+    double send_lag_ms;      /* open loop: start - scheduled */
+    double tps;              /* output tokens / latency (tokens/s) */
+    double tokens_per_chunk; /* usage tokens / token events, NAN unknown */
+
+    int64_t output_tokens;       /* from token_source; -1 unknown */
+    const char *token_source;    /* "usage" or "chunks" */
+    int64_t usage_output_tokens; /* -1 when the stream reported none */
+    int64_t token_events;
+    int64_t reasoning_events;
+    int64_t input_tokens; /* usage prompt tokens, else the estimate */
+    bool usage_disagrees; /* usage and token events differ */
+
+    /* Arrival time of every stored token event, absolute ns, in order
+     * (failed requests too). In the metrics_buf. */
+    const int64_t *token_ns;
+    size_t n_token_ns;
+    /* Gaps between consecutive token events, ms (n_itl = n_token_ns - 1;
+     * 0 on failed requests). In the metrics_buf. */
+    const double *itl_ms;
+    size_t n_itl;
+    /* The median (type 7, as stats_summarize) and the largest of those
+     * gaps; NAN without gaps. */
+    double itl_p50_ms, itl_max_ms;
+};
+
+/* The token arrays a request_metrics points into, kept by the caller and
+ * reused from request to request. Zero it to start; it grows to the
+ * largest stream seen (two arrays of n_tokens entries, 16 bytes a token
+ * event; the parser caps n_tokens at STREAM_MAX_TOKEN_EVENTS). */
+struct metrics_buf {
+    int64_t *token_ns;
+    double *itl_ms;
+    size_t cap; /* entries allocated in each */
+};
+
+/* Computes the numbers of one request from f into the metrics fields of m
+ * (see the struct), leaving the loader's fields as they are. m->token_ns
+ * and m->itl_ms point into buf. Returns METRICS_OK, or METRICS_E_NOMEM when
+ * buf could not grow: then the token arrays are empty (n_token_ns = n_itl =
+ * 0, itl_p50_ms = itl_max_ms = NAN) and every other number is set. */
+int metrics_compute(const struct metrics_facts *f, struct metrics_buf *buf,
+                    struct request_metrics *m);
+
+/* Frees buf's arrays and zeroes it. NULL-safe. */
+void metrics_buf_free(struct metrics_buf *buf);
+
+#endif
