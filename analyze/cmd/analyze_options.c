@@ -7,6 +7,7 @@
 
 #include "log.h"
 #include "rng.h"
+#include "suggest.h"
 
 /* Returns the value of a flag given as "--flag value" or "--flag=value"
  * and advances *i; NULL (after an error message) when it is missing. */
@@ -46,6 +47,48 @@ static int parse_format(const char *v, unsigned allowed_formats,
         "--format: '%s' is not one of the formats of this command (try --help)",
         v);
     return 2;
+}
+
+/* The flags of the table above, with the bits that allow them. */
+static const struct {
+    const char *name;
+    unsigned allowed; /* any of these bits; 0: always */
+} known_flags[] = {
+    {"--help", 0},
+    {"--by", OPT_BY | OPT_PERIOD},
+    {"--format", OPT_FORMAT},
+    {"--slo", OPT_SLO},
+    {"--tokens", OPT_TOKENS},
+    {"--classify", OPT_CLASSIFY},
+    {"--out", OPT_OUT},
+    {"--plot", OPT_OUT},
+    {"--seed", OPT_SEED},
+    {"--html", OPT_HTML},
+};
+#define N_KNOWN_FLAGS (sizeof known_flags / sizeof known_flags[0])
+
+/* Says that a is no flag of command, with the closest flag of the command
+ * when it looks like a typo of it. */
+static void unknown_flag(const char *a, unsigned allowed, const char *command)
+{
+    const char *cands[N_KNOWN_FLAGS], *near = NULL;
+    const char *eq = strchr(a, '=');
+    char word[SUGGEST_MAX_LEN + 1];
+    size_t i;
+    snprintf(word, sizeof word, "%.*s", eq ? (int)(eq - a) : (int)strlen(a), a);
+    for (i = 0; i < N_KNOWN_FLAGS; i++)
+        cands[i] = !known_flags[i].allowed || (known_flags[i].allowed & allowed)
+                       ? known_flags[i].name
+                       : NULL;
+    if (a[1] == '-')
+        near = suggest_closest(word, cands, N_KNOWN_FLAGS);
+    if (near)
+        log_error("%s: unknown option '%s': did you mean '%s'? (try "
+                  "tokentrace-analyze %s --help)",
+                  command, a, near, command);
+    else
+        log_error("%s: unknown option '%s' (try tokentrace-analyze %s --help)",
+                  command, a, command);
 }
 
 int analyze_options_parse(int argc, char **argv, unsigned allowed,
@@ -119,9 +162,7 @@ int analyze_options_parse(int argc, char **argv, unsigned allowed,
         } else if ((allowed & OPT_HTML) && strcmp(a, "--html") == 0) {
             o->html = true;
         } else {
-            log_error(
-                "%s: unknown option '%s' (try tokentrace-analyze %s --help)",
-                command, a, command);
+            unknown_flag(a, allowed, command);
             return 2;
         }
     }

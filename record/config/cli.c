@@ -15,6 +15,7 @@
 #include "retry.h"
 #include "rng.h"
 #include "sanitize.h"
+#include "suggest.h"
 
 enum opt_id {
     OPT_URL,
@@ -163,6 +164,30 @@ static const struct opt *find_opt(const char *arg, const char **val)
         }
     }
     return NULL;
+}
+
+/* The option closest to the unknown len bytes of arg ("--modle"), as
+ * "--model", or NULL when none is a plausible typo. Short options are
+ * too short to guess at. */
+static const char *closest_opt(const char *arg, int len, char *out,
+                               size_t outlen)
+{
+    char word[SUGGEST_MAX_LEN + 1], names[N_OPTS][40];
+    const char *cands[N_OPTS];
+    const char *best;
+    size_t i;
+    if (arg[1] != '-' || len < 3)
+        return NULL;
+    snprintf(word, sizeof word, "%.*s", len, arg);
+    for (i = 0; i < N_OPTS; i++) {
+        snprintf(names[i], sizeof names[i], "--%s", opts[i].name);
+        cands[i] = names[i];
+    }
+    best = suggest_closest(word, cands, N_OPTS);
+    if (!best)
+        return NULL;
+    snprintf(out, outlen, "%s", best);
+    return out;
 }
 
 /* Applies one option with its value (NULL for flags). */
@@ -467,8 +492,13 @@ int cli_parse(int argc, char **argv, struct config *cfg, char *err,
         if (!o) {
             const char *eq = strchr(arg, '=');
             int len = eq ? (int)(eq - arg) : (int)strlen(arg);
+            char near[48];
             if (arg[1] != '-')
                 len = 2;
+            if (closest_opt(arg, len, near, sizeof near))
+                return usage(err, errlen,
+                             "unknown option '%.*s' (did you mean %s?)", len,
+                             arg, near);
             return usage(err, errlen, "unknown option '%.*s'", len, arg);
         }
         if (o->has_arg && !val) {
