@@ -10,6 +10,7 @@
 #include "log.h"
 #include "replay_config.h"
 #include "rng.h"
+#include "suggest.h"
 
 static const char usage_text[] =
     "Usage: tokentrace-replay --listen HOST:PORT [--port-file FILE]\n"
@@ -152,6 +153,26 @@ static int usage_error(const char *fmt, ...)
     return 2;
 }
 
+/* A usage error for the unknown option arg, naming the closest long option
+ * of opts (ended by a NULL name) when it looks like a typo of it. */
+static int unknown_option(const struct option *opts, const char *arg)
+{
+    char word[SUGGEST_MAX_LEN + 1], names[16][32];
+    const char *cands[16], *near = NULL, *eq = strchr(arg, '=');
+    size_t n = 0;
+    for (; opts[n].name && n < 16; n++) {
+        snprintf(names[n], sizeof names[n], "--%s", opts[n].name);
+        cands[n] = names[n];
+    }
+    snprintf(word, sizeof word, "%.*s", eq ? (int)(eq - arg) : (int)strlen(arg),
+             arg);
+    if (arg[0] == '-' && arg[1] == '-')
+        near = suggest_closest(word, cands, n);
+    if (near)
+        return usage_error("unknown option '%s' (did you mean %s?)", arg, near);
+    return usage_error("unknown option '%s'", arg);
+}
+
 /* Splits HOST:PORT ([v6]:PORT too) into cfg. Returns 0 or -1. */
 static int parse_listen(const char *text, struct replay_config *cfg)
 {
@@ -273,7 +294,7 @@ int replay_cli_parse(int argc, char **argv, struct replay_config *cfg)
         if (opt == ':')
             return usage_error("option %s needs a value", argv[optind - 1]);
         if (opt == '?')
-            return usage_error("unknown option '%s'", argv[optind - 1]);
+            return unknown_option(opts, argv[optind - 1]);
         rc = apply_option(opt, optarg, cfg, &have_listen, &have_speed);
         if (rc != 0)
             return rc;
