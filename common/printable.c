@@ -23,23 +23,6 @@ static const char *escape_of(const unsigned char *s, size_t len, char *esc)
     return NULL;
 }
 
-bool printable_is_clean(const char *str)
-{
-    const unsigned char *s = (const unsigned char *)str;
-    size_t len, i = 0;
-    char esc[8];
-    if (!str)
-        return true;
-    len = strlen(str);
-    while (i < len) {
-        size_t n = utf8_seq_len(s + i, len - i);
-        if (n == 0 || escape_of(s + i, n, esc))
-            return false;
-        i += n;
-    }
-    return true;
-}
-
 char *printable_copy(char *out, size_t size, const char *str)
 {
     const unsigned char *s = (const unsigned char *)(str ? str : "");
@@ -96,24 +79,6 @@ int printable_put(struct buf *b, const char *str)
         } else if ((piece = escape_of(s + i, n, esc))) {
             err = buf_puts(b, piece);
             i += n;
-        } else {
-            err = buf_append(b, s + i, n);
-            i += n;
-        }
-    }
-    return err;
-}
-
-int printable_put_utf8(struct buf *b, const char *str, size_t len)
-{
-    const unsigned char *s = (const unsigned char *)str;
-    size_t i = 0;
-    int err = 0;
-    while (i < len && !err) {
-        size_t n = s[i] ? utf8_seq_len(s + i, len - i) : 0;
-        if (n == 0) {
-            err = buf_puts(b, REPLACEMENT);
-            i++;
         } else {
             err = buf_append(b, s + i, n);
             i += n;

@@ -7,15 +7,9 @@
 #ifndef TT_COMMON_PRINTABLE_H
 #define TT_COMMON_PRINTABLE_H
 
-#include <stdbool.h>
 #include <stddef.h>
 
 #include "buf.h"
-
-/* True when s (NULL counts as printable) holds only well-formed UTF-8 with
- * no C0 control, DEL or C1 control (U+0080..U+009F): printable_copy would
- * return it unchanged. */
-bool printable_is_clean(const char *s);
 
 /* Copies s into out (size > 0 bytes, always NUL-terminated) with every C0
  * control (TAB, CR, LF and ESC included), DEL and C1 control written as
@@ -27,11 +21,5 @@ char *printable_copy(char *out, size_t size, const char *s);
 /* Appends s like printable_copy, without a length limit. Returns 0, or
  * BUF_E_LIMIT / BUF_E_NOMEM from buf. */
 int printable_put(struct buf *b, const char *s);
-
-/* Appends the bytes s[0..len) to b as UTF-8 with every invalid byte
- * replaced by U+FFFD and nothing else changed (NUL bytes become U+FFFD
- * too). The rule for CSV fields and trace strings. Returns 0 or a buf
- * error. */
-int printable_put_utf8(struct buf *b, const char *s, size_t len);
 
 #endif
