@@ -190,6 +190,21 @@ static const char *closest_opt(const char *arg, int len, char *out,
     return out;
 }
 
+/* The first key of the --extra-body object j that would make the trace's
+ * labels false (the model, streaming, the prompt), or NULL. Replacing
+ * them is refused rather than relabelled: a trace must say what was sent,
+ * and -m / -w say it already. */
+static const char *extra_body_owned_key(const cJSON *j)
+{
+    static const char *const owned[] = {"model", "stream", "messages",
+                                        "prompt"};
+    size_t i;
+    for (i = 0; i < sizeof owned / sizeof owned[0]; i++)
+        if (cJSON_GetObjectItemCaseSensitive(j, owned[i]))
+            return owned[i];
+    return NULL;
+}
+
 /* Applies one option with its value (NULL for flags). */
 static int apply(struct config *cfg, const struct opt *o, const char *v,
                  char *err, size_t errlen)
@@ -308,11 +323,25 @@ static int apply(struct config *cfg, const struct opt *o, const char *v,
     case OPT_EXTRA_BODY: {
         cJSON *j = cJSON_Parse(v);
         bool ok = j && cJSON_IsObject(j);
+        const char *owned = ok ? extra_body_owned_key(j) : NULL;
         cJSON_Delete(j);
         if (!ok)
             return usage(err, errlen,
                          "--extra-body: not a JSON object "
                          "(example: '{\"temperature\":0}')");
+        if (owned)
+            return usage(err, errlen,
+                         "--extra-body: \"%s\" is the recorder's: %s", owned,
+                         strcmp(owned, "model") == 0
+                             ? "the trace labels every request with its -m "
+                               "model, so name the model with -m MODEL "
+                               "(repeatable)"
+                         : strcmp(owned, "stream") == 0
+                             ? "the recorder measures streams and always "
+                               "sends \"stream\": true"
+                             : "the prompt comes from the workload (-w FILE, "
+                               "--classes), which the trace labels each "
+                               "request with");
         cfg->extra_body = v;
         break;
     }

@@ -130,6 +130,21 @@ static void unlink_transfer(struct run_requests *q, struct transfer *t)
     q->n_inflight--;
 }
 
+/* The max_tokens the body asks for: --extra-body's max_tokens or
+ * max_completion_tokens replace the recorder's, so the request record
+ * says what was sent. */
+static int64_t sent_max_tokens(const cJSON *extra, int64_t recorder_s)
+{
+    static const char *const names[] = {"max_completion_tokens", "max_tokens"};
+    size_t i;
+    for (i = 0; i < 2; i++) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(extra, names[i]);
+        if (cJSON_IsNumber(v) && v->valuedouble >= 1 && v->valuedouble < 1e15)
+            return (int64_t)v->valuedouble;
+    }
+    return recorder_s;
+}
+
 /* Writes the request record of t, just started with body options bo for
  * item it of class c. Returns a run_err. */
 static int write_request(struct run_requests *q, const struct transfer *t,
@@ -147,7 +162,7 @@ static int write_request(struct run_requests *q, const struct transfer *t,
     req.class_name = c->name;
     req.prompt_index = it->index;
     req.input_tokens_est = it->input_tokens_est;
-    req.max_tokens = bo->max_tokens;
+    req.max_tokens = sent_max_tokens(q->s->extra_body, bo->max_tokens);
     req.warmup = t->warmup;
     req.scheduled_ns = t->scheduled_ns;
     req.start_ns = t->start_ns;
