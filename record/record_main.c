@@ -62,6 +62,37 @@ static void print_origins(const struct config *cfg, const struct api_key *k)
         log_note("%s", url);
 }
 
+/* -n counts requests per model and class, each taking the class's next
+ * line: a class with more lines than -n has lines that are never sent.
+ * Says so, with the counts (a run to --duration without -n cycles on). */
+static void note_unsent_lines(const struct config *cfg,
+                              const struct workload *wl)
+{
+    const struct workload_class *big = NULL;
+    size_t i, classes = 0, unsent = 0;
+    if (cfg->duration_s > 0 && !cfg->n_given)
+        return;
+    for (i = 0; i < wl->n_classes; i++) {
+        const struct workload_class *c = &wl->classes[i];
+        if (c->n_items <= cfg->n)
+            continue;
+        if (!big || c->n_items > big->n_items)
+            big = c;
+        classes++;
+        unsent += c->n_items - (size_t)cfg->n;
+    }
+    if (!big)
+        return;
+    log_note("%s: %zu line%s never sent: -n %llu sends the first %llu "
+             "line%s of each class to each model, and %zu class%s "
+             "ha%s more (class '%s' has %zu; -n counts requests per model "
+             "and class, -n %zu sends every line)",
+             cfg->workload_file, unsent, unsent == 1 ? " is" : "s are",
+             (unsigned long long)cfg->n, (unsigned long long)cfg->n,
+             cfg->n == 1 ? "" : "s", classes, classes == 1 ? "" : "es",
+             classes == 1 ? "s" : "ve", big->name, big->n_items, big->n_items);
+}
+
 /* Loads and narrows the workload; returns 0 or an exit code (having freed
  * the workload). */
 static int load_workload(const struct config *cfg, struct workload *wl)
@@ -72,8 +103,11 @@ static int load_workload(const struct config *cfg, struct workload *wl)
                  : workload_load_builtin(wl, err, sizeof err);
     if (!rc)
         rc = workload_select(wl, cfg->classes, err, sizeof err);
-    if (!rc)
+    if (!rc) {
+        if (cfg->workload_file)
+            note_unsent_lines(cfg, wl);
         return 0;
+    }
     workload_free(wl);
     if (rc == WORKLOAD_E_NOMEM) {
         log_error("%s", err);
@@ -195,7 +229,11 @@ static int prepare_and_record(struct config *cfg)
     const char *out_name = cfg->output;
     int rc, ret;
 
-    rc = base_url_normalize(cfg->base_url, cli_request_path(cfg), &bu);
+    /* the key first: a base URL holding it is shown with it hidden */
+    if (api_key_load(cfg, &key, err, sizeof err))
+        return usage_error(err);
+    rc = base_url_normalize(cfg->base_url, cli_request_path(cfg), key.value,
+                            &bu);
     if (rc) {
         char msg[sizeof bu.message + 128];
         if (cfg->sdk_base)
@@ -206,16 +244,15 @@ static int prepare_and_record(struct config *cfg)
                      cfg->base_url_from_env ? " (from $" : "",
                      cfg->base_url_from_env ? cfg->base_url_env : "",
                      cfg->base_url_from_env ? ")" : "");
+        api_key_free(&key);
         return usage_error(msg);
     }
     if (bu.message[0])
         log_warn("%s", bu.message);
     ret = load_workload(cfg, &wl);
-    if (ret)
+    if (ret) {
+        api_key_free(&key);
         return ret;
-    if (api_key_load(cfg, &key, err, sizeof err)) {
-        workload_free(&wl);
-        return usage_error(err);
     }
     if (!key.value)
         log_warn("no API key in %s: sending requests without an auth "
@@ -243,8 +280,8 @@ static int prepare_and_record(struct config *cfg)
     s.cfg = cfg;
     s.wl = &wl;
     s.extra_body = extra;
-    s.endpoint = bu.endpoint;
-    s.url = bu.url;
+    s.endpoint = bu.shown_endpoint;
+    s.url = bu.url; /* the header stores it hidden (run_header.c) */
     s.auth_header = key.header;
     s.key = key.value;
     s.key_env = key.value && !key.from_settings ? key.env : NULL;
@@ -264,7 +301,7 @@ static int prepare_and_record(struct config *cfg)
         ret = EXIT_FAILURE;
     } else {
         log_note("recording to %s: %s, %zu model%s, trace id %s",
-                 strcmp(out_name, "-") == 0 ? "stdout" : out_name, bu.url,
+                 strcmp(out_name, "-") == 0 ? "stdout" : out_name, bu.shown_url,
                  cfg->n_models, cfg->n_models == 1 ? "" : "s", trace_id);
         print_origins(cfg, &key);
         ret = record(cfg, &s, out_name);
