@@ -32,6 +32,7 @@ static const char *const fault_names[FAULT_COUNT] = {
     [FAULT_ENDLESS_LINE] = "endless-line",
     [FAULT_DATA_NOSPACE] = "data-nospace",
     [FAULT_LEAKY_HEADERS] = "leaky-headers",
+    [FAULT_LEAKY_BODY] = "leaky-body",
 };
 
 const char *replay_fault_name(enum replay_fault kind)

@@ -29,6 +29,7 @@ enum replay_fault {
     FAULT_ENDLESS_LINE,
     FAULT_DATA_NOSPACE,
     FAULT_LEAKY_HEADERS,
+    FAULT_LEAKY_BODY,
     FAULT_COUNT
 };
 

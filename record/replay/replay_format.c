@@ -282,6 +282,66 @@ int replay_fmt_error_event(struct buf *b, const struct replay_fmt *f)
     return rc == BUF_OK ? ev_end(b, f) : rc;
 }
 
+int replay_fmt_error_text(struct buf *b, const struct replay_fmt *f,
+                          const char *message)
+{
+    int rc;
+
+    if (f->api == API_ANTHROPIC) {
+        rc = ev_begin(b, f, "error");
+        if (rc == BUF_OK)
+            rc = buf_puts(b, "{\"type\":\"error\",\"error\":{\"type\":"
+                             "\"overloaded_error\",\"message\":\"");
+    } else {
+        rc = ev_begin(b, f, NULL);
+        if (rc == BUF_OK)
+            rc = buf_puts(b, "{\"error\":{\"message\":\"");
+    }
+    if (rc == BUF_OK)
+        rc = replay_json_escape(b, message);
+    if (rc == BUF_OK)
+        rc = buf_puts(b, f->api == API_ANTHROPIC
+                             ? "\"}}"
+                             : "\",\"type\":\"server_error\",\"param\":null,"
+                               "\"code\":null}}");
+    return rc == BUF_OK ? ev_end(b, f) : rc;
+}
+
+int replay_fmt_text(struct buf *b, const struct replay_fmt *f, bool first,
+                    bool role_sent, int block, const char *text)
+{
+    int rc;
+
+    if (f->api == API_ANTHROPIC) {
+        rc = ev_begin(b, f, "content_block_delta");
+        if (rc == BUF_OK)
+            rc = buf_printf(b,
+                            "{\"type\":\"content_block_delta\",\"index\":%d,"
+                            "\"delta\":{\"type\":\"text_delta\",\"text\":\"",
+                            block);
+    } else {
+        rc = chunk_head(b, f);
+        if (rc == BUF_OK)
+            rc = buf_puts(b, f->api == API_OPENAI_CHAT
+                                 ? (first && !role_sent
+                                        ? "{\"index\":0,\"delta\":{\"role\":"
+                                          "\"assistant\",\"content\":\""
+                                        : "{\"index\":0,\"delta\":{"
+                                          "\"content\":\"")
+                                 : "{\"index\":0,\"text\":\"");
+    }
+    if (rc == BUF_OK)
+        rc = replay_json_escape(b, text);
+    if (rc == BUF_OK)
+        rc = buf_puts(b, f->api == API_ANTHROPIC ? "\"}}"
+                         : f->api == API_OPENAI_CHAT
+                             ? "\"},\"logprobs\":null,\"finish_reason\":"
+                               "null}]}"
+                             : "\",\"logprobs\":null,\"finish_reason\":"
+                               "null}]}");
+    return rc == BUF_OK ? ev_end(b, f) : rc;
+}
+
 int replay_fmt_msg_start(struct buf *b, const struct replay_fmt *f,
                          int64_t input_tokens, bool with_usage)
 {

@@ -64,6 +64,16 @@ int replay_fmt_done(struct buf *b, const struct replay_fmt *f);
  * event: error). */
 int replay_fmt_error_event(struct buf *b, const struct replay_fmt *f);
 
+/* The same error event with message (escaped here) as its message. */
+int replay_fmt_error_text(struct buf *b, const struct replay_fmt *f,
+                          const char *message);
+
+/* One answer event carrying text (escaped here) instead of vocabulary
+ * tokens: chat delta.content, completions text, Anthropic text_delta in
+ * block. first and role_sent as for replay_fmt_tokens. */
+int replay_fmt_text(struct buf *b, const struct replay_fmt *f, bool first,
+                    bool role_sent, int block, const char *text);
+
 /* Anthropic events. with_usage false leaves usage out (no-usage fault). */
 int replay_fmt_msg_start(struct buf *b, const struct replay_fmt *f,
                          int64_t input_tokens, bool with_usage);

@@ -89,22 +89,32 @@ static bool key_ok(const struct replay_config *cfg, struct evhttp_request *req,
            same_secret(xkey, cfg->expected_key);
 }
 
+/* The key the request carried (Bearer, else x-api-key), "no-key-sent"
+ * without one; *bearer tells which (NULL: not asked). */
+static const char *request_key(struct evhttp_request *req, bool *bearer)
+{
+    struct evkeyvalq *in = evhttp_request_get_input_headers(req);
+    const char *auth = evhttp_find_header(in, "Authorization");
+    const char *key = evhttp_find_header(in, "x-api-key");
+    bool b = auth != NULL && strncasecmp(auth, "Bearer ", 7) == 0;
+
+    if (bearer != NULL)
+        *bearer = b;
+    if (b)
+        return auth + 7;
+    return key != NULL ? key : "no-key-sent";
+}
+
 /* leaky-headers: echoes the key the request carried (Bearer or
  * x-api-key) in the response headers that carry credentials, and inside
  * the values of ordinary ones (Location, x-amzn-requestid), as a broken
  * gateway might; clients must not store them. */
 static void leak_credentials(struct evhttp_request *req)
 {
-    struct evkeyvalq *in = evhttp_request_get_input_headers(req);
     struct evkeyvalq *out = evhttp_request_get_output_headers(req);
-    const char *auth = evhttp_find_header(in, "Authorization");
-    const char *key = evhttp_find_header(in, "x-api-key");
+    const char *key = request_key(req, NULL);
     char line[1024];
 
-    if (auth != NULL && strncasecmp(auth, "Bearer ", 7) == 0)
-        key = auth + 7;
-    if (key == NULL)
-        key = "no-key-sent";
     snprintf(line, sizeof(line), "session=%s; Path=/; HttpOnly", key);
     evhttp_add_header(out, "Set-Cookie", line);
     evhttp_add_header(out, "x-api-key", key);
@@ -194,7 +204,8 @@ static void serve_api(struct replay_server *srv, struct evhttp_request *req,
     const char *body = len ? (const char *)evbuffer_pullup(in, -1) : "";
     struct replay_req_info info;
     replay_fault_set faults;
-    char err[256];
+    char err[256], leak[SYNTH_LEAK_MAX] = "";
+    struct synth_leak leak_to = {NULL, NULL};
     void *state = NULL;
 
     if (evhttp_request_get_command(req) != EVHTTP_REQ_POST) {
@@ -227,9 +238,19 @@ static void serve_api(struct replay_server *srv, struct evhttp_request *req,
             reply_error(srv, req, log_id, api, 500, "out of memory");
         return;
     }
-    if (replay_synth_stream_new(&info,
-                                synth_spec_lookup(&cfg->synth, info.model),
-                                faults, rr, cfg->seed, arrival, &state) != 0) {
+    if (FAULT_HAS(faults, FAULT_LEAKY_BODY)) {
+        const struct evhttp_uri *uri = evhttp_request_get_evhttp_uri(req);
+        const char *path = uri ? evhttp_uri_get_path(uri) : NULL;
+        bool bearer;
+        const char *key = request_key(req, &bearer);
+        snprintf(leak, sizeof(leak), "%s%s", bearer ? "Bearer " : "", key);
+        leak_to.credential = leak;
+        leak_to.path = path ? path : "/";
+    }
+    if (replay_synth_stream_new(
+            &info, synth_spec_lookup(&cfg->synth, info.model), faults, rr,
+            cfg->seed, arrival, leak_to.credential ? &leak_to : NULL,
+            &state) != 0) {
         reply_error(srv, req, log_id, api, 500, "out of memory");
         return;
     }

@@ -2,6 +2,7 @@
  * and preamble at arrival, keepalives, token chunks on the absolute
  * schedule, early-ending faults, closing events. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,6 +65,35 @@ static int refill_head(struct synth_stream *s, struct replay_steps *q)
     return rc ? -1 : 0;
 }
 
+/* leaky-body: sends the bytes at [mark, end) as two writes
+ * SYNTH_SPLIT_GAP_NS apart, split in the middle of the key inside them
+ * (the part of s->leak after its last space), so a client sees the key
+ * across two receives. One write when the key is not found. */
+static int add_leak_send(const struct synth_stream *s, struct replay_steps *q,
+                         int64_t due, size_t mark)
+{
+    const char *key = strrchr(s->leak, ' ');
+    size_t len = q->bytes.len - mark, klen, i;
+    struct replay_step *a, *b;
+
+    key = key ? key + 1 : s->leak;
+    klen = strlen(key);
+    for (i = 0; klen >= 2 && i + klen <= len; i++) {
+        if (memcmp(q->bytes.data + mark + i, key, klen) == 0)
+            break;
+    }
+    if (klen < 2 || i + klen > len)
+        return replay_steps_send(q, due, mark);
+    a = replay_steps_add(q, STEP_SEND, due, mark);
+    b = replay_steps_add(q, STEP_SEND, due + SYNTH_SPLIT_GAP_NS, mark);
+    if (a == NULL || b == NULL)
+        return -1;
+    a->len = i + klen / 2;
+    b->off = mark + a->len;
+    b->len = len - a->len;
+    return 0;
+}
+
 /* The fault that ends a stream early, due when the next chunk would be. */
 static int refill_terminator(struct synth_stream *s, struct replay_steps *q)
 {
@@ -77,8 +107,18 @@ static int refill_terminator(struct synth_stream *s, struct replay_steps *q)
     case FAULT_STALL:
         return replay_steps_bare(q, STEP_HOLD, s->next_due);
     default:
-        rc = replay_fmt_error_event(&q->bytes, &s->fmt);
-        rc = rc ? rc : replay_steps_send(q, s->next_due, mark);
+        if (s->leak[0] != '\0') {
+            char m[SYNTH_LEAK_MSG_MAX];
+            snprintf(m, sizeof(m),
+                     "The server had an error while processing your request "
+                     "(key: %s, POST %s)",
+                     s->leak, s->leak_path);
+            rc = replay_fmt_error_text(&q->bytes, &s->fmt, m);
+            rc = rc ? rc : add_leak_send(s, q, s->next_due, mark);
+        } else {
+            rc = replay_fmt_error_event(&q->bytes, &s->fmt);
+            rc = rc ? rc : replay_steps_send(q, s->next_due, mark);
+        }
         rc = rc ? rc : replay_steps_bare(q, STEP_END, s->next_due);
         return rc ? -1 : 0;
     }
@@ -105,6 +145,20 @@ static int add_split_send(struct replay_steps *q, int64_t due, size_t mark)
     b->off = mark + i + 1;
     b->len = len - (i + 1);
     return 0;
+}
+
+/* leaky-body: one answer event echoing the credential, split inside the
+ * key, right after the first token chunk. */
+static int add_leak_event(struct synth_stream *s, struct replay_steps *q)
+{
+    char text[SYNTH_LEAK_MAX + 64];
+    size_t mark = q->bytes.len;
+
+    snprintf(text, sizeof(text), " (your key: %s) ", s->leak);
+    if (replay_fmt_text(&q->bytes, &s->fmt, false, true, s->block, text) !=
+        BUF_OK)
+        return -1;
+    return add_leak_send(s, q, s->next_due, mark);
 }
 
 /* The next token chunk (and Anthropic block switch before it). */
@@ -136,6 +190,10 @@ static int refill_tokens(struct synth_stream *s, struct replay_steps *q)
         rc = FAULT_HAS(s->faults, FAULT_SPLIT_UTF8)
                  ? add_split_send(q, s->next_due, mark)
                  : replay_steps_send(q, s->next_due, mark);
+    if (rc == 0 && s->leak[0] != '\0' && !s->leak_sent && !reasoning) {
+        s->leak_sent = true;
+        rc = add_leak_event(s, q);
+    }
     s->tok = s->next_end;
     s->chunks_sent++;
     s->last_due = s->next_due;

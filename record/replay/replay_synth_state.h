@@ -11,6 +11,7 @@
 #include "replay_faults.h"
 #include "replay_format.h"
 #include "replay_steps.h"
+#include "replay_synth_stream.h"
 
 enum synth_mode {
     MODE_SSE,          /* a normal (possibly faulty) event stream */
@@ -53,6 +54,9 @@ struct synth_stream {
     int64_t keepalive_ns; /* comment interval before the first token, 0 off */
     int block;            /* Anthropic content block index */
     bool role_sent;
+    char leak[SYNTH_LEAK_MAX]; /* leaky-body: the credential, "" when off */
+    char leak_path[SYNTH_LEAK_MAX]; /* and the request's path */
+    bool leak_sent;                 /* the token text echoing it went out */
 };
 
 /* Appends the steps of the next moment of an event stream (MODE_SSE).

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,7 +74,8 @@ static void pick_mode(struct synth_stream *s, bool stream)
 int replay_synth_stream_new(const struct replay_req_info *req,
                             const struct synth_profile *profile,
                             replay_fault_set faults, uint64_t rr, uint64_t seed,
-                            int64_t arrival_ns, void **out)
+                            int64_t arrival_ns, const struct synth_leak *leak,
+                            void **out)
 {
     struct synth_stream *s = calloc(1, sizeof(*s));
     size_t chunks;
@@ -110,8 +112,24 @@ int replay_synth_stream_new(const struct replay_req_info *req,
                                                            : 0;
     s->next_keepalive = arrival_ns + s->keepalive_ns;
     s->fmt.nospace = FAULT_HAS(faults, FAULT_DATA_NOSPACE);
+    if (leak != NULL && FAULT_HAS(faults, FAULT_LEAKY_BODY)) {
+        snprintf(s->leak, sizeof(s->leak), "%s", leak->credential);
+        snprintf(s->leak_path, sizeof(s->leak_path), "%s", leak->path);
+    }
     *out = s;
     return 0;
+}
+
+/* leaky-body: the error message that echoes the credential and the
+ * route, in m; NULL (the usual text) when the fault is off. */
+static const char *leak_message(const struct synth_stream *s,
+                                char m[SYNTH_LEAK_MSG_MAX])
+{
+    if (s->leak[0] == '\0')
+        return NULL;
+    snprintf(m, SYNTH_LEAK_MSG_MAX, "Incorrect API key provided: %s (POST %s)",
+             s->leak, s->leak_path);
+    return m;
 }
 
 /* Adds a whole reply whose body was appended since mark (429 gets
@@ -136,6 +154,7 @@ static int refill_full(struct synth_stream *s, struct replay_steps *q)
 {
     int64_t done = s->first_ns + ((int64_t)s->n - 1) * s->tpot_ns;
     size_t mark = q->bytes.len;
+    char m[SYNTH_LEAK_MSG_MAX];
     int rc;
 
     s->phase = PH_OVER;
@@ -144,7 +163,8 @@ static int refill_full(struct synth_stream *s, struct replay_steps *q)
     if (s->terminator == FAULT_STALL)
         return replay_steps_bare(q, STEP_HOLD, s->arrival_ns);
     if (s->terminator == FAULT_ERROR_MID_STREAM) {
-        rc = replay_body_error(&q->bytes, s->fmt.api, 500, NULL, NULL);
+        rc = replay_body_error(&q->bytes, s->fmt.api, 500, leak_message(s, m),
+                               NULL);
         return rc ? -1
                   : add_reply(q, s->first_ns, mark, 500, "application/json");
     }
@@ -188,6 +208,7 @@ static int synth_refill(void *state, struct replay_steps *q)
 {
     struct synth_stream *s = state;
     size_t mark = q->bytes.len;
+    char m[SYNTH_LEAK_MSG_MAX];
     int rc = 0;
 
     switch (s->mode) {
@@ -210,8 +231,8 @@ static int synth_refill(void *state, struct replay_steps *q)
         if (s->phase == PH_OVER)
             break;
         s->phase = PH_OVER;
-        rc = replay_body_error(&q->bytes, s->fmt.api, s->error_status, NULL,
-                               s->model);
+        rc = replay_body_error(&q->bytes, s->fmt.api, s->error_status,
+                               leak_message(s, m), s->model);
         return rc ? -1
                   : add_reply(q, s->arrival_ns, mark, s->error_status,
                               "application/json");

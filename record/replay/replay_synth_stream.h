@@ -23,15 +23,27 @@
 #define SYNTH_FAULT_AFTER_CHUNKS 3
 /* tokens_per_chunk forced by multi-token-chunks. */
 #define SYNTH_MULTI_TOKENS 4
+/* Longest credential text leaky-body echoes (longer ones are cut). */
+#define SYNTH_LEAK_MAX 512
+/* An error message quoting the credential and the path. */
+#define SYNTH_LEAK_MSG_MAX (2 * SYNTH_LEAK_MAX + 128)
 
 extern const struct replay_producer replay_synth_producer;
 
+/* What leaky-body echoes of a request (borrowed). */
+struct synth_leak {
+    const char *credential; /* as sent: "Bearer K" (Authorization) or "K" */
+    const char *path;       /* the request's path, "/.../v1/..." */
+};
+
 /* Creates the producer state for one request (rr: the server's request
- * number, also in ids; seed: --seed). Returns 0 or ENOMEM. */
+ * number, also in ids; seed: --seed; leak: for leaky-body, NULL when that
+ * fault is off). Returns 0 or ENOMEM. */
 int replay_synth_stream_new(const struct replay_req_info *req,
                             const struct synth_profile *profile,
                             replay_fault_set faults, uint64_t rr, uint64_t seed,
-                            int64_t arrival_ns, void **out);
+                            int64_t arrival_ns, const struct synth_leak *leak,
+                            void **out);
 
 /* Output tokens for a request: min(profile tokens, max_tokens if given). */
 int64_t replay_synth_output_tokens(const struct synth_profile *profile,
