@@ -182,6 +182,7 @@ int check_probe_run(const struct check_probe_setup *s, char *body,
     if (s->env->writer && write_request(s, req))
         rc = -1;
     code = rc ? CURLE_WRITE_ERROR : curl_easy_perform(t->easy);
+    transfer_flush(t); /* the last bytes, if held back, before the end */
     stream_finish(&p->stream);
     transfer_result(t, s->tc, code, clock_mono_ns(), &res, p->kind,
                     sizeof p->kind, msg, sizeof msg);

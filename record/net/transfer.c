@@ -9,6 +9,32 @@
 #include "clock.h"
 #include "error_kind.h"
 
+/* body_scrub emit: records one received run, the key masked, and shows it
+ * to the observer. Returns 0 or a trace error. */
+static int store(void *ud, int64_t t_ns, const char *p, size_t n)
+{
+    struct transfer *t = ud;
+    int err = t->env->writer
+                  ? trace_write_chunk(t->env->writer, t->id, t_ns, p, n)
+                  : 0;
+    if (err)
+        return err;
+    if (t->observe)
+        t->observe(t->observe_ud, t_ns, p, n);
+    return 0;
+}
+
+/* A body_scrub or trace error as the trace error kept in env->write_err
+ * (the first one wins). */
+static int note_err(struct transfer *t, int err)
+{
+    if (err == BODY_SCRUB_E_NOMEM)
+        err = TRACE_E_NOMEM;
+    if (err && !t->env->write_err)
+        t->env->write_err = err;
+    return err;
+}
+
 /* libcurl: body bytes arrived. The clock is read first, before anything
  * else, so the timestamp is the moment libcurl handed the bytes over. */
 static size_t on_body(char *ptr, size_t size, size_t nmemb, void *ud)
@@ -16,18 +42,10 @@ static size_t on_body(char *ptr, size_t size, size_t nmemb, void *ud)
     int64_t t_ns = clock_mono_ns();
     struct transfer *t = ud;
     size_t n = size * nmemb;
-    int err;
     if (t->env->write_err)
         return CURL_WRITEFUNC_ERROR;
-    err = t->env->writer
-              ? trace_write_chunk(t->env->writer, t->id, t_ns, ptr, n)
-              : 0;
-    if (err) {
-        t->env->write_err = err;
+    if (note_err(t, body_scrub_feed(&t->scrub, t_ns, ptr, n, store, t)))
         return CURL_WRITEFUNC_ERROR;
-    }
-    if (t->observe)
-        t->observe(t->observe_ud, t_ns, ptr, n);
     if (t->first_byte_ns < 0)
         t->first_byte_ns = t_ns;
     t->last_activity_ns = t_ns;
@@ -67,6 +85,65 @@ static const char *auth_credential(const char *auth_header)
     if (strncasecmp(v, "Bearer ", 7) == 0)
         v += 7;
     return *v ? v : NULL;
+}
+
+/* Adds secret, and its JSON-escaped form when that differs ("a/b" is
+ * also sent as "a\/b"), to the body scrubber. Returns 0 or -1. */
+static int add_secret(struct body_scrub *b, const char *secret, size_t len)
+{
+    char esc[2 * BODY_SCRUB_MAX_SECRET];
+    size_t i, n = 0;
+    if (body_scrub_add(b, secret, len))
+        return -1;
+    for (i = 0; i < len && len <= BODY_SCRUB_MAX_SECRET; i++) {
+        if (secret[i] == '/' || secret[i] == '"' || secret[i] == '\\')
+            esc[n++] = '\\';
+        esc[n++] = secret[i];
+    }
+    return n != len && body_scrub_add(b, esc, n) ? -1 : 0;
+}
+
+/* A path segment this long starting "sk-"/"sk_" is taken for a key, as
+ * record/config/sanitize.c's SANITIZE_URL_MIN_KEY. */
+#define URL_KEY_MIN 20
+
+/* The secrets to mask in bodies: the credential of the auth header, and
+ * the path segments of the URL that look like a key ("sk-...", "sk_...",
+ * as record/config/sanitize.c sees them): a key pasted into the base URL,
+ * which a server may echo ("no route /sk-.../v1/chat/completions").
+ * Returns 0 or -1. */
+static int add_secrets(struct body_scrub *b, const struct transfer_config *tc)
+{
+    const char *cred = auth_credential(tc->auth_header), *p;
+    if (cred && add_secret(b, cred, strlen(cred)))
+        return -1;
+    p = tc->url ? strstr(tc->url, "://") : NULL;
+    if (!p)
+        return 0;
+    p += 3;
+    p += strcspn(p, "/?#");
+    while (*p == '/') {
+        size_t n = strcspn(++p, "/?#");
+        if (n >= URL_KEY_MIN &&
+            (strncmp(p, "sk-", 3) == 0 || strncmp(p, "sk_", 3) == 0) &&
+            add_secret(b, p, n))
+            return -1;
+        p += n;
+    }
+    return 0;
+}
+
+/* Overwrites every occurrence of the scrubber's secrets in the string s
+ * with '*'. */
+static void mask_string(const struct body_scrub *b, char *s)
+{
+    size_t i, j, n = strlen(s);
+    for (i = 0; i < b->n_secrets; i++) {
+        const struct body_scrub_secret *k = &b->secret[i];
+        for (j = 0; k->len <= n && j <= n - k->len; j++)
+            if (s[j] == k->text[0] && memcmp(s + j, k->text, k->len) == 0)
+                memset(s + j, BODY_SCRUB_FILL, k->len);
+    }
 }
 
 /* Builds the request headers; NULL when out of memory. */
@@ -127,11 +204,12 @@ int transfer_new(const struct transfer_config *tc, struct transfer_env *env,
     resp_headers_set_secret(&t->resp, auth_credential(tc->auth_header));
     token_scan_init(&t->scan);
     line_guard_init(&t->guard, 0);
+    body_scrub_init(&t->scrub);
     if (request_id)
         snprintf(t->request_id, sizeof t->request_id, "%s", request_id);
     t->headers = make_headers(tc, request_id);
     t->easy = e = curl_easy_init();
-    if (!t->headers || !e) {
+    if (!t->headers || !e || add_secrets(&t->scrub, tc)) {
         transfer_free(t);
         return TRANSFER_E_NOMEM;
     }
@@ -177,11 +255,18 @@ static int64_t phase_ns(CURL *e, CURLINFO info)
     return (int64_t)us * 1000;
 }
 
+int transfer_flush(struct transfer *t)
+{
+    return note_err(t, body_scrub_finish(&t->scrub, store, t));
+}
+
 void transfer_result(struct transfer *t, const struct transfer_config *tc,
                      CURLcode code, int64_t end_ns, struct trace_result *r,
                      char *kind_buf, size_t kind_len, char *msg, size_t msglen)
 {
     struct error_facts f;
+    transfer_flush(t);
+    mask_string(&t->scrub, t->errbuf);
     memset(r, 0, sizeof *r);
     r->id = t->id;
     r->end_ns = end_ns;
@@ -223,6 +308,7 @@ void transfer_result(struct transfer *t, const struct transfer_config *tc,
     f.timeout_s = tc->timeout_s;
     f.idle_timeout_s = tc->idle_timeout_s;
     r->error_kind = error_kind_classify(&f, kind_buf, kind_len, msg, msglen);
+    mask_string(&t->scrub, msg);
     r->error_message = r->error_kind[0] ? msg : NULL;
 }
 
@@ -234,6 +320,7 @@ void transfer_free(struct transfer *t)
         curl_easy_cleanup(t->easy);
     curl_slist_free_all(t->headers);
     resp_headers_free(&t->resp);
+    body_scrub_free(&t->scrub);
     free(t->body);
     free(t);
 }

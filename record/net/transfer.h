@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "body_scrub.h"
 #include "line_guard.h"
 #include "resp_headers.h"
 #include "token_scan.h"
@@ -27,7 +28,10 @@ struct transfer_config {
     const char *cacert; /* CA bundle file (--cacert), NULL: the system's */
 };
 
-/* Called with every received body byte run, after it was recorded. */
+/* Called with every received body byte run, after it was recorded, as
+ * recorded: the key masked, with its arrival time (a run that ends in what
+ * may be the start of the key comes with the next one, or from
+ * transfer_flush). */
 typedef void (*transfer_observe_fn)(void *ud, int64_t t_ns, const char *p,
                                     size_t n);
 
@@ -60,6 +64,7 @@ struct transfer {
     struct resp_headers resp;
     struct token_scan scan;
     struct line_guard guard;     /* stops a line/event over the SSE cap */
+    struct body_scrub scrub;     /* masks the key in the stored body */
     const char *forced_kind;     /* set before stopping it early */
     transfer_observe_fn observe; /* optional, with observe_ud */
     void *observe_ud;
@@ -79,8 +84,16 @@ int transfer_new(const struct transfer_config *tc, struct transfer_env *env,
                  uint32_t id, const char *request_id, char *body,
                  struct transfer **out);
 
+/* Hands the body bytes still held back (a receive that ended in what may
+ * be the start of the key) to the writer and the observer. Call when
+ * libcurl is done with t and before using what observe collected;
+ * transfer_result calls it first. Idempotent. Returns 0, or the trace
+ * error also kept in env->write_err. */
+int transfer_flush(struct transfer *t);
+
 /* Describes the finished transfer in *r (pointing into t and into the
- * caller's kind_buf / msg buffers). */
+ * caller's kind_buf / msg buffers), after transfer_flush. The key is
+ * masked in msg and in t->errbuf. */
 void transfer_result(struct transfer *t, const struct transfer_config *tc,
                      CURLcode code, int64_t end_ns, struct trace_result *r,
                      char *kind_buf, size_t kind_len, char *msg, size_t msglen);
