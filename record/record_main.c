@@ -229,7 +229,11 @@ static int prepare_and_record(struct config *cfg)
     const char *out_name = cfg->output;
     int rc, ret;
 
-    rc = base_url_normalize(cfg->base_url, cli_request_path(cfg), &bu);
+    /* the key first: a base URL holding it is shown with it hidden */
+    if (api_key_load(cfg, &key, err, sizeof err))
+        return usage_error(err);
+    rc = base_url_normalize(cfg->base_url, cli_request_path(cfg), key.value,
+                            &bu);
     if (rc) {
         char msg[sizeof bu.message + 128];
         if (cfg->sdk_base)
@@ -240,16 +244,15 @@ static int prepare_and_record(struct config *cfg)
                      cfg->base_url_from_env ? " (from $" : "",
                      cfg->base_url_from_env ? cfg->base_url_env : "",
                      cfg->base_url_from_env ? ")" : "");
+        api_key_free(&key);
         return usage_error(msg);
     }
     if (bu.message[0])
         log_warn("%s", bu.message);
     ret = load_workload(cfg, &wl);
-    if (ret)
+    if (ret) {
+        api_key_free(&key);
         return ret;
-    if (api_key_load(cfg, &key, err, sizeof err)) {
-        workload_free(&wl);
-        return usage_error(err);
     }
     if (!key.value)
         log_warn("no API key in %s: sending requests without an auth "
@@ -277,8 +280,8 @@ static int prepare_and_record(struct config *cfg)
     s.cfg = cfg;
     s.wl = &wl;
     s.extra_body = extra;
-    s.endpoint = bu.endpoint;
-    s.url = bu.url;
+    s.endpoint = bu.shown_endpoint;
+    s.url = bu.url; /* the header stores it hidden (run_header.c) */
     s.auth_header = key.header;
     s.key = key.value;
     s.key_env = key.value && !key.from_settings ? key.env : NULL;
@@ -298,7 +301,7 @@ static int prepare_and_record(struct config *cfg)
         ret = EXIT_FAILURE;
     } else {
         log_note("recording to %s: %s, %zu model%s, trace id %s",
-                 strcmp(out_name, "-") == 0 ? "stdout" : out_name, bu.url,
+                 strcmp(out_name, "-") == 0 ? "stdout" : out_name, bu.shown_url,
                  cfg->n_models, cfg->n_models == 1 ? "" : "s", trace_id);
         print_origins(cfg, &key);
         ret = record(cfg, &s, out_name);

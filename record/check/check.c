@@ -121,7 +121,8 @@ static void record_hint(struct check_ctx *c)
              cfg->cline_file ? "--cline-settings " : "",
              cfg->cline_file ? cfg->cline_file : "",
              cfg->cline_file && !cfg->sdk_base ? " " : "",
-             cfg->sdk_base ? "" : "-u ", cfg->sdk_base ? "" : c->bu.endpoint,
+             cfg->sdk_base ? "" : "-u ",
+             cfg->sdk_base ? "" : c->bu.shown_endpoint,
              cfg->api != API_OPENAI_CHAT ? " --api " : "",
              cfg->api != API_OPENAI_CHAT ? api_kind_name(cfg->api) : "",
              cfg->api_key_env_given ? " --api-key-env " : "");
@@ -146,7 +147,6 @@ static int prepare(struct check_ctx *c)
 {
     const struct config *cfg = c->cfg;
     struct workload_item it;
-    char err[512];
     memset(&it, 0, sizeof it);
     it.prompt = strdup(probe_prompt);
     it.max_tokens = -1;
@@ -156,10 +156,6 @@ static int prepare(struct check_ctx *c)
         free(it.prompt);
         log_error("out of memory");
         return EXIT_FAILURE;
-    }
-    if (api_key_load(cfg, &c->key, err, sizeof err)) {
-        log_error("%s", err);
-        return EXIT_USAGE;
     }
     if (cfg->extra_body)
         c->extra = cJSON_Parse(cfg->extra_body);
@@ -246,8 +242,8 @@ static int probe_model(struct check_ctx *c, size_t i)
         return -1;
     }
     f.model = model;
-    f.base = c->bu.endpoint;
-    f.url = c->bu.url;
+    f.base = c->bu.shown_endpoint;
+    f.url = c->bu.shown_url;
     f.https = strncmp(c->bu.url, "https://", 8) == 0;
     f.sdk_base = c->cfg->sdk_base;
     f.max_tokens = c->max_tokens;
@@ -333,12 +329,19 @@ static int run_probes(struct check_ctx *c)
 int check_run(const struct config *cfg)
 {
     struct check_ctx c;
+    char err[512];
     int ret;
     memset(&c, 0, sizeof c);
     c.cfg = cfg;
     printf("tokentrace-record --check: one streaming request per model\n");
-    if (check_report_url(cfg, &c.bu)) {
+    /* the key first: a URL holding it is shown with it hidden */
+    if (api_key_load(cfg, &c.key, err, sizeof err)) {
+        log_error("%s", err);
+        return EXIT_USAGE;
+    }
+    if (check_report_url(cfg, c.key.value, &c.bu)) {
         printf("result: the base URL was refused; nothing was sent\n");
+        api_key_free(&c.key);
         return EXIT_FAILURE;
     }
     ret = prepare(&c);

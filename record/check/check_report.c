@@ -22,10 +22,11 @@ static void url_origin(const struct config *cfg, char *b, size_t len)
         snprintf(b, len, "-u");
 }
 
-int check_report_url(const struct config *cfg, struct base_url *bu)
+int check_report_url(const struct config *cfg, const char *key,
+                     struct base_url *bu)
 {
     char origin[512];
-    int rc = base_url_normalize(cfg->base_url, cli_request_path(cfg), bu);
+    int rc = base_url_normalize(cfg->base_url, cli_request_path(cfg), key, bu);
     url_origin(cfg, origin, sizeof origin);
     if (rc) {
         char cut[BASE_URL_MAX];
@@ -36,19 +37,19 @@ int check_report_url(const struct config *cfg, struct base_url *bu)
                rc == BASE_URL_E_QUERY ? "url-query" : "url", bu->message,
                origin);
         if (rc == BASE_URL_E_QUERY &&
-            base_url_normalize(cut, cli_request_path(cfg), &fixed) == 0)
+            base_url_normalize(cut, cli_request_path(cfg), key, &fixed) == 0)
             printf("  fix: use the base URL without it: %s%s\n",
                    cfg->sdk_base ? "set cline.openAiBaseUrl to " : "-u ",
-                   fixed.endpoint);
+                   fixed.shown_endpoint);
         else
             printf("  fix: give the API base URL from the gateway's docs, "
                    "like https://gateway.example/api\n");
         return 1;
     }
-    printf("endpoint: POST %s (%s; base URL from %s)\n", bu->url,
+    printf("endpoint: POST %s (%s; base URL from %s)\n", bu->shown_url,
            api_kind_name(cfg->api), origin);
     if (bu->message[0])
-        printf("  note: %s: the base is %s\n", bu->message, bu->endpoint);
+        printf("  note: %s: the base is %s\n", bu->message, bu->shown_endpoint);
     return 0;
 }
 

@@ -7,9 +7,11 @@
 #include "cli.h"
 
 /* Normalizes cfg's base URL into *bu and prints the endpoint line (and a
- * note when the URL was changed). Returns 0, or 1 when the URL is refused,
- * after printing that verdict and the corrected URL. */
-int check_report_url(const struct config *cfg, struct base_url *bu);
+ * note when the URL was changed), key (NULL: none) hidden. Returns 0, or 1
+ * when the URL is refused, after printing that verdict and the corrected
+ * URL. */
+int check_report_url(const struct config *cfg, const char *key,
+                     struct base_url *bu);
 
 /* Prints one model's verdict line; for a model that streams, its times,
  * notes and warnings and the hint; else the fix. */

@@ -5,6 +5,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "sanitize.h"
+
 static const char *const known_paths[] = {
     "/v1/chat/completions",
     "/v1/completions",
@@ -44,8 +46,24 @@ static int strip_slashes(char *e, size_t *len, size_t min_len)
     return n;
 }
 
-int base_url_normalize(const char *in, const char *api_path,
+static int normalize(const char *in, const char *api_path,
+                     struct base_url *out);
+
+int base_url_normalize(const char *in, const char *api_path, const char *key,
                        struct base_url *out)
+{
+    int rc = normalize(in, api_path, out);
+    snprintf(out->shown_endpoint, sizeof out->shown_endpoint, "%s",
+             out->endpoint);
+    snprintf(out->shown_url, sizeof out->shown_url, "%s", out->url);
+    sanitize_url_in(out->shown_endpoint, sizeof out->shown_endpoint, key);
+    sanitize_url_in(out->shown_url, sizeof out->shown_url, key);
+    sanitize_url_in(out->message, sizeof out->message, key);
+    return rc;
+}
+
+/* base_url_normalize without the hiding of the key. */
+static int normalize(const char *in, const char *api_path, struct base_url *out)
 {
     char *e;
     const char *start = in, *end, *host, *p;

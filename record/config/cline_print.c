@@ -44,7 +44,7 @@ int cline_print_settings(FILE *out, const struct config *cfg, char *err,
                  api_kind_name(cfg->api));
         return 2;
     }
-    if (base_url_normalize(cfg->base_url, cli_request_path(cfg), &bu)) {
+    if (base_url_normalize(cfg->base_url, cli_request_path(cfg), NULL, &bu)) {
         snprintf(err, errlen, "%s", bu.message);
         return 2;
     }

@@ -1,6 +1,7 @@
 /* sanitize: redacts key-like strings from command lines, labels, messages. */
 #include "sanitize.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,6 +59,26 @@ static size_t secret_at(const char *p)
     return 0;
 }
 
+/* The length of the key-looking token at p (a token start) by the
+ * narrower rules for URLs: "sk-"/"sk_" and then letters, digits, '-' and
+ * '_' (a '.' ends it: "sk-gw.example.com" is a host), SANITIZE_URL_MIN_KEY
+ * bytes in all; or a JWT. 0 when none. */
+static size_t url_secret_at(const char *p)
+{
+    size_t n = 0;
+    if (strncmp(p, "sk-", 3) == 0 || strncmp(p, "sk_", 3) == 0) {
+        while (is_alnum(p[n]) || p[n] == '-' || p[n] == '_')
+            n++;
+        return n >= SANITIZE_URL_MIN_KEY ? n : 0;
+    }
+    if (strncmp(p, "eyJ", 3) == 0) {
+        while (is_key_char(p[n]))
+            n++;
+        return n >= 20 ? n : 0;
+    }
+    return 0;
+}
+
 bool sanitize_looks_secret(const char *s)
 {
     const char *p;
@@ -70,9 +91,16 @@ bool sanitize_looks_secret(const char *s)
     return false;
 }
 
-/* Copies s, replacing key everywhere and, when heuristics, every
- * secret-looking token. */
-static char *redact(const char *s, const char *key, bool heuristics)
+/* Which key-looking tokens redact() replaces besides the key. */
+enum rules {
+    RULES_NONE, /* the key only */
+    RULES_URL,  /* url_secret_at */
+    RULES_ALL,  /* secret_at */
+};
+
+/* Copies s, replacing key everywhere and every secret-looking token the
+ * rules name. */
+static char *redact(const char *s, const char *key, enum rules rules)
 {
     struct buf b;
     const char *p = s;
@@ -84,8 +112,8 @@ static char *redact(const char *s, const char *key, bool heuristics)
         size_t n = 0;
         if (keylen && strncmp(p, key, keylen) == 0)
             n = keylen;
-        else if (heuristics && (p == s || !is_key_char(p[-1])))
-            n = secret_at(p);
+        else if (rules != RULES_NONE && (p == s || !is_key_char(p[-1])))
+            n = rules == RULES_ALL ? secret_at(p) : url_secret_at(p);
         if (n) {
             if (buf_puts(&b, REDACTED))
                 goto fail;
@@ -104,12 +132,29 @@ fail:
 
 char *sanitize_string(const char *s, const char *key)
 {
-    return redact(s, key, true);
+    return redact(s, key, RULES_ALL);
 }
 
 char *sanitize_key_only(const char *s, const char *key)
 {
-    return redact(s, key, false);
+    return redact(s, key, RULES_NONE);
+}
+
+char *sanitize_url(const char *s, const char *key)
+{
+    return redact(s, key, RULES_URL);
+}
+
+void sanitize_url_in(char *s, size_t size, const char *key)
+{
+    char *clean = redact(s, key, RULES_URL);
+    if (clean) {
+        snprintf(s, size, "%s", clean);
+        free(clean);
+        return;
+    }
+    /* out of memory: a key is never shown, the text is lost */
+    snprintf(s, size, "%s", REDACTED);
 }
 
 /* True for an option whose value is itself a credential (or names one). */

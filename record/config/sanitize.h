@@ -3,6 +3,7 @@
 #define TT_RECORD_SANITIZE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* True when s contains something that looks like a secret: a token starting
  * with "sk-"/"sk_", a "Bearer " credential, a JWT ("eyJ..."), or a run of 32
@@ -18,6 +19,23 @@ char *sanitize_string(const char *s, const char *key);
  * replaced by "[redacted]" and nothing else changed. NULL when out of
  * memory. */
 char *sanitize_key_only(const char *s, const char *key);
+
+/* Shortest "sk-..." token sanitize_url takes for a key (real keys are 40
+ * and more; "sk-learn" in a path is not one). */
+#define SANITIZE_URL_MIN_KEY 20
+
+/* Returns a malloc'd copy of s, a URL or a message that quotes URLs, to
+ * print or store: every occurrence of key (when non-NULL and non-empty)
+ * and every key-looking token in it ("sk-"/"sk_" and 20 or more letters,
+ * digits, '-', '_'; a JWT "eyJ...") replaced by "[redacted]". Unlike
+ * sanitize_string, long letter/digit runs stay: in a URL they are account
+ * or deployment ids (Cloudflare AI Gateway, Lambda URLs), not keys. NULL
+ * when out of memory. */
+char *sanitize_url(const char *s, const char *key);
+
+/* sanitize_url over the string in s (a buffer of size bytes), in place,
+ * cut to fit; out of memory leaves "[redacted]". Never fails. */
+void sanitize_url_in(char *s, size_t size, const char *key);
 
 /* Returns the command line to store in a trace, malloc'd: the arguments
  * joined by spaces and shell-quoted where needed, with the value of every

@@ -174,6 +174,7 @@ int run_write_header(const struct run_setup *s, int64_t mono_zero,
     struct options o;
     struct trace_kv labels[CLI_MAX_LABELS];
     char *label_values[CLI_MAX_LABELS] = {0};
+    char *endpoint = NULL, *url = NULL; /* the key in them hidden */
     char host[256] = "";
     const struct config *c = s->cfg;
     size_t i;
@@ -188,7 +189,9 @@ int run_write_header(const struct run_setup *s, int64_t mono_zero,
         labels[i].key = c->labels[i].key;
         labels[i].value = label_values[i];
     }
-    if (fill_options(s, &o))
+    endpoint = sanitize_url(s->endpoint, s->key);
+    url = sanitize_url(s->url, s->key);
+    if (!endpoint || !url || fill_options(s, &o))
         goto done;
     memset(&h, 0, sizeof h);
     h.format_version = TRACE_FORMAT_VERSION;
@@ -196,8 +199,8 @@ int run_write_header(const struct run_setup *s, int64_t mono_zero,
     h.trace_id = s->trace_id;
     h.host = host;
     h.command_line = s->command_line;
-    h.endpoint = s->endpoint;
-    h.url = s->url;
+    h.endpoint = endpoint;
+    h.url = url;
     h.api = api_kind_name(c->api);
     h.models = (const char **)c->models;
     h.n_models = c->n_models;
@@ -210,6 +213,8 @@ int run_write_header(const struct run_setup *s, int64_t mono_zero,
     h.real_zero_ns = real_zero;
     rc = trace_write_header(s->writer, &h);
 done:
+    free(endpoint);
+    free(url);
     for (i = 0; i < c->n_labels; i++)
         free(label_values[i]);
     for (i = 0; i < o.n; i++)

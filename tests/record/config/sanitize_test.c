@@ -41,6 +41,37 @@ static const struct {
     {"Authorization: Bearer xyz123", NULL, "Authorization: [redacted]"},
 };
 
+/* URLs and messages quoting them: the key and "sk-" segments go, ids
+ * and hosts that only resemble keys stay. */
+static const struct {
+    const char *in;
+    const char *key;
+    const char *want;
+} urls[] = {
+    {"https://gw.example/sk-proj-ABCDEFGHIJKLMNOP0123/api", NULL,
+     "https://gw.example/[redacted]/api"},
+    {"https://gw.example/sk_live_ABCDEFGHIJKLMNOP0123/v1/chat/completions",
+     NULL, "https://gw.example/[redacted]/v1/chat/completions"},
+    {"https://gw.example/sk-ant-api03-ABCDEFGHIJKLMN/v1", NULL,
+     "https://gw.example/[redacted]/v1"},
+    {"https://gw.example/Z9a8B7c6D5e4F3g2/v1", "Z9a8B7c6D5e4F3g2",
+     "https://gw.example/[redacted]/v1"},
+    {"https://gw.example/Z9a8B7c6D5e4F3g2/v1", NULL,
+     "https://gw.example/Z9a8B7c6D5e4F3g2/v1"},
+    {"https://gw.example/v1/0123456789abcdef0123456789abcdef/openai", NULL,
+     "https://gw.example/v1/0123456789abcdef0123456789abcdef/openai"},
+    {"https://sk-gw-01.example.com/sk-learn/v1", NULL,
+     "https://sk-gw-01.example.com/sk-learn/v1"},
+    {"https://gw.example/eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.abc/v1", NULL,
+     "https://gw.example/[redacted]/v1"},
+    {"the base URL 'sk-proj-ABCDEFGHIJKLMNOP0123' has no scheme; did you mean "
+     "https://sk-proj-ABCDEFGHIJKLMNOP0123 ?",
+     NULL,
+     "the base URL '[redacted]' has no scheme; did you mean https://[redacted] "
+     "?"},
+    {"", NULL, ""},
+};
+
 static const struct {
     int argc;
     const char *argv[8];
@@ -136,6 +167,25 @@ int main(void)
                   "sanitize_string('%s') = '%s', want '%s'", strings[i].in,
                   got ? got : "(null)", strings[i].want);
         free(got);
+    }
+    for (i = 0; i < sizeof urls / sizeof urls[0]; i++) {
+        char *got = sanitize_url(urls[i].in, urls[i].key);
+        char small[256];
+        size_t fit = strlen(urls[i].in) < 12 ? strlen(urls[i].in) + 1 : 12;
+        CHECK_MSG(got && strcmp(got, urls[i].want) == 0,
+                  "sanitize_url('%s') = '%s', want '%s'", urls[i].in,
+                  got ? got : "(null)", urls[i].want);
+        free(got);
+        /* in place, in its buffer and in one that is too small */
+        snprintf(small, sizeof small, "%s", urls[i].in);
+        sanitize_url_in(small, sizeof small, urls[i].key);
+        CHECK_MSG(strcmp(small, urls[i].want) == 0,
+                  "sanitize_url_in('%s') = '%s'", urls[i].in, small);
+        snprintf(small, sizeof small, "%s", urls[i].in);
+        sanitize_url_in(small, fit, urls[i].key);
+        CHECK_MSG(strlen(small) < fit &&
+                      strncmp(small, urls[i].want, strlen(small)) == 0,
+                  "sanitize_url_in('%s', %zu) = '%s'", urls[i].in, fit, small);
     }
     for (i = 0; i < sizeof cmdlines / sizeof cmdlines[0]; i++) {
         char *got = sanitize_command_line(
