@@ -8,7 +8,10 @@
 # echoes the key in Set-Cookie, x-api-key, api-key, Proxy-Authorization and
 # Authorization response headers (replay fault leaky-headers) has them
 # stored as "[redacted]"; the key inside kept ordinary headers (Location,
-# x-amzn-requestid) is cut out of their values, the rest kept.
+# x-amzn-requestid) is cut out of their values, the rest kept; and that
+# echoes it in its bodies (replay fault leaky-body: token text, the 500
+# error JSON) has it masked there (tests/record/net/record_secrets_body.sh
+# looks closer).
 . "${TT_SOURCE_DIR:?}/tests/lib/lib.sh"
 . "$TT_SOURCE_DIR/tests/lib/record_lib.sh"
 
@@ -22,6 +25,7 @@ mkdir -p "$OUT"
 
 start_replay --synthetic 'ttft=5ms,tpot=1ms,tokens=6' --expect-key-env TT_TEST_KEY \
     --fault leaky-headers@leaky --fault leaky-headers@broken --fault http-500@broken \
+    --fault leaky-body@leaky --fault leaky-body@broken \
     --fault stall@stalls
 
 # OpenAI chat, key in OPENAI_API_KEY, and on the command line by mistake
@@ -55,6 +59,9 @@ done
 d=$(dump "$OUT/chat.ttrace")
 assert_eq "$(jqs "$d" '[.[]|select(.kind=="result")|.error_kind // "ok"]|unique|join(",")')" \
     "http_500,idle_timeout,ok" "chat: error kinds"
+stars=$(printf '%*s' ${#TT_TEST_KEY} '' | tr ' ' '*')
+assert_eq "$(jqs "$d" '[.[]|select(.kind=="chunk")]|group_by(.request_id)|map(map(.data)|join(""))
+    | map(select(contains("Bearer '"$stars"'")))|length>=2')" true "the key echoed in bodies, masked"
 assert_eq "$(jqs "$d" '.[]|select(.kind=="header")|.labels.note')" "[redacted]" "label redacted"
 jqs "$d" '.[]|select(.kind=="header")|.command_line' >"$T/cmdline"
 grep -q -- "--label 'note=\[redacted\]'" "$T/cmdline" || fail "label not redacted: $(cat "$T/cmdline")"
