@@ -115,7 +115,16 @@ static int add_secret(struct body_scrub *b, const char *secret, size_t len)
 static int add_secrets(struct body_scrub *b, const struct transfer_config *tc)
 {
     const char *cred = auth_credential(tc->auth_header), *p;
-    if (cred && add_secret(b, cred, strlen(cred)))
+    size_t len = cred ? strlen(cred) : 0;
+    if (cred && add_secret(b, cred, len))
+        return -1;
+    /* a key stored with its "Bearer " or in quotes is sent so, and a
+     * server may echo the bare key */
+    if (cred && strncasecmp(cred, "Bearer ", 7) == 0 &&
+        add_secret(b, cred + 7, len - 7))
+        return -1;
+    if (len >= 2 && (cred[0] == '"' || cred[0] == '\'') &&
+        cred[len - 1] == cred[0] && add_secret(b, cred + 1, len - 2))
         return -1;
     p = tc->url ? strstr(tc->url, "://") : NULL;
     if (!p)
