@@ -143,6 +143,8 @@ static void row_fill(struct row *r, struct requests_ctx *c,
     row_int(r, "attempt", m->attempt ? m->attempt : 1, true);
     row_int(r, "retry_of", m->retry_of, m->retry_of != 0);
     row_bool(r, "superseded", m->superseded);
+    row_num(r, "tpot_classic_ms", m->tpot_classic_ms);
+    row_num(r, "first_event_tokens", m->first_event_tokens);
 }
 
 static void flush_line(struct requests_ctx *c)
@@ -199,7 +201,10 @@ static void requests_help(void)
         "are measured from the trace's time zero. Undefined values are empty\n"
         "(CSV) or null (JSON). itl_p50_ms/itl_max_ms are the median and "
         "largest\n"
-        "gap between the request's token events.\n"
+        "gap between the request's token events. tpot_ms counts the tokens\n"
+        "the first event carried (first_event_tokens) out of the span;\n"
+        "tpot_classic_ms is (last - first) / (output_tokens - 1), as other\n"
+        "tools report it (docs/metrics.md).\n"
         "\n"
         "  --format F       csv (default; header row, RFC 4180 quoting; a "
         "text\n"

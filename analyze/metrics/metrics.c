@@ -28,17 +28,69 @@ static int64_t sent_ns(const struct metrics_facts *f)
     return after >= 0 ? f->start_ns + after : -1;
 }
 
-/* TPOT: the generation span over the output_tokens - 1 gaps after the
- * first token, so latency = TTFT + TPOT x (n - 1) holds; undefined below 2
- * tokens. (Another TPOT definition goes beside this one, with a field of
- * its own in struct request_metrics.) */
-static double tpot_ms(int64_t first_token_ns, int64_t last_token_ns,
-                      int64_t output_tokens)
+/* Classic TPOT: the generation span over the output_tokens - 1 gaps after
+ * the first token, as most tools define it; undefined below 2 tokens. Under
+ * coalescing it is biased low (the first event's extra tokens are counted
+ * as generated inside the span). */
+static double tpot_classic_ms(int64_t first_token_ns, int64_t last_token_ns,
+                              int64_t output_tokens)
 {
     if (output_tokens < 2)
         return NAN;
     return ms_between(first_token_ns, last_token_ns) /
            (double)(output_tokens - 1);
+}
+
+/* How many of the n output tokens the first token event carried (k1).
+ * 1 when the events carry one token each (n <= events, or the count comes
+ * from the events). Else two estimates: even packing, u = ceil(n /
+ * events) (every event full but maybe the last: exact for a server that
+ * flushes every u tokens), and the first event's share of the stored text,
+ * s = n x its text_bytes / all text_bytes (right when the first event is
+ * flushed alone and later ones are batched, but off by the byte-length
+ * spread of tokens). When s is within 25% of u the packing is even and u
+ * is taken; else s rounded (a token count is whole). Kept within [1, n -
+ * (events - 1)]: every later event carried at least one token. */
+static double first_event_tokens(const struct metrics_facts *f, int64_t n)
+{
+    double k, hi, even;
+    uint64_t total = 0, ev = f->token_events;
+    if (n <= 0 || ev == 0 || (uint64_t)n <= ev)
+        return 1;
+    even = (double)(((uint64_t)n + ev - 1) / ev);
+    k = even;
+    for (size_t i = 0; i < f->n_tokens; i++)
+        total += f->tokens[i].text_bytes;
+    if (f->n_tokens > 0 && f->n_tokens == ev && total > 0) {
+        double share =
+            (double)n * (double)f->tokens[0].text_bytes / (double)total;
+        if (fabs(share - even) > 0.25 * even)
+            k = floor(share + 0.5);
+    }
+    hi = (double)n - (double)(ev - 1);
+    if (k > hi)
+        k = hi;
+    return k < 1 ? 1 : k;
+}
+
+/* TPOT: the generation span over the tokens generated after the first
+ * event, n - k1 (k1 = first_event_tokens), so latency = TTFT + TPOT x
+ * (n - k1) holds and a first event carrying k tokens does not bias it low.
+ * With one token per event k1 = 1: the classic formula. Undefined below 2
+ * tokens or when a single event carried them all (no span to divide). */
+static double tpot_ms(const struct metrics_facts *f, int64_t n,
+                      double *first_tokens)
+{
+    double k1, span;
+    *first_tokens = NAN;
+    if (n < 2)
+        return NAN;
+    k1 = first_event_tokens(f, n);
+    *first_tokens = k1;
+    span = ms_between(f->first_token_ns, f->last_token_ns);
+    if (!((double)n - k1 > 0))
+        return NAN;
+    return span / ((double)n - k1);
 }
 
 /* TPS: output tokens over latency in seconds (TTFT included). */
@@ -241,7 +293,9 @@ int metrics_compute(const struct metrics_facts *f, struct metrics_buf *buf,
     m->server_ttft_ms = ms_between(sent_ns(f), f->first_token_ns);
     m->latency_ms = ms_between(f->start_ns, f->last_token_ns);
     m->stream_end_ms = ms_between(f->start_ns, m->stream_end_ns);
-    m->tpot_ms = tpot_ms(f->first_token_ns, f->last_token_ns, m->output_tokens);
+    m->tpot_ms = tpot_ms(f, m->output_tokens, &m->first_event_tokens);
+    m->tpot_classic_ms =
+        tpot_classic_ms(f->first_token_ns, f->last_token_ns, m->output_tokens);
     m->tps = tps(m->output_tokens, m->latency_ms);
     m->send_lag_ms =
         m->open_loop ? ms_between(f->scheduled_ns, f->start_ns) : NAN;
@@ -251,7 +305,8 @@ int metrics_compute(const struct metrics_facts *f, struct metrics_buf *buf,
         m->open_loop ? ms_between(f->scheduled_ns, f->last_token_ns) : NAN;
     if (!m->ok) { /* failed requests stay out of the timing distributions */
         m->ttft_ms = m->ttft_content_ms = m->server_ttft_ms = NAN;
-        m->tpot_ms = m->latency_ms = m->tps = NAN;
+        m->tpot_ms = m->tpot_classic_ms = m->latency_ms = m->tps = NAN;
+        m->first_event_tokens = NAN;
         m->response_ttft_ms = m->response_latency_ms = NAN;
     }
     return token_arrays(f, buf, m);

@@ -103,10 +103,16 @@ struct request_metrics {
     double ttft_ms;         /* first token event - start */
     double ttft_content_ms; /* first answer (non-reasoning) token - start */
     double server_ttft_ms;  /* first token - request fully sent */
-    double tpot_ms;
-    double latency_ms;       /* last token event - start */
-    double stream_end_ms;    /* [DONE] / end of connection - start */
-    double response_ttft_ms; /* open loop: first token - scheduled */
+    /* TPOT under coalescing: span / (output_tokens - first_event_tokens);
+     * the classic (last - first) / (output_tokens - 1) beside it, for
+     * comparison with other tools (biased low when events carry several
+     * tokens). */
+    double tpot_ms, tpot_classic_ms;
+    double first_event_tokens; /* tokens the first event carried (usage and
+                                  text share; 1 without coalescing) */
+    double latency_ms;         /* last token event - start */
+    double stream_end_ms;      /* [DONE] / end of connection - start */
+    double response_ttft_ms;   /* open loop: first token - scheduled */
     double response_latency_ms;
     double send_lag_ms;      /* open loop: start - scheduled */
     double tps;              /* output tokens / latency (tokens/s) */

@@ -67,14 +67,16 @@ struct metrics_case {
  *   1 / 0.1 s = 10, no gap.
  * tokens 1100, 1120, 1150: gaps 20, 30 (median 25, max 30); TPOT = (1150 -
  *   1100) / (3 - 1) = 25; latency 150; TPS 3 / 0.15 = 20.
- * the same with usage 10 (several tokens per event): TPOT 50 / 9, TPS 10 /
+ * the same with usage 10 (several tokens per event, text sizes unknown):
+ *   the first event carried ceil(10 / 3) = 4, TPOT 50 / (10 - 4), TPS 10 /
  *   0.15, tokens per chunk 10 / 3, usage disagrees with 3 events.
  * gaps 10, 40, 20, 30: median (20 + 30) / 2 = 25, max 40.
  * open loop, scheduled 900: send lag 100, response TTFT = TTFT + 100.
  * server TTFT: post-transfer 5 ms after start -> 100 - 5 = 95; only
  *   pre-transfer 2 ms -> 98; no result -> undefined.
- * usage 257 in one event: TPOT = (1100 - 1100) / 256 = 0 (defined: two or
- *   more tokens), TPS 257 / 0.1 = 2570. */
+ * usage 257 in one event: the event carried them all, no span to divide:
+ *   TPOT undefined (the classic formula's 0 / 256 is in coalescing_cases),
+ *   TPS 257 / 0.1 = 2570. */
 /* clang-format off */
 static const struct metrics_case cases[] = {
     {"no tokens (failed: no_tokens)",
@@ -94,7 +96,7 @@ static const struct metrics_case cases[] = {
     {"multi-token events: usage 10 over 3 events",
      {.start = 1000, .end = 1160, .tok = {1100, 1120, 1150}, .n_tok = 3,
       .usage = true, .usage_out = 10, .usage_in = 40},
-     {{100, 100, X, 50.0 / 9, 150, 160, X, X, X, 10 / 0.15, 10.0 / 3, 25,
+     {{100, 100, X, 50.0 / 6, 150, 160, X, X, X, 10 / 0.15, 10.0 / 3, 25,
        30}, 10, "usage", true, "short-short", 2}},
     {"--tokens chunks over usage",
      {.mode = TOKENS_CHUNKS, .start = 1000, .end = 1160,
@@ -174,17 +176,17 @@ static const struct metrics_case cases[] = {
     {"measured class from usage: long-long",
      {.start = 1000, .end = 1200, .tok = {1100}, .n_tok = 1, .usage = true,
       .usage_out = 257, .usage_in = 1025, .est = 10},
-     {{100, 100, X, 0, 100, 200, X, X, X, 2570, 257, X, X}, 257, "usage",
+     {{100, 100, X, X, 100, 200, X, X, X, 2570, 257, X, X}, 257, "usage",
       true, "long-long", 0}},
     {"measured class from the estimate: long-short",
      {.start = 1000, .end = 1200, .tok = {1100}, .n_tok = 1, .usage = true,
       .usage_out = 256, .usage_in = -1, .est = 2000},
-     {{100, 100, X, 0, 100, 200, X, X, X, 2560, 256, X, X}, 256, "usage",
+     {{100, 100, X, X, 100, 200, X, X, X, 2560, 256, X, X}, 256, "usage",
       true, "long-short", 0}},
     {"measured class: short-long at the thresholds",
      {.start = 1000, .end = 1200, .tok = {1100}, .n_tok = 1, .usage = true,
       .usage_out = 257, .usage_in = 1024},
-     {{100, 100, X, 0, 100, 200, X, X, X, 2570, 257, X, X}, 257, "usage",
+     {{100, 100, X, X, 100, 200, X, X, X, 2570, 257, X, X}, 257, "usage",
       true, "short-long", 0}},
 };
 /* clang-format on */
@@ -401,6 +403,104 @@ static void test_median_against_stats(void)
     metrics_buf_free(&buf);
 }
 
+/* TPOT under coalescing: token events (ms, text bytes), the usage count
+ * (-1 none) and the stored share; want the first event's tokens (k1), TPOT
+ * = span / (n - k1) and the classic span / (n - 1). Start 1000 ms. */
+struct coalesce_case {
+    const char *name;
+    enum token_mode mode;
+    double t[8];
+    uint32_t bytes[8];
+    size_t n_tok;      /* events stored */
+    uint64_t unstored; /* events past the parser's cap */
+    int64_t usage;
+    double k1, tpot, classic;
+};
+
+/* clang-format off */
+static const struct coalesce_case coalescing_cases[] = {
+    /* 64 tokens at 10 ms, flushed every 16: 48 tokens in a 480 ms span */
+    {"16 per event, even text", TOKENS_AUTO, {1250, 1410, 1570, 1730},
+     {16, 16, 16, 16}, 4, 0, 64, 16, 10, 480.0 / 63},
+    /* share 64 x 70 / 256 = 17.5, within 25% of 16: even packing */
+    {"16 per event, uneven text", TOKENS_AUTO, {1250, 1410, 1570, 1730},
+     {70, 60, 66, 60}, 4, 0, 64, 16, 10, 480.0 / 63},
+    /* 10 tokens, 3 per event, the last event 1: ceil(10 / 4) = 3 */
+    {"3 per event, short last event", TOKENS_AUTO, {1120, 1150, 1180, 1190},
+     {3, 3, 3, 1}, 4, 0, 10, 3, 10, 70.0 / 9},
+    /* the first token flushed alone, then 4 by 4: the text share says 1 */
+    {"first alone, then batched", TOKENS_AUTO, {1100, 1140, 1180, 1220},
+     {5, 20, 20, 20}, 4, 0, 13, 1, 10, 10},
+    {"one token per event: the classic formula", TOKENS_AUTO,
+     {1100, 1110, 1120}, {4, 4, 4}, 3, 0, 3, 1, 10, 10},
+    {"usage below the events: the classic formula", TOKENS_AUTO,
+     {1100, 1110, 1120}, {4, 4, 4}, 3, 0, 2, 1, 20, 20},
+    {"no usage: counted from the events", TOKENS_AUTO, {1100, 1110, 1120},
+     {40, 40, 40}, 3, 0, -1, 1, 10, 10},
+    {"--tokens chunks over packed usage", TOKENS_CHUNKS,
+     {1250, 1410, 1570, 1730}, {16, 16, 16, 16}, 4, 0, 64, 1, 160, 160},
+    /* all in one event: nothing to divide (classic: 0 / 256) */
+    {"one event carries all", TOKENS_AUTO, {1100}, {900}, 1, 0, 257, 257, X,
+     0},
+    /* share 10 x 100 / 103 = 9.7 -> 10, but 3 later events carry >= 1 each */
+    {"share clamped by the later events", TOKENS_AUTO,
+     {1100, 1130, 1160, 1190}, {100, 1, 1, 1}, 4, 0, 10, 7, 30, 10},
+    /* past the parser's cap the text of all events is unknown: even */
+    {"past the cap: even packing", TOKENS_AUTO, {1100, 1140}, {1, 1}, 2, 2,
+     16, 4, 40.0 / 12, 40.0 / 15},
+};
+/* clang-format on */
+
+static void test_coalescing(void)
+{
+    struct metrics_buf buf = {0};
+    for (size_t c = 0; c < sizeof(coalescing_cases) / sizeof(*coalescing_cases);
+         c++) {
+        const struct coalesce_case *k = &coalescing_cases[c];
+        struct stream_token tokens[8];
+        struct metrics_facts f;
+        struct request_metrics m;
+        memset(&f, 0, sizeof(f));
+        memset(tokens, 0, sizeof(tokens));
+        f.ok = true;
+        f.token_mode = k->mode;
+        f.scheduled_ns = -1;
+        f.start_ns = ns(1000);
+        f.has_result = true;
+        f.end_ns = ns(2000);
+        f.posttransfer_ns = f.pretransfer_ns = -1;
+        for (size_t i = 0; i < k->n_tok; i++) {
+            tokens[i].t_ns = ns(k->t[i]);
+            tokens[i].text_bytes = k->bytes[i];
+        }
+        f.tokens = tokens;
+        f.n_tokens = k->n_tok;
+        f.token_events = k->n_tok + k->unstored;
+        f.first_token_ns = f.first_content_ns = tokens[0].t_ns;
+        f.last_token_ns = tokens[k->n_tok - 1].t_ns;
+        f.done_ns = f.last_feed_ns = -1;
+        f.usage_output_tokens = k->usage;
+        f.usage_input_tokens = -1;
+        f.input_tokens_est = -1;
+        memset(&m, 0, sizeof(m));
+        CHECK_MSG(metrics_compute(&f, &buf, &m) == METRICS_OK, "%s", k->name);
+        CHECK_MSG(near(m.first_event_tokens, k->k1), "%s: k1 got %.17g want %g",
+                  k->name, m.first_event_tokens, k->k1);
+        CHECK_MSG(near(m.tpot_ms, k->tpot), "%s: tpot got %.17g want %.17g",
+                  k->name, m.tpot_ms, k->tpot);
+        CHECK_MSG(near(m.tpot_classic_ms, k->classic),
+                  "%s: classic got %.17g want %.17g", k->name,
+                  m.tpot_classic_ms, k->classic);
+        /* the identity TPOT keeps: latency = TTFT + TPOT x (n - k1) */
+        if (!isnan(k->tpot))
+            CHECK_MSG(near(m.latency_ms,
+                           m.ttft_ms + m.tpot_ms * ((double)m.output_tokens -
+                                                    m.first_event_tokens)),
+                      "%s: latency identity", k->name);
+    }
+    metrics_buf_free(&buf);
+}
+
 /* A buffer that grew for a long stream serves a short one after it. */
 static void test_buffer_reuse(void)
 {
@@ -435,6 +535,7 @@ int main(void)
 {
     test_cases();
     test_median_against_stats();
+    test_coalescing();
     test_buffer_reuse();
     return CHECK_DONE();
 }

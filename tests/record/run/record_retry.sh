@@ -119,8 +119,9 @@ python3 - "$T/req.csv" "$T/req_all.csv" <<'PY' || fail "retry: requests csv atte
 import csv, sys
 rows = list(csv.reader(open(sys.argv[1], newline="")))
 head, body = rows[0], rows[1:]
-# appended at the end: the older columns keep their positions
-assert head[-4:] == ["error_message", "attempt", "retry_of", "superseded"], head
+# appended after the older columns, which keep their positions (later
+# columns, tpot_classic_ms..., come after these)
+assert head[39:43] == ["error_message", "attempt", "retry_of", "superseded"], head
 col = {k: i for i, k in enumerate(head)}
 got = sorted((r[col["id"]], r[col["attempt"]], r[col["retry_of"]], r[col["superseded"]]) for r in body)
 assert got == [("2", "2", "1", "false"), ("4", "2", "3", "false")], got
