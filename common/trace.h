@@ -216,6 +216,22 @@ const char *trace_reader_error(const struct trace_reader *r);
 /* Byte offset where the damage starts (valid after an error). */
 uint64_t trace_reader_error_offset(const struct trace_reader *r);
 
+/* After trace_reader_next reported damage (not an I/O error or out of
+ * memory), scans forward for the next trace header of a concatenation
+ * (`cat a b c` with a damaged): from just after the record before the
+ * damage, so a header that a cut record swallowed is found too. Returns 1
+ * when one was found: reading goes on there (the next trace_reader_next
+ * returns that header), [*from, *to) are the bytes skipped (from the
+ * damage to the header; *to < *from when the header was inside the record
+ * before the damage) and trace_reader_resync_note says so in one line.
+ * Returns 0 when the input holds no further header (reading stays
+ * stopped). Clean input never needs it: what it reads is unchanged. */
+int trace_reader_resync(struct trace_reader *r, uint64_t *from, uint64_t *to);
+
+/* "FILE: bytes N to M (K bytes) skipped: ..." after a resynchronization
+ * that returned 1, else "". */
+const char *trace_reader_resync_note(const struct trace_reader *r);
+
 /* Name given to open ("-" shown as "<stdin>"). */
 const char *trace_reader_name(const struct trace_reader *r);
 

@@ -16,6 +16,16 @@
 #define READ_STEP ((size_t)256 << 10)
 #define MAX_NODES ((size_t)1 << 20) /* decoded nodes in one record */
 #define SCRATCH_BLOCK ((size_t)64 << 10)
+/* The record before a damaged one is kept in the window while it is at most
+ * this big, so a resynchronization can find a header it swallowed (a cut
+ * chunk whose claimed length ran into the next trace of a concatenation). */
+#define RESYNC_LOOKBACK ((size_t)1 << 20)
+/* A header as every writer starts it: [1, {"format": "tokentrace", ...}]:
+ * 0x92 0x01, a map prefix (fixmap, map16 or map32), then these bytes. */
+static const char HEADER_KEY[] = "\xa6"
+                                 "format"
+                                 "\xaa"
+                                 "tokentrace";
 
 /* A bump allocator whose blocks never move, reset per record. */
 struct scratch_block {
@@ -40,6 +50,10 @@ struct trace_reader {
     struct scratch_block *scratch;
     char error[512];
     uint64_t error_offset;
+    int error_code;    /* the trace_err of the error, 0 none */
+    uint64_t prev_off; /* the last record delivered: where it starts */
+    size_t prev_size;  /* and its size (0: none to keep) */
+    char note[512];    /* what the last resynchronization skipped */
 };
 
 static void *scratch_alloc(struct trace_reader *r, size_t size)
@@ -153,6 +167,7 @@ static int fail(struct trace_reader *r, int err, uint64_t offset,
     vsnprintf(detail, sizeof(detail), fmt, ap);
     va_end(ap);
     r->error_offset = offset;
+    r->error_code = err;
     snprintf(r->error, sizeof(r->error), "%s: byte %llu: %s", r->name,
              (unsigned long long)offset, detail);
     return -err;
@@ -163,11 +178,16 @@ static int fail(struct trace_reader *r, int err, uint64_t offset,
 static int fill_more(struct trace_reader *r)
 {
     ssize_t n;
-    if (r->pos > 0) {
-        memmove(r->buf, r->buf + r->pos, r->fill - r->pos);
-        r->base += r->pos;
-        r->fill -= r->pos;
-        r->pos = 0;
+    size_t drop = r->pos;
+    /* keep a small previous record for trace_reader_resync */
+    if (r->prev_size && r->prev_size <= RESYNC_LOOKBACK &&
+        r->prev_off >= r->base && r->prev_off - r->base < drop)
+        drop = (size_t)(r->prev_off - r->base);
+    if (drop > 0) {
+        memmove(r->buf, r->buf + drop, r->fill - drop);
+        r->base += drop;
+        r->fill -= drop;
+        r->pos -= drop;
     }
     if (r->cap - r->fill < READ_STEP) {
         size_t ncap = r->cap ? r->cap * 2 : READ_STEP * 2;
@@ -440,6 +460,51 @@ static int interpret(struct trace_reader *r, const struct mp_value *v,
     return 1;
 }
 
+/* Where a header record would start if HEADER_KEY sits at buf[m], or -1:
+ * 0x92 0x01 and a map prefix must come right before it. */
+static int64_t header_start(const struct trace_reader *r, size_t m)
+{
+    static const size_t prefix[] = {3, 5, 7}; /* fixmap, map16, map32 */
+    static const uint8_t marker[] = {0, 0xde, 0xdf};
+    for (size_t i = 0; i < 3; i++) {
+        const uint8_t *p;
+        size_t k = prefix[i];
+        if (m < k)
+            continue;
+        p = r->buf + m - k;
+        if (p[0] != 0x92 || p[1] != TRACE_HEADER)
+            continue;
+        if (i == 0 ? (p[2] & 0xf0) == 0x80 : p[2] == marker[i])
+            return (int64_t)(m - k);
+    }
+    return -1;
+}
+
+/* The file offset of a header record starting inside buf[from, to) (a
+ * record that a cut left unfinished swallowed the next trace of a
+ * concatenation), or 0 when there is none. Clean traces never have one:
+ * HEADER_KEY's bytes are not UTF-8, and records hold text. */
+static uint64_t embedded_header(const struct trace_reader *r, size_t from,
+                                size_t to)
+{
+    const size_t klen = sizeof(HEADER_KEY) - 1;
+    while (from + klen <= to) {
+        const uint8_t *hit = memchr(r->buf + from, 0xa6, to - from);
+        size_t m;
+        int64_t start;
+        if (!hit)
+            break;
+        m = (size_t)(hit - r->buf);
+        if (m + klen > to)
+            break;
+        if (memcmp(hit, HEADER_KEY, klen) == 0 &&
+            (start = header_start(r, m)) >= 0 && (size_t)start >= from)
+            return r->base + (uint64_t)start;
+        from = m + 1;
+    }
+    return 0;
+}
+
 /* The common chunk record, [2, id, t_ns, bytes] (a 4-element array whose
  * id fits in uint32 and whose time is an integer), decoded straight from
  * the buffer: no measuring pass, no tree. Returns the record's size when
@@ -479,6 +544,7 @@ int trace_reader_next(struct trace_reader *r, struct trace_record *rec)
 {
     struct mp_value *v;
     size_t used = 0, want = 1;
+    uint64_t inner;
     int st, err;
 
     if (r->error[0])
@@ -487,11 +553,14 @@ int trace_reader_next(struct trace_reader *r, struct trace_record *rec)
     mp_arena_reset(&r->arena);
     scratch_reset(r);
     if (r->fast_chunks && r->seen_header &&
-        (used = read_chunk_fast(r, rec)) > 0) {
+        (used = read_chunk_fast(r, rec)) > 0 &&
+        !embedded_header(r, r->pos + 1, r->pos + used)) {
         rec->offset = r->base + r->pos;
         rec->size = used;
         rec->trace_index = r->trace_index;
         r->pos += used;
+        r->prev_off = rec->offset;
+        r->prev_size = used;
         return 1;
     }
     for (;;) {
@@ -534,6 +603,11 @@ int trace_reader_next(struct trace_reader *r, struct trace_record *rec)
     }
     rec->offset = r->base + r->pos;
     rec->size = used;
+    if ((inner = embedded_header(r, r->pos + 1, r->pos + used)) != 0)
+        return fail(r, TRACE_E_MALFORMED, rec->offset,
+                    "record cut short: the next trace's header starts "
+                    "inside it, at byte %llu",
+                    (unsigned long long)inner);
     st = mp_decode(r->buf + r->pos, r->fill - r->pos, &r->arena, &v, &used);
     if (st != MP_OK)
         return fail(r, st == MP_NOMEM ? TRACE_E_TOO_LARGE : TRACE_E_MALFORMED,
@@ -548,5 +622,85 @@ int trace_reader_next(struct trace_reader *r, struct trace_record *rec)
         return fail(r, TRACE_E_NOT_TRACE, rec->offset,
                     "the first record is not a tokentrace header");
     r->seen_header = true;
+    r->prev_off = rec->offset;
+    r->prev_size = rec->size;
     return 1;
+}
+
+int trace_reader_resync(struct trace_reader *r, uint64_t *from, uint64_t *to)
+{
+    const size_t klen = sizeof(HEADER_KEY) - 1, keep = klen + 7;
+    uint64_t at, damage = r->error_offset;
+    r->note[0] = '\0';
+    if (!r->error[0] || r->error_code == TRACE_E_IO ||
+        r->error_code == TRACE_E_NOMEM)
+        return 0;
+    /* From just after the record before the damage when it is still in the
+     * window (a cut record may have swallowed the next header), else from
+     * just after the damaged record's start. */
+    at = damage + 1;
+    if (r->prev_size && r->prev_off >= r->base && r->prev_off < damage)
+        at = r->prev_off + 1;
+    if (at < r->base)
+        at = r->base;
+    r->prev_size = 0; /* nothing to keep from here on */
+    for (;;) {
+        size_t i = (size_t)(at - r->base);
+        while (i + klen <= r->fill) {
+            const uint8_t *hit = memchr(r->buf + i, 0xa6, r->fill - i);
+            int64_t start;
+            if (!hit || (size_t)(hit - r->buf) + klen > r->fill)
+                break;
+            if (memcmp(hit, HEADER_KEY, klen) != 0) {
+                i = (size_t)(hit - r->buf) + 1;
+                continue;
+            }
+            start = header_start(r, (size_t)(hit - r->buf));
+            if (start >= 0 && r->base + (uint64_t)start >= at) {
+                uint64_t found = r->base + (uint64_t)start;
+                r->pos = (size_t)start;
+                *from = damage;
+                *to = found;
+                if (found > damage)
+                    snprintf(r->note, sizeof(r->note),
+                             "%s: bytes %llu to %llu (%llu bytes) skipped: "
+                             "reading on from the next trace header, at "
+                             "byte %llu",
+                             r->name, (unsigned long long)damage,
+                             (unsigned long long)found,
+                             (unsigned long long)(found - damage),
+                             (unsigned long long)found);
+                else
+                    snprintf(r->note, sizeof(r->note),
+                             "%s: the next trace header starts at byte %llu, "
+                             "inside the record before the damage (byte "
+                             "%llu): that record was cut short; reading on "
+                             "from the header",
+                             r->name, (unsigned long long)found,
+                             (unsigned long long)damage);
+                r->error[0] = '\0';
+                r->error_code = 0;
+                return 1;
+            }
+            i = (size_t)(hit - r->buf) + 1;
+        }
+        if (r->eof) {
+            r->pos = r->fill;
+            return 0;
+        }
+        /* Drop what was searched, keeping a tail a match may start in. */
+        r->pos = r->fill > keep ? r->fill - keep : 0;
+        if (r->base + r->pos < at)
+            r->pos = (size_t)(at - r->base);
+        at = r->base + r->pos;
+        if (fill_more(r) != TRACE_OK) {
+            r->pos = r->fill;
+            return 0;
+        }
+    }
+}
+
+const char *trace_reader_resync_note(const struct trace_reader *r)
+{
+    return r->note;
 }

@@ -78,20 +78,32 @@ static int dump_file(const char *path)
         return 1;
     }
     buf_init(&out, 0);
-    while ((st = trace_reader_next(r, &rec)) > 0) {
-        dump_record(&out, &rec);
-        if (out.len > 65536) {
-            fwrite(out.data, 1, out.len, stdout);
-            buf_reset(&out);
+    for (;;) {
+        uint64_t from, to;
+        st = trace_reader_next(r, &rec);
+        if (st > 0) {
+            dump_record(&out, &rec);
+            if (out.len > 65536) {
+                fwrite(out.data, 1, out.len, stdout);
+                buf_reset(&out);
+            }
+            continue;
         }
+        if (st == 0)
+            break;
+        fwrite(out.data, 1, out.len, stdout);
+        buf_reset(&out);
+        fflush(stdout);
+        log_error("%s", trace_reader_error(r));
+        rc = 1;
+        /* a damaged trace in a concatenation: the next ones still read */
+        if (trace_reader_resync(r, &from, &to) != 1)
+            break;
+        log_warn("%s", trace_reader_resync_note(r));
     }
     if (out.len)
         fwrite(out.data, 1, out.len, stdout);
     buf_free(&out);
-    if (st < 0) {
-        log_error("%s", trace_reader_error(r));
-        rc = 1;
-    }
     trace_reader_close(r);
     return rc;
 }

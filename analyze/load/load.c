@@ -385,6 +385,21 @@ static void on_request(struct loader *L, const struct trace_request *q)
         pending_clear(L, p);
 }
 
+/* Says what trace_reader_next's error st means for the trace being read
+ * (kept in its trace_info as its damage). */
+static void report_damage(struct loader *L, struct trace_reader *r, int st)
+{
+    if (st == -TRACE_E_VERSION) {
+        /* Not damage: a newer format this reader must not guess at. */
+        log_error("%s; this trace is not analyzed", trace_reader_error(r));
+    } else {
+        log_warn("%s; analyzing the complete records before it",
+                 trace_reader_error(r));
+        if (L->info && !L->info->damage)
+            L->info->damage = strdup(trace_reader_error(r));
+    }
+}
+
 static int push_info(struct trace_info *t, struct trace_info ***infos,
                      size_t *n)
 {
@@ -413,8 +428,23 @@ int load_trace_file(const char *path, const struct load_options *opt,
         log_error("%s: cannot open: %m", path);
         return 1;
     }
-    while (!L.stop && (st = trace_reader_next(r, &rec)) > 0) {
+    for (;;) {
         struct pending *p;
+        if (L.stop)
+            break;
+        st = trace_reader_next(r, &rec);
+        if (st < 0) {
+            uint64_t from, to;
+            report_damage(&L, r, st);
+            rc = 1;
+            if (trace_reader_resync(r, &from, &to) != 1)
+                break;
+            /* cat a b c with a damaged: b and c are still read */
+            log_warn("%s", trace_reader_resync_note(r));
+            continue;
+        }
+        if (st <= 0)
+            break;
         switch (rec.kind) {
         case TRACE_HEADER:
             end_trace(&L);
@@ -466,17 +496,7 @@ int load_trace_file(const char *path, const struct load_options *opt,
             break;
         }
     }
-    if (st == -TRACE_E_VERSION) {
-        /* Not damage: a newer format this reader must not guess at. */
-        log_error("%s; this trace is not analyzed", trace_reader_error(r));
-        rc = 1;
-    } else if (st < 0) {
-        log_warn("%s; analyzing the complete records before it",
-                 trace_reader_error(r));
-        if (L.info)
-            L.info->damage = strdup(trace_reader_error(r));
-        rc = 1;
-    } else if (!L.info && !L.stop) {
+    if (st >= 0 && !L.info && !L.stop) {
         /* Read whole, yet no trace in it: damage too (as `check` says). */
         log_warn("%s: empty file, no trace header", trace_reader_name(r));
         rc = 1;
