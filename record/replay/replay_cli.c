@@ -160,10 +160,10 @@ static int usage_error(const char *fmt, ...)
  * of opts (ended by a NULL name) when it looks like a typo of it. */
 static int unknown_option(const struct option *opts, const char *arg)
 {
-    char word[SUGGEST_MAX_LEN + 1], names[16][32];
-    const char *cands[16], *near = NULL, *eq = strchr(arg, '=');
+    char word[SUGGEST_MAX_LEN + 1], names[64][32];
+    const char *cands[64], *near = NULL, *eq = strchr(arg, '=');
     size_t n = 0;
-    for (; opts[n].name && n < 16; n++) {
+    for (; n < 64 && opts[n].name; n++) {
         snprintf(names[n], sizeof names[n], "--%s", opts[n].name);
         cands[n] = names[n];
     }
