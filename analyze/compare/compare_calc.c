@@ -26,15 +26,14 @@ struct compare_itl {
     struct stats_vec v;
 };
 
+/* The group of set with this model and class (the sides are grouped by
+ * model,class), through the set's index: comparing many groups stays
+ * linear. */
 static const struct group *find_group(const struct group_set *set,
                                       const char *model, const char *cls)
 {
-    for (size_t i = 0; i < set->n_groups; i++) {
-        const struct group *g = set->groups[i];
-        if (strcmp(g->keys[0], model) == 0 && strcmp(g->keys[1], cls) == 0)
-            return g;
-    }
-    return NULL;
+    const char *const vals[2] = {model, cls};
+    return group_set_find(set, vals, 2);
 }
 
 static struct stats_vec *itl_vec(struct compare_side *s, const struct group *g)

@@ -1,5 +1,6 @@
 /* groups: collects request metrics into groups and an overall group. */
 #include "groups.h"
+#include "group_index.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -163,6 +164,7 @@ void group_set_free(struct group_set *set)
     }
     free(set->groups);
     group_free(&set->overall);
+    group_index_free(&set->index);
     for (size_t i = 0; i < GROUP_MAX_DIMS; i++)
         free(set->by.label_keys[i]);
     load_free_infos(set->traces, set->n_traces);
@@ -201,26 +203,55 @@ static int class_rank(const char *name)
     return 3;
 }
 
+/* Writes the index key of a group with key values vals into out: "LEN:VALUE"
+ * per dimension, one unambiguous string per group. Returns its length. */
+static size_t join_keys(const char *const *vals, size_t n, char *out,
+                        size_t size)
+{
+    size_t at = 0;
+    for (size_t i = 0; i < n && at < size; i++)
+        at += (size_t)snprintf(out + at, size - at, "%zu:%s", strlen(vals[i]),
+                               vals[i]);
+    if (at >= size)
+        at = size - 1;
+    out[at] = '\0';
+    return at;
+}
+
+const struct group *group_set_find(const struct group_set *set,
+                                   const char *const *vals, size_t n)
+{
+    char joined[GROUP_MAX_DIMS * 540];
+    size_t len, k;
+    if (n != set->by.n)
+        return NULL;
+    len = join_keys(vals, n, joined, sizeof(joined));
+    if (!group_index_get(&set->index,
+                         group_index_hash(GROUP_INDEX_HASH_INIT, joined, len),
+                         NULL, joined, &k))
+        return NULL;
+    return set->groups[k];
+}
+
 static struct group *find_group(struct group_set *set,
                                 const struct request_metrics *m)
 {
     char tmp[GROUP_MAX_DIMS][512];
     const char *vals[GROUP_MAX_DIMS];
     struct group *g, **p;
+    char joined[GROUP_MAX_DIMS * 540];
+    size_t k;
+    uint64_t hash;
     for (size_t i = 0; i < set->by.n; i++)
         vals[i] = key_value(set, i, m, tmp[i], sizeof(tmp[i]));
-    for (size_t k = 0; k < set->n_groups; k++) {
-        size_t i;
-        g = set->groups[k];
-        for (i = 0; i < set->by.n; i++)
-            if (strcmp(g->keys[i], vals[i]) != 0)
-                break;
-        if (i == set->by.n)
-            return g;
-    }
+    hash = group_index_hash(GROUP_INDEX_HASH_INIT, joined,
+                            join_keys(vals, set->by.n, joined, sizeof(joined)));
+    if (group_index_get(&set->index, hash, NULL, joined, &k))
+        return set->groups[k];
     g = malloc(sizeof(*g));
     p = realloc(set->groups, (set->n_groups + 1) * sizeof(*p));
-    if (!g || !p) {
+    if (!g || !p ||
+        group_index_put(&set->index, hash, NULL, joined, set->n_groups)) {
         free(g);
         if (p)
             set->groups = p;
@@ -236,17 +267,25 @@ static struct group *find_group(struct group_set *set,
     return g;
 }
 
-static void count_error(struct group *g, const char *kind)
+/* Counts one failure of kind in g; kinds are found through the set's
+ * index (owner g), so many distinct kinds stay linear. */
+static void count_error(struct group_index *ix, struct group *g,
+                        const char *kind)
 {
     struct error_count *p;
-    for (size_t i = 0; i < g->n_errors; i++)
-        if (strcmp(g->errors[i].kind, kind) == 0) {
-            g->errors[i].n++;
-            return;
-        }
+    uint64_t hash = group_index_hash(GROUP_INDEX_HASH_INIT, kind, strlen(kind));
+    size_t i;
+    if (group_index_get(ix, hash, g, kind, &i)) {
+        g->errors[i].n++;
+        return;
+    }
     p = realloc(g->errors, (g->n_errors + 1) * sizeof(*p));
     if (!p)
         return;
+    if (group_index_put(ix, hash, g, kind, g->n_errors)) {
+        g->errors = p;
+        return;
+    }
     g->errors = p;
     p[g->n_errors].kind = strdup(kind);
     p[g->n_errors].n = 1;
@@ -279,8 +318,8 @@ static void push_value(struct group *g, int metric, double x)
         g->dropped[metric]++;
 }
 
-static void add_to(struct group *g, const struct slo *slo,
-                   const struct request_metrics *m)
+static void add_to(struct group_index *ix, struct group *g,
+                   const struct slo *slo, const struct request_metrics *m)
 {
     double vals[M_COUNT] = {
         [M_TTFT] = m->ttft_ms,
@@ -316,7 +355,7 @@ static void add_to(struct group *g, const struct slo *slo,
     if (m->open_loop)
         g->open_loop = true;
     if (!m->ok) {
-        count_error(g, m->error_kind);
+        count_error(ix, g, m->error_kind);
         /* Open loop: send lag is the client's, known even for failures. */
         if (!isnan(m->send_lag_ms))
             push_value(g, M_SEND_LAG, m->send_lag_ms);
@@ -345,8 +384,8 @@ int group_set_add(void *ctx, const struct request_metrics *m)
     struct group *g = find_group(set, m);
     if (!g)
         return -1;
-    add_to(g, &set->slo, m);
-    add_to(&set->overall, &set->slo, m);
+    add_to(&set->index, g, &set->slo, m);
+    add_to(&set->index, &set->overall, &set->slo, m);
     return 0;
 }
 

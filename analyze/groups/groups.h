@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "group_index.h"
 #include "load.h"
 #include "stats.h"
 
@@ -92,7 +93,14 @@ struct group_set {
     struct trace_info **traces;
     size_t n_traces;
     size_t value_limit; /* cap of each distribution (group_set_limit_values) */
+    struct group_index index; /* groups by key, error kinds by group */
 };
+
+/* The group whose key values (one per --by dimension, in order) are vals,
+ * or NULL (also when n is not the set's number of dimensions). Constant
+ * time. */
+const struct group *group_set_find(const struct group_set *set,
+                                   const char *const *vals, size_t n);
 
 /* Parses "--by" ("model,class", "label:week,model", "trace"). Returns 0, or
  * -1 with a one-line reason in err. */

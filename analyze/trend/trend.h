@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "group_index.h"
 #include "load.h"
 #include "stats.h"
 
@@ -40,6 +41,7 @@ struct trend_set {
     size_t n_traces;
     struct trace_info **by_time; /* the same, by recording time */
     struct trend_row *last;      /* lookup cache */
+    struct group_index index;    /* rows by period, model and class */
     bool nomem;                  /* a request could not be stored */
 };
 

@@ -2,6 +2,7 @@
 #include "trend.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,16 +61,27 @@ static struct trend_row *find_row(struct trend_set *set, const char *period,
                                   const char *model, const char *cls)
 {
     struct trend_row *r, **p;
+    char key[2048];
+    size_t k, len;
+    uint64_t hash;
     if (set->last && row_is(set->last, period, model, cls))
         return set->last;
-    for (size_t i = 0; i < set->n_rows; i++)
-        if (row_is(set->rows[i], period, model, cls))
-            return set->last = set->rows[i];
+    /* "LEN:VALUE" three times: one unambiguous key per row */
+    len =
+        (size_t)snprintf(key, sizeof(key), "%zu:%s%zu:%s%zu:%s", strlen(period),
+                         period, strlen(model), model, strlen(cls), cls);
+    if (len >= sizeof(key))
+        len = sizeof(key) - 1;
+    hash = group_index_hash(GROUP_INDEX_HASH_INIT, key, len);
+    if (group_index_get(&set->index, hash, NULL, key, &k) &&
+        row_is(set->rows[k], period, model, cls))
+        return set->last = set->rows[k];
     r = calloc(1, sizeof(*r));
     p = realloc(set->rows, (set->n_rows + 1) * sizeof(*p));
     if (p)
         set->rows = p;
-    if (!r || !p)
+    if (!r || !p ||
+        group_index_put(&set->index, hash, NULL, key, set->n_rows) != 0)
         goto fail;
     r->period = strdup(period);
     r->model = strdup(model);
@@ -195,6 +207,7 @@ void trend_free(struct trend_set *set)
         row_free(set->rows[i]);
     free(set->rows);
     free(set->by_time);
+    group_index_free(&set->index);
     load_free_infos(set->traces, set->n_traces);
     memset(set, 0, sizeof(*set));
 }

@@ -36,7 +36,9 @@ struct opts {
     const char *models[MAX_NAMES], *classes[MAX_NAMES];
     struct trace_kv labels[MAX_NAMES];
     size_t n_models, n_classes, n_labels;
-    uint64_t rng; /* splitmix64 state, seeded by -s (default 1) */
+    uint64_t rng;              /* splitmix64 state, seeded by -s (default 1) */
+    long long distinct_models; /* -M N: models model-0..N-1, round robin */
+    long long distinct_kinds;  /* -E N: failures carry kinds kind-0..N-1 */
 };
 
 /* The next pseudo-random value of this trace. */
@@ -55,7 +57,8 @@ static void parse(int argc, char **argv, struct opts *o)
     if (argc < 2) {
         fprintf(stderr,
                 "usage: gen_trace --mix OUT [-n N] [-c C] [-m MODEL]... "
-                "[-k CLASS]... [-z NS] [-f K] [-s SEED] [-l K=V]...\n");
+                "[-k CLASS]... [-z NS] [-f K] [-s SEED] [-l K=V]... "
+                "[-M DISTINCT_MODELS] [-E DISTINCT_ERROR_KINDS]\n");
         exit(2);
     }
     o->out = argv[1];
@@ -71,6 +74,10 @@ static void parse(int argc, char **argv, struct opts *o)
             o->real_zero = num(v);
         else if (strcmp(f, "-s") == 0)
             o->rng = (uint64_t)num(v);
+        else if (strcmp(f, "-M") == 0)
+            o->distinct_models = num(v);
+        else if (strcmp(f, "-E") == 0)
+            o->distinct_kinds = num(v);
         else if (strcmp(f, "-m") == 0 && o->n_models < MAX_NAMES)
             o->models[o->n_models++] = v;
         else if (strcmp(f, "-k") == 0 && o->n_classes < MAX_NAMES)
@@ -98,7 +105,7 @@ int gen_trace_mix(int argc, char **argv)
 {
     struct opts o;
     struct trace_writer *w;
-    char chunk[256], rid[64];
+    char chunk[256], rid[64], model[32], kind[32];
     int64_t t0 = 5000000000LL, lane_free[256];
     uint64_t chunks = 0, ok = 0;
     parse(argc, argv, &o);
@@ -138,8 +145,13 @@ int gen_trace_mix(int argc, char **argv)
         long tokens = 8 + (long)(rnd(&o) % 120), tt;
         bool fail = o.fail_every && i % o.fail_every == 0;
         snprintf(rid, sizeof(rid), "70707070-%lld", i);
+        snprintf(model, sizeof(model), "model-%lld",
+                 o.distinct_models ? (i - 1) % o.distinct_models : 0);
+        snprintf(kind, sizeof(kind), "kind-%lld",
+                 o.distinct_kinds ? (i - 1) % o.distinct_kinds : 0);
         struct trace_request q = {.id = (uint32_t)i,
-                                  .model = o.models[m],
+                                  .model =
+                                      o.distinct_models ? model : o.models[m],
                                   .class_name = o.classes[k],
                                   .input_tokens_est = 40,
                                   .max_tokens = 256,
@@ -173,6 +185,7 @@ int gen_trace_mix(int argc, char **argv)
             .http_status = fail ? 500 : 200,
             .chunks = fail ? 0 : (uint64_t)tokens + 1,
             .first_byte_ns = fail ? -1 : start + ttft,
+            .error_kind = fail && o.distinct_kinds ? kind : NULL,
             .attempt = 1,
             .phases = {-1, -1, -1, -1, -1, ttft, t - start}};
         trace_write_result(w, &s);
