@@ -6,7 +6,8 @@
  *                  [jitter_ms] [seed] [NAME=VALUE...]
  *        gen_trace --mix OUT [-n REQUESTS] [-c CONCURRENCY] [-m MODEL]...
  *                  [-k CLASS]... [-z REAL_ZERO_NS] [-f FAIL_EVERY] [-s SEED]
- *                  [-l KEY=VALUE]...        (gen_trace_mix.c)
+ *                  [-l KEY=VALUE]... [-M DISTINCT_MODELS]
+ *                  [-E DISTINCT_ERROR_KINDS]   (gen_trace_mix.c)
  *        gen_trace --replay OUT.ttrace DIR  (gen_trace_replay.c)
  *
  * The default mode: each request streams `tokens` OpenAI chat chunks: the
