@@ -3,7 +3,10 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #define PROGRESS_INTERVAL_NS 250000000LL
 
@@ -15,6 +18,15 @@ void progress_init(struct progress *p, bool enabled, uint64_t total,
     p->total = total;
     p->start_ns = start_ns;
     p->last_draw_ns = start_ns - PROGRESS_INTERVAL_NS;
+    p->planned = UINT64_MAX;
+    p->plan_end_ns = -1;
+}
+
+void progress_set_plan(struct progress *p, uint64_t planned,
+                       int64_t plan_end_ns)
+{
+    p->planned = planned;
+    p->plan_end_ns = plan_end_ns;
 }
 
 /* The histogram bucket of a TTFT of ms milliseconds. */
@@ -67,34 +79,145 @@ double progress_ttft_p50(const struct progress *p)
     return r;
 }
 
+/* Appends field to out (length *len) after ", " when it fits in width
+ * characters; the first field is cut to fit. Returns false once a field
+ * did not fit: the ones after it are dropped too. */
+static bool add_field(char *out, size_t cap, size_t *len, size_t width,
+                      const char *field)
+{
+    size_t sep = *len ? 2 : 0, n = strlen(field);
+    if (*len == 0 && n > width)
+        n = width; /* even the first does not fit: cut it */
+    if (*len + sep + n > width || *len + sep + n >= cap)
+        return false;
+    if (sep)
+        memcpy(out + *len, ", ", 2);
+    memcpy(out + *len + sep, field, n);
+    *len += sep + n;
+    out[*len] = '\0';
+    return true;
+}
+
+/* A duration for a person: "42 s", "3m05s", "2h07m". */
+static void fmt_duration(char *out, size_t cap, double s)
+{
+    long long t = s > 0 ? (long long)(s + 0.5) : 0;
+    if (s < 99.5)
+        snprintf(out, cap, "%.0f s", s > 0 ? s : 0);
+    else if (t < 3600)
+        snprintf(out, cap, "%lldm%02llds", t / 60, t % 60);
+    else
+        snprintf(out, cap, "%lldh%02lldm", t / 3600, t % 3600 / 60);
+}
+
+/* The seconds left, or -1 when nothing tells: the schedule's end when it
+ * has one (open loop, --duration), else the requests left at the rate
+ * seen so far. */
+static double eta_s(const struct progress *p, int64_t now_ns, double rate)
+{
+    double left = -1;
+    if (p->total != UINT64_MAX && p->done < p->total && rate > 0)
+        left = (double)(p->total - p->done) / rate;
+    if (p->plan_end_ns >= 0) {
+        double to_end = (double)(p->plan_end_ns - now_ns) / 1e9;
+        if (to_end < 0)
+            to_end = 0;
+        if (left < 0 || to_end < left || p->total == UINT64_MAX)
+            left = to_end;
+    }
+    return left;
+}
+
+size_t progress_format(const struct progress *p, int64_t now_ns, int columns,
+                       char *out, size_t cap)
+{
+    char f[96], t[32];
+    size_t len = 0, width = columns > 1 ? (size_t)columns - 1 : 1;
+    double elapsed = (double)(now_ns - p->start_ns) / 1e9, p50, rate, left;
+    if (cap == 0)
+        return 0;
+    out[0] = '\0';
+    if (p->total != UINT64_MAX)
+        snprintf(f, sizeof f, "%llu/%llu done", (unsigned long long)p->done,
+                 (unsigned long long)p->total);
+    else if (p->planned != UINT64_MAX)
+        snprintf(f, sizeof f, "%llu/~%llu done", (unsigned long long)p->done,
+                 (unsigned long long)p->planned);
+    else
+        snprintf(f, sizeof f, "%llu done", (unsigned long long)p->done);
+    if (!add_field(out, cap, &len, width, f))
+        return len;
+    snprintf(f, sizeof f, "%llu errors", (unsigned long long)p->errors);
+    if (!add_field(out, cap, &len, width, f))
+        return len;
+    snprintf(f, sizeof f, "%llu in flight", (unsigned long long)p->in_flight);
+    if (!add_field(out, cap, &len, width, f))
+        return len;
+    if (p->stalled) {
+        snprintf(f, sizeof f, "%llu stalled >=%lld s",
+                 (unsigned long long)p->stalled,
+                 (long long)(PROGRESS_STALL_NS / 1000000000LL));
+        if (!add_field(out, cap, &len, width, f))
+            return len;
+    }
+    if (p->retries) {
+        snprintf(f, sizeof f, "%llu retries (%llu waiting)",
+                 (unsigned long long)p->retries,
+                 (unsigned long long)p->waiting);
+        if (!add_field(out, cap, &len, width, f))
+            return len;
+    }
+    p50 = progress_ttft_p50(p);
+    if (p50 < 0)
+        snprintf(f, sizeof f, "TTFT p50 -");
+    else
+        snprintf(f, sizeof f, "TTFT p50 %.0f ms", p50);
+    if (!add_field(out, cap, &len, width, f))
+        return len;
+    snprintf(f, sizeof f, "%.0f s", elapsed);
+    if (!add_field(out, cap, &len, width, f))
+        return len;
+    if (p->done == 0 || !(elapsed > 0))
+        return len; /* no rate yet, and no ETA from it */
+    rate = (double)p->done / elapsed;
+    snprintf(f, sizeof f, "%.*f req/s", rate < 10 ? 1 : 0, rate);
+    if (!add_field(out, cap, &len, width, f) || p->finished)
+        return len;
+    left = eta_s(p, now_ns, rate);
+    if (left >= 0) {
+        fmt_duration(t, sizeof t, left);
+        snprintf(f, sizeof f, "ETA %s", t);
+        add_field(out, cap, &len, width, f);
+    }
+    return len;
+}
+
+int progress_columns(void)
+{
+    struct winsize ws;
+    const char *env = getenv("COLUMNS");
+    if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+        return ws.ws_col;
+    if (env && *env) {
+        char *end;
+        long v = strtol(env, &end, 10);
+        if (*end == '\0' && v > 0 && v < 100000)
+            return (int)v;
+    }
+    return 80;
+}
+
 void progress_draw(struct progress *p, int64_t now_ns, bool force)
 {
-    char total[32], ttft[32], retries[64] = "";
-    double p50;
+    char line[512];
     if (!p->enabled)
         return;
     if (!force && now_ns - p->last_draw_ns < PROGRESS_INTERVAL_NS)
         return;
     p->last_draw_ns = now_ns;
-    if (p->total == UINT64_MAX)
-        snprintf(total, sizeof total, "-");
-    else
-        snprintf(total, sizeof total, "%llu", (unsigned long long)p->total);
-    p50 = progress_ttft_p50(p);
-    if (p50 < 0)
-        snprintf(ttft, sizeof ttft, "-");
-    else
-        snprintf(ttft, sizeof ttft, "%.0f ms", p50);
-    if (p->retries)
-        snprintf(retries, sizeof retries, ", %llu retries (%llu waiting)",
-                 (unsigned long long)p->retries,
-                 (unsigned long long)p->waiting);
-    fprintf(stderr,
-            "\r%llu/%s done, %llu errors, %llu in flight%s, "
-            "TTFT p50 %s, %.0f s\033[K",
-            (unsigned long long)p->done, total, (unsigned long long)p->errors,
-            (unsigned long long)p->in_flight, retries, ttft,
-            (double)(now_ns - p->start_ns) / 1e9);
+    progress_format(p, now_ns, progress_columns(), line, sizeof line);
+    /* "\033[K": the rest of a longer previous line is cleared */
+    fprintf(stderr, "\r%s\033[K", line);
     fflush(stderr);
     p->drawn = true;
 }
@@ -102,6 +225,7 @@ void progress_draw(struct progress *p, int64_t now_ns, bool force)
 void progress_finish(struct progress *p, int64_t now_ns)
 {
     if (p->enabled) { /* the final state, even for a run too short to draw */
+        p->finished = true;
         progress_draw(p, now_ns, true);
         fputc('\n', stderr);
     }

@@ -1,6 +1,9 @@
 /* progress: the live status line on stderr ("\r" redrawn, at most 4 times a
- * second) with done/total, errors, requests in flight, retries (when any)
- * and a live TTFT p50. Its memory is fixed however long the run: the TTFT
+ * second) with done/total, errors, requests in flight, stalled streams
+ * (when any), retries (when any), a live TTFT p50, the elapsed time, the
+ * completion rate and an ETA. It fits the terminal's width: fields are
+ * dropped from the right rather than wrapped (a wrapped line leaves a stale
+ * row at every redraw). Its memory is fixed however long the run: the TTFT
  * samples are counted in a log-bucket histogram, not kept. */
 #ifndef TT_RECORD_PROGRESS_H
 #define TT_RECORD_PROGRESS_H
@@ -18,17 +21,26 @@
 #define PROGRESS_TTFT_BUCKETS 1200
 #define PROGRESS_TTFT_REL_ERR 0.01
 
+/* A stream with no byte for this long is counted as stalled. */
+#define PROGRESS_STALL_NS 5000000000LL
+
 struct progress {
     bool enabled;
     bool drawn; /* a line is on screen */
     int64_t last_draw_ns;
     int64_t start_ns;
-    uint64_t total; /* UINT64_MAX: unbounded */
+    uint64_t total;      /* UINT64_MAX: unbounded */
+    uint64_t planned;    /* expected count when total is unbounded (rate x
+                            duration), UINT64_MAX: none */
+    int64_t plan_end_ns; /* when the schedule ends (open loop, --duration),
+                            -1: ends when total is done */
     uint64_t done;
     uint64_t errors;
     uint64_t in_flight;
     uint64_t retries; /* attempts sent again (--retry) */
     uint64_t waiting; /* requests waiting for their next attempt */
+    uint64_t stalled; /* in flight, no byte for >= PROGRESS_STALL_NS */
+    bool finished;    /* the final line: no ETA */
     uint64_t n_ttft;  /* live TTFT samples counted */
     uint64_t ttft_hist[PROGRESS_TTFT_BUCKETS];
 };
@@ -37,6 +49,12 @@ struct progress {
 void progress_init(struct progress *p, bool enabled, uint64_t total,
                    int64_t start_ns);
 
+/* Tells the line how the run ends, for its ETA: planned is the expected
+ * count when total is unbounded (UINT64_MAX: none), plan_end_ns the time
+ * the schedule ends (-1: when total is done). */
+void progress_set_plan(struct progress *p, uint64_t planned,
+                       int64_t plan_end_ns);
+
 /* Counts a live TTFT sample (first token time - start), in ns. Constant
  * time, no allocation. */
 void progress_add_ttft(struct progress *p, int64_t ttft_ns);
@@ -44,6 +62,17 @@ void progress_add_ttft(struct progress *p, int64_t ttft_ns);
 /* Redraws the line if enabled and 250 ms passed since the last draw (or
  * force). */
 void progress_draw(struct progress *p, int64_t now_ns, bool force);
+
+/* Writes the line's text for now_ns (no "\r", no erase) into out (cap
+ * bytes, always terminated), at most columns - 1 characters wide (the last
+ * column would wrap on some terminals): whole fields are dropped from the
+ * right, the first is cut when even it does not fit. Returns its length. */
+size_t progress_format(const struct progress *p, int64_t now_ns, int columns,
+                       char *out, size_t cap);
+
+/* The width of the terminal on stderr (TIOCGWINSZ), else $COLUMNS, else
+ * 80. */
+int progress_columns(void);
 
 /* Draws the final state and ends the line (when enabled). */
 void progress_finish(struct progress *p, int64_t now_ns);

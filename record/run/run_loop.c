@@ -98,13 +98,18 @@ static void take_first_token(struct run_loop *r, struct transfer *t)
     progress_add_ttft(&r->progress, t->first_token_ns - t->start_ns);
 }
 
-/* Brings the progress line up to date before it is drawn: the first
- * tokens seen since, the counts. */
-static void update_progress(struct run_loop *r)
+/* Brings the progress line up to date before it is drawn at now_ns: the
+ * first tokens seen since, the counts, the streams with no byte for
+ * PROGRESS_STALL_NS. */
+static void update_progress(struct run_loop *r, int64_t now_ns)
 {
     struct transfer *t;
-    for (t = r->req.inflight; t; t = t->next)
+    r->progress.stalled = 0;
+    for (t = r->req.inflight; t; t = t->next) {
         take_first_token(r, t);
+        if (run_timer_idle(t, now_ns, PROGRESS_STALL_NS))
+            r->progress.stalled++;
+    }
     r->progress.done = r->out->ok + r->out->failed;
     r->progress.errors = r->out->failed;
     r->progress.retries = r->out->retried;
@@ -283,7 +288,7 @@ static void on_tick(evutil_socket_t fd, short what, void *arg)
         run_loop_check_write(r, trace_writer_flush(r->s->writer));
     if (r->fatal)
         return;
-    update_progress(r);
+    update_progress(r, now);
     progress_draw(&r->progress, now, false);
     refill(r);
     check_end(r);
@@ -370,8 +375,23 @@ void run_loop_begin(struct run_loop *r, int64_t mono_zero)
     const struct config *c = r->cfg;
     bool show = !c->quiet && (c->progress == PROGRESS_ALWAYS ||
                               (c->progress == PROGRESS_AUTO && isatty(2)));
+    uint64_t total = schedule_total(&r->sched), planned = UINT64_MAX;
+    int64_t end_ns = -1;
     r->mono_zero = mono_zero;
-    progress_init(&r->progress, show, schedule_total(&r->sched), mono_zero);
+    progress_init(&r->progress, show, total, mono_zero);
+    /* the ETA: open loop ends with its schedule (total / rate, or the
+     * duration), a closed loop when its count is done or the duration */
+    if (c->duration_s > 0)
+        end_ns = mono_zero + (int64_t)(c->duration_s * 1e9);
+    if (c->rate > 0 && total != UINT64_MAX) {
+        int64_t sched_end =
+            mono_zero + (int64_t)((double)total / c->rate * 1e9);
+        if (end_ns < 0 || sched_end < end_ns)
+            end_ns = sched_end;
+    }
+    if (c->rate > 0 && total == UINT64_MAX && c->duration_s > 0)
+        planned = (uint64_t)(c->rate * c->duration_s + 0.5);
+    progress_set_plan(&r->progress, planned, end_ns);
 }
 
 void run_loop_run(struct run_loop *r)
@@ -397,7 +417,7 @@ void run_loop_run(struct run_loop *r)
 
 void run_loop_end(struct run_loop *r, int64_t end_ns)
 {
-    update_progress(r);
+    update_progress(r, end_ns);
     progress_finish(&r->progress, end_ns);
 }
 

@@ -2,7 +2,9 @@
  * PROGRESS_TTFT_REL_ERR of the exact (interpolated) median of the samples
  * for many sample sets, follows samples added late in a long run, takes
  * any value without harm, lives in fixed memory, and the line keeps its
- * format. */
+ * format: fields fit the width (dropped from the right), rate and ETA
+ * (from the count, the schedule's end or both), stalled streams, the open
+ * loop's planned count. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,11 +85,123 @@ static void draw_to(struct progress *p, char *out, size_t cap)
     fclose(f);
 }
 
+/* One line: a state at 2.5 s into the run, a width, the text expected. */
+struct format_case {
+    uint64_t total, planned, done, errors, in_flight, stalled, retries;
+    int64_t plan_end_ns;
+    bool finished;
+    int columns;
+    const char *want;
+};
+
+#define S(x) ((int64_t)(x)*1000000000LL)
+#define NONE UINT64_MAX
+
+static const struct format_case format_cases[] = {
+    /* closed loop -n 10: the ETA from the rate so far */
+    {10, NONE, 5, 0, 2, 0, 0, -1, false, 200,
+     "5/10 done, 0 errors, 2 in flight, TTFT p50 -, 2 s, 2.0 req/s, "
+     "ETA 2 s"},
+    /* nothing done yet: no rate, no ETA */
+    {10, NONE, 0, 0, 2, 0, 0, -1, false, 200,
+     "0/10 done, 0 errors, 2 in flight, TTFT p50 -, 2 s"},
+    /* the final line: no ETA */
+    {10, NONE, 10, 1, 0, 0, 0, -1, true, 200,
+     "10/10 done, 1 errors, 0 in flight, TTFT p50 -, 2 s, 4.0 req/s"},
+    /* open loop --rate 10 --duration 60: planned count, ETA from the end */
+    {NONE, 600, 25, 0, 3, 0, 0, S(60), false, 200,
+     "25/~600 done, 0 errors, 3 in flight, TTFT p50 -, 2 s, 10 req/s, "
+     "ETA 58 s"},
+    /* open loop -n 1000 --rate 5: the schedule ends at 200 s */
+    {1000, NONE, 10, 0, 1, 0, 0, S(200), false, 200,
+     "10/1000 done, 0 errors, 1 in flight, TTFT p50 -, 2 s, 4.0 req/s, "
+     "ETA 3m18s"},
+    /* closed loop --duration 7200, no -n */
+    {NONE, NONE, 10, 0, 1, 0, 0, S(7200), false, 200,
+     "10 done, 0 errors, 1 in flight, TTFT p50 -, 2 s, 4.0 req/s, "
+     "ETA 1h59m"},
+    /* -n and --duration: whichever ends first */
+    {100000, NONE, 10, 0, 1, 0, 0, S(30), false, 200,
+     "10/100000 done, 0 errors, 1 in flight, TTFT p50 -, 2 s, 4.0 req/s, "
+     "ETA 28 s"},
+    /* the duration is over: ETA 0 */
+    {NONE, NONE, 10, 0, 1, 0, 0, S(1), false, 200,
+     "10 done, 0 errors, 1 in flight, TTFT p50 -, 2 s, 4.0 req/s, "
+     "ETA 0 s"},
+    /* stalled streams, right after the in-flight count */
+    {10, NONE, 0, 0, 4, 3, 0, -1, false, 200,
+     "0/10 done, 0 errors, 4 in flight, 3 stalled >=5 s, TTFT p50 -, 2 s"},
+    /* narrow: whole fields dropped from the right, never wrapped */
+    {10, NONE, 5, 0, 2, 0, 0, -1, false, 40,
+     "5/10 done, 0 errors, 2 in flight"},
+    {10, NONE, 5, 0, 2, 0, 0, -1, false, 33,
+     "5/10 done, 0 errors, 2 in flight"},
+    {10, NONE, 5, 0, 2, 0, 0, -1, false, 32, "5/10 done, 0 errors"},
+    {10, NONE, 5, 0, 2, 0, 0, -1, false, 11, "5/10 done"},
+    /* narrower than the first field: it is cut */
+    {10, NONE, 5, 0, 2, 0, 0, -1, false, 6, "5/10 "},
+    {10, NONE, 5, 0, 2, 0, 0, -1, false, 1, "5"},
+    {10, NONE, 5, 0, 2, 0, 0, -1, false, 0, "5"},
+    {10, NONE, 5, 0, 2, 0, 0, -1, false, -3, "5"},
+};
+
+/* Every case formatted, and drawn through stderr with that width. */
+static void check_formats(void)
+{
+    for (size_t i = 0; i < sizeof format_cases / sizeof *format_cases; i++) {
+        const struct format_case *c = &format_cases[i];
+        struct progress p;
+        char line[512], drawn[600], want[600], cols[16];
+        size_t n;
+        progress_init(&p, true, c->total, 0);
+        progress_set_plan(&p, c->planned, c->plan_end_ns);
+        p.done = c->done;
+        p.errors = c->errors;
+        p.in_flight = c->in_flight;
+        p.stalled = c->stalled;
+        p.retries = c->retries;
+        p.finished = c->finished;
+        n = progress_format(&p, 2500000000LL, c->columns, line, sizeof line);
+        CHECK_MSG(strcmp(line, c->want) == 0, "case %zu: '%s', want '%s'", i,
+                  line, c->want);
+        CHECK_MSG(n == strlen(line), "case %zu: length %zu", i, n);
+        CHECK_MSG(c->columns < 2 || n < (size_t)c->columns,
+                  "case %zu: %zu chars in %d columns", i, n, c->columns);
+        if (c->columns <= 0)
+            continue;
+        /* the same through the line drawn on stderr ($COLUMNS: not a tty) */
+        snprintf(cols, sizeof cols, "%d", c->columns);
+        setenv("COLUMNS", cols, 1);
+        draw_to(&p, drawn, sizeof drawn);
+        snprintf(want, sizeof want, "\r%s\033[K", c->want);
+        CHECK_MSG(strcmp(drawn, want) == 0, "case %zu: drawn '%s'", i,
+                  drawn + 1);
+    }
+    /* a tiny buffer is always terminated */
+    {
+        struct progress p;
+        char small[8];
+        progress_init(&p, true, 10, 0);
+        progress_format(&p, 0, 200, small, sizeof small);
+        CHECK(strlen(small) < sizeof small);
+    }
+    /* the width: $COLUMNS when stderr is no terminal, else 80 */
+    setenv("COLUMNS", "123", 1);
+    CHECK(isatty(2) || progress_columns() == 123);
+    setenv("COLUMNS", "12x", 1);
+    CHECK(isatty(2) || progress_columns() == 80);
+    unsetenv("COLUMNS");
+    CHECK(isatty(2) || progress_columns() == 80);
+}
+
 int main(void)
 {
     struct progress p;
     char line[256], want[256];
 
+    check_formats();
+    /* the fields the line always had, on a wide terminal */
+    setenv("COLUMNS", "200", 1);
     progress_init(&p, true, 10, 0);
     CHECK(progress_ttft_p50(&p) == -1);
     draw_to(&p, line, sizeof line);
@@ -102,7 +216,7 @@ int main(void)
     draw_to(&p, line, sizeof line);
     snprintf(want, sizeof want,
              "\r3/10 done, 1 errors, 2 in flight, TTFT "
-             "p50 %.0f ms, 2 s\033[K",
+             "p50 %.0f ms, 2 s, 1.2 req/s, ETA 6 s\033[K",
              progress_ttft_p50(&p));
     CHECK_MSG(strcmp(line, want) == 0, "line '%s'", line + 1);
     p.retries = 4;
