@@ -9,6 +9,7 @@
 
 #include "duration.h"
 #include "log.h"
+#include "run_span.h"
 
 const struct metric_def metric_defs[M_COUNT] = {
     [M_TTFT] = {"ttft_ms", "TTFT", "ms", false},
@@ -492,16 +493,24 @@ const char *group_token_source(const struct group *g)
 
 double group_set_wall_s(const struct group_set *set)
 {
-    double total = 0;
-    bool any = false;
+    struct run_span_run *runs, *scratch;
+    double wall;
+    if (set->n_traces == 0)
+        return NAN;
+    runs = calloc(2 * set->n_traces, sizeof(*runs));
+    if (!runs)
+        return NAN;
+    scratch = runs + set->n_traces;
     for (size_t i = 0; i < set->n_traces; i++) {
         const struct trace_info *t = set->traces[i];
-        if (t->first_start_ns >= 0 && t->last_end_ns > t->first_start_ns) {
-            total += (double)(t->last_end_ns - t->first_start_ns) / 1e9;
-            any = true;
-        }
+        runs[i].start_ns = t->measured_start_ns;
+        runs[i].end_ns = t->measured_end_ns;
+        runs[i].mono_zero_ns = t->mono_zero_ns;
+        runs[i].real_zero_ns = t->real_zero_ns;
     }
-    return any ? total : NAN;
+    wall = run_span_wall_s(runs, set->n_traces, scratch);
+    free(runs);
+    return wall;
 }
 
 int group_set_load(struct group_set *set, char **paths, size_t n_paths,

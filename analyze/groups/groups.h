@@ -146,8 +146,9 @@ const char *group_dim_name(const struct group_set *set, size_t i, char *tmp,
 /* The token source of a group: "usage", "chunks" or "mixed". */
 const char *group_token_source(const struct group *g);
 
-/* Wall span of all runs in seconds (sum over traces of last end - first
- * start), NAN when unknown. */
+/* Wall span of all runs in seconds: the union of the traces' measured
+ * intervals (warmup left out) on the real clock, so traces recorded at the
+ * same time count once (analyze/metrics/run_span.h); NAN when unknown. */
 double group_set_wall_s(const struct group_set *set);
 
 /* Loads every path into the set (warnings for damaged files), superseded

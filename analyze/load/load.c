@@ -120,6 +120,7 @@ static struct trace_info *info_from_header(const struct trace_header *h,
     t->real_zero_ns = h->real_zero_ns;
     t->first_start_ns = -1;
     t->last_end_ns = -1;
+    t->measured_start_ns = t->measured_end_ns = -1;
     t->loop_lag_p50_ns = t->loop_lag_p99_ns = t->loop_lag_max_ns = -1;
     return t;
 }
@@ -275,6 +276,12 @@ static void finish_request(struct loader *L, struct pending *p,
         L->info->first_start_ns = q->start_ns;
     if (m.end_ns > L->info->last_end_ns)
         L->info->last_end_ns = m.end_ns;
+    if (!q->warmup && q->start_ns >= 0 &&
+        (L->info->measured_start_ns < 0 ||
+         q->start_ns < L->info->measured_start_ns))
+        L->info->measured_start_ns = q->start_ns;
+    if (!q->warmup && m.end_ns > L->info->measured_end_ns)
+        L->info->measured_end_ns = m.end_ns;
     if (superseded)
         L->info->retried++;
     if (!L->stop && (!superseded || L->opt->with_superseded) &&

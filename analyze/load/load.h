@@ -41,6 +41,9 @@ struct trace_info {
     uint64_t requests, chunks, bytes;
     uint64_t retried; /* attempts superseded by a retry (--retry) */
     int64_t first_start_ns, last_end_ns; /* span of the run */
+    /* Span of the measured requests (warmup left out, retried attempts
+     * in), monotonic ns; -1 when the trace has none. */
+    int64_t measured_start_ns, measured_end_ns;
 };
 
 /* Called once per request, in the order requests end in the trace (then

@@ -169,6 +169,7 @@ int summary_write_json(FILE *out, const struct group_set *set)
     json_put_double(&b, t.wall_s);
     buf_puts(&b, ",\"req_per_s\":");
     json_put_double(&b, t.req_per_s);
+    buf_puts(&b, ",\"req_per_s_counts\":\"ok\""); /* failed ones not */
     buf_puts(&b, ",\"output_tok_per_s\":");
     json_put_double(&b, t.output_tok_per_s);
     buf_puts(&b, "}}\n");

@@ -118,8 +118,8 @@ static void header_line(FILE *out, const struct group_set *set,
                 (unsigned long long)o->retried, o->retried == 1 ? "" : "s");
     fprintf(out, ")");
     if (!isnan(t->wall_s))
-        fprintf(out, ", wall %.1f s, %.2f req/s, %.0f output tok/s", t->wall_s,
-                t->req_per_s, t->output_tok_per_s);
+        fprintf(out, ", wall %.1f s, %.2f req/s (ok only), %.0f output tok/s",
+                t->wall_s, t->req_per_s, t->output_tok_per_s);
     fprintf(out, "\n");
 }
 
