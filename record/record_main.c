@@ -152,6 +152,15 @@ static void print_summary(const struct config *cfg, const char *out_name,
                  (unsigned long long)o->retried, o->retried == 1 ? "" : "s",
                  left);
     }
+    if (o->sse_mislabelled)
+        log_warn("%llu stream%s came with Content-Type: %s instead of "
+                 "text/event-stream but carried SSE events (data: lines): "
+                 "recorded as stream%s; the server's header is wrong",
+                 (unsigned long long)o->sse_mislabelled,
+                 o->sse_mislabelled == 1 ? "" : "s",
+                 o->sse_mislabelled_type[0] ? o->sse_mislabelled_type
+                                            : "(none)",
+                 o->sse_mislabelled == 1 ? "" : "s");
     log_note("wall time: %.2f s%s", (double)(o->end_ns - o->start_ns) / 1e9,
              o->signalled     ? ", interrupted by a signal"
              : o->interrupted ? ", cut short by --duration"

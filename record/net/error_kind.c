@@ -55,6 +55,13 @@ static const char *curl_kind(const struct error_facts *f)
     }
 }
 
+bool error_kind_sse_mislabelled(int http_status, const char *content_type,
+                                bool sse_framed)
+{
+    return sse_framed && http_status >= 200 && http_status < 300 &&
+           (!content_type || strcmp(content_type, "text/event-stream") != 0);
+}
+
 const char *error_kind_classify(const struct error_facts *f, char *kind_buf,
                                 size_t kind_len, char *msg, size_t msglen)
 {
@@ -103,7 +110,11 @@ const char *error_kind_classify(const struct error_facts *f, char *kind_buf,
             snprintf(msg, msglen, "%s", ce);
         return kind;
     }
-    if (f->http_status >= 200 && f->http_status < 300 && f->content_type) {
+    /* the body decides: SSE framing is a stream whatever the header says
+     * (error_kind_sse_mislabelled); only a body without it is the page or
+     * the one reply its Content-Type claims */
+    if (f->http_status >= 200 && f->http_status < 300 && f->content_type &&
+        !f->sse_framed) {
         if (strcmp(f->content_type, "text/html") == 0) {
             snprintf(msg, msglen,
                      "HTTP %d with an HTML page instead of an "

@@ -20,10 +20,18 @@ struct error_facts {
     const char *reason;       /* reason phrase, may be NULL */
     const char *content_type; /* lower-cased media type, may be "" */
     bool stream_error;        /* an "error" object was seen in the body */
+    bool sse_framed;          /* the body has a "data:" line (token_scan) */
     bool connected;           /* the connection was established */
     double timeout_s;         /* the total timeout, for messages */
     double idle_timeout_s;
 };
+
+/* True when a 2xx body was an event stream (sse_framed) under another
+ * Content-Type than text/event-stream (application/json, text/plain,
+ * none...): the body decides, it is recorded as a stream, and the caller
+ * warns about the header. */
+bool error_kind_sse_mislabelled(int http_status, const char *content_type,
+                                bool sse_framed);
 
 /* Returns the error kind ("" on success) and writes a one-line message
  * ("" on success) into msg. The kind is a static string for fixed kinds and

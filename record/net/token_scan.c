@@ -1,4 +1,5 @@
-/* token_scan: spots the first token and in-stream errors in raw SSE bytes.
+/* token_scan: spots the first token, in-stream errors and SSE framing in
+ * raw body bytes.
  * Every pattern holds exactly one ':' (the end of a JSON key), so the scan
  * jumps from colon to colon with memchr and compares the key before it and
  * the value after it, instead of trying every pattern at every byte. */
@@ -107,11 +108,49 @@ static bool scan_window(struct token_scan *s, const char *p, size_t n,
     return first;
 }
 
+#define SSE_FIELD "data:"
+#define SSE_FIELD_LEN (sizeof(SSE_FIELD) - 1)
+
+/* Looks for a line starting with "data:", jumping from newline to newline
+ * (a "\r\n" line end is a '\n' too); the part of "data:" matched at the
+ * end of one feed carries over to the next. */
+static void scan_sse(struct token_scan *s, const char *p, size_t n)
+{
+    const char *end = p + n, *nl;
+    while (!s->sse_seen && p < end) {
+        if (s->sse_pos >= 0) {
+            while (p < end && (size_t)s->sse_pos < SSE_FIELD_LEN &&
+                   *p == SSE_FIELD[s->sse_pos]) {
+                p++;
+                s->sse_pos++;
+            }
+            if ((size_t)s->sse_pos == SSE_FIELD_LEN) {
+                s->sse_seen = true;
+                return;
+            }
+            if (p == end)
+                return; /* a start of "data:": the next feed tells */
+            s->sse_pos = -1;
+        }
+        nl = memchr(p, '\n', (size_t)(end - p));
+        if (!nl)
+            return;
+        p = nl + 1;
+        s->sse_pos = 0;
+    }
+}
+
+bool token_scan_sse(const struct token_scan *s)
+{
+    return s->sse_seen;
+}
+
 bool token_scan_feed(struct token_scan *s, const char *p, size_t n)
 {
     char seam[2 * TOKEN_SCAN_CARRY];
     size_t head, keep;
     bool first = false;
+    scan_sse(s, p, n);
     if (s->token_seen && s->error_seen)
         return false;
     /* the seam: the carried tail of earlier bytes + the start of these */

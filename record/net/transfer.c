@@ -312,6 +312,7 @@ void transfer_result(struct transfer *t, const struct transfer_config *tc,
     f.reason = t->resp.reason;
     f.content_type = t->resp.content_type;
     f.stream_error = t->scan.error_seen;
+    f.sse_framed = token_scan_sse(&t->scan);
     f.connected = t->resp.status > 0 || r->phases.connect_ns > 0 ||
                   r->phases.pretransfer_ns > 0;
     f.timeout_s = tc->timeout_s;

@@ -33,6 +33,7 @@ static const char *const fault_names[FAULT_COUNT] = {
     [FAULT_DATA_NOSPACE] = "data-nospace",
     [FAULT_LEAKY_HEADERS] = "leaky-headers",
     [FAULT_LEAKY_BODY] = "leaky-body",
+    [FAULT_SSE_AS_JSON] = "sse-as-json",
 };
 
 const char *replay_fault_name(enum replay_fault kind)

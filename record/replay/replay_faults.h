@@ -30,6 +30,7 @@ enum replay_fault {
     FAULT_DATA_NOSPACE,
     FAULT_LEAKY_HEADERS,
     FAULT_LEAKY_BODY,
+    FAULT_SSE_AS_JSON,
     FAULT_COUNT
 };
 

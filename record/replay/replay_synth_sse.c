@@ -42,7 +42,12 @@ static int refill_head(struct synth_stream *s, struct replay_steps *q)
     struct buf *b = &q->bytes;
     int64_t t = s->arrival_ns;
     size_t mark;
-    int rc = replay_steps_start(q, t, 200, "text/event-stream");
+    /* sse-as-json: the events as ever, under a header that says one JSON
+     * reply (a misconfigured gateway) */
+    int rc = replay_steps_start(q, t, 200,
+                                FAULT_HAS(s->faults, FAULT_SSE_AS_JSON)
+                                    ? "application/json"
+                                    : "text/event-stream");
 
     if (rc == 0 && s->fmt.api == API_ANTHROPIC) {
         mark = b->len;

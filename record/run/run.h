@@ -52,6 +52,9 @@ struct run_outcome {
     uint64_t warmup;
     uint64_t chunks;
     uint64_t bytes;
+    uint64_t sse_mislabelled;       /* attempts whose event stream came under
+                                       another Content-Type (recorded as streams) */
+    char sse_mislabelled_type[128]; /* the first such type, "" for none */
     struct run_kind_count kinds[RUN_MAX_KINDS]; /* failures by kind */
     size_t n_kinds;
     int64_t start_ns;

@@ -221,6 +221,8 @@ static void finish(struct run_loop *r, struct transfer *t, CURLcode code)
         return;
     }
     run_outcome_attempt(r->out, t->chunks, t->bytes);
+    if (e.sse_mislabelled)
+        run_outcome_sse_mislabelled(r->out, e.content_type);
     if (again && arm_retry(r, again) == 0)
         r->out->retried++;
     else

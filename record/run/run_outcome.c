@@ -4,11 +4,21 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "printable.h"
+
 void run_outcome_attempt(struct run_outcome *o, uint64_t chunks, uint64_t bytes)
 {
     o->requests++;
     o->chunks += chunks;
     o->bytes += bytes;
+}
+
+void run_outcome_sse_mislabelled(struct run_outcome *o,
+                                 const char *content_type)
+{
+    if (o->sse_mislabelled++ == 0)
+        printable_copy(o->sse_mislabelled_type, sizeof o->sse_mislabelled_type,
+                       content_type ? content_type : "");
 }
 
 /* Counts a failure of kind; keeps msg when the kind has none yet. */

@@ -14,6 +14,11 @@
 void run_outcome_attempt(struct run_outcome *o, uint64_t chunks,
                          uint64_t bytes);
 
+/* Counts an attempt whose event stream came with another Content-Type
+ * than text/event-stream (content_type, may be ""; the first is kept). */
+void run_outcome_sse_mislabelled(struct run_outcome *o,
+                                 const char *content_type);
+
 /* Counts a request that ended with its last attempt: ok when kind is "",
  * else failed with that error kind (retry_exhausted: its retries ran
  * out); msg (may be NULL) is the attempt's error message, kept when it is

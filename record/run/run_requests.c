@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "clock.h"
+#include "error_kind.h"
 #include "reply_body.h"
 #include "request_body.h"
 #include "sanitize.h"
@@ -255,6 +256,10 @@ int run_requests_end(struct run_requests *q, struct transfer *t, CURLcode code,
                     e->msg, sizeof e->msg);
     add_server_message(q, t, e);
     add_os_error(t, e);
+    e->sse_mislabelled = error_kind_sse_mislabelled(
+        t->resp.status, t->resp.content_type, token_scan_sse(&t->scan));
+    snprintf(e->content_type, sizeof e->content_type, "%s",
+             e->sse_mislabelled ? t->resp.content_type : "");
     drop_head(t);
     return RUN_OK;
 }

@@ -33,6 +33,8 @@ struct run_ended {
     struct trace_result res;
     char kind[32];
     char msg[CURL_ERROR_SIZE + 128];
+    bool sse_mislabelled;   /* an event stream under another Content-Type */
+    char content_type[128]; /* the type it came with, when mislabelled */
 };
 
 /* Prepares q for the run of s on loop (transfer settings from s->cfg).

@@ -67,9 +67,54 @@ static const struct {
      "text/event-stream", false, true, "oversized_event", "16 MiB"},
 };
 
+/* A 2xx body with SSE framing is a stream whatever its Content-Type; the
+ * mislabelled ones are told apart for the warning. */
+static const struct {
+    int status;
+    const char *content_type;
+    bool sse_framed;
+    const char *want;
+    bool mislabelled;
+} body_cases[] = {
+    {200, "application/json", true, "", true},
+    {200, "application/json", false, "not_streamed", false},
+    {200, "text/html", true, "", true},
+    {200, "text/html", false, "html", false},
+    {200, "text/plain", true, "", true},
+    {200, "", true, "", true},
+    {200, NULL, true, "", true},
+    {200, "text/event-stream", true, "", false},
+    {200, "text/event-stream", false, "", false},
+    {206, "application/json", true, "", true},
+    /* an error status keeps its kind, SSE or not */
+    {500, "application/json", true, "http_500", false},
+    {429, "text/event-stream", true, "http_429", false},
+};
+
 int main(void)
 {
     size_t i;
+    for (i = 0; i < sizeof body_cases / sizeof body_cases[0]; i++) {
+        struct error_facts f;
+        char kind_buf[32], msg[256];
+        const char *kind;
+        memset(&f, 0, sizeof f);
+        f.code = CURLE_OK;
+        f.curl_error = "";
+        f.http_status = body_cases[i].status;
+        f.content_type = body_cases[i].content_type;
+        f.sse_framed = body_cases[i].sse_framed;
+        f.connected = true;
+        kind =
+            error_kind_classify(&f, kind_buf, sizeof kind_buf, msg, sizeof msg);
+        CHECK_MSG(strcmp(kind, body_cases[i].want) == 0,
+                  "body case %zu: kind '%s', want '%s'", i, kind,
+                  body_cases[i].want);
+        CHECK_MSG(error_kind_sse_mislabelled(f.http_status, f.content_type,
+                                             f.sse_framed) ==
+                      body_cases[i].mislabelled,
+                  "body case %zu: mislabelled", i);
+    }
     for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct error_facts f;
         char kind_buf[32], msg[256];

@@ -2,7 +2,9 @@
  * every case fed whole, split at every pair of byte boundaries, in pieces of
  * every size, and behind long prefixes (so a pattern straddles receives far
  * from the start); then streams built from random fragments, fed in random
- * pieces, against a whole-stream byte-by-byte reference. */
+ * pieces, against a whole-stream byte-by-byte reference. SSE framing (a
+ * line that starts with "data:") is told from JSON bodies, split at every
+ * pair of byte boundaries. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +60,32 @@ static const struct {
      false},
     {"data: {\"content\":  \"two spaces are not a pattern\"}\n\n", false,
      false},
+};
+
+/* Bodies and whether they are SSE framed, whatever their Content-Type. */
+static const struct {
+    const char *body;
+    bool sse;
+} sse_cases[] = {
+    {"data: {\"choices\":[]}\n\n", true},
+    {"data:{\"choices\":[]}\n\n", true}, /* no space: still SSE */
+    {"event: message_start\ndata: {}\n\n", true},
+    {": keep-alive\n\ndata: {}\n\n", true},
+    {": keep-alive\r\n\r\ndata: {}\r\n\r\n", true},
+    {"data", false}, /* not yet */
+    {"dat", false},
+    {"data:", true},
+    {"{\"choices\":[{\"message\":{\"content\":\"data: x\"}}]}", false},
+    {"{\n  \"data\": [1, 2]\n}\n", false}, /* a pretty JSON "data" key */
+    {"{\"object\":\"chat.completion\"}\n", false},
+    {" data: x\n", false}, /* not at a line start */
+    {"xdata: x\n", false},
+    {"{}\ndata: {}\n\n", true}, /* after a first line */
+    {"<html>data: not at a line start</html>", false},
+    {"", false},
+    {": only comments\n\n", false},
+    {"ddata:\n", false},
+    {"\ndata:", true},
 };
 
 /* Feeds s in pieces split at the given points; returns how many feeds
@@ -219,6 +247,23 @@ int main(void)
         }
         if (check_failures > 20)
             return CHECK_DONE();
+    }
+    for (i = 0; i < sizeof sse_cases / sizeof sse_cases[0]; i++) {
+        const char *s = sse_cases[i].body;
+        size_t n = strlen(s);
+        struct token_scan sc;
+        for (a = 0; a <= n; a++)
+            for (b = a; b <= n; b++) {
+                feed_split(&sc, s, a, b);
+                CHECK_MSG(token_scan_sse(&sc) == sse_cases[i].sse,
+                          "sse case %zu split at %zu,%zu: %d", i, a, b,
+                          token_scan_sse(&sc));
+            }
+        for (k = 1; k <= n; k++) {
+            feed_pieces(&sc, s, n, k);
+            CHECK_MSG(token_scan_sse(&sc) == sse_cases[i].sse,
+                      "sse case %zu in pieces of %zu", i, k);
+        }
     }
     check_random();
     return CHECK_DONE();
