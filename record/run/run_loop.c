@@ -372,6 +372,22 @@ int run_loop_open(struct run_loop *r, const struct run_setup *s,
     return RUN_OK;
 }
 
+/* The sends an open loop bounded by --duration plans: its own seeded
+ * arrivals counted up to the end (a Poisson schedule is not rate x
+ * duration), or rate x duration when that would take too long to count. */
+static uint64_t planned_sends(const struct config *c)
+{
+    struct arrival a;
+    int64_t end_ns = (int64_t)(c->duration_s * 1e9);
+    uint64_t n = 0;
+    if (c->rate * c->duration_s > 1e7)
+        return (uint64_t)(c->rate * c->duration_s + 0.5);
+    arrival_init(&a, c->arrival == ARRIVAL_POISSON, c->rate, c->seed);
+    while (arrival_next(&a) < end_ns)
+        n++;
+    return n;
+}
+
 void run_loop_begin(struct run_loop *r, int64_t mono_zero)
 {
     const struct config *c = r->cfg;
@@ -392,7 +408,7 @@ void run_loop_begin(struct run_loop *r, int64_t mono_zero)
             end_ns = sched_end;
     }
     if (c->rate > 0 && total == UINT64_MAX && c->duration_s > 0)
-        planned = (uint64_t)(c->rate * c->duration_s + 0.5);
+        planned = planned_sends(c);
     progress_set_plan(&r->progress, planned, end_ns);
 }
 
