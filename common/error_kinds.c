@@ -28,6 +28,10 @@ const struct error_kind_desc error_kinds[] = {
      "an SSE line or event longer than the analyzer's cap", REC | ANA},
     {ERROR_KIND_UNFINISHED, "the trace has no result for the request", ANA},
     {ERROR_KIND_NO_TOKENS, "a 2xx stream without a single token event", ANA},
+    {ERROR_KIND_BAD_TIMES,
+     "times that cannot be: a chunk before its request's start, an end "
+     "before the start, token times out of order",
+     ANA},
 };
 
 const size_t error_kinds_count = sizeof(error_kinds) / sizeof(*error_kinds);

@@ -34,6 +34,7 @@
 /* Derived by the analyzer only. */
 #define ERROR_KIND_UNFINISHED "unfinished"
 #define ERROR_KIND_NO_TOKENS "no_tokens"
+#define ERROR_KIND_BAD_TIMES "bad_times"
 /* The prefix of http_<status>. */
 #define ERROR_KIND_HTTP_PREFIX "http_"
 

@@ -389,6 +389,8 @@ int stream_feed(struct stream_state *s, int64_t t_ns, const void *bytes,
     s->bytes += len;
     if (s->first_byte_ns < 0)
         s->first_byte_ns = t_ns;
+    if (s->last_feed_ns >= 0 && t_ns < s->last_feed_ns)
+        s->times_backwards = true;
     s->last_feed_ns = t_ns;
     err = sse_parser_feed(&s->sse, t_ns, bytes, len, &h);
     if (err == SSE_E_OVERSIZED)

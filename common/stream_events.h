@@ -79,6 +79,7 @@ struct stream_state {
     int64_t done_ns;         /* when it arrived */
     int64_t first_byte_ns;   /* first non-empty feed */
     int64_t last_feed_ns;    /* last non-empty feed */
+    bool times_backwards;    /* a feed earlier than the one before it */
 
     /* Errors reported inside the stream ({"error":...}, event: error). */
     uint64_t stream_errors;

@@ -37,6 +37,7 @@ struct loader {
     struct stream_state **pool; /* stream states ready for reuse */
     size_t n_pool, cap_pool;
     struct metrics_buf mbuf; /* token arrays of the request being handed out */
+    uint64_t bad_times; /* requests of the current trace with kind bad_times */
     int stop;
 };
 
@@ -190,10 +191,37 @@ static void pending_drain(struct loader *L, bool unfinished);
 
 /* The error kind of a finished request, derived from what the recorder saw
  * and from the bytes themselves; NULL when it succeeded. */
-static const char *derive_error(const struct trace_result *res,
+/* True when the request's times contradict each other, as no recorder
+ * writes them (CLOCK_MONOTONIC only goes forward): a chunk or first byte
+ * before the start, an end before the start or before the last chunk. */
+static bool impossible_times(const struct trace_request *q,
+                             const struct trace_result *res,
+                             const struct stream_state *s)
+{
+    if (q->start_ns < 0)
+        return true;
+    if (s->first_byte_ns >= 0 && s->first_byte_ns < q->start_ns)
+        return true;
+    if (s->first_token_ns >= 0 && s->last_token_ns < s->first_token_ns)
+        return true;
+    if (s->times_backwards)
+        return true;
+    if (!res)
+        return false;
+    if (res->end_ns >= 0 &&
+        (res->end_ns < q->start_ns ||
+         (s->last_token_ns >= 0 && res->end_ns < s->last_token_ns)))
+        return true;
+    return res->first_byte_ns >= 0 && res->first_byte_ns < q->start_ns;
+}
+
+static const char *derive_error(const struct trace_request *q,
+                                const struct trace_result *res,
                                 const struct stream_state *s, char *tmp,
                                 size_t tmp_size)
 {
+    if (impossible_times(q, res, s))
+        return ERROR_KIND_BAD_TIMES;
     if (!res)
         return "unfinished";
     if (res->error_kind && res->error_kind[0])
@@ -264,7 +292,9 @@ static void finish_request(struct loader *L, struct pending *p,
     m.retry_of = q->retry_of;
     m.superseded = superseded;
     m.http_status = res ? res->http_status : 0;
-    m.error_kind = derive_error(res, s, kind_buf, sizeof(kind_buf));
+    m.error_kind = derive_error(q, res, s, kind_buf, sizeof(kind_buf));
+    if (m.error_kind && strcmp(m.error_kind, ERROR_KIND_BAD_TIMES) == 0)
+        L->bad_times++;
     m.error_message = res ? res->error_message : NULL;
     if (!m.error_message && s->stream_errors)
         m.error_message = s->error_message;
@@ -365,6 +395,15 @@ static void end_trace(struct loader *L)
     if (!L->info)
         return;
     pending_drain(L, true);
+    if (L->bad_times)
+        log_warn("%s: %llu request%s with times that cannot be (a chunk before "
+                 "the start, an end before the start, times going back): "
+                 "counted as failed with kind bad_times, their timings left "
+                 "out",
+                 L->info->file ? L->info->file : "trace",
+                 (unsigned long long)L->bad_times,
+                 L->bad_times == 1 ? "" : "s");
+    L->bad_times = 0;
     if (L->tsink)
         L->tsink(L->ctx, L->info);
     L->info = NULL;

@@ -32,8 +32,16 @@ void trend_period(const struct request_metrics *m, bool by_week, char *out,
         return;
     }
     wall = t->real_zero_ns;
-    if (m->start_ns >= 0)
-        wall += m->start_ns - t->mono_zero_ns;
+    if (m->start_ns >= 0) {
+        int64_t since;
+        /* Crafted clock zeros near the int64 limits must not overflow: such
+         * a request's period is unknown rather than a wrapped date. */
+        if (__builtin_sub_overflow(m->start_ns, t->mono_zero_ns, &since) ||
+            __builtin_add_overflow(wall, since, &wall) || wall < 0) {
+            snprintf(out, size, "unknown");
+            return;
+        }
+    }
     week_format_period(wall, by_week, out, size);
 }
 

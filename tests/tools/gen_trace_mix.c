@@ -39,6 +39,8 @@ struct opts {
     uint64_t rng;              /* splitmix64 state, seeded by -s (default 1) */
     long long distinct_models; /* -M N: models model-0..N-1, round robin */
     long long distinct_kinds;  /* -E N: failures carry kinds kind-0..N-1 */
+    long long bad_every;       /* -B K: every K-th request's first chunk
+                                  is stamped 1 s before its start */
 };
 
 /* The next pseudo-random value of this trace. */
@@ -58,7 +60,8 @@ static void parse(int argc, char **argv, struct opts *o)
         fprintf(stderr,
                 "usage: gen_trace --mix OUT [-n N] [-c C] [-m MODEL]... "
                 "[-k CLASS]... [-z NS] [-f K] [-s SEED] [-l K=V]... "
-                "[-M DISTINCT_MODELS] [-E DISTINCT_ERROR_KINDS]\n");
+                "[-M DISTINCT_MODELS] [-E DISTINCT_ERROR_KINDS] "
+                "[-B BAD_TIMES_EVERY]\n");
         exit(2);
     }
     o->out = argv[1];
@@ -78,6 +81,8 @@ static void parse(int argc, char **argv, struct opts *o)
             o->distinct_models = num(v);
         else if (strcmp(f, "-E") == 0)
             o->distinct_kinds = num(v);
+        else if (strcmp(f, "-B") == 0)
+            o->bad_every = num(v);
         else if (strcmp(f, "-m") == 0 && o->n_models < MAX_NAMES)
             o->models[o->n_models++] = v;
         else if (strcmp(f, "-k") == 0 && o->n_classes < MAX_NAMES)
@@ -166,7 +171,11 @@ int gen_trace_mix(int argc, char **argv)
                                    "data: {\"choices\":[{\"index\":0,\"delta\":"
                                    "{\"content\":\"t%ld \"}}]}\n\n",
                                    tt);
-                trace_write_chunk(w, (uint32_t)i, t, chunk, (size_t)len);
+                trace_write_chunk(w, (uint32_t)i,
+                                  tt == 0 && o.bad_every && i % o.bad_every == 0
+                                      ? start - 1000000000
+                                      : t,
+                                  chunk, (size_t)len);
                 chunks++;
                 t += tpot + (int64_t)(rnd(&o) % 3) * 500000;
             }
