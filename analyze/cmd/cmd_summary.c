@@ -53,6 +53,33 @@ static void summary_help(void)
         "'.overall.ttft_ms.p50'\n");
 }
 
+/* Warns once per group whose streams report no usage while each chunk
+ * carries the text of several tokens: counts from chunks are then too low
+ * (and TPOT too high); says so with an estimate from the text size,
+ * labelled as one. */
+static void warn_packed(const struct group_set *set)
+{
+    char name[600];
+    for (size_t i = 0; i < set->n_groups; i++) {
+        const struct group *g = set->groups[i];
+        double est;
+        if (!g->packed_no_usage)
+            continue;
+        group_describe(g, name, sizeof(name));
+        est = (double)g->packed_text_bytes / (double)g->packed_no_usage /
+              METRICS_BYTES_PER_TOKEN_EST;
+        log_warn("%s: %llu of %llu requests report no usage and their chunks "
+                 "carry %d or more text bytes each (several tokens per "
+                 "chunk?): output tokens and TPOT counted from chunks are "
+                 "wrong; estimated from text size, about %.0f output tokens "
+                 "per request (bytes / %d, an estimate); record with usage "
+                 "(stream_options.include_usage) to measure them",
+                 name, (unsigned long long)g->packed_no_usage,
+                 (unsigned long long)g->ok, METRICS_PACKED_BYTES_PER_EVENT, est,
+                 METRICS_BYTES_PER_TOKEN_EST);
+    }
+}
+
 /* Warns once per group whose usage and token-event counts disagree. */
 static void warn_disagreement(const struct group_set *set)
 {
@@ -135,6 +162,7 @@ int cmd_summary(int argc, char **argv)
     }
     group_set_summarize(&set);
     warn_disagreement(&set);
+    warn_packed(&set);
     for (size_t i = 0; i < set.n_traces; i++)
         if (summary_self_lag_too_high(&set, set.traces[i]))
             log_warn("%s: the recorder's own event loop woke up to %.3f ms "

@@ -1,6 +1,6 @@
 /* groups: collects request metrics into groups and an overall group. */
-#include "groups.h"
 #include "group_index.h"
+#include "groups.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -368,6 +368,11 @@ static void add_to(struct group_index *ix, struct group *g,
     else
         g->src_chunks++;
     g->usage_disagree += m->usage_disagrees;
+    if (m->ok && m->usage_output_tokens < 0 && m->token_events > 0 &&
+        m->text_bytes_per_event >= METRICS_PACKED_BYTES_PER_EVENT) {
+        g->packed_no_usage++;
+        g->packed_text_bytes += (uint64_t)m->text_bytes;
+    }
     if (m->output_tokens > 0)
         g->output_tokens_total += (uint64_t)m->output_tokens;
     if (slo->any && meets_slo(slo, m))

@@ -73,6 +73,9 @@ struct group {
     uint64_t warmup;  /* excluded */
     uint64_t retried; /* attempts superseded by a retry: not requests */
     uint64_t src_usage, src_chunks, usage_disagree;
+    /* Ok requests without usage whose chunks carry many text bytes each
+     * (METRICS_PACKED_BYTES_PER_EVENT): token counts from chunks are low. */
+    uint64_t packed_no_usage, packed_text_bytes;
     uint64_t slo_met;
     uint64_t output_tokens_total;
     struct error_count *errors;

@@ -284,6 +284,11 @@ int metrics_compute(const struct metrics_facts *f, struct metrics_buf *buf,
         f->usage_output_tokens >= 0 && f->token_events > 0
             ? (double)f->usage_output_tokens / (double)f->token_events
             : NAN;
+    m->text_bytes = 0;
+    for (size_t i = 0; i < f->n_tokens; i++)
+        m->text_bytes += (int64_t)f->tokens[i].text_bytes;
+    m->text_bytes_per_event =
+        f->n_tokens ? (double)m->text_bytes / (double)f->n_tokens : NAN;
     m->input_tokens = f->usage_input_tokens >= 0 ? f->usage_input_tokens
                                                  : f->input_tokens_est;
     m->measured_class = measured_class(m->input_tokens, m->output_tokens);

@@ -39,6 +39,12 @@ enum metrics_err {
 #define METRICS_LONG_INPUT 1024
 #define METRICS_LONG_OUTPUT 256
 
+/* Text bytes per token event from which a stream without usage looks
+ * packed (4+ tokens of about 4 bytes per chunk), and the bytes per token
+ * of the labelled estimate made from text size. */
+#define METRICS_PACKED_BYTES_PER_EVENT 16
+#define METRICS_BYTES_PER_TOKEN_EST 4
+
 /* What one request's trace records said: the request, its result and the
  * stream facts of common/stream_events.h. Every field is an input. */
 struct metrics_facts {
@@ -125,6 +131,12 @@ struct request_metrics {
     int64_t reasoning_events;
     int64_t input_tokens; /* usage prompt tokens, else the estimate */
     bool usage_disagrees; /* usage and token events differ */
+    /* Generated text of the stored token events (UTF-8 bytes) and its mean
+     * per event (NAN without events): a server that packs several tokens
+     * into each chunk and reports no usage shows here (about 4 bytes are
+     * one token of English text). */
+    int64_t text_bytes;
+    double text_bytes_per_event;
 
     /* Arrival time of every stored token event, absolute ns, in order
      * (failed requests too). In the metrics_buf. */
