@@ -120,7 +120,7 @@ static int load_workload(const struct config *cfg, struct workload *wl)
 static void print_summary(const struct config *cfg, const char *out_name,
                           const struct run_outcome *o)
 {
-    char kinds[512] = "";
+    char kinds[512] = "", stopped[48] = "";
     size_t i, off = 0;
     if (cfg->quiet)
         return;
@@ -130,9 +130,14 @@ static void print_summary(const struct config *cfg, const char *out_name,
                                 (unsigned long long)o->kinds[i].count);
     if (o->n_kinds && off < sizeof kinds)
         snprintf(kinds + off, sizeof kinds - off, ")");
+    if (o->stopped)
+        snprintf(stopped, sizeof stopped, ", %llu interrupted",
+                 (unsigned long long)o->stopped);
     log_note("trace: %s", strcmp(out_name, "-") == 0 ? "(stdout)" : out_name);
-    log_note("requests: %llu ok, %llu failed%s%s", (unsigned long long)o->ok,
-             (unsigned long long)o->failed, kinds,
+    log_note("requests: %llu ok, %llu failed%s%s%s%s",
+             (unsigned long long)o->ok,
+             (unsigned long long)(o->failed - o->stopped), kinds, stopped,
+             o->stopped ? " (stopped by the signal, not failures)" : "",
              o->warmup ? " (warmup included)" : "");
     for (i = 0; i < o->n_kinds; i++)
         if (o->kinds[i].first[0])
@@ -165,10 +170,12 @@ static void print_summary(const struct config *cfg, const char *out_name,
              o->signalled     ? ", interrupted by a signal"
              : o->interrupted ? ", cut short by --duration"
                               : "");
-    if (o->failed && o->ok)
-        log_note("the run completed, but %llu request%s failed (see the "
+    if (o->failed > o->stopped && o->ok)
+        log_note("the run %s, but %llu request%s failed (see the "
                  "error kinds above)",
-                 (unsigned long long)o->failed, o->failed == 1 ? "" : "s");
+                 o->signalled ? "was stopped early" : "completed",
+                 (unsigned long long)(o->failed - o->stopped),
+                 o->failed - o->stopped == 1 ? "" : "s");
 }
 
 /* The end of a run where no request succeeded: why (the first message of

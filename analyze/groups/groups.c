@@ -1,6 +1,6 @@
 /* groups: collects request metrics into groups and an overall group. */
-#include "group_index.h"
 #include "groups.h"
+#include "group_index.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "duration.h"
+#include "error_kinds.h"
 #include "log.h"
 #include "run_span.h"
 
@@ -356,7 +357,10 @@ static void add_to(struct group_index *ix, struct group *g,
     if (m->open_loop)
         g->open_loop = true;
     if (!m->ok) {
-        count_error(ix, g, m->error_kind);
+        if (m->error_kind && strcmp(m->error_kind, ERROR_KIND_INTERRUPTED) == 0)
+            g->interrupted++; /* the client stopped it: not a failure */
+        else
+            count_error(ix, g, m->error_kind);
         /* Open loop: send lag is the client's, known even for failures. */
         if (!isnan(m->send_lag_ms))
             push_value(g, M_SEND_LAG, m->send_lag_ms);
@@ -494,6 +498,16 @@ const char *group_token_source(const struct group *g)
     if (g->src_usage && g->src_chunks)
         return "mixed";
     return g->src_chunks ? "chunks" : "usage";
+}
+
+uint64_t group_failed(const struct group *g)
+{
+    return g->requests - g->ok - g->interrupted;
+}
+
+uint64_t group_finished(const struct group *g)
+{
+    return g->requests - g->interrupted;
 }
 
 double group_set_wall_s(const struct group_set *set)

@@ -70,6 +70,10 @@ struct group {
     size_t n_keys;
     uint64_t requests; /* non-warmup requests */
     uint64_t ok;
+    /* Of requests: stopped by the recorder (Ctrl-C, SIGTERM: error kind
+     * interrupted), neither ok nor failed, not in errors. Failed requests
+     * are requests - ok - interrupted. */
+    uint64_t interrupted;
     uint64_t warmup;  /* excluded */
     uint64_t retried; /* attempts superseded by a retry: not requests */
     uint64_t src_usage, src_chunks, usage_disagree;
@@ -148,6 +152,13 @@ const char *group_dim_name(const struct group_set *set, size_t i, char *tmp,
 
 /* The token source of a group: "usage", "chunks" or "mixed". */
 const char *group_token_source(const struct group *g);
+
+/* g's failed requests: neither ok nor interrupted. */
+uint64_t group_failed(const struct group *g);
+
+/* g's requests that ran to their end (ok or failed, not interrupted):
+ * goodput's denominator. */
+uint64_t group_finished(const struct group *g);
 
 /* Wall span of all runs in seconds: the union of the traces' measured
  * intervals (warmup left out) on the real clock, so traces recorded at the

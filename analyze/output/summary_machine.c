@@ -46,9 +46,12 @@ static void json_group_body(struct buf *b, const struct group_set *set,
                             const struct group *g, double wall_s)
 {
     buf_printf(b,
-               "\"requests\":%llu,\"ok\":%llu,\"warmup_excluded\":%llu,"
+               "\"requests\":%llu,\"ok\":%llu,\"failed\":%llu,"
+               "\"interrupted\":%llu,\"warmup_excluded\":%llu,"
                "\"retried\":%llu,\"errors\":{",
                (unsigned long long)g->requests, (unsigned long long)g->ok,
+               (unsigned long long)group_failed(g),
+               (unsigned long long)g->interrupted,
                (unsigned long long)g->warmup, (unsigned long long)g->retried);
     for (size_t i = 0; i < g->n_errors; i++) {
         if (i)
@@ -80,8 +83,9 @@ static void json_group_body(struct buf *b, const struct group_set *set,
         json_slo(b, &set->slo);
         buf_printf(b,
                    ",\"met\":%llu,\"share\":", (unsigned long long)g->slo_met);
-        json_put_double(
-            b, g->requests ? (double)g->slo_met / (double)g->requests : NAN);
+        json_put_double(b, group_finished(g)
+                               ? (double)g->slo_met / (double)group_finished(g)
+                               : NAN);
         buf_puts(b, ",\"per_s\":");
         json_put_double(b, wall_s > 0 ? (double)g->slo_met / wall_s : NAN);
         buf_puts(b, "}");
@@ -208,7 +212,7 @@ static void csv_group(FILE *out, const struct group_set *set,
         }
         fprintf(out, "%llu,%llu,%llu,%s,%s,%s,%zu",
                 (unsigned long long)g->requests, (unsigned long long)g->ok,
-                (unsigned long long)(g->requests - g->ok),
+                (unsigned long long)group_failed(g), /* not interrupted */
                 group_token_source(g), metric_defs[m].json_key,
                 metric_defs[m].unit, s->n);
         csv_num(out, s->p50);

@@ -92,12 +92,13 @@ static void goodput_line(FILE *out, const struct group_set *set,
                          const struct group *g, double wall_s,
                          const char *prefix)
 {
-    if (!set->slo.any || g->requests == 0)
+    uint64_t n = group_finished(g);
+    if (!set->slo.any || n == 0)
         return;
-    fprintf(out, "%sgoodput: %llu of %llu requests meet the SLO (%.1f%%)",
-            prefix, (unsigned long long)g->slo_met,
-            (unsigned long long)g->requests,
-            100.0 * (double)g->slo_met / (double)g->requests);
+    fprintf(out, "%sgoodput: %llu of %llu %srequests meet the SLO (%.1f%%)",
+            prefix, (unsigned long long)g->slo_met, (unsigned long long)n,
+            g->interrupted ? "finished " : "",
+            100.0 * (double)g->slo_met / (double)n);
     if (wall_s > 0)
         fprintf(out, ", %.2f req/s", (double)g->slo_met / wall_s);
     fprintf(out, "\n");
@@ -110,7 +111,9 @@ static void header_line(FILE *out, const struct group_set *set,
     fprintf(out, "%zu trace%s, %llu requests (%llu ok, %llu failed",
             set->n_traces, set->n_traces == 1 ? "" : "s",
             (unsigned long long)o->requests, (unsigned long long)o->ok,
-            (unsigned long long)(o->requests - o->ok));
+            (unsigned long long)group_failed(o));
+    if (o->interrupted)
+        fprintf(out, ", %llu interrupted", (unsigned long long)o->interrupted);
     if (o->warmup)
         fprintf(out, ", %llu warmup excluded", (unsigned long long)o->warmup);
     if (o->retried)
@@ -123,12 +126,17 @@ static void header_line(FILE *out, const struct group_set *set,
     fprintf(out, "\n");
 }
 
-/* ", retried attempts N" when the group has any, else "". */
+/* ", interrupted N" and ", retried attempts N" for those the group has,
+ * else "". */
 static const char *retried_note(const struct group *g, char *tmp, size_t size)
 {
+    int n = 0;
     tmp[0] = '\0';
-    if (g->retried)
-        snprintf(tmp, size, ", retried attempts %llu",
+    if (g->interrupted)
+        n = snprintf(tmp, size, ", interrupted %llu",
+                     (unsigned long long)g->interrupted);
+    if (g->retried && n >= 0 && (size_t)n < size)
+        snprintf(tmp + n, size - (size_t)n, ", retried attempts %llu",
                  (unsigned long long)g->retried);
     return tmp;
 }
@@ -136,7 +144,7 @@ static const char *retried_note(const struct group *g, char *tmp, size_t size)
 static void table_group(FILE *out, const struct group_set *set,
                         const struct group *g, const char *name, double wall_s)
 {
-    char title[48], c[7][24], note[48];
+    char title[48], c[7][24], note[96];
     fputc('\n', out);
     put_name(out, name, false);
     fprintf(out, "   requests %llu, ok %llu%s, tokens from %s\n",
@@ -181,7 +189,7 @@ int summary_write_table(FILE *out, const struct group_set *set)
 static void md_group(FILE *out, const struct group_set *set,
                      const struct group *g, const char *name, double wall_s)
 {
-    char title[48], c[8][24], note[48];
+    char title[48], c[8][24], note[96];
     fprintf(out, "\n### ");
     put_name(out, name, true);
     fprintf(out, "\n\nrequests %llu, ok %llu%s, tokens from %s\n\n",

@@ -47,6 +47,7 @@ struct run_outcome {
     uint64_t requests;        /* results written (attempts, retries included) */
     uint64_t ok;              /* requests (not attempts) that succeeded */
     uint64_t failed;          /* requests that failed, retries included */
+    uint64_t stopped;         /* of failed: kind interrupted (a signal) */
     uint64_t retried;         /* attempts superseded by a retry (--retry) */
     uint64_t retry_exhausted; /* failed requests whose retries ran out */
     uint64_t warmup;

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "error_kinds.h"
 #include "printable.h"
 
 void run_outcome_attempt(struct run_outcome *o, uint64_t chunks, uint64_t bytes)
@@ -54,5 +55,9 @@ void run_outcome_request(struct run_outcome *o, const char *kind,
     if (retry_exhausted)
         o->retry_exhausted++;
     o->failed++;
+    if (strcmp(kind, ERROR_KIND_INTERRUPTED) == 0) {
+        o->stopped++; /* the client's doing: apart from the kinds */
+        return;
+    }
     count_kind(o, kind, msg);
 }

@@ -23,7 +23,8 @@ void run_outcome_sse_mislabelled(struct run_outcome *o,
  * else failed with that error kind (retry_exhausted: its retries ran
  * out); msg (may be NULL) is the attempt's error message, kept when it is
  * the first of its kind. A kind past RUN_MAX_KINDS distinct ones is
- * counted as failed but not by kind. */
+ * counted as failed but not by kind. Kind "interrupted" (stopped by a
+ * signal) is counted as failed and stopped, not by kind. */
 void run_outcome_request(struct run_outcome *o, const char *kind,
                          const char *msg, bool warmup, bool retry_exhausted);
 
