@@ -316,8 +316,11 @@ static bool meets_slo(const struct slo *slo, const struct request_metrics *m)
 /* Appends x to g's distribution of metric; counts it dropped if refused. */
 static void push_value(struct group *g, int metric, double x)
 {
-    if (stats_vec_push(&g->v[metric], x) != STATS_OK)
+    int st = stats_vec_push(&g->v[metric], x);
+    if (st != STATS_OK)
         g->dropped[metric]++;
+    if (st == STATS_E_NOMEM)
+        g->out_of_memory = true;
 }
 
 static void add_to(struct group_index *ix, struct group *g,
@@ -542,5 +545,19 @@ int group_set_load(struct group_set *set, char **paths, size_t n_paths,
         rc |= load_trace_file(paths[i], &o, group_set_add, NULL, set,
                               &set->traces, &set->n_traces);
     group_set_sort(set);
+    /* Values refused for lack of memory make every statistic describe
+     * less than the trace: an error, not only the warnings. */
+    for (size_t i = 0; i <= set->n_groups; i++) {
+        const struct group *g =
+            i < set->n_groups ? set->groups[i] : &set->overall;
+        if (g->out_of_memory) {
+            log_error("out of memory while collecting the values of the "
+                      "traces: the statistics describe fewer requests than "
+                      "were read (free memory, or analyze fewer traces at "
+                      "once)");
+            rc |= 1;
+            break;
+        }
+    }
     return rc;
 }

@@ -88,6 +88,7 @@ struct group {
     struct stats_summary sum[M_COUNT]; /* filled by group_set_summarize */
     /* Values v[] refused (its cap, or out of memory): not in sum[].n. */
     uint64_t dropped[M_COUNT];
+    bool out_of_memory; /* some of dropped[] were for lack of memory */
     bool open_loop;
 };
 

@@ -38,6 +38,10 @@ struct loader {
     size_t n_pool, cap_pool;
     struct metrics_buf mbuf; /* token arrays of the request being handed out */
     uint64_t bad_times; /* requests of the current trace with kind bad_times */
+    /* Out of memory (never silent: load_trace_file reports both and fails):
+     * requests not analyzed at all, requests without their token times. */
+    uint64_t lost, partial;
+    bool sink_failed; /* the sink refused a request (memory, output) */
     int stop;
 };
 
@@ -300,7 +304,9 @@ static void finish_request(struct loader *L, struct pending *p,
         m.error_message = s->error_message;
     request_facts(q, res, s, m.error_kind == NULL, L->opt->tokens, &f);
     /* out of memory: no token arrays (n_itl 0), the rest is there */
-    (void)metrics_compute(&f, &L->mbuf, &m);
+    if (metrics_compute(&f, &L->mbuf, &m) != METRICS_OK ||
+        s->err == STREAM_E_NOMEM)
+        L->partial++;
     if (L->info->first_start_ns < 0 ||
         (q->start_ns >= 0 && q->start_ns < L->info->first_start_ns))
         L->info->first_start_ns = q->start_ns;
@@ -315,8 +321,10 @@ static void finish_request(struct loader *L, struct pending *p,
     if (superseded)
         L->info->retried++;
     if (!L->stop && (!superseded || L->opt->with_superseded) &&
-        L->sink(L->ctx, &m) != 0)
+        L->sink(L->ctx, &m) != 0) {
         L->stop = 1;
+        L->sink_failed = true;
+    }
     pending_clear(L, p);
 }
 
@@ -371,6 +379,8 @@ static void pending_drain(struct loader *L, bool unfinished)
     }
     all = malloc(n * sizeof(*all));
     if (!all) {
+        if (unfinished)
+            L->lost += n;
         id_map_free(&L->pending); /* out of memory: lose them, not crash */
         id_map_free(&L->held);
         return;
@@ -418,6 +428,7 @@ static void on_request(struct loader *L, const struct trace_request *q)
     p = calloc(1, sizeof(*p));
     if (!p || id_map_put(&L->pending, q->id, p)) {
         free(p);
+        L->lost++;
         return;
     }
     p->req = *q;
@@ -427,8 +438,10 @@ static void on_request(struct loader *L, const struct trace_request *q)
     p->class_name = dup_or_null(q->class_name);
     p->stream = stream_take(L);
     L->info->requests++;
-    if (!p->stream)
+    if (!p->stream) {
+        L->lost++;
         pending_clear(L, p);
+    }
 }
 
 /* Says what trace_reader_next's error st means for the trace being read
@@ -556,6 +569,20 @@ done:
     }
     free(L.pool);
     metrics_buf_free(&L.mbuf);
+    if (L.lost || L.partial) {
+        log_error("%s: out of memory: %llu request%s not analyzed and %llu "
+                  "without token times; the numbers would describe less than "
+                  "the trace, so this is an error (free memory, or analyze "
+                  "fewer traces at once)",
+                  trace_reader_name(r), (unsigned long long)L.lost,
+                  L.lost == 1 ? "" : "s", (unsigned long long)L.partial);
+        rc = 1;
+    } else if (L.sink_failed) {
+        log_error("%s: reading stopped before the end of the trace (out of "
+                  "memory, or the output could not be written)",
+                  trace_reader_name(r));
+        rc = 1;
+    }
     trace_reader_close(r);
     return rc;
 }
