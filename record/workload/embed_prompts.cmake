@@ -1,5 +1,5 @@
 # embed_prompts.cmake: writes a C source holding the built-in prompt files of
-# record/prompts/ as byte arrays (see record/prompts.h).
+# record/prompts/ as byte arrays (see record/workload/prompts.h).
 # Run as: cmake -DPROMPT_DIR=<dir> -DOUT=<file.c> -P embed_prompts.cmake
 set(code "/* Generated from record/prompts/ by record/embed_prompts.cmake. */\n")
 string(APPEND code "#include \"prompts.h\"\n")

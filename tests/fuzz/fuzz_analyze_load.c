@@ -1,4 +1,4 @@
-/* fuzz_analyze_load: the analyzer's loader (analyze/load.c: trace reader ->
+/* fuzz_analyze_load: the analyzer's loader (analyze/load/load.c: trace reader ->
  * stream reconstruction -> per-request metrics) on arbitrary trace files.
  *
  * Input: the whole input is the file; its last byte picks the token mode

@@ -1,5 +1,5 @@
-/* fuzz_cline_settings: the Cline settings reader (record/cline_settings.c
- * over record/jsonc.c, VS Code's JSON with comments) on arbitrary
+/* fuzz_cline_settings: the Cline settings reader (record/config/cline_settings.c
+ * over record/config/jsonc.c, VS Code's JSON with comments) on arbitrary
  * settings.json text.
  *
  * Invariants checked beyond "no crash":

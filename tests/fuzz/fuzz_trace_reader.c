@@ -20,7 +20,7 @@
 
 #define FUZZ_MAX_RECORDS 4096 /* records remembered for the prefix check */
 
-/* Container map keys are named, not rendered (analyze/json_writer.c), so
+/* Container map keys are named, not rendered (analyze/output/json_writer.c), so
  * output no longer doubles per nesting level: render records at any depth
  * (regression input: crashes/fuzz_trace_reader/json-keys-nested-24.trace). */
 #define FUZZ_JSON_KEY_NESTING MP_MAX_DEPTH

@@ -1,4 +1,4 @@
-/* text_out_test: the escaping of analyze/text_out.c, table-driven: CSV
+/* text_out_test: the escaping of analyze/output/text_out.c, table-driven: CSV
  * fields (RFC 4180 and the formula guard), markdown text from hostile
  * traces, and trimmed decimal numbers; and summary JSON naming the values a
  * capped distribution dropped. */

@@ -1,6 +1,6 @@
-/* plot_escape_test: the escaping rules of analyze/plot_escape.c (strings
+/* plot_escape_test: the escaping rules of analyze/plot/plot_escape.c (strings
  * from traces in .dat, gnuplot and HTML) and the embedded templates of
- * analyze/plot_template.c. */
+ * analyze/plot/plot_template.c. */
 #include <stdlib.h>
 #include <string.h>
 

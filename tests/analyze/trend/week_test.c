@@ -1,4 +1,4 @@
-/* week_test: the UTC calendar of trend periods (analyze/week.c):
+/* week_test: the UTC calendar of trend periods (analyze/trend/week.c):
  * hand-checked ISO weeks around year ends, then every day from 1901 to
  * 2137 against the C library's strftime %G-W%V and %F. */
 #include "week.h"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # record_self_lag: every recording carries the recorder's own event-loop
-# lateness in its footer, sampled every 50 ms (record/self_lag.h), and
+# lateness in its footer, sampled every 50 ms (record/run/self_lag.h), and
 # summary reports it (table and JSON) and warns when it is large against the
 # ITL.
 . "${TT_SOURCE_DIR:?}/tests/lib/lib.sh"
