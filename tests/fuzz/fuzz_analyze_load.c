@@ -1,5 +1,5 @@
-/* fuzz_analyze_load: the analyzer's loader (analyze/load/load.c: trace reader ->
- * stream reconstruction -> per-request metrics) on arbitrary trace files.
+/* fuzz_analyze_load: the analyzer's loader (analyze/load/load.c: trace reader
+ * -> stream reconstruction -> per-request metrics) on arbitrary trace files.
  *
  * Input: the whole input is the file; its last byte picks the token mode
  * and the measured classification. Invariants checked beyond "no crash":

@@ -1,6 +1,6 @@
-/* fuzz_cline_settings: the Cline settings reader (record/config/cline_settings.c
- * over record/config/jsonc.c, VS Code's JSON with comments) on arbitrary
- * settings.json text.
+/* fuzz_cline_settings: the Cline settings reader
+ * (record/config/cline_settings.c over record/config/jsonc.c, VS Code's JSON
+ * with comments) on arbitrary settings.json text.
  *
  * Invariants checked beyond "no crash":
  * - jsonc_parse: on success the stripped text is as long as the input,

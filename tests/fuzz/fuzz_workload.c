@@ -1,5 +1,6 @@
 /* fuzz_workload: the recorder's JSON Lines workload reader
- * (record/workload/workload_jsonl.c) on arbitrary files, then a class selection.
+ * (record/workload/workload_jsonl.c) on arbitrary files, then a class
+ * selection.
  *
  * Invariants checked beyond "no crash": a loaded workload has at least one
  * class; class names are 1..64 bytes without a comma; each item has exactly

@@ -1,5 +1,6 @@
 /* prompts_stub: empty built-in prompts, so the workload fuzz target links
- * record/workload/workload.c without the recorder's generated prompts_data.c. */
+ * record/workload/workload.c without the recorder's generated prompts_data.c.
+ */
 #include "prompts.h"
 
 const unsigned char prompts_short_short[] = "";
