@@ -91,7 +91,8 @@ static int dump_file(const char *path)
         }
         if (st == 0)
             break;
-        fwrite(out.data, 1, out.len, stdout);
+        if (out.len) /* out.data is NULL while nothing was written */
+            fwrite(out.data, 1, out.len, stdout);
         buf_reset(&out);
         fflush(stdout);
         log_error("%s", trace_reader_error(r));
