@@ -261,6 +261,7 @@ static void request_facts(const struct trace_request *q,
     f->n_tokens = s->n_tokens;
     f->token_events = s->token_events;
     f->reasoning_events = s->reasoning_events;
+    f->text_bytes = s->text_bytes;
     f->first_token_ns = s->first_token_ns;
     f->first_content_ns = s->first_content_ns;
     f->last_token_ns = s->last_token_ns;

@@ -54,16 +54,14 @@ static double tpot_classic_ms(int64_t first_token_ns, int64_t last_token_ns,
 static double first_event_tokens(const struct metrics_facts *f, int64_t n)
 {
     double k, hi, even;
-    uint64_t total = 0, ev = f->token_events;
+    uint64_t ev = f->token_events;
     if (n <= 0 || ev == 0 || (uint64_t)n <= ev)
         return 1;
     even = (double)(((uint64_t)n + ev - 1) / ev);
     k = even;
-    for (size_t i = 0; i < f->n_tokens; i++)
-        total += f->tokens[i].text_bytes;
-    if (f->n_tokens > 0 && f->n_tokens == ev && total > 0) {
+    if (f->n_tokens > 0 && f->n_tokens == ev && f->text_bytes > 0) {
         double share =
-            (double)n * (double)f->tokens[0].text_bytes / (double)total;
+            (double)n * (double)f->tokens[0].text_bytes / (double)f->text_bytes;
         if (fabs(share - even) > 0.25 * even)
             k = floor(share + 0.5);
     }
@@ -284,11 +282,9 @@ int metrics_compute(const struct metrics_facts *f, struct metrics_buf *buf,
         f->usage_output_tokens >= 0 && f->token_events > 0
             ? (double)f->usage_output_tokens / (double)f->token_events
             : NAN;
-    m->text_bytes = 0;
-    for (size_t i = 0; i < f->n_tokens; i++)
-        m->text_bytes += (int64_t)f->tokens[i].text_bytes;
+    m->text_bytes = (int64_t)f->text_bytes;
     m->text_bytes_per_event =
-        f->n_tokens ? (double)m->text_bytes / (double)f->n_tokens : NAN;
+        f->token_events ? (double)f->text_bytes / (double)f->token_events : NAN;
     m->input_tokens = f->usage_input_tokens >= 0 ? f->usage_input_tokens
                                                  : f->input_tokens_est;
     m->measured_class = measured_class(m->input_tokens, m->output_tokens);

@@ -69,6 +69,7 @@ struct metrics_facts {
                                           parser's cap */
     uint64_t token_events;
     uint64_t reasoning_events;
+    uint64_t text_bytes; /* generated text of all token events, UTF-8 */
     int64_t first_token_ns, first_content_ns, last_token_ns;
     bool done_seen;       /* [DONE] / message_stop arrived ... */
     int64_t done_ns;      /* ... at this time */
@@ -131,7 +132,7 @@ struct request_metrics {
     int64_t reasoning_events;
     int64_t input_tokens; /* usage prompt tokens, else the estimate */
     bool usage_disagrees; /* usage and token events differ */
-    /* Generated text of the stored token events (UTF-8 bytes) and its mean
+    /* Generated text of all token events (UTF-8 bytes) and its mean
      * per event (NAN without events): a server that packs several tokens
      * into each chunk and reports no usage shows here (about 4 bytes are
      * one token of English text). */

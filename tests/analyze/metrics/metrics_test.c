@@ -472,6 +472,7 @@ static void test_coalescing(void)
         for (size_t i = 0; i < k->n_tok; i++) {
             tokens[i].t_ns = ns(k->t[i]);
             tokens[i].text_bytes = k->bytes[i];
+            f.text_bytes += k->bytes[i];
         }
         f.tokens = tokens;
         f.n_tokens = k->n_tok;
