@@ -1,6 +1,7 @@
 /* group_index: open addressing with linear probing over (owner, key). */
 #include "group_index.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +13,19 @@ uint64_t group_index_hash(uint64_t h, const void *p, size_t len)
         h *= 1099511628211ULL;
     }
     return h;
+}
+
+size_t group_index_key(const char *const *vals, size_t n, char *out,
+                       size_t size)
+{
+    size_t at = 0;
+    for (size_t i = 0; i < n && at < size; i++)
+        at += (size_t)snprintf(out + at, size - at, "%zu:%s", strlen(vals[i]),
+                               vals[i]);
+    if (at >= size)
+        at = size - 1;
+    out[at] = '\0';
+    return at;
 }
 
 /* The key's hash mixed with its owner, so one kind in many groups does not

@@ -25,6 +25,13 @@ struct group_index {
 #define GROUP_INDEX_HASH_INIT 14695981039346656037ULL
 uint64_t group_index_hash(uint64_t h, const void *p, size_t len);
 
+/* Writes into out (size > 0 bytes) the key of the values vals[0..n):
+ * "LEN:VALUE" for each, so different value lists never give the same key
+ * (a value may hold any byte but NUL). Cut at size - 1 bytes. Returns its
+ * length. */
+size_t group_index_key(const char *const *vals, size_t n, char *out,
+                       size_t size);
+
 /* Looks up (owner, key) with key's hash. Returns 1 and sets *value when
  * present, 0 when absent. Cannot fail. */
 int group_index_get(const struct group_index *ix, uint64_t hash,

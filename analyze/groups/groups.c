@@ -205,21 +205,6 @@ static int class_rank(const char *name)
     return 3;
 }
 
-/* Writes the index key of a group with key values vals into out: "LEN:VALUE"
- * per dimension, one unambiguous string per group. Returns its length. */
-static size_t join_keys(const char *const *vals, size_t n, char *out,
-                        size_t size)
-{
-    size_t at = 0;
-    for (size_t i = 0; i < n && at < size; i++)
-        at += (size_t)snprintf(out + at, size - at, "%zu:%s", strlen(vals[i]),
-                               vals[i]);
-    if (at >= size)
-        at = size - 1;
-    out[at] = '\0';
-    return at;
-}
-
 const struct group *group_set_find(const struct group_set *set,
                                    const char *const *vals, size_t n)
 {
@@ -227,7 +212,7 @@ const struct group *group_set_find(const struct group_set *set,
     size_t len, k;
     if (n != set->by.n)
         return NULL;
-    len = join_keys(vals, n, joined, sizeof(joined));
+    len = group_index_key(vals, n, joined, sizeof(joined));
     if (!group_index_get(&set->index,
                          group_index_hash(GROUP_INDEX_HASH_INIT, joined, len),
                          NULL, joined, &k))
@@ -246,8 +231,9 @@ static struct group *find_group(struct group_set *set,
     uint64_t hash;
     for (size_t i = 0; i < set->by.n; i++)
         vals[i] = key_value(set, i, m, tmp[i], sizeof(tmp[i]));
-    hash = group_index_hash(GROUP_INDEX_HASH_INIT, joined,
-                            join_keys(vals, set->by.n, joined, sizeof(joined)));
+    hash = group_index_hash(
+        GROUP_INDEX_HASH_INIT, joined,
+        group_index_key(vals, set->by.n, joined, sizeof(joined)));
     if (group_index_get(&set->index, hash, NULL, joined, &k))
         return set->groups[k];
     g = malloc(sizeof(*g));

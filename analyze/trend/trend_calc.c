@@ -74,12 +74,8 @@ static struct trend_row *find_row(struct trend_set *set, const char *period,
     uint64_t hash;
     if (set->last && row_is(set->last, period, model, cls))
         return set->last;
-    /* "LEN:VALUE" three times: one unambiguous key per row */
-    len =
-        (size_t)snprintf(key, sizeof(key), "%zu:%s%zu:%s%zu:%s", strlen(period),
-                         period, strlen(model), model, strlen(cls), cls);
-    if (len >= sizeof(key))
-        len = sizeof(key) - 1;
+    const char *const vals[3] = {period, model, cls};
+    len = group_index_key(vals, 3, key, sizeof(key));
     hash = group_index_hash(GROUP_INDEX_HASH_INIT, key, len);
     if (group_index_get(&set->index, hash, NULL, key, &k) &&
         row_is(set->rows[k], period, model, cls))
