@@ -8,19 +8,29 @@
 
 #define REPLACEMENT "\xef\xbf\xbd" /* U+FFFD */
 
-/* The escaped form of the sequence at s (len bytes, valid UTF-8) into esc
- * (at least 8 bytes), or NULL when it is printable as it is. */
-static const char *escape_of(const unsigned char *s, size_t len, char *esc)
+/* The text that stands for the character at s (len bytes left): itself,
+ * its escape (in esc, at least 8 bytes) or U+FFFD for an invalid byte.
+ * Sets *plen to the text's length and *used to the bytes of s it covers. */
+static const char *piece_of(const unsigned char *s, size_t len, char *esc,
+                            size_t *plen, size_t *used)
 {
-    if (len == 1 && (s[0] < 0x20 || s[0] == 0x7f)) {
+    size_t n = utf8_seq_len(s, len);
+    if (n == 0) {
+        *plen = 3;
+        *used = 1;
+        return REPLACEMENT;
+    }
+    *used = n;
+    if (!utf8_is_control(s, n)) {
+        *plen = n;
+        return (const char *)s;
+    }
+    if (n == 1)
         snprintf(esc, 8, "\\x%02x", s[0]);
-        return esc;
-    }
-    if (len == 2 && s[0] == 0xc2 && s[1] >= 0x80 && s[1] <= 0x9f) {
+    else /* C1 */
         snprintf(esc, 8, "\\u%04x", (unsigned)s[1]);
-        return esc;
-    }
-    return NULL;
+    *plen = strlen(esc);
+    return esc;
 }
 
 char *printable_copy(char *out, size_t size, const char *str)
@@ -31,19 +41,8 @@ char *printable_copy(char *out, size_t size, const char *str)
     if (size == 0)
         return out;
     while (i < len) {
-        size_t n = utf8_seq_len(s + i, len - i);
-        const char *piece;
-        size_t plen;
-        if (n == 0) {
-            piece = REPLACEMENT;
-            plen = 3;
-            n = 1;
-        } else if ((piece = escape_of(s + i, n, esc))) {
-            plen = strlen(piece);
-        } else {
-            piece = (const char *)s + i;
-            plen = n;
-        }
+        size_t plen, n;
+        const char *piece = piece_of(s + i, len - i, esc, &plen, &n);
         if (o + plen >= size) {
             if (size > 4) {
                 while (o + 3 >= size)
@@ -71,18 +70,10 @@ int printable_put(struct buf *b, const char *str)
     char esc[8];
     int err = 0;
     while (i < len && !err) {
-        size_t n = utf8_seq_len(s + i, len - i);
-        const char *piece;
-        if (n == 0) {
-            err = buf_puts(b, REPLACEMENT);
-            i++;
-        } else if ((piece = escape_of(s + i, n, esc))) {
-            err = buf_puts(b, piece);
-            i += n;
-        } else {
-            err = buf_append(b, s + i, n);
-            i += n;
-        }
+        size_t plen, n;
+        const char *piece = piece_of(s + i, len - i, esc, &plen, &n);
+        err = buf_append(b, piece, plen);
+        i += n;
     }
     return err;
 }

@@ -36,3 +36,10 @@ size_t utf8_seq_len(const unsigned char *s, size_t avail)
             return 0;
     return n;
 }
+
+bool utf8_is_control(const unsigned char *s, size_t n)
+{
+    if (n == 1)
+        return s[0] < 0x20 || s[0] == 0x7f;
+    return n == 2 && s[0] == 0xc2 && s[1] <= 0x9f;
+}

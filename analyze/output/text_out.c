@@ -43,11 +43,8 @@ void csv_put_field(struct buf *b, const char *s)
         if (n == 0) {
             buf_puts(b, "\xef\xbf\xbd"); /* U+FFFD: one UTF-8 rule */
             i++;
-        } else if ((n == 1 &&
-                    (((unsigned char)s[i] < 0x20 && !strchr("\t\r\n", s[i])) ||
-                     s[i] == 0x7f)) ||
-                   (n == 2 && (unsigned char)s[i] == 0xc2 &&
-                    (unsigned char)s[i + 1] <= 0x9f)) {
+        } else if (utf8_is_control((const unsigned char *)s + i, n) &&
+                   !strchr("\t\r\n", s[i])) {
             buf_puts(b, " "); /* a control character: a space, as in md */
             i += n;
         } else if (s[i] == '"') {
@@ -80,17 +77,15 @@ void md_put(struct buf *b, const char *str, size_t max_bytes)
         if (n == 0) {
             buf_puts(b, "\xef\xbf\xbd"); /* U+FFFD */
             i++;
-        } else if (n == 2 && s[i] == 0xc2 && s[i + 1] <= 0x9f) {
-            buf_puts(b, " "); /* a C1 control, as the C0 ones */
+        } else if (utf8_is_control(s + i, n)) {
+            buf_puts(b, " ");
             i += n;
         } else if (n > 1) {
             buf_append(b, s + i, n);
             i += n;
         } else {
             unsigned char c = s[i++];
-            if (c < 0x20 || c == 0x7f)
-                buf_puts(b, " ");
-            else if (strchr("\\`*_[]<>|~&#!", c)) {
+            if (strchr("\\`*_[]<>|~&#!", c)) {
                 char esc[2] = {'\\', (char)c};
                 buf_append(b, esc, 2);
             } else {
