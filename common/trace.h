@@ -221,12 +221,12 @@ uint64_t trace_reader_error_offset(const struct trace_reader *r);
  * (`cat a b c` with a damaged): from just after the record before the
  * damage, so a header that a cut record swallowed is found too. Returns 1
  * when one was found: reading goes on there (the next trace_reader_next
- * returns that header), [*from, *to) are the bytes skipped (from the
- * damage to the header; *to < *from when the header was inside the record
- * before the damage) and trace_reader_resync_note says so in one line.
+ * returns that header) and trace_reader_resync_note says in one line which
+ * bytes were skipped (from the damage to the header, or that the header
+ * was inside the record before the damage).
  * Returns 0 when the input holds no further header (reading stays
  * stopped). Clean input never needs it: what it reads is unchanged. */
-int trace_reader_resync(struct trace_reader *r, uint64_t *from, uint64_t *to);
+int trace_reader_resync(struct trace_reader *r);
 
 /* "FILE: bytes N to M (K bytes) skipped: ..." after a resynchronization
  * that returned 1, else "". */

@@ -627,7 +627,7 @@ int trace_reader_next(struct trace_reader *r, struct trace_record *rec)
     return 1;
 }
 
-int trace_reader_resync(struct trace_reader *r, uint64_t *from, uint64_t *to)
+int trace_reader_resync(struct trace_reader *r)
 {
     const size_t klen = sizeof(HEADER_KEY) - 1, keep = klen + 7;
     uint64_t at, damage = r->error_offset;
@@ -659,8 +659,6 @@ int trace_reader_resync(struct trace_reader *r, uint64_t *from, uint64_t *to)
             if (start >= 0 && r->base + (uint64_t)start >= at) {
                 uint64_t found = r->base + (uint64_t)start;
                 r->pos = (size_t)start;
-                *from = damage;
-                *to = found;
                 if (found > damage)
                     snprintf(r->note, sizeof(r->note),
                              "%s: bytes %llu to %llu (%llu bytes) skipped: "

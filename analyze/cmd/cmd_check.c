@@ -259,7 +259,6 @@ static int check_file(const char *path)
     memset(&s, 0, sizeof(s));
     s.name = trace_reader_name(r);
     for (;;) {
-        uint64_t from, to;
         st = trace_reader_next(r, &rec);
         if (st > 0) {
             on_record(&s, &rec);
@@ -274,7 +273,7 @@ static int check_file(const char *path)
             printf("%s: also damaged: %s\n", s.name, trace_reader_error(r));
         }
         /* a damaged trace in a concatenation: the next ones still read */
-        if (trace_reader_resync(r, &from, &to) != 1)
+        if (trace_reader_resync(r) != 1)
             break;
         printf("%s\n", trace_reader_resync_note(r));
     }

@@ -79,7 +79,6 @@ static int dump_file(const char *path)
     }
     buf_init(&out, 0);
     for (;;) {
-        uint64_t from, to;
         st = trace_reader_next(r, &rec);
         if (st > 0) {
             dump_record(&out, &rec);
@@ -98,7 +97,7 @@ static int dump_file(const char *path)
         log_error("%s", trace_reader_error(r));
         rc = 1;
         /* a damaged trace in a concatenation: the next ones still read */
-        if (trace_reader_resync(r, &from, &to) != 1)
+        if (trace_reader_resync(r) != 1)
             break;
         log_warn("%s", trace_reader_resync_note(r));
     }

@@ -494,10 +494,9 @@ int load_trace_file(const char *path, const struct load_options *opt,
             break;
         st = trace_reader_next(r, &rec);
         if (st < 0) {
-            uint64_t from, to;
             report_damage(&L, r, st);
             rc = 1;
-            if (trace_reader_resync(r, &from, &to) != 1)
+            if (trace_reader_resync(r) != 1)
                 break;
             /* cat a b c with a damaged: b and c are still read */
             log_warn("%s", trace_reader_resync_note(r));
