@@ -333,6 +333,30 @@ static void on_deadline(evutil_socket_t fd, short what, void *arg)
     check_end(r);
 }
 
+/* The sends an open loop bounded by --duration plans: its own seeded
+ * arrivals counted up to the end (a Poisson schedule is not rate x
+ * duration), or rate x duration when that would take too long to count. */
+static uint64_t planned_sends(const struct config *c)
+{
+    struct arrival a;
+    int64_t end_ns = (int64_t)(c->duration_s * 1e9);
+    uint64_t n = 0;
+    if (c->rate * c->duration_s > 1e7)
+        return (uint64_t)(c->rate * c->duration_s + 0.5);
+    arrival_init(&a, c->arrival == ARRIVAL_POISSON, c->rate, c->seed);
+    while (arrival_next(&a) < end_ns)
+        n++;
+    return n;
+}
+
+/* Whether the progress line is drawn: not with -q; with --progress always,
+ * or on a terminal by default. */
+static bool progress_shown(const struct config *c)
+{
+    return !c->quiet && (c->progress == PROGRESS_ALWAYS ||
+                         (c->progress == PROGRESS_AUTO && isatty(2)));
+}
+
 int run_loop_open(struct run_loop *r, const struct run_setup *s,
                   struct run_outcome *out, uint64_t inflight_cap)
 {
@@ -369,31 +393,20 @@ int run_loop_open(struct run_loop *r, const struct run_setup *s,
     r->sched.rounds = c->n;
     r->sched.unbounded = c->duration_s > 0 && !c->n_given;
     r->max_inflight = c->rate > 0 ? inflight_cap : c->concurrency;
+    /* Counted here, before the run's clock zero, so no send waits for it;
+     * and only for a line that is drawn. */
+    r->planned = UINT64_MAX;
+    if (progress_shown(c) && c->rate > 0 && c->duration_s > 0 &&
+        schedule_total(&r->sched) == UINT64_MAX)
+        r->planned = planned_sends(c);
     return RUN_OK;
-}
-
-/* The sends an open loop bounded by --duration plans: its own seeded
- * arrivals counted up to the end (a Poisson schedule is not rate x
- * duration), or rate x duration when that would take too long to count. */
-static uint64_t planned_sends(const struct config *c)
-{
-    struct arrival a;
-    int64_t end_ns = (int64_t)(c->duration_s * 1e9);
-    uint64_t n = 0;
-    if (c->rate * c->duration_s > 1e7)
-        return (uint64_t)(c->rate * c->duration_s + 0.5);
-    arrival_init(&a, c->arrival == ARRIVAL_POISSON, c->rate, c->seed);
-    while (arrival_next(&a) < end_ns)
-        n++;
-    return n;
 }
 
 void run_loop_begin(struct run_loop *r, int64_t mono_zero)
 {
     const struct config *c = r->cfg;
-    bool show = !c->quiet && (c->progress == PROGRESS_ALWAYS ||
-                              (c->progress == PROGRESS_AUTO && isatty(2)));
-    uint64_t total = schedule_total(&r->sched), planned = UINT64_MAX;
+    bool show = progress_shown(c);
+    uint64_t total = schedule_total(&r->sched);
     int64_t end_ns = -1;
     r->mono_zero = mono_zero;
     progress_init(&r->progress, show, total, mono_zero);
@@ -407,9 +420,7 @@ void run_loop_begin(struct run_loop *r, int64_t mono_zero)
         if (end_ns < 0 || sched_end < end_ns)
             end_ns = sched_end;
     }
-    if (c->rate > 0 && total == UINT64_MAX && c->duration_s > 0)
-        planned = planned_sends(c);
-    progress_set_plan(&r->progress, planned, end_ns);
+    progress_set_plan(&r->progress, r->planned, end_ns);
 }
 
 void run_loop_run(struct run_loop *r)

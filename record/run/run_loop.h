@@ -39,6 +39,8 @@ struct run_loop {
     struct run_retry_list waiting; /* requests waiting for their next try */
     struct run_pacer pacer;        /* open loop */
     struct progress progress;
+    uint64_t planned; /* open loop with --duration: the sends it plans, or
+                         UINT64_MAX (unknown, or no progress line) */
     struct schedule sched;
     struct self_lag lag;   /* the recorder's own event-loop lateness */
     uint64_t next_k;       /* next schedule slot */
