@@ -24,6 +24,8 @@ static const struct command commands[] = {
     {"info", cmd_info, "info TRACE        markdown block for a bug report"},
     {"dump", cmd_dump, "dump TRACE...     every record as JSON Lines"},
     {"check", cmd_check, "check TRACE...    integrity; exit 1 if damaged"},
+    {"share", cmd_share,
+     "share TRACE -o OUT  a copy safe for a bug report: text filled"},
     {"plot", cmd_plot,
      "plot TRACE... -o DIR  gnuplot charts (+ .gp, .dat), --html report"},
 };

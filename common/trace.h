@@ -65,6 +65,10 @@ struct trace_header {
     size_t n_options;
     int64_t mono_zero_ns; /* CLOCK_MONOTONIC at the start of the run */
     int64_t real_zero_ns; /* CLOCK_REALTIME read at the same moment */
+    /* `tokentrace-analyze share` wrote this trace: what it did (by,
+     * prompts, replies, models, headers); n_shared 0 for a recording. */
+    const struct trace_kv *shared;
+    size_t n_shared;
 };
 
 struct trace_request {
@@ -145,6 +149,7 @@ struct trace_chunk {
 /* ---- writing ---------------------------------------------------------- */
 
 struct trace_writer;
+struct mp_value; /* common/mp.h: the decoded msgpack tree */
 
 /* Opens path for writing ("-" is stdout). Refuses an existing file with
  * TRACE_E_EXISTS unless force. On success *out owns the file. */
@@ -160,6 +165,11 @@ int trace_write_chunk(struct trace_writer *w, uint32_t request_id, int64_t t_ns,
 int trace_write_result(struct trace_writer *w, const struct trace_result *r);
 int trace_write_footer(struct trace_writer *w, const struct trace_footer *f);
 
+/* Appends one record given as a decoded msgpack tree (common/mp.h), as
+ * it is: for tools that copy records they do not all know (share). The
+ * tree must be an array whose first element is the record kind. */
+int trace_write_tree(struct trace_writer *w, const struct mp_value *v);
+
 /* Writes buffered records to the file; whole records only. */
 int trace_writer_flush(struct trace_writer *w);
 
@@ -174,8 +184,6 @@ int trace_writer_errno(const struct trace_writer *w);
 int trace_writer_close(struct trace_writer *w);
 
 /* ---- reading ---------------------------------------------------------- */
-
-struct mp_value; /* common/mp.h: the decoded msgpack tree */
 
 struct trace_record {
     enum trace_kind kind;

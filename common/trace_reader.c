@@ -327,6 +327,7 @@ static void read_header(struct trace_reader *r, const struct mp_value *m,
     h->options = map_kv(r, m, "options", &h->n_options);
     h->mono_zero_ns = map_int(m, "mono_zero_ns", -1);
     h->real_zero_ns = map_int(m, "real_zero_ns", -1);
+    h->shared = map_kv(r, m, "shared", &h->n_shared);
 }
 
 static void read_request(struct trace_reader *r, const struct mp_value *m,

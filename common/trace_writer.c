@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "mp.h"
 
 /* Flush on its own once this many bytes wait (callers also flush on a timer).
  */
@@ -361,6 +362,65 @@ int trace_write_footer(struct trace_writer *w, const struct trace_footer *f)
         pack_kv_int(pk, "loop_lag_p99_ns", f->loop_lag_p99_ns);
         pack_kv_int(pk, "loop_lag_max_ns", f->loop_lag_max_ns);
     }
+    return end_record(w, start);
+}
+
+/* Packs one decoded value and everything below it (depth is bounded by
+ * the decoder's MP_MAX_DEPTH). */
+static void pack_tree(msgpack_packer *pk, const struct mp_value *v)
+{
+    switch (v->type) {
+    case MP_NIL:
+        msgpack_pack_nil(pk);
+        break;
+    case MP_BOOL:
+        if (v->v.b)
+            msgpack_pack_true(pk);
+        else
+            msgpack_pack_false(pk);
+        break;
+    case MP_UINT:
+        msgpack_pack_uint64(pk, v->v.u);
+        break;
+    case MP_INT:
+        msgpack_pack_int64(pk, v->v.i);
+        break;
+    case MP_FLOAT:
+        msgpack_pack_double(pk, v->v.f);
+        break;
+    case MP_STR:
+        msgpack_pack_str(pk, v->n);
+        msgpack_pack_str_body(pk, v->v.bytes, v->n);
+        break;
+    case MP_BIN:
+        msgpack_pack_bin(pk, v->n);
+        msgpack_pack_bin_body(pk, v->v.bytes, v->n);
+        break;
+    case MP_ARRAY:
+        msgpack_pack_array(pk, v->n);
+        for (uint32_t i = 0; i < v->n; i++)
+            pack_tree(pk, &v->v.items[i]);
+        break;
+    case MP_MAP:
+        msgpack_pack_map(pk, v->n);
+        for (uint32_t i = 0; i < 2 * v->n; i++)
+            pack_tree(pk, &v->v.items[i]);
+        break;
+    case MP_EXT:
+        msgpack_pack_ext(pk, v->n, v->ext_type);
+        msgpack_pack_ext_body(pk, v->v.bytes, v->n);
+        break;
+    }
+}
+
+int trace_write_tree(struct trace_writer *w, const struct mp_value *v)
+{
+    size_t start = w->out.len;
+    if (w->error)
+        return w->error;
+    if (v->type != MP_ARRAY || v->n < 1)
+        return TRACE_E_MALFORMED;
+    pack_tree(&w->pk, v);
     return end_record(w, start);
 }
 

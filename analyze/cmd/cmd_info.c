@@ -170,6 +170,12 @@ static void info_block(void *ctx, const struct trace_info *t)
     buf_printf(&b, "| trace format | version %u |\n",
                (unsigned)t->format_version);
     buf_puts(&b, "| analyzer | tokentrace-analyze " TT_VERSION " |\n");
+    if (t->n_shared)
+        row_kv(&b, "shared", t->shared, t->n_shared);
+    else
+        buf_puts(&b, "| shared | no: the prompts and replies are as recorded "
+                     "(tokentrace-analyze share writes a copy without them) "
+                     "|\n");
     row_text(&b, "recorder host", t->host);
     if (t->endpoint)
         endpoint_origin(t->endpoint, tmp, sizeof(tmp));
@@ -222,7 +228,9 @@ static void info_help(void)
         "and trace format version, when it was recorded (UTC), the endpoint "
         "as\n"
         "scheme://host:port only, API kind, models, labels, workload, run\n"
-        "options, request counts with failures by kind, the --retry setting\n"
+        "options, whether it was written by `share` (text replaced by "
+        "filler),\n"
+        "request counts with failures by kind, the --retry setting\n"
         "and the attempts it sent again, chunks and bytes, and\n"
         "integrity (complete, no footer, or damaged at byte N). Text from the\n"
         "trace is markdown-escaped. Traces never hold API keys.\n"

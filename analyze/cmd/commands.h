@@ -12,5 +12,6 @@ int cmd_requests(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_trend(int argc, char **argv);
+int cmd_share(int argc, char **argv);
 
 #endif

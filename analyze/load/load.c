@@ -85,6 +85,7 @@ void load_free_infos(struct trace_info **infos, size_t n)
         free(t->models);
         free_kv(t->labels, t->n_labels);
         free_kv(t->options, t->n_options);
+        free_kv(t->shared, t->n_shared);
         free(t->footer_reason);
         free(t->damage);
         free(t);
@@ -121,6 +122,8 @@ static struct trace_info *info_from_header(const struct trace_header *h,
     t->n_labels = t->labels ? h->n_labels : 0;
     t->options = dup_kv(h->options, h->n_options);
     t->n_options = t->options ? h->n_options : 0;
+    t->shared = dup_kv(h->shared, h->n_shared);
+    t->n_shared = t->shared ? h->n_shared : 0;
     t->mono_zero_ns = h->mono_zero_ns;
     t->real_zero_ns = h->real_zero_ns;
     t->first_start_ns = -1;

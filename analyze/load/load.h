@@ -28,6 +28,8 @@ struct trace_info {
     size_t n_labels;
     struct trace_kv *options;
     size_t n_options;
+    struct trace_kv *shared; /* what `share` did; n_shared 0: a recording */
+    size_t n_shared;
     int64_t mono_zero_ns;
     int64_t real_zero_ns;
     /* The recorder's own event-loop lateness, from the footer (ns; -1 and
