@@ -38,7 +38,10 @@ static void usage(FILE *out)
             "Offline analysis of tokentrace trace files (never touches the "
             "network).\n"
             "TRACE may be '-' for standard input; concatenated traces are "
-            "read as several.\n\ncommands:\n");
+            "read as several.\n"
+            "A trace read twice ('a a', 'cat a a') is counted once, with a "
+            "warning;\n"
+            "--keep-repeated counts every copy.\n\ncommands:\n");
     for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
         fprintf(out, "  %s\n", commands[i].usage);
     fprintf(out, "\nexit codes: 0 success, 1 failure or damaged trace, "

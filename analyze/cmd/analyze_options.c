@@ -64,6 +64,7 @@ static const struct {
     {"--plot", OPT_OUT},
     {"--seed", OPT_SEED},
     {"--html", OPT_HTML},
+    {"--keep-repeated", 0},
 };
 #define N_KNOWN_FLAGS (sizeof known_flags / sizeof known_flags[0])
 
@@ -161,6 +162,8 @@ int analyze_options_parse(int argc, char **argv, unsigned allowed,
             }
         } else if ((allowed & OPT_HTML) && strcmp(a, "--html") == 0) {
             o->html = true;
+        } else if (strcmp(a, "--keep-repeated") == 0) {
+            o->load.keep_repeated = true;
         } else {
             unknown_flag(a, allowed, command);
             return 2;

@@ -255,9 +255,8 @@ int cmd_info(int argc, char **argv)
         return rc;
     }
     memset(&c, 0, sizeof(c));
-    for (size_t i = 0; i < o.n_traces; i++)
-        rc |= load_trace_file(o.traces[i], &o.load, info_count, info_block, &c,
-                              &infos, &n_infos);
+    rc = load_trace_files(o.traces, o.n_traces, &o.load, info_count, info_block,
+                          &c, &infos, &n_infos);
     if (fflush(stdout) != 0 || c.write_failed) {
         log_error("info: cannot write the output");
         rc = 1;

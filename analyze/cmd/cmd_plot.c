@@ -246,8 +246,12 @@ int cmd_plot(int argc, char **argv)
                strcmp(o.period, "day") != 0) {
         log_error("plot --trend --by: '%s' is not week or day", o.period);
         rc = 2;
-    } else if (rc == 0)
+    } else if (rc == 0) {
+        /* --compare: each file is a side, as in `compare a a` */
+        if (mode == MODE_COMPARE)
+            o.load.keep_repeated = true;
         rc = run(&o, mode);
+    }
     free(o.traces);
     free(args);
     return rc;

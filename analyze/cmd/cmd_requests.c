@@ -275,9 +275,8 @@ int cmd_requests(int argc, char **argv)
     c.measured = o.load.classify_measured;
     if (c.mode == ROW_CSV)
         requests_header(&c);
-    for (size_t i = 0; i < o.n_traces && !c.write_failed; i++)
-        rc |= load_trace_file(o.traces[i], &o.load, requests_row, NULL, &c,
-                              &infos, &n_infos);
+    rc = load_trace_files(o.traces, o.n_traces, &o.load, requests_row, NULL, &c,
+                          &infos, &n_infos);
     if (fflush(stdout) != 0 || c.write_failed) {
         log_error("requests: cannot write the output");
         rc = 1;

@@ -525,11 +525,10 @@ int group_set_load(struct group_set *set, char **paths, size_t n_paths,
                    const struct load_options *opt)
 {
     struct load_options o = *opt;
-    int rc = 0;
+    int rc;
     o.with_superseded = true;
-    for (size_t i = 0; i < n_paths; i++)
-        rc |= load_trace_file(paths[i], &o, group_set_add, NULL, set,
-                              &set->traces, &set->n_traces);
+    rc = load_trace_files(paths, n_paths, &o, group_set_add, NULL, set,
+                          &set->traces, &set->n_traces);
     group_set_sort(set);
     /* Values refused for lack of memory make every statistic describe
      * less than the trace: an error, not only the warnings. */

@@ -463,6 +463,73 @@ static void report_damage(struct loader *L, struct trace_reader *r, int st)
     }
 }
 
+/* The traces read so far, by identity (trace id and both clock zeros: a
+ * copy of the same trace has all three equal). Zero it to start. */
+struct load_seen {
+    struct load_seen_entry *v;
+    size_t n, cap;
+};
+struct load_seen_entry {
+    char *trace_id; /* owned */
+    int64_t mono_zero_ns, real_zero_ns;
+    char *file; /* where it was first read (owned) */
+};
+
+/* Frees seen's entries and zeroes it. */
+static void load_seen_free(struct load_seen *seen)
+{
+    if (!seen)
+        return;
+    for (size_t i = 0; i < seen->n; i++) {
+        free(seen->v[i].trace_id);
+        free(seen->v[i].file);
+    }
+    free(seen->v);
+    memset(seen, 0, sizeof(*seen));
+}
+
+/* True when h is a trace already read (a warning names both places); else
+ * remembers it and returns false. A header without a trace id is never a
+ * repeat (nothing to tell copies apart by). */
+static bool seen_before(struct load_seen *seen, const struct trace_header *h,
+                        const char *file)
+{
+    struct load_seen_entry *e;
+    if (!seen || !h->trace_id || !h->trace_id[0])
+        return false;
+    for (size_t i = 0; i < seen->n; i++) {
+        e = &seen->v[i];
+        if (e->mono_zero_ns == h->mono_zero_ns &&
+            e->real_zero_ns == h->real_zero_ns &&
+            strcmp(e->trace_id, h->trace_id) == 0) {
+            log_warn("%s: trace %s was already read (from %s): a repeated "
+                     "trace is counted once",
+                     file, h->trace_id, e->file);
+            return true;
+        }
+    }
+    if (seen->n == seen->cap) {
+        size_t ncap = seen->cap ? seen->cap * 2 : 8;
+        e = realloc(seen->v, ncap * sizeof(*e));
+        if (!e)
+            return false; /* out of memory: read it, as without seen */
+        seen->v = e;
+        seen->cap = ncap;
+    }
+    e = &seen->v[seen->n];
+    e->trace_id = strdup(h->trace_id);
+    e->file = strdup(file);
+    if (!e->trace_id || !e->file) {
+        free(e->trace_id);
+        free(e->file);
+        return false;
+    }
+    e->mono_zero_ns = h->mono_zero_ns;
+    e->real_zero_ns = h->real_zero_ns;
+    seen->n++;
+    return false;
+}
+
 static int push_info(struct trace_info *t, struct trace_info ***infos,
                      size_t *n)
 {
@@ -474,14 +541,18 @@ static int push_info(struct trace_info *t, struct trace_info ***infos,
     return 0;
 }
 
-int load_trace_file(const char *path, const struct load_options *opt,
-                    request_sink sink, trace_sink tsink, void *ctx,
-                    struct trace_info ***infos, size_t *n_infos)
+/* load_trace_file with the traces already read in seen (NULL: none
+ * skipped). */
+static int load_one_file(const char *path, const struct load_options *opt,
+                         struct load_seen *seen, request_sink sink,
+                         trace_sink tsink, void *ctx,
+                         struct trace_info ***infos, size_t *n_infos)
 {
     struct loader L;
     struct trace_reader *r;
     struct trace_record rec;
     int st = 0, rc = 0;
+    bool skipping = false, any_header = false;
     memset(&L, 0, sizeof(L));
     L.opt = opt;
     L.sink = sink;
@@ -507,9 +578,15 @@ int load_trace_file(const char *path, const struct load_options *opt,
         }
         if (st <= 0)
             break;
+        if (rec.kind == TRACE_HEADER) {
+            end_trace(&L);
+            skipping = seen_before(seen, &rec.u.header, trace_reader_name(r));
+            any_header = true;
+        }
+        if (skipping) /* a repeated trace: up to the next header */
+            continue;
         switch (rec.kind) {
         case TRACE_HEADER:
-            end_trace(&L);
             L.info = info_from_header(&rec.u.header, trace_reader_name(r));
             if (!L.info || push_info(L.info, infos, n_infos)) {
                 log_error("out of memory");
@@ -558,7 +635,7 @@ int load_trace_file(const char *path, const struct load_options *opt,
             break;
         }
     }
-    if (st >= 0 && !L.info && !L.stop) {
+    if (st >= 0 && !any_header && !L.stop) {
         /* Read whole, yet no trace in it: damage too (as `check` says). */
         log_warn("%s: empty file, no trace header", trace_reader_name(r));
         rc = 1;
@@ -588,4 +665,26 @@ done:
     }
     trace_reader_close(r);
     return rc;
+}
+
+int load_trace_files(char *const *paths, size_t n_paths,
+                     const struct load_options *opt, request_sink sink,
+                     trace_sink tsink, void *ctx, struct trace_info ***infos,
+                     size_t *n_infos)
+{
+    struct load_seen seen = {0};
+    int rc = 0;
+    for (size_t i = 0; i < n_paths; i++)
+        rc |= load_one_file(paths[i], opt, opt->keep_repeated ? NULL : &seen,
+                            sink, tsink, ctx, infos, n_infos);
+    load_seen_free(&seen);
+    return rc;
+}
+
+int load_trace_file(const char *path, const struct load_options *opt,
+                    request_sink sink, trace_sink tsink, void *ctx,
+                    struct trace_info ***infos, size_t *n_infos)
+{
+    char *paths[] = {(char *)path};
+    return load_trace_files(paths, 1, opt, sink, tsink, ctx, infos, n_infos);
 }

@@ -64,6 +64,10 @@ struct load_options {
     bool with_superseded;   /* also hand superseded attempts to the sink
                                (m->superseded set); else they are only
                                counted in trace_info.retried */
+    /* --keep-repeated: read every copy of a repeated trace. Else a trace
+     * already read (same trace id and both clock zeros: `a a`, `cat a a`)
+     * is skipped with a warning, so it is counted once. */
+    bool keep_repeated;
 };
 
 /* Reads every trace in path ("-" stdin; concatenated traces are several),
@@ -74,6 +78,14 @@ struct load_options {
 int load_trace_file(const char *path, const struct load_options *opt,
                     request_sink sink, trace_sink tsink, void *ctx,
                     struct trace_info ***infos, size_t *n_infos);
+
+/* load_trace_file over paths[0..n_paths), in order, as one input: a trace
+ * repeated anywhere in them is read once (unless opt->keep_repeated).
+ * Returns the OR of the files' results. */
+int load_trace_files(char *const *paths, size_t n_paths,
+                     const struct load_options *opt, request_sink sink,
+                     trace_sink tsink, void *ctx, struct trace_info ***infos,
+                     size_t *n_infos);
 
 /* Frees what load_trace_file appended. NULL-safe. */
 void load_free_infos(struct trace_info **infos, size_t n);

@@ -222,7 +222,7 @@ int plot_data_load(struct plot_data *d, char **paths, size_t n_paths,
 {
     struct group_by by;
     char err[256];
-    int rc = 0;
+    int rc;
     memset(d, 0, sizeof(*d));
     if (group_by_parse(by_spec, &by, err, sizeof(err))) {
         log_error("%s", err);
@@ -230,9 +230,8 @@ int plot_data_load(struct plot_data *d, char **paths, size_t n_paths,
     }
     by.measured_class = opt->classify_measured;
     group_set_init(&d->set, &by, NULL);
-    for (size_t i = 0; i < n_paths; i++)
-        rc |= load_trace_file(paths[i], opt, plot_data_add, NULL, d,
-                              &d->set.traces, &d->set.n_traces);
+    rc = load_trace_files(paths, n_paths, opt, plot_data_add, NULL, d,
+                          &d->set.traces, &d->set.n_traces);
     group_set_sort(&d->set);
     group_set_summarize(&d->set);
     if (finish(d))

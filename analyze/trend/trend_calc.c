@@ -147,12 +147,8 @@ static int trend_add(void *ctx, const struct request_metrics *m)
 int trend_load(struct trend_set *set, char **paths, size_t n_paths,
                const struct load_options *opt)
 {
-    int rc = 0;
-    for (size_t i = 0; i < n_paths; i++) {
-        int st = load_trace_file(paths[i], opt, trend_add, NULL, set,
-                                 &set->traces, &set->n_traces);
-        rc |= st;
-    }
+    int rc = load_trace_files(paths, n_paths, opt, trend_add, NULL, set,
+                              &set->traces, &set->n_traces);
     return set->nomem ? -1 : rc;
 }
 

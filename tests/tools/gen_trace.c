@@ -27,7 +27,8 @@
  *   label=K=V     a header label (repeatable)
  *   fail_every=N  every Nth request fails: HTTP 500, an error body, no token
  *   warmup=N      the first N requests are warmup requests
- *   trace_id=HEX  the trace id (default 9e9e9e9e)
+ *   trace_id=HEX  the trace id (default: 8 hex digits hashed from the
+ *                 options, so other options make another trace)
  *   endpoint=URL  the header's endpoint (default http://generator.invalid)
  *   no_footer=1   end without a footer, as a killed recorder would */
 #include <inttypes.h>
@@ -43,6 +44,7 @@
 #define MAX_LABELS 8
 
 struct gen_options {
+    char default_id[9]; /* gen_trace_id_of_args */
     long n, tokens;
     int64_t ttft_ns, tpot_ns, jitter_ns;
     uint64_t seed;
@@ -123,7 +125,8 @@ static void parse_args(int argc, char **argv, struct gen_options *o)
     o->models[0] = "model-a";
     o->models[1] = "model-b";
     o->class_name = "short-short";
-    o->trace_id = "9e9e9e9e";
+    gen_trace_id_of_args(argc, argv, 2, o->default_id);
+    o->trace_id = o->default_id;
     o->endpoint = "http://generator.invalid";
     for (i = 2; i < argc && !strchr(argv[i], '='); i++) {
         long v = number(argv[i]);

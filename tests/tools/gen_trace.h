@@ -4,6 +4,27 @@
 #ifndef TT_TEST_GEN_TRACE_H
 #define TT_TEST_GEN_TRACE_H
 
+#include <stdint.h>
+#include <stdio.h>
+
+/* The default trace id of a generated trace: 8 hex digits of FNV-1a over
+ * argv[first..argc) (the options, not the output path). The same options
+ * make the same trace, so its copies share the id; other options make
+ * another trace with another id (the analyzer counts a repeated trace once
+ * by id and clock zeros). */
+static inline void gen_trace_id_of_args(int argc, char **argv, int first,
+                                        char out[9])
+{
+    uint32_t h = 2166136261u;
+    for (int i = first; i < argc; i++)
+        for (const char *c = argv[i];; c++) {
+            h = (h ^ (unsigned char)*c) * 16777619u;
+            if (!*c)
+                break;
+        }
+    snprintf(out, 9, "%08x", (unsigned)h);
+}
+
 /* gen_trace --mix OUT [...]: several models and classes, concurrency,
  * failures, labels. argv[0] is "--mix", argv[1] OUT. Returns the exit code
  * (2 on a usage error, 1 when the trace cannot be written). */

@@ -31,6 +31,7 @@ static long long num(const char *s)
 }
 
 struct opts {
+    char trace_id[9]; /* gen_trace_id_of_args */
     const char *out;
     long long n, conc, fail_every, real_zero;
     const char *models[MAX_NAMES], *classes[MAX_NAMES];
@@ -56,6 +57,7 @@ static void parse(int argc, char **argv, struct opts *o)
     o->conc = 4;
     o->real_zero = 1764460800000000000LL; /* 2025-11-30T00:00:00Z */
     o->rng = 1;
+    gen_trace_id_of_args(argc, argv, 2, o->trace_id);
     if (argc < 2) {
         fprintf(stderr,
                 "usage: gen_trace --mix OUT [-n N] [-c C] [-m MODEL]... "
@@ -123,7 +125,7 @@ int gen_trace_mix(int argc, char **argv)
         return 1;
     }
     struct trace_header h = {.tool_version = "test_plot_gentrace",
-                             .trace_id = "70707070",
+                             .trace_id = o.trace_id,
                              .host = "generator",
                              .command_line = "test_plot_gentrace",
                              .endpoint = "http://generator.invalid",
@@ -149,7 +151,7 @@ int gen_trace_mix(int argc, char **argv)
         int64_t tpot = (4 + 3 * (int64_t)m) * 1000000;
         long tokens = 8 + (long)(rnd(&o) % 120), tt;
         bool fail = o.fail_every && i % o.fail_every == 0;
-        snprintf(rid, sizeof(rid), "70707070-%lld", i);
+        snprintf(rid, sizeof(rid), "%s-%lld", o.trace_id, i);
         snprintf(model, sizeof(model), "model-%lld",
                  o.distinct_models ? (i - 1) % o.distinct_models : 0);
         snprintf(kind, sizeof(kind), "kind-%lld",

@@ -6,7 +6,7 @@
 G=$TT_GEN_TRACE
 A=$TT_ANALYZE
 
-"$G" "$T/t.ttrace" 9 5 100 10 fail_every=3 warmup=1 'model_a=we|ird`model' \
+"$G" "$T/t.ttrace" 9 5 100 10 trace_id=9e9e9e9e fail_every=3 warmup=1 'model_a=we|ird`model' \
     "model_b=two
 lines" 'label=team=a|b' label=week=48 \
     'endpoint=https://user:secret@gw.example:8443/api/v1?key=abc#frag'

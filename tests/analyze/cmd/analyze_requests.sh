@@ -6,7 +6,7 @@
 G=$TT_GEN_TRACE
 A=$TT_ANALYZE
 
-"$G" "$T/t.ttrace" 12 20 100 10 fail_every=4 warmup=1 'model_a=a,"b"' model_b==cmd
+"$G" "$T/t.ttrace" 12 20 100 10 fail_every=4 warmup=1 'model_a=a,"b"' model_b==cmd trace_id=9e9e9e9e
 "$A" requests "$T/t.ttrace" >"$T/r.csv"
 "$A" requests "$T/t.ttrace" --format json >"$T/r.jsonl"
 assert_eq "$(wc -l <"$T/r.jsonl")" 12 "JSON Lines rows"
@@ -52,10 +52,18 @@ assert objs[0]["start_ms"] == 0, objs[0]
 PY
 
 # Two traces through stdin: the trace column tells them apart.
-cat "$T/t.ttrace" "$T/t.ttrace" | "$A" requests - --format json >"$T/cat.jsonl"
+"$G" "$T/u.ttrace" 12 20 100 10 fail_every=4 warmup=1 trace_id=9e9e9e9f
+cat "$T/t.ttrace" "$T/u.ttrace" | "$A" requests - --format json >"$T/cat.jsonl"
 assert_eq "$(jq -s 'map(.trace)|unique|join(",")' -r "$T/cat.jsonl")" 0,1 "trace indexes"
 assert_eq "$(wc -l <"$T/cat.jsonl")" 24 "rows of two traces"
-"$A" requests "$T/t.ttrace" "$T/t.ttrace" | tail -n +2 | wc -l | grep -qx 24 || fail "csv rows of two files"
+"$A" requests "$T/t.ttrace" "$T/u.ttrace" | tail -n +2 | wc -l | grep -qx 24 || fail "csv rows of two files"
+# The same trace twice is listed once, with a warning; --keep-repeated
+# lists every copy.
+cat "$T/t.ttrace" "$T/t.ttrace" | "$A" requests - --format json >"$T/rep.jsonl" 2>"$T/rep.err"
+assert_eq "$(wc -l <"$T/rep.jsonl")" 12 "rows of a repeated trace"
+grep -q 'already read' "$T/rep.err" || fail "requests: no warning on a repeated trace"
+"$A" requests --keep-repeated "$T/t.ttrace" "$T/t.ttrace" | tail -n +2 | wc -l | grep -qx 24 ||
+    fail "requests --keep-repeated: every copy"
 
 # --classify measured puts the measured class in the class column.
 "$G" "$T/long.ttrace" 2 300 100 1

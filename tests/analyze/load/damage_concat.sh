@@ -23,7 +23,7 @@ files=("$T"/c/*.ttrace)
 # summary: b and c whole in every file (2 and 3 requests, with footers);
 # exit 1 (a is damaged, or at least incomplete).
 set +e
-timeout 120 "$TT_ANALYZE" summary --format json "${files[@]}" >"$T/s.json" 2>"$T/s.err"
+timeout 120 "$TT_ANALYZE" summary --keep-repeated --format json "${files[@]}" >"$T/s.json" 2>"$T/s.err"
 rc=$?
 set -e
 [ "$rc" -eq 1 ] || fail "summary exit $rc, want 1"

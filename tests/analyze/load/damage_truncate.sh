@@ -81,7 +81,7 @@ diff "$T/dump.errwant" "$T/dump.errgot" >/dev/null ||
 
 # summary: one trace per cut that kept its header, with the damage named,
 # the requests before the cut, and the ok ones (results before the cut).
-bounded 01 "$TT_ANALYZE" summary "${files[@]}" --format json >"$T/sum.json" 2>"$T/sum.err"
+bounded 01 "$TT_ANALYZE" summary --keep-repeated "${files[@]}" --format json >"$T/sum.json" 2>"$T/sum.err"
 jq -r '.traces[] | [.file, (.damage // "-"), .requests] | @tsv' "$T/sum.json" |
     awk -F'\t' '{ d = "-"; if (match($2, ": byte [0-9]+: ")) d = substr($2, RSTART + 7, RLENGTH - 9)
                   print $1 "\t" d "\t" $3 }' >"$T/sum.got"
@@ -93,14 +93,14 @@ assert_eq "$(jq '.overall.ok' "$T/sum.json")" "$ok_want" "ok requests over all c
 
 # requests, trend, compare (against the intact trace) and plot (when
 # built) over every cut: no crash, no hang.
-bounded 01 "$TT_ANALYZE" requests "${files[@]}" >"$T/req.out" 2>"$T/req.err"
-bounded 01 "$TT_ANALYZE" trend "${files[@]}" >"$T/trend.out" 2>"$T/trend.err"
+bounded 01 "$TT_ANALYZE" requests --keep-repeated "${files[@]}" >"$T/req.out" 2>"$T/req.err"
+bounded 01 "$TT_ANALYZE" trend --keep-repeated "${files[@]}" >"$T/trend.out" 2>"$T/trend.err"
 bounded 01 "$TT_ANALYZE" compare "$T/t.ttrace" "${files[@]}" >"$T/cmp.out" 2>"$T/cmp.err"
 [ "$(grep -c . "$T/req.out")" -gt 1 ] || fail "requests printed no rows for the cuts"
 has_plot=0
 "$TT_ANALYZE" plot --help >/dev/null 2>&1 && has_plot=1
 if [ "$has_plot" -eq 1 ]; then
-    bounded 01 "$TT_ANALYZE" plot "${files[@]}" -o "$T/plot-all" >"$T/plot.out" 2>"$T/plot.err"
+    bounded 01 "$TT_ANALYZE" plot --keep-repeated "${files[@]}" -o "$T/plot-all" >"$T/plot.out" 2>"$T/plot.err"
 fi
 
 # One file per process, for a sample of cuts (every 199th, and one byte past
