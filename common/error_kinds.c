@@ -19,7 +19,9 @@ const struct error_kind_desc error_kinds[] = {
     {ERROR_KIND_HTML, "a 2xx text/html page: the base URL is a website", REC},
     {ERROR_KIND_NOT_STREAMED,
      "a 2xx application/json reply to a stream request", REC},
-    {ERROR_KIND_STREAM_ERROR, "a 2xx stream that carried an \"error\" object",
+    {ERROR_KIND_STREAM_ERROR,
+     "a 2xx stream that carried an error (an \"error\" object, an "
+     "\"event: error\", an \"error:\" line)",
      REC | ANA},
     {ERROR_KIND_INTERRUPTED, "stopped by Ctrl-C / SIGTERM", REC},
     {ERROR_KIND_WRITE, "the trace could not be written", REC},
@@ -27,7 +29,8 @@ const struct error_kind_desc error_kinds[] = {
     {ERROR_KIND_OVERSIZED_EVENT,
      "an SSE line or event longer than the analyzer's cap", REC | ANA},
     {ERROR_KIND_UNFINISHED, "the trace has no result for the request", ANA},
-    {ERROR_KIND_NO_TOKENS, "a 2xx stream without a single token event", ANA},
+    {ERROR_KIND_NO_TOKENS, "a 2xx stream without a single token event",
+     REC | ANA},
     {ERROR_KIND_BAD_TIMES,
      "times that cannot be: a chunk before its request's start, an end "
      "before the start, token times out of order",

@@ -31,9 +31,9 @@
 /* Set by the recorder, and derived by the analyzer from a trace's bytes. */
 #define ERROR_KIND_STREAM_ERROR "stream_error"
 #define ERROR_KIND_OVERSIZED_EVENT "oversized_event"
+#define ERROR_KIND_NO_TOKENS "no_tokens"
 /* Derived by the analyzer only. */
 #define ERROR_KIND_UNFINISHED "unfinished"
-#define ERROR_KIND_NO_TOKENS "no_tokens"
 #define ERROR_KIND_BAD_TIMES "bad_times"
 /* The prefix of http_<status>. */
 #define ERROR_KIND_HTTP_PREFIX "http_"

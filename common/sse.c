@@ -181,6 +181,24 @@ static int sse_field(struct sse_parser *p, const char *name, size_t nlen,
     return SSE_OK;
 }
 
+/* True for the field names WHATWG gives a meaning. */
+static bool sse_known_field(const char *name, size_t n)
+{
+    return (n == 4 && memcmp(name, "data", 4) == 0) ||
+           (n == 5 && memcmp(name, "event", 5) == 0) ||
+           (n == 2 && memcmp(name, "id", 2) == 0) ||
+           (n == 5 && memcmp(name, "retry", 5) == 0);
+}
+
+/* Shows a field WHATWG ignores to the handler's on_field. */
+static void sse_other_field(const char *name, size_t nlen, const char *v,
+                            size_t vlen, int64_t t_ns,
+                            const struct sse_handler *h)
+{
+    if (h && h->on_field && !sse_known_field(name, nlen))
+        h->on_field(h->ctx, name, nlen, v, vlen, t_ns);
+}
+
 /* Interprets one complete line (without its line end); borrow as for
  * sse_field. */
 static int sse_line(struct sse_parser *p, int64_t t_ns, const char *s, size_t n,
@@ -206,8 +224,10 @@ static int sse_line(struct sse_parser *p, int64_t t_ns, const char *s, size_t n,
     if (p->poisoned)
         return SSE_OK; /* the rest of a lost event */
     colon = memchr(s, ':', n);
-    if (!colon)
+    if (!colon) {
+        sse_other_field(s, n, "", 0, t_ns, h);
         return sse_field(p, s, n, "", 0, borrow);
+    }
     {
         const char *v = colon + 1;
         size_t vlen = n - (size_t)(v - s);
@@ -215,6 +235,7 @@ static int sse_line(struct sse_parser *p, int64_t t_ns, const char *s, size_t n,
             v++;
             vlen--;
         }
+        sse_other_field(s, (size_t)(colon - s), v, vlen, t_ns, h);
         return sse_field(p, s, (size_t)(colon - s), v, vlen, borrow);
     }
 }

@@ -54,6 +54,12 @@ struct sse_handler {
      * follows the colon with one leading space removed. */
     void (*on_comment)(void *ctx, const char *text, size_t len, int64_t t_ns);
     void *ctx;
+    /* Called once per line of a field WHATWG ignores (a name other than
+     * data, event, id and retry), which then still changes nothing:
+     * llama.cpp's server writes its in-stream errors as "error: {...}".
+     * value is what follows the colon with one leading space removed. */
+    void (*on_field)(void *ctx, const char *name, size_t name_len,
+                     const char *value, size_t value_len, int64_t t_ns);
 };
 
 struct sse_parser {

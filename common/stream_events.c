@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "error_json.h"
 #include "fast_path.h"
 #include "stream_scan.h"
 
@@ -158,32 +159,16 @@ static void stream_error(struct stream_state *s, int64_t t_ns, const char *type,
     stream_copy(s->error_message, sizeof(s->error_message), msg, msg_len);
 }
 
-/* Looks for {"error": {...}} or {"error": "text"}; returns true if found. */
+/* Looks for {"error": {...}} or {"error": "text"} (error_json.h); returns
+ * true if found. */
 static bool stream_json_error(struct stream_state *s, int64_t t_ns,
                               const cJSON *root)
 {
-    const cJSON *e = cJSON_GetObjectItemCaseSensitive(root, "error");
-    const cJSON *code;
-    const char *type, *msg;
-    char num[32];
-    if (cJSON_IsString(e) && e->valuestring) {
-        stream_error(s, t_ns, "error", e->valuestring, strlen(e->valuestring));
-        return true;
-    }
-    if (!cJSON_IsObject(e))
+    struct error_json e;
+    if (!error_json_read(root, ERROR_JSON_MEMBER, &e))
         return false;
-    type = stream_text(e, "type");
-    code = cJSON_GetObjectItemCaseSensitive(e, "code");
-    if (!type && cJSON_IsString(code) && code->valuestring)
-        type = code->valuestring;
-    if (!type && cJSON_IsNumber(code)) {
-        snprintf(num, sizeof(num), "%.0f", code->valuedouble);
-        type = num;
-    }
-    msg = stream_text(e, "message");
-    if (!msg)
-        msg = "";
-    stream_error(s, t_ns, type ? type : "error", msg, strlen(msg));
+    stream_error(s, t_ns, e.type[0] ? e.type : "error", e.message,
+                 strlen(e.message));
     return true;
 }
 
@@ -367,6 +352,22 @@ static void stream_on_event(void *ctx, const struct sse_event *ev)
     cJSON_Delete(root);
 }
 
+/* SSE callback: a field WHATWG ignores. llama.cpp's server writes an error
+ * inside a 200 stream as an "error: {...}" line (a bare error object, not
+ * data) before "data: [DONE]": it is the server's error all the same. */
+static void stream_on_field(void *ctx, const char *name, size_t name_len,
+                            const char *value, size_t value_len, int64_t t_ns)
+{
+    struct stream_state *s = ctx;
+    char type[64], msg[ERROR_JSON_MESSAGE_MAX + 1];
+    if (name_len != 5 || memcmp(name, "error", 5) != 0)
+        return;
+    error_json_text(value, value_len, ERROR_JSON_BARE, type, sizeof type, msg,
+                    sizeof msg);
+    s->error_fields++;
+    stream_error(s, t_ns, type[0] ? type : "error", msg, strlen(msg));
+}
+
 /* SSE callback: one comment line (keep-alive). */
 static void stream_on_comment(void *ctx, const char *text, size_t len,
                               int64_t t_ns)
@@ -381,7 +382,8 @@ static void stream_on_comment(void *ctx, const char *text, size_t len,
 int stream_feed(struct stream_state *s, int64_t t_ns, const void *bytes,
                 size_t len)
 {
-    struct sse_handler h = {stream_on_event, stream_on_comment, NULL};
+    struct sse_handler h = {stream_on_event, stream_on_comment, NULL,
+                            stream_on_field};
     int err;
     h.ctx = s;
     if (len == 0)

@@ -81,8 +81,11 @@ struct stream_state {
     int64_t last_feed_ns;    /* last non-empty feed */
     bool times_backwards;    /* a feed earlier than the one before it */
 
-    /* Errors reported inside the stream ({"error":...}, event: error). */
+    /* Errors reported inside the stream: a data event with an "error"
+     * member, an "event: error" event, or an "error:" field line
+     * (llama.cpp's server; counted in error_fields too). */
     uint64_t stream_errors;
+    uint64_t error_fields;
     char error_type[64];     /* first error's type/code; "" if none */
     char error_message[256]; /* first error's message, truncated */
     int64_t error_ns;

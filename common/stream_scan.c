@@ -380,6 +380,20 @@ static bool scan_str_member(struct scan *s, struct scan_str *out)
     return scan_value(s);
 }
 
+/* An "object" member: a bare error ({"object":"error",...}, as vLLM sends
+ * it) takes cJSON's path, as an escaped value may be one. */
+static bool scan_object_kind(struct scan *s)
+{
+    struct scan_str t = {0};
+    if (!scan_str_member(s, &t))
+        return false;
+    if (!t.present)
+        return true;
+    if (t.escaped)
+        return false;
+    return !(t.raw_len == 5 && memcmp(t.raw, "error", 5) == 0);
+}
+
 /* A text member: a non-empty string is one piece of the event's text. */
 static bool scan_piece(struct scan *s, bool reasoning, bool tool)
 {
@@ -566,6 +580,8 @@ static bool openai_root_member(struct scan *s, const char *k, size_t n,
     struct scan_seen *o = ctx, usage = {0, NULL, NULL};
     if (KEY_IS(k, n, "error"))
         return false; /* errors take cJSON's path */
+    if (KEY_IS(k, n, "object"))
+        return scan_object_kind(s);
     if (KEY_IS(k, n, "choices") && first_time(&o->seen, 1))
         return scan_if_array(s, openai_choice, NULL);
     if (KEY_IS(k, n, "usage") && first_time(&o->seen, 2))
@@ -634,6 +650,8 @@ static bool anthropic_root_member(struct scan *s, const char *k, size_t n,
     struct scan_seen usage = {0, &r->usage_output, &r->usage_input};
     if (KEY_IS(k, n, "error"))
         return false; /* errors take cJSON's path */
+    if (KEY_IS(k, n, "object"))
+        return scan_object_kind(s);
     if (KEY_IS(k, n, "type") && first_time(&r->seen, 1))
         return scan_str_member(s, &r->type);
     if (KEY_IS(k, n, "delta") && first_time(&r->seen, 2))

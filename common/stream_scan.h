@@ -9,10 +9,11 @@
  * 40 characters; escapes \" \\ \/ \b \f \n \r \t and \uXXXX with valid hex,
  * paired surrogates and no U+0000; no raw control characters in strings;
  * nesting up to 64) followed only by white space, with no "error" member at
- * the top, no escape in a member name, in a "type" or in a finish/stop
- * reason, and every usage count it reads a plain integer of at most 15
- * digits. Anything else declines. tests/test_stream_scan.c runs both paths
- * over every corpus input and compares.
+ * the top and no top "object" member that is "error" or escaped, no escape in a
+ * member name, in a "type" or in a finish/stop reason, and every usage count it
+ * reads a plain integer of at most 15 digits. Anything else declines.
+ * tests/test_stream_scan.c runs both paths over every corpus input and
+ * compares.
  */
 #ifndef TT_STREAM_SCAN_H
 #define TT_STREAM_SCAN_H

@@ -225,9 +225,10 @@ static bool m_interrupted(const struct probe_facts *f)
     return kind_is(f, ERROR_KIND_INTERRUPTED);
 }
 
+/* Any other failure; a stream without a token has its own case below. */
 static bool m_failed(const struct probe_facts *f)
 {
-    return f->error_kind[0] != '\0';
+    return f->error_kind[0] != '\0' && !kind_is(f, ERROR_KIND_NO_TOKENS);
 }
 
 static bool m_no_token(const struct probe_facts *f)

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "error_json.h"
 #include "error_kinds.h"
 #include "sse.h"
 
@@ -135,8 +136,21 @@ const char *error_kind_classify(const struct error_facts *f, char *kind_buf,
         return ERROR_KIND_TRANSFER;
     }
     if (f->stream_error) {
-        snprintf(msg, msglen, "the stream carried an error object");
+        char said[ERROR_JSON_MESSAGE_MAX + 1];
+        const char *m = f->stream_error_message ? f->stream_error_message : "";
+        error_json_one_line(said, sizeof said, m, strlen(m),
+                            ERROR_JSON_MESSAGE_MAX);
+        if (said[0])
+            snprintf(msg, msglen, "the stream carried an error: %s", said);
+        else
+            snprintf(msg, msglen, "the stream carried an error object");
         return ERROR_KIND_STREAM_ERROR;
+    }
+    if (!f->token_seen) {
+        snprintf(msg, msglen,
+                 "HTTP %d stream that ended without a single token",
+                 f->http_status);
+        return ERROR_KIND_NO_TOKENS;
     }
     return "";
 }

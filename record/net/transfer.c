@@ -274,6 +274,7 @@ void transfer_result(struct transfer *t, const struct transfer_config *tc,
                      char *kind_buf, size_t kind_len, char *msg, size_t msglen)
 {
     struct error_facts f;
+    char said[TOKEN_SCAN_ERROR_MAX + 1];
     transfer_flush(t);
     mask_string(&t->scrub, t->errbuf);
     memset(r, 0, sizeof *r);
@@ -312,6 +313,10 @@ void transfer_result(struct transfer *t, const struct transfer_config *tc,
     f.reason = t->resp.reason;
     f.content_type = t->resp.content_type;
     f.stream_error = t->scan.error_seen;
+    token_scan_error_message(&t->scan, said, sizeof said);
+    mask_string(&t->scrub, said); /* before it is cut: the whole key */
+    f.stream_error_message = said;
+    f.token_seen = t->scan.token_seen;
     f.sse_framed = token_scan_sse(&t->scan);
     f.connected = t->resp.status > 0 || r->phases.connect_ns > 0 ||
                   r->phases.pretransfer_ns > 0;

@@ -34,6 +34,10 @@ static const char *const fault_names[FAULT_COUNT] = {
     [FAULT_LEAKY_HEADERS] = "leaky-headers",
     [FAULT_LEAKY_BODY] = "leaky-body",
     [FAULT_SSE_AS_JSON] = "sse-as-json",
+    [FAULT_ERROR_FIELD] = "error-field",
+    [FAULT_ERROR_FIRST] = "error-first",
+    [FAULT_ERROR_OBJECT] = "error-object",
+    [FAULT_NO_TOKENS] = "no-tokens",
 };
 
 const char *replay_fault_name(enum replay_fault kind)

@@ -282,6 +282,36 @@ int replay_fmt_error_event(struct buf *b, const struct replay_fmt *f)
     return rc == BUF_OK ? ev_end(b, f) : rc;
 }
 
+int replay_fmt_error_field(struct buf *b, const struct replay_fmt *f, int code,
+                           const char *message, const char *type)
+{
+    int rc = buf_printf(b, "%s{\"code\":%d,\"message\":\"",
+                        f->nospace ? "error:" : "error: ", code);
+    if (rc == BUF_OK)
+        rc = replay_json_escape(b, message);
+    if (rc == BUF_OK)
+        rc = buf_puts(b, "\",\"type\":\"");
+    if (rc == BUF_OK)
+        rc = replay_json_escape(b, type);
+    if (rc == BUF_OK)
+        rc = buf_puts(b, "\"}");
+    return rc == BUF_OK ? ev_end(b, f) : rc;
+}
+
+int replay_fmt_error_object(struct buf *b, const struct replay_fmt *f,
+                            const char *message)
+{
+    int rc = ev_begin(b, f, NULL);
+    if (rc == BUF_OK)
+        rc = buf_puts(b, "{\"object\":\"error\",\"message\":\"");
+    if (rc == BUF_OK)
+        rc = replay_json_escape(b, message);
+    if (rc == BUF_OK)
+        rc = buf_puts(b, "\",\"type\":\"BadRequestError\",\"param\":null,"
+                         "\"code\":400}");
+    return rc == BUF_OK ? ev_end(b, f) : rc;
+}
+
 int replay_fmt_error_text(struct buf *b, const struct replay_fmt *f,
                           const char *message)
 {

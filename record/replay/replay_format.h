@@ -64,6 +64,18 @@ int replay_fmt_done(struct buf *b, const struct replay_fmt *f);
  * event: error). */
 int replay_fmt_error_event(struct buf *b, const struct replay_fmt *f);
 
+/* llama.cpp's in-stream error: an "error: " field line (not data) with a
+ * bare error object {"code":code,"message":message,"type":type}, and the
+ * blank line. Returns a buf error code. */
+int replay_fmt_error_field(struct buf *b, const struct replay_fmt *f, int code,
+                           const char *message, const char *type);
+
+/* An error sent as a bare object in a data event, as vLLM's ErrorResponse
+ * ({"object":"error","message":..,"type":..,"param":null,"code":..}).
+ * Returns a buf error code. */
+int replay_fmt_error_object(struct buf *b, const struct replay_fmt *f,
+                            const char *message);
+
 /* The same error event with message (escaped here) as its message. */
 int replay_fmt_error_text(struct buf *b, const struct replay_fmt *f,
                           const char *message);

@@ -30,6 +30,12 @@ static void prepare_next(struct synth_stream *s)
 
     if (s->have_next)
         return;
+    if (s->n == 0) { /* no-tokens: the end is due when a first token was */
+        s->next_end = 0;
+        s->next_due = s->first_ns;
+        s->have_next = true;
+        return;
+    }
     limit = s->tok < s->h ? s->h : s->n;
     s->next_end = s->tok + s->k < limit ? s->tok + s->k : limit;
     s->next_due = token_due(s, s->next_end - 1);
@@ -111,6 +117,29 @@ static int refill_terminator(struct synth_stream *s, struct replay_steps *q)
         return replay_steps_bare(q, STEP_RESET, s->next_due);
     case FAULT_STALL:
         return replay_steps_bare(q, STEP_HOLD, s->next_due);
+    case FAULT_ERROR_FIELD:
+    case FAULT_ERROR_FIRST:
+    case FAULT_ERROR_OBJECT:
+        /* llama.cpp's and vLLM's shapes: the error, then [DONE] */
+        if (s->terminator == FAULT_ERROR_OBJECT)
+            rc = replay_fmt_error_object(&q->bytes, &s->fmt,
+                                         "prompt is too long (replay fault "
+                                         "error-object)");
+        else if (s->terminator == FAULT_ERROR_FIELD)
+            rc = replay_fmt_error_field(&q->bytes, &s->fmt, 500,
+                                        "context shift is disabled (replay "
+                                        "fault error-field)",
+                                        "server_error");
+        else
+            rc = replay_fmt_error_field(
+                &q->bytes, &s->fmt, 400,
+                "the request exceeds the available context size, try "
+                "increasing it (replay fault error-first)",
+                "exceed_context_size_error");
+        rc = rc ? rc : replay_fmt_done(&q->bytes, &s->fmt);
+        rc = rc ? rc : replay_steps_send(q, s->next_due, mark);
+        rc = rc ? rc : replay_steps_bare(q, STEP_END, s->next_due);
+        return rc ? -1 : 0;
     default:
         if (s->leak[0] != '\0') {
             char m[SYNTH_LEAK_MSG_MAX];
@@ -166,6 +195,8 @@ static int add_leak_event(struct synth_stream *s, struct replay_steps *q)
     return add_leak_send(s, q, s->next_due, mark);
 }
 
+static int refill_finish(struct synth_stream *s, struct replay_steps *q);
+
 /* The next token chunk (and Anthropic block switch before it). */
 static int refill_tokens(struct synth_stream *s, struct replay_steps *q)
 {
@@ -177,6 +208,11 @@ static int refill_tokens(struct synth_stream *s, struct replay_steps *q)
     prepare_next(s);
     if (s->terminator != FAULT_COUNT && s->chunks_sent == s->fault_after)
         return refill_terminator(s, q);
+    if (s->n == 0) { /* no-tokens: straight to the closing events */
+        s->last_due = s->next_due;
+        s->phase = PH_FINISH;
+        return refill_finish(s, q);
+    }
     reasoning = s->tok < s->h;
     if (s->fmt.api == API_ANTHROPIC && s->h > 0 && s->tok == s->h) {
         mark = b->len;

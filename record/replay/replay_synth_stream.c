@@ -38,7 +38,8 @@ static void pick_mode(struct synth_stream *s, bool stream)
                   {FAULT_HTTP_429, 429},
                   {FAULT_HTTP_500, 500}};
     static const enum replay_fault terminators[] = {
-        FAULT_RESET_MID_STREAM, FAULT_STALL, FAULT_ERROR_MID_STREAM};
+        FAULT_RESET_MID_STREAM, FAULT_STALL,       FAULT_ERROR_MID_STREAM,
+        FAULT_ERROR_FIELD,      FAULT_ERROR_FIRST, FAULT_ERROR_OBJECT};
     size_t i;
 
     s->terminator = FAULT_COUNT;
@@ -94,7 +95,9 @@ int replay_synth_stream_new(const struct replay_req_info *req,
     s->tpot_ns = profile->tpot_ns;
     s->jitter = profile->jitter;
     s->rng = rng_mix(seed, rr);
-    s->n = (size_t)replay_synth_output_tokens(profile, req->max_tokens);
+    s->n = FAULT_HAS(faults, FAULT_NO_TOKENS)
+               ? 0
+               : (size_t)replay_synth_output_tokens(profile, req->max_tokens);
     s->h = FAULT_HAS(faults, FAULT_REASONING) ? s->n / 2 : 0;
     s->k = FAULT_HAS(faults, FAULT_MULTI_TOKEN_CHUNKS)
                ? SYNTH_MULTI_TOKENS
@@ -104,7 +107,8 @@ int replay_synth_stream_new(const struct replay_req_info *req,
                     ? "length"
                     : "stop";
     chunks = div_up(s->h, s->k) + div_up(s->n - s->h, s->k);
-    s->fault_after = chunks - 1 < SYNTH_FAULT_AFTER_CHUNKS
+    s->fault_after = chunks == 0 || s->terminator == FAULT_ERROR_FIRST ? 0
+                     : chunks - 1 < SYNTH_FAULT_AFTER_CHUNKS
                          ? chunks - 1
                          : SYNTH_FAULT_AFTER_CHUNKS;
     s->keepalive_ns = profile->keepalive_ns > 0 ? profile->keepalive_ns
@@ -162,7 +166,10 @@ static int refill_full(struct synth_stream *s, struct replay_steps *q)
         return replay_steps_bare(q, STEP_RESET, s->first_ns);
     if (s->terminator == FAULT_STALL)
         return replay_steps_bare(q, STEP_HOLD, s->arrival_ns);
-    if (s->terminator == FAULT_ERROR_MID_STREAM) {
+    if (s->terminator == FAULT_ERROR_MID_STREAM ||
+        s->terminator == FAULT_ERROR_FIELD ||
+        s->terminator == FAULT_ERROR_FIRST ||
+        s->terminator == FAULT_ERROR_OBJECT) {
         rc = replay_body_error(&q->bytes, s->fmt.api, 500, leak_message(s, m),
                                NULL);
         return rc ? -1

@@ -9,65 +9,28 @@
 #include <string.h>
 #include <strings.h>
 
+#include "error_json.h"
 #include "sanitize.h"
 
-/* Copies s into dst on one line: control characters become spaces, runs
- * of spaces collapse, the ends are trimmed. */
-static void one_line(char *dst, size_t len, const char *s, size_t n)
-{
-    size_t o = 0, i;
-    bool space = true;
-    for (i = 0; i < n && s[i] && o + 1 < len; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c < 0x20 || c == 0x7f || c == ' ') {
-            if (!space)
-                dst[o++] = ' ';
-            space = true;
-        } else {
-            dst[o++] = (char)c;
-            space = false;
-        }
-    }
-    while (o && dst[o - 1] == ' ')
-        o--;
-    dst[o] = '\0';
-}
-
-/* The string member name of o, or NULL. */
-static const char *str_of(const cJSON *o, const char *name)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
-    return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
-/* Message and code of an error object or string. */
+/* Message and code of an error reply: a string code ("model_not_found")
+ * before the type, the type before a numeric code. */
 static void read_error(const cJSON *root, const char *key,
                        struct reply_body_info *out)
 {
-    const cJSON *e = cJSON_GetObjectItemCaseSensitive(root, "error");
-    const char *msg = NULL, *code = NULL;
+    struct error_json e;
+    const char *code;
     char *clean;
-    if (cJSON_IsString(e)) {
-        msg = e->valuestring;
-    } else if (cJSON_IsObject(e)) {
-        msg = str_of(e, "message");
-        code = str_of(e, "code");
-        if (!code)
-            code = str_of(e, "type");
-    }
-    if (!msg)
-        msg = str_of(root, "message");
-    if (!msg)
-        msg = str_of(root, "detail");
-    if (!code)
-        code = str_of(root, "code");
-    if (code)
-        one_line(out->code, sizeof out->code, code, strlen(code));
-    if (!msg)
+    if (!error_json_read(root, ERROR_JSON_BARE, &e))
         return;
-    clean = sanitize_string(msg, key);
+    code = e.code_numeric && e.type != e.code && e.type[0] ? e.type : e.code;
+    error_json_one_line(out->code, sizeof out->code, code, strlen(code),
+                        sizeof out->code);
+    if (!e.message[0])
+        return;
+    clean = sanitize_string(e.message, key);
     if (clean) /* out of memory: no message rather than a key */
-        one_line(out->message, sizeof out->message, clean, strlen(clean));
+        error_json_one_line(out->message, sizeof out->message, clean,
+                            strlen(clean), sizeof out->message);
     free(clean);
 }
 
@@ -103,7 +66,8 @@ static void read_title(const char *body, size_t len,
             break;
     if (end + 8 > len)
         return;
-    one_line(out->title, sizeof out->title, body + start, end - start);
+    error_json_one_line(out->title, sizeof out->title, body + start,
+                        end - start, sizeof out->title);
 }
 
 void reply_body_inspect(const char *body, size_t len, const char *key,

@@ -80,7 +80,7 @@ static void run_new(const char *in, size_t n, const size_t *cuts, size_t n_cuts,
                     size_t cap, struct buf *log)
 {
     struct sse_parser p;
-    struct sse_handler h = {on_event, on_comment, log};
+    struct sse_handler h = {on_event, on_comment, log, NULL};
     size_t start = 0;
     char tail[64];
     sse_parser_init(&p, cap);
@@ -106,7 +106,7 @@ static void run_ref(const char *in, size_t n, const size_t *cuts, size_t n_cuts,
                     size_t cap, struct buf *log)
 {
     struct sse_ref_parser p;
-    struct sse_handler h = {on_event, on_comment, log};
+    struct sse_handler h = {on_event, on_comment, log, NULL};
     size_t start = 0;
     char tail[64];
     sse_ref_parser_init(&p, cap);

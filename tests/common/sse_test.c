@@ -151,7 +151,7 @@ static void run(const struct sse_case *c, const size_t *cuts, size_t n_cuts,
                 struct outcome *o)
 {
     struct sse_parser p;
-    struct sse_handler h = {rec_event, rec_comment, NULL};
+    struct sse_handler h = {rec_event, rec_comment, NULL, NULL};
     size_t len = strlen(c->input), start = 0, i;
     memset(o, 0, sizeof(*o));
     h.ctx = &o->rec;

@@ -121,7 +121,7 @@ static void compare_feeds(const char *what, enum api_kind api,
 {
     static const size_t steps[] = {0, 7};
     struct sse_parser p;
-    struct sse_handler h = {count_event, NULL, NULL};
+    struct sse_handler h = {count_event, NULL, NULL, NULL};
     for (size_t i = 0; i < (whole_only ? 1 : 2); i++) {
         struct stream_state fast, slow;
         char name[600];
@@ -181,7 +181,7 @@ static bool compare_trace(const char *path)
         if (rec.kind == TRACE_CHUNK && used[rec.u.chunk.request_id % 64]) {
             const struct trace_chunk *c = &rec.u.chunk;
             struct sse_parser p;
-            struct sse_handler h = {count_event, NULL, &api};
+            struct sse_handler h = {count_event, NULL, &api, NULL};
             slot = c->request_id % 64;
             (void)stream_feed(&fast[slot], c->t_ns, c->data, c->len);
             (void)stream_feed(&slow[slot], c->t_ns, c->data, c->len);

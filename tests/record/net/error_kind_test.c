@@ -91,9 +91,56 @@ static const struct {
     {429, "text/event-stream", true, "http_429", false},
 };
 
+/* A 2xx stream that ended well: no token, an in-stream error and its
+ * words, as the analyzer would name them. */
+static const struct {
+    bool token_seen, stream_error;
+    const char *said; /* the server's message */
+    const char *want, *msg;
+} stream_cases[] = {
+    {true, false, "", "", ""},
+    {false, false, "", "no_tokens", "without a single token"},
+    {true, true, "context shift is disabled", "stream_error",
+     "the stream carried an error: context shift is disabled"},
+    {false, true, "the request exceeds the available context size",
+     "stream_error", "error: the request exceeds the available context size"},
+    {true, true, "", "stream_error", "the stream carried an error object"},
+    /* the server's words are cut at 200 bytes, on one line */
+    {true, true,
+     "line one\nline two "
+     "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+     "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+     "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+     "END",
+     "stream_error", "error: line one line two xxx"},
+};
+
 int main(void)
 {
     size_t i;
+    for (i = 0; i < sizeof stream_cases / sizeof stream_cases[0]; i++) {
+        struct error_facts f;
+        char kind_buf[32], msg[512];
+        const char *kind;
+        memset(&f, 0, sizeof f);
+        f.code = CURLE_OK;
+        f.curl_error = "";
+        f.http_status = 200;
+        f.content_type = "text/event-stream";
+        f.sse_framed = f.connected = true;
+        f.token_seen = stream_cases[i].token_seen;
+        f.stream_error = stream_cases[i].stream_error;
+        f.stream_error_message = stream_cases[i].said;
+        kind =
+            error_kind_classify(&f, kind_buf, sizeof kind_buf, msg, sizeof msg);
+        CHECK_MSG(strcmp(kind, stream_cases[i].want) == 0,
+                  "stream case %zu: kind '%s', want '%s'", i, kind,
+                  stream_cases[i].want);
+        CHECK_MSG(strstr(msg, stream_cases[i].msg) != NULL &&
+                      !strstr(msg, "END") && strlen(msg) < 240,
+                  "stream case %zu: message '%s' lacks '%s'", i, msg,
+                  stream_cases[i].msg);
+    }
     for (i = 0; i < sizeof body_cases / sizeof body_cases[0]; i++) {
         struct error_facts f;
         char kind_buf[32], msg[256];
@@ -105,6 +152,7 @@ int main(void)
         f.content_type = body_cases[i].content_type;
         f.sse_framed = body_cases[i].sse_framed;
         f.connected = true;
+        f.token_seen = true;
         kind =
             error_kind_classify(&f, kind_buf, sizeof kind_buf, msg, sizeof msg);
         CHECK_MSG(strcmp(kind, body_cases[i].want) == 0,
@@ -128,6 +176,7 @@ int main(void)
         f.content_type = cases[i].content_type;
         f.stream_error = cases[i].stream_error;
         f.connected = cases[i].connected;
+        f.token_seen = true;
         f.timeout_s = 600;
         f.idle_timeout_s = 120;
         kind =

@@ -56,10 +56,72 @@ static const struct {
     /* keys that only end like a pattern */
     {"data: {\"xcontent\":\"a\",\"my_text\":\"b\",\"terror\":{}}\n\n", false,
      false},
-    {"data: {\"reasoning\": \"spaced reasoning is not a pattern\"}\n\n", false,
-     false},
+    {"data: {\"reasoning\": \"one space after any key is a pattern\"}\n\n",
+     true, false},
     {"data: {\"content\":  \"two spaces are not a pattern\"}\n\n", false,
      false},
+    /* every text field the analyzer counts as a token */
+    {"event: content_block_delta\ndata: {\"type\":\"content_block_delta\","
+     "\"delta\":{\"type\":\"thinking_delta\",\"thinking\":\"hm\"}}\n\n",
+     true, false},
+    {"event: content_block_delta\ndata: {\"type\":\"content_block_delta\","
+     "\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{\\\"\"}}"
+     "\n\n",
+     true, false},
+    {"data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,"
+     "\"function\":{\"arguments\":\"{\\\"a\"}}]}}]}\n\n",
+     true, false},
+    {"data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,"
+     "\"function\":{\"name\":\"f\",\"arguments\":\"\"}}]}}]}\n\n",
+     false, false},
+    /* llama.cpp's server: an "error:" field line, then [DONE] */
+    {"data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n\n"
+     "error: {\"code\":500,\"message\":\"context shift is disabled\","
+     "\"type\":\"server_error\"}\n\ndata: [DONE]\n\n",
+     true, true},
+    {"error: {\"code\":400,\"message\":\"too long\"}\n\ndata: [DONE]\n\n",
+     false, true},
+    {"error:{\"message\":\"no space\"}\r\n\r\n", false, true},
+    /* "event: error" with a text payload; "event: errors" is another event */
+    {"event: error\ndata: upstream gone\n\n", false, true},
+    {"event:error\r\ndata: upstream gone\r\n\r\n", false, true},
+    {"event: errors\ndata: {}\n\n", false, false},
+    {"event: error_count\ndata: {}\n\n", false, false},
+    /* vLLM's bare ErrorResponse; another "object" is no error */
+    {"data: {\"object\":\"error\",\"message\":\"too long\",\"code\":400}"
+     "\n\ndata: [DONE]\n\n",
+     false, true},
+    {"data: {\"object\": \"error\"}\n\n", false, true},
+    {"data: {\"object\":\"chat.completion.chunk\",\"choices\":[]}\n\n", false,
+     false},
+    {"data: {\"object\":\"errors\"}\n\n", false, false},
+    /* not at a line start */
+    {"data: {\"x\":1} error: {}\n\n", false, false},
+    {": error: in a comment\n\n", false, false},
+};
+
+/* In-stream errors and the server's words read from them. */
+static const struct {
+    const char *stream;
+    const char *message;
+} message_cases[] = {
+    {"data: {\"error\":{\"message\":\"upstream overloaded\",\"type\":"
+     "\"server_error\"}}\n\n",
+     "upstream overloaded"},
+    {"data: {\"error\": \"boom\"}\n\n", "boom"},
+    {"data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n\n"
+     "error: {\"code\":500,\"message\":\"context shift is disabled\","
+     "\"type\":\"server_error\"}\n\ndata: [DONE]\n\n",
+     "context shift is disabled"},
+    {"event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":"
+     "\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n",
+     "Overloaded"},
+    {"event: error\r\n\r\ndata: upstream gone\r\n\r\n", "upstream gone"},
+    {"error: {\"code\":503}\n\n", "503"},
+    {"data: {\"object\":\"error\",\"message\":\"prompt is too long\","
+     "\"type\":\"BadRequestError\",\"param\":null,\"code\":400}\n\n",
+     "prompt is too long"},
+    {"data: {\"choices\":[]}\n\n", ""},
 };
 
 /* Bodies and whether they are SSE framed, whatever their Content-Type. */
@@ -119,26 +181,46 @@ static int feed_pieces(struct token_scan *sc, const char *s, size_t n, size_t k)
 static void reference(const char *s, size_t n, bool *token, bool *error)
 {
     static const char *const keys[] = {
-        "\"content\":\"",   "\"text\":\"",     "\"reasoning_content\":\"",
-        "\"reasoning\":\"", "\"content\": \"", "\"text\": \""};
+        "\"content\":",   "\"text\":",     "\"reasoning_content\":",
+        "\"reasoning\":", "\"thinking\":", "\"partial_json\":",
+        "\"arguments\":"};
+    static const char *const lines[] = {"error:", "event: error\n",
+                                        "event: error\r", "event:error\n",
+                                        "event:error\r"};
     size_t i, k, j;
 
     *token = *error = false;
     for (i = 0; i < n; i++) {
         for (k = 0; k < sizeof keys / sizeof keys[0]; k++) {
             size_t kl = strlen(keys[k]);
-            if (i + kl < n && memcmp(s + i, keys[k], kl) == 0 &&
-                s[i + kl] != '"')
+            if (i + kl >= n || memcmp(s + i, keys[k], kl) != 0)
+                continue;
+            j = i + kl;
+            if (s[j] == ' ')
+                j++;
+            if (j + 1 < n && s[j] == '"' && s[j + 1] != '"')
                 *token = true;
         }
         if (i + 10 <= n && memcmp(s + i, "text_delta", 10) == 0)
             *token = true;
+        if (i + 9 < n && memcmp(s + i, "\"object\":", 9) == 0) {
+            for (j = i + 9; j < n && s[j] == ' '; j++)
+                ;
+            if (j + 7 <= n && memcmp(s + j, "\"error\"", 7) == 0)
+                *error = true;
+        }
         if (i + 8 < n && memcmp(s + i, "\"error\":", 8) == 0) {
             for (j = i + 8; j < n && s[j] == ' '; j++)
                 ;
             if (j < n && (s[j] == '{' || s[j] == '"'))
                 *error = true;
         }
+        for (k = 0;
+             (i == 0 || s[i - 1] == '\n') && k < sizeof lines / sizeof lines[0];
+             k++)
+            if (i + strlen(lines[k]) <= n &&
+                memcmp(s + i, lines[k], strlen(lines[k])) == 0)
+                *error = true;
     }
 }
 
@@ -166,7 +248,18 @@ static void check_random(void)
         "_content\":\"",
         "data: {\"id\":\"chatcmpl-1\",\"object\":\"chat.completion.chunk\"",
         "\n\n",
-        "\"choices\":[{\"delta\":{\"role\":\"assistant\"}}]}"};
+        "\"choices\":[{\"delta\":{\"role\":\"assistant\"}}]}",
+        "\"thinking\": \"",
+        "\"arguments\":\"",
+        "error: {\"message\":\"m\"}",
+        "error",
+        "event: error\n",
+        "event:error\r",
+        "event: errors\n",
+        "\"object\":",
+        "\"object\": \"err",
+        "or\"",
+        "\n"};
     char stream[600];
     unsigned seed = 12345;
     int round;
@@ -232,9 +325,12 @@ int main(void)
                           firsts == (cases[i].token ? 1 : 0),
                       "case %zu in pieces of %zu", i, k);
         }
-        /* behind 0..99 bytes of keep-alive comments, in pieces of 7..40 */
+        /* behind 0..99 bytes of a keep-alive comment line, in pieces of
+         * 7..40 */
         for (pad = 0; pad < 100 && pad + n < sizeof padded; pad++) {
             memset(padded, ':', pad);
+            if (pad > 0)
+                padded[pad - 1] = '\n';
             memcpy(padded + pad, s, n);
             for (k = 7; k <= 40; k += 11) {
                 firsts = feed_pieces(&sc, padded, pad + n, k);
@@ -264,6 +360,22 @@ int main(void)
             CHECK_MSG(token_scan_sse(&sc) == sse_cases[i].sse,
                       "sse case %zu in pieces of %zu", i, k);
         }
+    }
+    for (i = 0; i < sizeof message_cases / sizeof message_cases[0]; i++) {
+        const char *s = message_cases[i].stream;
+        size_t n = strlen(s);
+        struct token_scan sc;
+        char msg[256];
+        for (a = 0; a <= n; a++)
+            for (b = a; b <= n; b++) {
+                feed_split(&sc, s, a, b);
+                token_scan_error_message(&sc, msg, sizeof msg);
+                CHECK_MSG(strcmp(msg, message_cases[i].message) == 0,
+                          "message case %zu split at %zu,%zu: '%s'", i, a, b,
+                          msg);
+                if (check_failures > 20)
+                    return CHECK_DONE();
+            }
     }
     check_random();
     return CHECK_DONE();

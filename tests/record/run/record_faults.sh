@@ -14,7 +14,8 @@ declare -A want=(
     [error-mid-stream]=stream_error [split-utf8]=ok [crlf]=ok
     [role-first]=ok [multi-token-chunks]=ok [reasoning]=ok [keepalive]=ok
     [no-usage]=ok [accept-no-answer]=idle_timeout [headers-only]=idle_timeout
-    [endless-line]=oversized_event
+    [endless-line]=oversized_event [error-field]=stream_error
+    [error-first]=stream_error [error-object]=stream_error [no-tokens]=no_tokens
 )
 
 # One server, one model per fault (m-<fault>), plus a healthy model.
@@ -50,6 +51,12 @@ assert_eq "$(jqs "$d" '(map(select(.kind=="request" and .model=="m-http-429"))|m
 assert_eq "$(jqs "$d" 'map(select(.kind=="result" and .error_kind=="http_500" and .bytes>0 and (.error_message|test("HTTP 500"))))|length')" 2 "500 body and message"
 assert_eq "$(jqs "$d" 'map(select(.kind=="result" and .error_kind=="html" and (.headers["content-type"]|startswith("text/html"))))|length')" 2 "html content type"
 assert_eq "$(jqs "$d" 'map(select(.kind=="result" and .error_kind=="reset" and .chunks>=1))|length')" 2 "reset after chunks"
+# in-stream errors carry the server's own words
+for f in error-field error-first error-object error-mid-stream; do
+    assert_eq "$(jqs "$d" '(map(select(.kind=="request" and .model=="m-'"$f"'"))|map(.id)) as $ids
+        | [.[]|select(.kind=="result" and (.id as $i|$ids|index($i)))|.error_message
+           | test("^the stream carried an error: .*[(]replay fault '"$f"'[)]$")]|(length == 2 and all)')" true "$f message"
+done
 grep -q "failed (" "$T/rec.err" || fail "summary lists no error kinds: $(cat "$T/rec.err")"
 grep -q "the run completed, but" "$T/rec.err" || fail "summary does not say the run completed"
 
