@@ -28,6 +28,12 @@ static void stream_clear(struct stream_state *s, enum api_kind api)
     s->first_token_ns = s->first_content_ns = s->last_token_ns = -1;
     s->usage_output_tokens = s->usage_input_tokens = -1;
     s->usage_reasoning_tokens = -1;
+    s->usage_ns = -1;
+    s->server_timings.t_ns = -1;
+    s->server_timings.prompt_n = s->server_timings.predicted_n = -1;
+    s->server_timings.cache_n = -1;
+    s->server_timings.prompt_ms = s->server_timings.predicted_ms = NAN;
+    s->server_timings.predicted_per_token_ms = NAN;
     s->done_ns = s->first_byte_ns = s->last_feed_ns = s->error_ns = -1;
 }
 
@@ -100,14 +106,29 @@ static void stream_piece(struct stream_piece_sum *sum, const char *text,
     stream_piece_add(sum, bytes, chars, reasoning, tool);
 }
 
-/* Records a token event when the event carried any text. */
+/* Notes an OpenAI event that had choices but carried no text. */
+static void stream_bare_choice(struct stream_state *s, int64_t t_ns)
+{
+    if (s->bare_choices < STREAM_MAX_BARE_CHOICES)
+        s->bare_choice_ns[s->bare_choices] = t_ns;
+    if (s->bare_choices < UINT32_MAX)
+        s->bare_choices++;
+}
+
+/* Records a token event when the event carried any text; an OpenAI event
+ * with n_choices > 0 and no text is a bare choice event. */
 static void stream_token_event(struct stream_state *s, int64_t t_ns,
-                               const struct stream_piece_sum *sum)
+                               const struct stream_piece_sum *sum,
+                               unsigned n_choices)
 {
     struct stream_token *tok;
-    bool reasoning_only;
-    if (sum->pieces == 0)
+    bool reasoning_only, content;
+    if (sum->pieces == 0) {
+        if (n_choices > 0)
+            stream_bare_choice(s, t_ns);
         return;
+    }
+    content = sum->pieces > sum->reasoning_pieces + sum->tool_pieces;
     reasoning_only = sum->reasoning_pieces == sum->pieces;
     if (s->first_token_ns < 0)
         s->first_token_ns = t_ns;
@@ -143,7 +164,8 @@ static void stream_token_event(struct stream_state *s, int64_t t_ns,
         sum->bytes > UINT32_MAX ? UINT32_MAX : (uint32_t)sum->bytes;
     tok->pieces = sum->pieces > UINT16_MAX ? UINT16_MAX : (uint16_t)sum->pieces;
     tok->flags = (uint8_t)((reasoning_only ? STREAM_TOK_REASONING : 0u) |
-                           (sum->tool ? STREAM_TOK_TOOL : 0u));
+                           (sum->tool ? STREAM_TOK_TOOL : 0u) |
+                           (content ? STREAM_TOK_CONTENT : 0u));
 }
 
 /* Records an error the server reported inside the stream; the first one
@@ -183,6 +205,33 @@ static void stream_finish_reason(struct stream_state *s, const cJSON *obj,
     stream_copy(s->finish_reason, sizeof(s->finish_reason), r, strlen(r));
 }
 
+/* A JSON member that is a finite number >= 0, else NAN. */
+static double stream_ms(const cJSON *obj, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (cJSON_IsNumber(v) && isfinite(v->valuedouble) && v->valuedouble >= 0)
+        return v->valuedouble;
+    return NAN;
+}
+
+/* llama.cpp's "timings" object (its last chunk): the server's own view of
+ * the request. The last one seen wins. */
+static void stream_llama_timings(struct stream_state *s, int64_t t_ns,
+                                 const cJSON *t)
+{
+    struct stream_server_timings *st = &s->server_timings;
+    if (!cJSON_IsObject(t))
+        return;
+    st->present = true;
+    st->t_ns = t_ns;
+    stream_count(t, "prompt_n", &st->prompt_n);
+    stream_count(t, "predicted_n", &st->predicted_n);
+    stream_count(t, "cache_n", &st->cache_n);
+    st->prompt_ms = stream_ms(t, "prompt_ms");
+    st->predicted_ms = stream_ms(t, "predicted_ms");
+    st->predicted_per_token_ms = stream_ms(t, "predicted_per_token_ms");
+}
+
 /* One OpenAI chunk (chat.completion.chunk or text_completion). */
 static void stream_openai(struct stream_state *s, int64_t t_ns,
                           const cJSON *root)
@@ -220,8 +269,12 @@ static void stream_openai(struct stream_state *s, int64_t t_ns,
         }
         stream_finish_reason(s, c, "finish_reason");
     }
-    stream_token_event(s, t_ns, &sum);
+    stream_token_event(s, t_ns, &sum,
+                       choices ? (unsigned)cJSON_GetArraySize(choices) : 0u);
+    stream_llama_timings(s, t_ns,
+                         cJSON_GetObjectItemCaseSensitive(root, "timings"));
     if (cJSON_IsObject(usage)) {
+        s->usage_ns = t_ns;
         const cJSON *det = cJSON_GetObjectItemCaseSensitive(
             usage, "completion_tokens_details");
         stream_count(usage, "completion_tokens", &s->usage_output_tokens);
@@ -256,7 +309,7 @@ static void stream_anthropic(struct stream_state *s, int64_t t_ns,
         else if (stream_is(d, "type", "input_json_delta") &&
                  (t = stream_text(d, "partial_json")))
             stream_piece(&sum, t, false, true);
-        stream_token_event(s, t_ns, &sum);
+        stream_token_event(s, t_ns, &sum, 0);
     } else if (stream_is(root, "type", "message_start")) {
         m = cJSON_GetObjectItemCaseSensitive(root, "message");
         u = cJSON_GetObjectItemCaseSensitive(m, "usage");
@@ -264,6 +317,8 @@ static void stream_anthropic(struct stream_state *s, int64_t t_ns,
         stream_count(u, "input_tokens", &s->usage_input_tokens);
     } else if (stream_is(root, "type", "message_delta")) {
         u = cJSON_GetObjectItemCaseSensitive(root, "usage");
+        if (cJSON_IsObject(u))
+            s->usage_ns = t_ns;
         stream_count(u, "output_tokens", &s->usage_output_tokens);
         stream_count(u, "input_tokens", &s->usage_input_tokens);
         d = cJSON_GetObjectItemCaseSensitive(root, "delta");
@@ -300,7 +355,9 @@ static void stream_apply_facts(struct stream_state *s, int64_t t_ns,
         stream_copy(s->finish_reason, sizeof(s->finish_reason), f->finish,
                     f->finish_len);
     }
-    stream_token_event(s, t_ns, &f->sum);
+    stream_token_event(s, t_ns, &f->sum, f->choices);
+    if (f->usage)
+        s->usage_ns = t_ns;
     if (f->usage_output >= 0)
         s->usage_output_tokens = f->usage_output;
     if (f->usage_input >= 0)

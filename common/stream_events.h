@@ -26,6 +26,9 @@ enum stream_err {
 /* Flags of a token event. */
 #define STREAM_TOK_REASONING 0x1u /* every piece was reasoning text */
 #define STREAM_TOK_TOOL 0x2u      /* carried tool-call argument text */
+#define STREAM_TOK_CONTENT                                                     \
+    0x4u /* carried answer text (not reasoning, not                            \
+            tool-call arguments) */
 
 /* One token event: an SSE event that carried generated text. */
 struct stream_token {
@@ -33,6 +36,25 @@ struct stream_token {
     uint32_t text_bytes; /* bytes of generated text it carried */
     uint16_t pieces;     /* non-empty text fields (one per choice/kind) */
     uint8_t flags;       /* STREAM_TOK_* */
+};
+
+/* Events with a non-empty "choices" array but no text (a role-only first
+ * chunk, a finish_reason chunk) whose times are kept; beyond it they are
+ * only counted. */
+#define STREAM_MAX_BARE_CHOICES 32
+
+/* llama.cpp's own per-request timings (the "timings" object of its last
+ * chunk): what the server says it spent. Counts -1 and times NAN when
+ * absent. */
+struct stream_server_timings {
+    bool present;
+    int64_t t_ns;        /* arrival of the event that carried it */
+    int64_t prompt_n;    /* prompt tokens processed (not cached) */
+    double prompt_ms;    /* prompt processing time */
+    int64_t predicted_n; /* tokens generated */
+    double predicted_ms; /* generation time */
+    double predicted_per_token_ms;
+    int64_t cache_n; /* prompt tokens taken from the cache */
 };
 
 /* Default cap on token events per request: a clear error beyond it. */
@@ -65,6 +87,15 @@ struct stream_state {
     int64_t usage_output_tokens;
     int64_t usage_input_tokens;
     int64_t usage_reasoning_tokens;
+    int64_t usage_ns; /* arrival of the last event that carried usage */
+
+    /* OpenAI events with choices but no text (peers' definitions differ
+     * on whether they count): their times, the first
+     * STREAM_MAX_BARE_CHOICES of them, and how many there were. */
+    int64_t bare_choice_ns[STREAM_MAX_BARE_CHOICES];
+    uint32_t bare_choices;
+
+    struct stream_server_timings server_timings; /* llama.cpp */
 
     /* Stream facts. */
     uint64_t bytes;          /* body bytes fed */

@@ -80,8 +80,10 @@ void stream_piece_add(struct stream_piece_sum *sum, uint64_t bytes,
         sum->reasoning_pieces++;
         sum->reasoning_bytes += bytes;
     }
-    if (tool)
+    if (tool) {
         sum->tool = true;
+        sum->tool_pieces++;
+    }
 }
 
 /* Marks a member name as seen in one object; true the first time only. */
@@ -545,6 +547,7 @@ static bool openai_choice(struct scan *s, void *ctx)
 {
     struct openai_choice c;
     (void)ctx;
+    s->facts->choices++;
     if (peek(s) != '{')
         return scan_value(s);
     memset(&c, 0, sizeof(c));
@@ -584,8 +587,12 @@ static bool openai_root_member(struct scan *s, const char *k, size_t n,
         return scan_object_kind(s);
     if (KEY_IS(k, n, "choices") && first_time(&o->seen, 1))
         return scan_if_array(s, openai_choice, NULL);
-    if (KEY_IS(k, n, "usage") && first_time(&o->seen, 2))
+    if (KEY_IS(k, n, "usage") && first_time(&o->seen, 2)) {
+        s->facts->usage = peek(s) == '{';
         return scan_if_object(s, openai_usage_member, &usage);
+    }
+    if (KEY_IS(k, n, "timings"))
+        return false; /* llama.cpp's server timings take cJSON's path */
     return scan_value(s);
 }
 
@@ -602,6 +609,7 @@ struct anthropic_root {
     struct anthropic_delta delta;
     int64_t message_input;             /* message.usage.input_tokens */
     int64_t usage_output, usage_input; /* usage.* */
+    bool usage_obj;                    /* usage was an object */
 };
 
 static bool anthropic_delta_member(struct scan *s, const char *k, size_t n,
@@ -658,8 +666,10 @@ static bool anthropic_root_member(struct scan *s, const char *k, size_t n,
         return scan_if_object(s, anthropic_delta_member, &r->delta);
     if (KEY_IS(k, n, "message") && first_time(&r->seen, 4))
         return scan_if_object(s, anthropic_message_member, &msg);
-    if (KEY_IS(k, n, "usage") && first_time(&r->seen, 8))
+    if (KEY_IS(k, n, "usage") && first_time(&r->seen, 8)) {
+        r->usage_obj = peek(s) == '{';
         return scan_if_object(s, anthropic_usage_member, &usage);
+    }
     return scan_value(s);
 }
 
@@ -704,6 +714,7 @@ static bool anthropic_facts(struct stream_scan_facts *f,
     } else if (str_is(t, "message_delta")) {
         f->usage_output = r->usage_output;
         f->usage_input = r->usage_input;
+        f->usage = r->usage_obj;
         return note_finish(f, &r->delta.stop_reason);
     } else if (str_is(t, "message_stop")) {
         f->done = true;

@@ -27,7 +27,7 @@
 /* The generated text one event carried, piece by piece. */
 struct stream_piece_sum {
     uint64_t bytes, chars, reasoning_bytes;
-    unsigned pieces, reasoning_pieces;
+    unsigned pieces, reasoning_pieces, tool_pieces;
     bool tool;
 };
 
@@ -44,8 +44,10 @@ struct stream_scan_facts {
     size_t finish_len;
     /* Usage counts reported (-1: none, leave the state's value). */
     int64_t usage_output, usage_input, usage_reasoning;
-    bool done; /* Anthropic message_stop */
-    bool ping; /* Anthropic ping */
+    bool done;        /* Anthropic message_stop */
+    bool ping;        /* Anthropic ping */
+    unsigned choices; /* OpenAI: elements of the "choices" array */
+    bool usage;       /* OpenAI: a "usage" object was present */
 };
 
 /* Scans data[0..len) as the JSON of one event of the given API kind.

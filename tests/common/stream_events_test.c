@@ -36,7 +36,9 @@ struct se_case {
     size_t max_event_bytes, max_tokens;
     bool oversized;
     int err;
-    uint8_t first_flags;
+    uint8_t first_flags; /* STREAM_TOK_CONTENT aside (test_content_flags) */
+    uint32_t bare;       /* OpenAI events with choices and no text */
+    int64_t usage_at;    /* usage_ns when not 0 */
 };
 
 /* clang-format off */
@@ -54,13 +56,17 @@ static const struct se_case cases[] = {
      .times = {2, 3, 3, -1},
      .text_bytes = 6,
      .text_chars = 6,
-     .finish = "stop"},
+     .finish = "stop",
+     .bare = 1,
+     .usage_at = 4},
     {.name = "chat: role only, no content at all",
      .api = API_OPENAI_CHAT,
      .recv = {CHAT("{\"role\":\"assistant\"}"), "data: [DONE]\n\n"},
      .w = W(0, 0, -1, -1, -1, -1, -1, 2),
-     .times = {-1}},
+     .times = {-1},
+     .bare = 1},
     {.name = "completions",
+     .bare = 1,
      .api = API_OPENAI_COMPLETIONS,
      .recv = {"data: {\"choices\":[{\"text\":\"\",\"index\":0}]}\n\n",
               "data: {\"choices\":[{\"text\":\" one\"}]}\n\n",
@@ -74,11 +80,13 @@ static const struct se_case cases[] = {
      .text_chars = 8,
      .finish = "length"},
     {.name = "chat parser ignores completions text",
+     .bare = 1,
      .api = API_OPENAI_CHAT,
      .recv = {"data: {\"choices\":[{\"text\":\" one\"}]}\n\n"},
      .w = W(0, 0, -1, -1, -1, -1, -1, -1),
      .times = {-1}},
     {.name = "reasoning_content then reasoning then content",
+     .bare = 1,
      .api = API_OPENAI_CHAT,
      .recv = {CHAT("{\"role\":\"assistant\"}"),
               CHAT("{\"reasoning_content\":\"Let\",\"content\":null}"),
@@ -252,6 +260,7 @@ static const struct se_case cases[] = {
      .text_chars = 2,
      .comments = 2},
     {.name = "tool call arguments are generated text",
+     .bare = 1,
      .api = API_OPENAI_CHAT,
      .recv = {CHAT("{\"tool_calls\":[{\"index\":0,\"function\":{\"name\":"
                    "\"f\",\"arguments\":\"\"}}]}"),
@@ -343,7 +352,11 @@ static void check_full(const struct se_case *c, const struct stream_state *s)
     CHECK_MSG(i == s->n_tokens && c->times[i] == -1, "%s: %zu token times",
               c->name, s->n_tokens);
     if (s->n_tokens > 0)
-        CHECK_I(c, s->tokens[0].flags, c->first_flags);
+        CHECK_I(c, s->tokens[0].flags & ~STREAM_TOK_CONTENT, c->first_flags);
+    if (c->api != API_ANTHROPIC)
+        CHECK_I(c, s->bare_choices, c->bare);
+    if (c->usage_at)
+        CHECK_I(c, s->usage_ns, c->usage_at);
     if (c->error_type)
         CHECK_MSG(strcmp(s->error_type, c->error_type) == 0 &&
                       strcmp(s->error_message, c->error_message) == 0,
@@ -445,6 +458,49 @@ static void test_many_tokens(void)
     stream_state_free(NULL);
 }
 
+/* Which text an event carried (answer, reasoning, tool arguments), the
+ * bare choice events around it, and llama.cpp's timings object, through
+ * both the fast scan and cJSON. */
+static void test_content_flags(bool slow)
+{
+    static const char *recv[] = {
+        CHAT("{\"role\":\"assistant\"}"),
+        CHAT("{\"reasoning_content\":\"hm\"}"),
+        CHAT("{\"reasoning_content\":\"so\",\"content\":\"A\"}"),
+        CHAT("{\"tool_calls\":[{\"function\":{\"arguments\":\"{}\"}}]}"),
+        "data: {\"choices\":[{\"delta\":{},\"finish_reason\":\"stop\"}],"
+        "\"timings\":{\"prompt_n\":7,\"prompt_ms\":12.5,\"predicted_n\":4,"
+        "\"predicted_ms\":30,\"predicted_per_token_ms\":7.5,\"cache_n\":2}}"
+        "\n\n",
+        "data: {\"choices\":[],\"usage\":{\"completion_tokens\":4}}\n\n",
+    };
+    static const uint8_t want[] = {STREAM_TOK_REASONING, STREAM_TOK_CONTENT,
+                                   STREAM_TOK_TOOL};
+    struct stream_state s;
+    stream_state_init(&s, API_OPENAI_CHAT, 0);
+    s.slow_json = slow;
+    for (size_t i = 0; i < sizeof(recv) / sizeof(recv[0]); i++)
+        stream_feed(&s, (int64_t)i + 1, recv[i], strlen(recv[i]));
+    stream_finish(&s);
+    CHECK_MSG(s.n_tokens == 3, "content flags: %zu tokens", s.n_tokens);
+    for (size_t i = 0; i < s.n_tokens && i < 3; i++)
+        CHECK_MSG(s.tokens[i].flags == want[i], "token %zu flags %u, want %u",
+                  i, s.tokens[i].flags, want[i]);
+    CHECK_MSG(s.bare_choices == 2 && s.bare_choice_ns[0] == 1 &&
+                  s.bare_choice_ns[1] == 5,
+              "bare choices %u", s.bare_choices);
+    CHECK_MSG(s.usage_ns == 6, "usage_ns %lld", (long long)s.usage_ns);
+    CHECK_MSG(s.server_timings.present && s.server_timings.t_ns == 5 &&
+                  s.server_timings.prompt_n == 7 &&
+                  s.server_timings.prompt_ms == 12.5 &&
+                  s.server_timings.predicted_n == 4 &&
+                  s.server_timings.predicted_ms == 30 &&
+                  s.server_timings.predicted_per_token_ms == 7.5 &&
+                  s.server_timings.cache_n == 2,
+              "llama.cpp timings");
+    stream_state_free(&s);
+}
+
 int main(void)
 {
     struct stream_state reused;
@@ -455,6 +511,8 @@ int main(void)
     stream_state_free(&reused);
     test_api_names();
     test_many_tokens();
+    test_content_flags(false);
+    test_content_flags(true);
     if (check_failures) {
         fprintf(stderr, "stream_events_test: %d check_failures\n",
                 check_failures);

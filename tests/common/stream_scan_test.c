@@ -61,6 +61,13 @@ static void check_same(const char *what, const struct stream_state *a,
     SAME(usage_output_tokens);
     SAME(usage_input_tokens);
     SAME(usage_reasoning_tokens);
+    SAME(usage_ns);
+    SAME(bare_choices);
+    for (size_t i = 0; i < a->bare_choices && i < STREAM_MAX_BARE_CHOICES; i++)
+        SAME(bare_choice_ns[i]);
+    SAME(server_timings.present);
+    SAME(server_timings.prompt_n);
+    SAME(server_timings.predicted_n);
     SAME(bytes);
     SAME(sse_events);
     SAME(json_events);
