@@ -65,6 +65,7 @@ static const struct {
     {"--seed", OPT_SEED},
     {"--html", OPT_HTML},
     {"--keep-repeated", 0},
+    {"--as", OPT_AS},
 };
 #define N_KNOWN_FLAGS (sizeof known_flags / sizeof known_flags[0])
 
@@ -160,6 +161,9 @@ int analyze_options_parse(int argc, char **argv, unsigned allowed,
                 log_error("--seed: '%s' is not " RNG_SEED_WANT, v);
                 return 2;
             }
+        } else if ((allowed & OPT_AS) && flag_is(a, "--as")) {
+            if (!(o->as = flag_value(argc, argv, &i, "--as")))
+                return 2;
         } else if ((allowed & OPT_HTML) && strcmp(a, "--html") == 0) {
             o->html = true;
         } else if (strcmp(a, "--keep-repeated") == 0) {

@@ -23,6 +23,7 @@ struct analyze_options {
     bool html;           /* --html */
     bool svg;            /* --format svg (plot) */
     const char *period;  /* trend --by day|week */
+    const char *as;      /* summary --as TOOL|all */
     bool help;
 };
 
@@ -37,6 +38,7 @@ struct analyze_options {
 #define OPT_HTML 0x80u
 #define OPT_IMAGE_FORMAT 0x100u /* --format png|svg instead of table... */
 #define OPT_PERIOD 0x200u       /* --by day|week */
+#define OPT_AS 0x400u           /* summary --as TOOL|all */
 
 /* Parses argv (after the command name). Returns 0, or 2 after printing a
  * one-line usage error. allowed_formats is a bit set of 1 << FMT_*. */

@@ -43,6 +43,13 @@ static void summary_help(void)
         "  --classify HOW   declared (the workload's class) or measured (input "
         ">\n"
         "                   1024 tokens is long, output > 256 tokens is long)\n"
+        "  --as TOOL        the same requests under another tool's "
+        "definitions:\n"
+        "                   vllm, sglang, aiperf, guidellm, llmperf, "
+        "genai-bench;\n"
+        "                   all: a reconciliation table, each number beside\n"
+        "                   tokentrace's, the difference and why\n"
+        "                   (docs/definitions.md; table, json or markdown)\n"
         "\n"
         "TRACE may be '-' (stdin); concatenated traces are read as several.\n"
         "A trace read twice ('a a', 'cat a a') is counted once, with a "
@@ -149,12 +156,18 @@ int cmd_summary(int argc, char **argv)
     int rc, wrc;
     unsigned formats =
         1u << FMT_TABLE | 1u << FMT_JSON | 1u << FMT_CSV | 1u << FMT_MARKDOWN;
-    rc = analyze_options_parse(
-        argc, argv, OPT_BY | OPT_FORMAT | OPT_SLO | OPT_TOKENS | OPT_CLASSIFY,
-        formats, "summary", &o);
+    rc = analyze_options_parse(argc, argv,
+                               OPT_BY | OPT_FORMAT | OPT_SLO | OPT_TOKENS |
+                                   OPT_CLASSIFY | OPT_AS,
+                               formats, "summary", &o);
     if (rc || o.help) {
         if (o.help)
             summary_help();
+        free(o.traces);
+        return rc;
+    }
+    if (o.as) { /* its own output path: other tools' definitions */
+        rc = cmd_summary_as(&o);
         free(o.traces);
         return rc;
     }

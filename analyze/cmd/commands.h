@@ -14,4 +14,9 @@ int cmd_compare(int argc, char **argv);
 int cmd_trend(int argc, char **argv);
 int cmd_share(int argc, char **argv);
 
+struct analyze_options;
+/* summary --as TOOL|all (cmd_summary_as.c): o is summary's parsed
+ * options. Same exit codes. */
+int cmd_summary_as(const struct analyze_options *o);
+
 #endif

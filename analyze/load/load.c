@@ -300,6 +300,8 @@ static void finish_request(struct loader *L, struct pending *p,
     m.retry_of = q->retry_of;
     m.superseded = superseded;
     m.http_status = res ? res->http_status : 0;
+    m.max_tokens = q->max_tokens;
+    m.stream = s;
     m.error_kind = derive_error(q, res, s, kind_buf, sizeof(kind_buf));
     if (m.error_kind && strcmp(m.error_kind, ERROR_KIND_BAD_TIMES) == 0)
         L->bad_times++;

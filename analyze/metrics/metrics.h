@@ -94,6 +94,10 @@ struct request_metrics {
     const char *error_kind; /* NULL when ok */
     const char *error_message;
     int http_status;
+    int64_t max_tokens; /* sent in the request; -1 when not sent */
+    /* The parsed stream itself, for readers that need more than the
+     * numbers below (analyze/definitions: peers' definitions). */
+    const struct stream_state *stream;
 
     /* Everything below is set by metrics_compute. */
     bool ok;        /* succeeded: counted in timing distributions */

@@ -9,6 +9,7 @@
  *                  [-l KEY=VALUE]... [-M DISTINCT_MODELS]
  *                  [-E DISTINCT_ERROR_KINDS]   (gen_trace_mix.c)
  *        gen_trace --replay OUT.ttrace DIR  (gen_trace_replay.c)
+ *        gen_trace --definitions OUT  (gen_trace_defs.c)
  *
  * The default mode: each request streams `tokens` OpenAI chat chunks: the
  * first token at start + ttft, the others tpot apart; usage and [DONE] at
@@ -277,5 +278,7 @@ int main(int argc, char **argv)
         return gen_trace_mix(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "--replay") == 0)
         return gen_trace_replay(argc - 1, argv + 1);
+    if (argc >= 2 && strcmp(argv[1], "--definitions") == 0)
+        return gen_trace_definitions(argc - 1, argv + 1);
     return gen_trace_steady(argc, argv);
 }
