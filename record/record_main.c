@@ -16,6 +16,7 @@
 #include "cline_settings.h"
 #include "clock.h"
 #include "log.h"
+#include "proxy_env.h"
 #include "run.h"
 #include "sanitize.h"
 #include "trace.h"
@@ -241,7 +242,8 @@ static int prepare_and_record(struct config *cfg)
     struct api_key key;
     struct run_setup s;
     cJSON *extra = NULL;
-    char err[512], trace_id[9], out_buf[128];
+    char err[512], trace_id[9], out_buf[128], note[PROXY_URL_MAX + 64];
+    struct proxy_choice proxy;
     const char *out_name = cfg->output;
     int rc, ret;
 
@@ -291,8 +293,17 @@ static int prepare_and_record(struct config *cfg)
         return usage_error("-o -: stdout is a terminal; redirect it to a "
                            "file or a pipe, or use -o FILE");
     }
+    if (proxy_env_choose(bu.url, cfg->no_proxy, proxy_env_process, &proxy)) {
+        cJSON_Delete(extra);
+        api_key_free(&key);
+        workload_free(&wl);
+        return usage_error("the proxy named by the environment "
+                           "(https_proxy, http_proxy, all_proxy) is too long; "
+                           "fix it or use --no-proxy");
+    }
     run_make_trace_id(trace_id);
     memset(&s, 0, sizeof s);
+    s.proxy = &proxy;
     s.cfg = cfg;
     s.wl = &wl;
     s.extra_body = extra;
@@ -319,6 +330,8 @@ static int prepare_and_record(struct config *cfg)
         log_note("recording to %s: %s, %zu model%s, trace id %s",
                  strcmp(out_name, "-") == 0 ? "stdout" : out_name, bu.shown_url,
                  cfg->n_models, cfg->n_models == 1 ? "" : "s", trace_id);
+        if (proxy.from[0])
+            log_note("%s", proxy_env_describe(&proxy, note, sizeof note));
         print_origins(cfg, &key);
         ret = record(cfg, &s, out_name);
     }

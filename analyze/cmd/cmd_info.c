@@ -127,14 +127,20 @@ static void row_integrity(struct buf *b, const struct trace_info *t)
     buf_puts(b, " |\n");
 }
 
+/* The value of option key, or NULL. */
+static const char *option(const struct trace_info *t, const char *key)
+{
+    for (size_t i = 0; i < t->n_options; i++)
+        if (strcmp(t->options[i].key, key) == 0)
+            return t->options[i].value;
+    return NULL;
+}
+
 /* "| retries | ... |": the --retry setting the trace was recorded with and
  * how many attempts a retry superseded (not counted as requests). */
 static void row_retries(struct buf *b, const struct trace_info *t)
 {
-    const char *setting = NULL;
-    for (size_t i = 0; i < t->n_options; i++)
-        if (strcmp(t->options[i].key, "retry") == 0)
-            setting = t->options[i].value;
+    const char *setting = option(t, "retry");
     buf_puts(b, "| retries | --retry ");
     if (setting)
         md_put(b, setting, INFO_MAX_TEXT);
@@ -144,6 +150,27 @@ static void row_retries(struct buf *b, const struct trace_info *t)
                "; %llu retried attempt%s (sent again, not counted as "
                "requests) |\n",
                (unsigned long long)t->retried, t->retried == 1 ? "" : "s");
+}
+
+/* "| proxy | via http://p:3128 (from https_proxy) |", or "direct (...)",
+ * when the recording named one (options proxy and proxy_from); nothing
+ * when no proxy variable was set. */
+static void row_proxy(struct buf *b, const struct trace_info *t)
+{
+    const char *proxy = option(t, "proxy"), *from = option(t, "proxy_from");
+    if (!proxy || !from)
+        return;
+    buf_puts(b, "| proxy | ");
+    if (strcmp(proxy, "none") != 0) {
+        buf_puts(b, "via ");
+        md_put(b, proxy, INFO_MAX_TEXT);
+        buf_puts(b, " (from ");
+    } else
+        buf_puts(b, strcmp(from, "--no-proxy") == 0
+                        ? "direct ("
+                        : "direct (the host is in ");
+    md_put(b, from, INFO_MAX_TEXT);
+    buf_puts(b, ") |\n");
 }
 
 /* trace_sink: writes the block of a trace that has just been read. */
@@ -180,6 +207,7 @@ static void info_block(void *ctx, const struct trace_info *t)
     if (t->endpoint)
         endpoint_origin(t->endpoint, tmp, sizeof(tmp));
     row_text(&b, "endpoint", t->endpoint ? tmp : NULL);
+    row_proxy(&b, t);
     row_text(&b, "API", t->api);
     buf_puts(&b, "| models | ");
     for (size_t i = 0; i < t->n_models; i++) {

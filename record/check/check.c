@@ -16,6 +16,7 @@
 #include "cline_settings.h"
 #include "clock.h"
 #include "log.h"
+#include "proxy_env.h"
 #include "request_body.h"
 #include "run.h"
 #include "sanitize.h"
@@ -34,6 +35,8 @@ struct check_ctx {
     struct api_key key;
     struct probe_facts key_facts; /* the key part, copied into each probe */
     struct transfer_config tc;
+    struct proxy_choice proxy;           /* tc.proxy points into it */
+    char proxy_note[PROXY_URL_MAX + 64]; /* proxy_env_describe, "" none */
     struct transfer_env env;
     struct workload wl;
     cJSON *extra;
@@ -107,6 +110,7 @@ static int open_trace(struct check_ctx *c)
     s.key_env = c->key.value && !c->key.from_settings ? c->key.env : NULL;
     s.trace_id = c->trace_id;
     s.command_line = c->command_line;
+    s.proxy = &c->proxy;
     s.writer = c->env.writer;
     return run_write_header(&s, clock_mono_ns(), clock_real_ns()) ? EXIT_FAILURE
                                                                   : 0;
@@ -139,6 +143,10 @@ static void record_hint(struct check_ctx *c)
                  cfg->cacert ? " --cacert " : " --insecure",
                  cfg->cacert ? cfg->cacert : "");
     }
+    if (cfg->no_proxy) { /* the route the probe took */
+        size_t n = strlen(c->record_hint);
+        snprintf(c->record_hint + n, sizeof c->record_hint - n, " --no-proxy");
+    }
 }
 
 /* The settings, the probe workload and the record hint. Returns 0 or an
@@ -170,6 +178,7 @@ static int prepare(struct check_ctx *c)
     c->tc.http2 = cfg->http2;
     c->tc.insecure = cfg->insecure;
     c->tc.cacert = cfg->cacert;
+    c->tc.proxy = c->proxy.url;
     c->tc.timeout_s = cfg->timeout_given
                           ? cfg->timeout_s
                           : min_d(cfg->timeout_s, CHECK_TIMEOUT_S);
@@ -207,6 +216,7 @@ static int probe_model(struct check_ctx *c, size_t i)
     struct trace_request req;
     struct probe_facts f = c->key_facts;
     struct check_verdict v;
+    f.proxy = c->proxy.url[0] ? c->proxy_note : "";
     char rid[48], models[1024] = "", record[sizeof c->record_hint + 256];
     char *body;
     bool from_file;
@@ -260,7 +270,7 @@ static int probe_model(struct check_ctx *c, size_t i)
     if (strcmp(v.id, "unknown-model") == 0) {
         char url[BASE_URL_MAX + 16];
         models_url(c, url, sizeof url);
-        check_models_hint(url, c->key.header, f.anthropic, model,
+        check_models_hint(url, c->key.header, c->tc.proxy, f.anthropic, model,
                           min_d(5.0, c->tc.timeout_s), models, sizeof models);
         check_verdict_classify(&f, &v);
     }
@@ -344,6 +354,18 @@ int check_run(const struct config *cfg)
         api_key_free(&c.key);
         return EXIT_FAILURE;
     }
+    if (proxy_env_choose(c.bu.url, cfg->no_proxy, proxy_env_process,
+                         &c.proxy)) {
+        printf("proxy: FAIL: the proxy named by the environment (https_proxy, "
+               "http_proxy, all_proxy) is too long\n  fix: correct it, or "
+               "--no-proxy to connect directly\n");
+        api_key_free(&c.key);
+        return EXIT_FAILURE;
+    }
+    proxy_env_describe(&c.proxy, c.proxy_note, sizeof c.proxy_note);
+    if (c.proxy_note[0]) /* every time below includes the proxy's */
+        printf("proxy: %s%s\n", c.proxy_note,
+               c.proxy.url[0] ? "; --no-proxy connects directly" : "");
     ret = prepare(&c);
     if (!ret) {
         describe_key(&c);

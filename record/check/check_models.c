@@ -123,8 +123,8 @@ static size_t on_body(char *p, size_t size, size_t nmemb, void *ud)
 }
 
 void check_models_hint(const char *models_url, const char *auth_header,
-                       bool anthropic, const char *model, double timeout_s,
-                       char *hint, size_t len)
+                       const char *proxy, bool anthropic, const char *model,
+                       double timeout_s, char *hint, size_t len)
 {
     CURL *e = curl_easy_init();
     struct curl_slist *h = NULL, *n;
@@ -147,6 +147,10 @@ void check_models_hint(const char *models_url, const char *auth_header,
         curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
         curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, (long)(timeout_s * 1000));
         curl_easy_setopt(e, CURLOPT_USERAGENT, "tokentrace-record/" TT_VERSION);
+        if (proxy) { /* the probes' proxy (no_proxy already applied) */
+            curl_easy_setopt(e, CURLOPT_PROXY, proxy);
+            curl_easy_setopt(e, CURLOPT_NOPROXY, "");
+        }
         if (curl_easy_perform(e) == CURLE_OK &&
             curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &status) == CURLE_OK &&
             status == 200 && b.len)

@@ -11,8 +11,8 @@
  * the list cannot be had. auth_header (may be NULL) is sent as is. Waits
  * at most timeout_s. */
 void check_models_hint(const char *models_url, const char *auth_header,
-                       bool anthropic, const char *model, double timeout_s,
-                       char *hint, size_t len);
+                       const char *proxy, bool anthropic, const char *model,
+                       double timeout_s, char *hint, size_t len);
 
 /* Writes into out the model names of a /v1/models reply body (JSON with a
  * "data" or "models" array of objects with "id"/"name", or of strings),

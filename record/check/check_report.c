@@ -70,6 +70,11 @@ void check_report_probe(const char *model, const struct probe_facts *f,
     size_t i;
     if (!v->ok) {
         printf("%s: FAIL %s: %s\n  fix: %s\n", model, v->id, v->cause, v->fix);
+        if (f->proxy && f->proxy[0])
+            printf("  note: requests go %s: this failure may be the "
+                   "proxy's, not the server's; --no-proxy connects "
+                   "directly\n",
+                   f->proxy);
         return;
     }
     printf("%s: OK: %s\n", model, v->cause);
@@ -81,6 +86,9 @@ void check_report_probe(const char *model, const struct probe_facts *f,
     printf("  times: connected %s, TLS %s, first byte %s, first token %s, "
            "last token %s\n",
            con, tls, fb, ft, lt);
+    if (f->proxy && f->proxy[0])
+        printf("  note: requests go %s: these times include the proxy's\n",
+               f->proxy);
     check_verdict_notes(f, &notes);
     for (i = 0; i < notes.n; i++)
         printf("  %s: %s\n", notes.warn[i] ? "warning" : "note", notes.text[i]);

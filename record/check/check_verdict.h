@@ -44,6 +44,8 @@ struct probe_facts {
     double timeout_s, idle_timeout_s, connect_timeout_s;
     const char *models_hint; /* ": the gateway lists ..." or "" */
     const char *record_hint; /* arguments to record with, for the OK fix */
+    /* "via proxy URL (from VAR)" when requests go through one, else "" */
+    const char *proxy;
 
     /* how it ended */
     const char *error_kind; /* error_kind.h kinds, "" on success */

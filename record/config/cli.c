@@ -53,6 +53,7 @@ enum opt_id {
     OPT_PRINT_CLINE_SETTINGS,
     OPT_RETRY,
     OPT_INSECURE,
+    OPT_NO_PROXY,
     OPT_CACERT,
 };
 
@@ -99,6 +100,7 @@ static const struct opt opts[] = {
     {"print-cline-settings", 0, false, OPT_PRINT_CLINE_SETTINGS},
     {"retry", 0, true, OPT_RETRY},
     {"insecure", 0, false, OPT_INSECURE},
+    {"no-proxy", 0, false, OPT_NO_PROXY},
     {"cacert", 0, true, OPT_CACERT},
 };
 
@@ -432,6 +434,9 @@ static int apply(struct config *cfg, const struct opt *o, const char *v,
         break;
     case OPT_INSECURE:
         cfg->insecure = true;
+        break;
+    case OPT_NO_PROXY:
+        cfg->no_proxy = true;
         break;
     case OPT_CACERT:
         if (*v == '\0')

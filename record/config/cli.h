@@ -71,6 +71,8 @@ struct config {
     double connect_timeout_s; /* 0: libcurl's default */
     uint64_t retry;     /* --retry N: re-sends of a 429/503 answer, 0: never */
     bool insecure;      /* --insecure: no TLS peer / host name verification */
+    bool no_proxy;      /* --no-proxy: connect directly, whatever http_proxy,
+                           https_proxy or all_proxy say */
     const char *cacert; /* --cacert FILE: CA bundle to verify with, or NULL */
     struct cli_label labels[CLI_MAX_LABELS];
     size_t n_labels;

@@ -236,6 +236,10 @@ int transfer_new(const struct transfer_config *tc, struct transfer_env *env,
     curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(e, CURLOPT_USERAGENT, "tokentrace-record/" TT_VERSION);
     curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, tc->timeout_ms);
+    if (tc->proxy) { /* no_proxy was applied when choosing it */
+        curl_easy_setopt(e, CURLOPT_PROXY, tc->proxy);
+        curl_easy_setopt(e, CURLOPT_NOPROXY, "");
+    }
     if (tc->connect_timeout_ms > 0)
         curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, tc->connect_timeout_ms);
     /* TLS verification stays libcurl's default (on) unless --insecure */

@@ -26,6 +26,9 @@ struct transfer_config {
     double idle_timeout_s;
     bool insecure;      /* no TLS peer / host verification (--insecure) */
     const char *cacert; /* CA bundle file (--cacert), NULL: the system's */
+    /* The proxy (proxy_env_choose: "" direct), set explicitly so libcurl
+     * uses exactly what the run says; NULL leaves libcurl's own choice. */
+    const char *proxy;
 };
 
 /* Called with every received body byte run, after it was recorded, as

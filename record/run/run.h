@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "cli.h"
+#include "proxy_env.h"
 #include "trace.h"
 #include "workload.h"
 
@@ -22,15 +23,16 @@ extern volatile sig_atomic_t run_stop_requested;
 struct run_setup {
     const struct config *cfg;
     const struct workload *wl;
-    const cJSON *extra_body;  /* parsed --extra-body, or NULL */
-    const char *endpoint;     /* normalized base URL */
-    const char *url;          /* request URL */
-    const char *auth_header;  /* header line with the key, or NULL */
-    const char *key;          /* the key itself (scrubbed from the header
-                                 fields), or NULL */
-    const char *key_env;      /* the variable it came from, or NULL */
-    const char *trace_id;     /* 8 hex characters */
-    const char *command_line; /* sanitized */
+    const cJSON *extra_body; /* parsed --extra-body, or NULL */
+    const char *endpoint;    /* normalized base URL */
+    const char *url;         /* request URL */
+    const char *auth_header; /* header line with the key, or NULL */
+    const char *key;         /* the key itself (scrubbed from the header
+                                fields), or NULL */
+    const char *key_env;     /* the variable it came from, or NULL */
+    const struct proxy_choice *proxy; /* the proxy requests go through */
+    const char *trace_id;             /* 8 hex characters */
+    const char *command_line;         /* sanitized */
     struct trace_writer *writer;
 };
 

@@ -149,6 +149,11 @@ static int fill_options(const struct run_setup *s, struct options *o)
                                            : "bearer");
     if (s->key_env)
         e |= add_opt(o, "api_key_env", "%s", s->key_env);
+    if (s->proxy && s->proxy->from[0]) { /* only when one was set */
+        e |= add_opt(o, "proxy", "%s",
+                     s->proxy->url[0] ? s->proxy->shown : "none");
+        e |= add_opt(o, "proxy_from", "%s", s->proxy->from);
+    }
     e |= add_opt(o, "libcurl", "%s",
                  curl_version_info(CURLVERSION_NOW)->version);
     e |= cline_options(s, o);

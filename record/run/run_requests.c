@@ -83,6 +83,7 @@ void run_requests_init(struct run_requests *q, const struct run_setup *s,
     q->tc.idle_timeout_s = c->idle_timeout_s;
     q->tc.insecure = c->insecure;
     q->tc.cacert = c->cacert;
+    q->tc.proxy = s->proxy ? s->proxy->url : NULL;
     q->env.writer = s->writer;
 }
 

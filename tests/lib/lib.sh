@@ -5,6 +5,9 @@
 set -euo pipefail
 
 : "${TT_RECORD:?}" "${TT_REPLAY:?}" "${TT_ANALYZE:?}" "${TT_SOURCE_DIR:?}" "${TT_GEN_TRACE:?}"
+# The tests talk to 127.0.0.1 only: a proxy from the machine's environment
+# would change what they measure (record_proxy sets its own).
+unset http_proxy https_proxy HTTPS_PROXY all_proxy ALL_PROXY no_proxy NO_PROXY
 mkdir -p "${TT_TEST_TMP:-/tmp}"
 T=$(mktemp -d "${TT_TEST_TMP:-/tmp}/$(basename "$0" .sh).XXXXXX")
 TT_PIDS=()
