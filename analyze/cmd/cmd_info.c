@@ -19,6 +19,8 @@
 struct kind_count {
     char *kind;
     uint64_t n;
+    char *message; /* the first one's server words, else its message */
+    bool server;
 };
 
 /* Counts of the trace being read; reset after each trace's block. */
@@ -48,22 +50,39 @@ static void endpoint_origin(const char *url, char *out, size_t size)
              (int)(end - auth), auth);
 }
 
-static void count_kind(struct info_ctx *c, const char *kind)
+/* Keeps what m said on k when k has nothing yet, or only the recorder's
+ * words and m brings the server's. */
+static void note_message(struct kind_count *k, const struct request_metrics *m)
+{
+    const char *msg = m->server_message ? m->server_message : m->error_message;
+    if (!msg || !msg[0] || k->server || (k->message && !m->server_message))
+        return;
+    free(k->message);
+    k->message = strdup(msg);
+    k->server = k->message && m->server_message;
+}
+
+static void count_kind(struct info_ctx *c, const char *kind,
+                       const struct request_metrics *m)
 {
     struct kind_count *p;
     for (size_t i = 0; i < c->n_kinds; i++)
         if (strcmp(c->kinds[i].kind, kind) == 0) {
             c->kinds[i].n++;
+            note_message(&c->kinds[i], m);
             return;
         }
     p = realloc(c->kinds, (c->n_kinds + 1) * sizeof(*p));
     if (!p)
         return;
     c->kinds = p;
+    memset(&p[c->n_kinds], 0, sizeof(*p));
     p[c->n_kinds].kind = strdup(kind);
     p[c->n_kinds].n = 1;
-    if (p[c->n_kinds].kind)
+    if (p[c->n_kinds].kind) {
+        note_message(&p[c->n_kinds], m);
         c->n_kinds++;
+    }
 }
 
 static int cmp_kinds(const void *a, const void *b)
@@ -81,7 +100,7 @@ static int info_count(void *ctx, const struct request_metrics *m)
     if (m->ok)
         c->ok++;
     else
-        count_kind(c, m->error_kind ? m->error_kind : "unknown");
+        count_kind(c, m->error_kind ? m->error_kind : "unknown", m);
     return 0;
 }
 
@@ -229,6 +248,11 @@ static void info_block(void *ctx, const struct trace_info *t)
         buf_puts(&b, i ? ", " : "");
         md_put(&b, c->kinds[i].kind, INFO_MAX_TEXT);
         buf_printf(&b, ": %llu", (unsigned long long)c->kinds[i].n);
+        if (c->kinds[i].message) {
+            buf_puts(&b, c->kinds[i].server ? " (the server said: " : " (");
+            md_put(&b, c->kinds[i].message, INFO_MAX_TEXT);
+            buf_puts(&b, ")");
+        }
     }
     buf_puts(&b, c->n_kinds ? " |\n" : "- |\n");
     row_retries(&b, t);
@@ -238,8 +262,10 @@ static void info_block(void *ctx, const struct trace_info *t)
     if (fwrite(b.data, 1, b.len, stdout) != b.len)
         c->write_failed = 1;
     buf_free(&b);
-    for (size_t i = 0; i < c->n_kinds; i++)
+    for (size_t i = 0; i < c->n_kinds; i++) {
         free(c->kinds[i].kind);
+        free(c->kinds[i].message);
+    }
     free(c->kinds);
     c->kinds = NULL;
     c->n_kinds = 0;

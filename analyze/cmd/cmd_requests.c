@@ -145,6 +145,9 @@ static void row_fill(struct row *r, struct requests_ctx *c,
     row_bool(r, "superseded", m->superseded);
     row_num(r, "tpot_classic_ms", m->tpot_classic_ms);
     row_num(r, "first_event_tokens", m->first_event_tokens);
+    row_int(r, "input_tokens_est", m->input_tokens_est,
+            m->input_tokens_est >= 0);
+    row_str(r, "server_message", m->server_message);
 }
 
 static void flush_line(struct requests_ctx *c)
@@ -205,6 +208,12 @@ static void requests_help(void)
         "the first event carried (first_event_tokens) out of the span;\n"
         "tpot_classic_ms is (last - first) / (output_tokens - 1), as other\n"
         "tools report it (docs/metrics.md).\n"
+        "input_tokens is the server's count (usage; empty when it reported\n"
+        "none, as for most failed requests); input_tokens_est is the\n"
+        "recorder's estimate of the prompt (about 4 characters a token).\n"
+        "error_message is the recorder's description of a failure;\n"
+        "server_message the server's own words (an error reply's message,\n"
+        "or the error inside the stream), at most 200 bytes on one line.\n"
         "\n"
         "  --format F       csv (default; header row, RFC 4180 quoting; a "
         "text\n"

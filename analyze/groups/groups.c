@@ -22,6 +22,8 @@ const struct metric_def metric_defs[M_COUNT] = {
     [M_STREAM_END] = {"stream_end_ms", "stream end", "ms", false},
     [M_OUTPUT_TOKENS] = {"output_tokens", "output tokens", "tok", false},
     [M_INPUT_TOKENS] = {"input_tokens", "input tokens", "tok", false},
+    [M_INPUT_TOKENS_EST] = {"input_tokens_est", "input tokens, est.", "tok",
+                            false},
     [M_TPS] = {"tps", "TPS/request", "tok/s", false},
     [M_REASONING_EVENTS] = {"reasoning_tokens", "reasoning chunks", "", false},
     [M_TOKENS_PER_CHUNK] = {"tokens_per_chunk", "tokens/chunk", "", false},
@@ -132,8 +134,10 @@ static void group_free(struct group *g)
 {
     for (size_t i = 0; i < g->n_keys; i++)
         free(g->keys[i]);
-    for (size_t i = 0; i < g->n_errors; i++)
+    for (size_t i = 0; i < g->n_errors; i++) {
         free(g->errors[i].kind);
+        free(g->errors[i].message);
+    }
     free(g->errors);
     for (int i = 0; i < M_COUNT; i++)
         stats_vec_free(&g->v[i]);
@@ -255,16 +259,30 @@ static struct group *find_group(struct group_set *set,
     return g;
 }
 
-/* Counts one failure of kind in g; kinds are found through the set's
+/* Keeps m's message on a kind that has none yet: the server's words
+ * first (a later failure may bring them when the first had none). */
+static void note_message(struct error_count *e, const struct request_metrics *m)
+{
+    const char *msg = m->server_message ? m->server_message : m->error_message;
+    if (!msg || !msg[0] || e->server || (e->message && !m->server_message))
+        return;
+    free(e->message);
+    e->message = strdup(msg);
+    e->server = e->message && m->server_message;
+}
+
+/* Counts one failure of m's kind in g; kinds are found through the set's
  * index (owner g), so many distinct kinds stay linear. */
 static void count_error(struct group_index *ix, struct group *g,
-                        const char *kind)
+                        const struct request_metrics *m)
 {
+    const char *kind = m->error_kind;
     struct error_count *p;
     uint64_t hash = group_index_hash(GROUP_INDEX_HASH_INIT, kind, strlen(kind));
     size_t i;
     if (group_index_get(ix, hash, g, kind, &i)) {
         g->errors[i].n++;
+        note_message(&g->errors[i], m);
         return;
     }
     p = realloc(g->errors, (g->n_errors + 1) * sizeof(*p));
@@ -277,6 +295,9 @@ static void count_error(struct group_index *ix, struct group *g,
     g->errors = p;
     p[g->n_errors].kind = strdup(kind);
     p[g->n_errors].n = 1;
+    p[g->n_errors].message = NULL;
+    p[g->n_errors].server = false;
+    note_message(&p[g->n_errors], m);
     g->n_errors++;
 }
 
@@ -324,6 +345,10 @@ static void add_to(struct group_index *ix, struct group *g,
             m->ok && m->output_tokens >= 0 ? (double)m->output_tokens : NAN,
         [M_INPUT_TOKENS] =
             m->ok && m->input_tokens >= 0 ? (double)m->input_tokens : NAN,
+        [M_INPUT_TOKENS_EST] =
+            m->ok && m->input_tokens < 0 && m->input_tokens_est >= 0
+                ? (double)m->input_tokens_est
+                : NAN,
         [M_TPS] = m->tps,
         [M_REASONING_EVENTS] = m->ok && m->reasoning_events > 0
                                    ? (double)m->reasoning_events
@@ -349,7 +374,7 @@ static void add_to(struct group_index *ix, struct group *g,
         if (m->error_kind && strcmp(m->error_kind, ERROR_KIND_INTERRUPTED) == 0)
             g->interrupted++; /* the client stopped it: not a failure */
         else
-            count_error(ix, g, m->error_kind);
+            count_error(ix, g, m);
         /* Open loop: send lag is the client's, known even for failures. */
         if (!isnan(m->send_lag_ms))
             push_value(g, M_SEND_LAG, m->send_lag_ms);

@@ -21,7 +21,8 @@ enum metric_id {
     M_LATENCY,
     M_STREAM_END,
     M_OUTPUT_TOKENS,
-    M_INPUT_TOKENS,
+    M_INPUT_TOKENS,     /* the server's usage */
+    M_INPUT_TOKENS_EST, /* the recorder's estimate, where usage is none */
     M_TPS,
     M_REASONING_EVENTS,
     M_TOKENS_PER_CHUNK,
@@ -60,6 +61,11 @@ struct slo {
 struct error_count {
     char *kind;
     uint64_t n;
+    /* What the first failure of the kind said: the server's own words
+     * (server true) when it said any, else the recorder's message; NULL
+     * when neither. */
+    char *message;
+    bool server;
 };
 
 struct group {

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "error_json.h"
 #include "error_kinds.h"
 #include "id_map.h"
 #include "load.h"
@@ -19,6 +20,11 @@ struct pending {
     struct trace_request req; /* strings below are owned copies */
     char *model, *class_name;
     struct stream_state *stream;
+    /* The start of a body that is not an event stream (an error reply's
+     * JSON or text), for the server's message; NULL for a stream. */
+    char *head;
+    size_t head_len;
+    bool head_decided; /* the first chunk was looked at */
     bool held;
     struct trace_result saved; /* the held result: no headers, strings
                                   below owned */
@@ -37,6 +43,7 @@ struct loader {
     struct stream_state **pool; /* stream states ready for reuse */
     size_t n_pool, cap_pool;
     struct metrics_buf mbuf; /* token arrays of the request being handed out */
+    char server_message[ERROR_JSON_MESSAGE_MAX + 1]; /* of that request */
     uint64_t bad_times; /* requests of the current trace with kind bad_times */
     /* Out of memory (never silent: load_trace_file reports both and fails):
      * requests not analyzed at all, requests without their token times. */
@@ -177,6 +184,7 @@ static void pending_clear(struct loader *L, struct pending *p)
         id_map_del(&L->held, first_attempt_id(p));
     free(p->saved_kind);
     free(p->saved_message);
+    free(p->head);
     free(p->model);
     free(p->class_name);
     free((char *)p->req.request_id);
@@ -244,6 +252,53 @@ static const char *derive_error(const struct trace_request *q,
     return NULL;
 }
 
+/* Bytes kept of a body that is not an event stream. */
+#define LOAD_HEAD_MAX 2048
+
+/* Keeps the start of p's body when its first bytes are not an event
+ * stream's ("data:", "event:", ":" or "id:"): an error reply, whose
+ * message the result will want. Streams cost one look at their first
+ * chunk. Out of memory: no message, nothing else lost. */
+static void keep_head(struct pending *p, const uint8_t *data, size_t len)
+{
+    size_t n;
+    if (!p->head_decided) {
+        static const char *const sse[] = {"data:", "event:", ":", "id:"};
+        p->head_decided = true;
+        for (size_t i = 0; i < sizeof sse / sizeof *sse; i++) {
+            size_t k = strlen(sse[i]);
+            if (len >= k && memcmp(data, sse[i], k) == 0)
+                return;
+        }
+        p->head = malloc(LOAD_HEAD_MAX);
+    }
+    if (!p->head || p->head_len == LOAD_HEAD_MAX)
+        return;
+    n = len < LOAD_HEAD_MAX - p->head_len ? len : LOAD_HEAD_MAX - p->head_len;
+    memcpy(p->head + p->head_len, data, n);
+    p->head_len += n;
+}
+
+/* The server's own words about a failed request (see request_metrics):
+ * the error reply's message for an error status (an HTML page has none),
+ * else the first in-stream error's; NULL when none. */
+static const char *server_message(struct loader *L, const struct pending *p,
+                                  const struct trace_result *res,
+                                  const struct stream_state *s)
+{
+    char type[64];
+    char *msg = L->server_message;
+    msg[0] = '\0';
+    if (res && error_kinds_http_failed(res->http_status) && p->head &&
+        p->head_len && p->head[0] != '<')
+        error_json_text(p->head, p->head_len, ERROR_JSON_BARE, type,
+                        sizeof type, msg, sizeof L->server_message);
+    if (!msg[0] && s->stream_errors)
+        error_json_one_line(msg, sizeof L->server_message, s->error_message,
+                            strlen(s->error_message), ERROR_JSON_MESSAGE_MAX);
+    return msg[0] ? msg : NULL;
+}
+
 /* The facts of one request for metrics_compute: its request record, its
  * result (NULL when the trace never finished it) and its stream. */
 static void request_facts(const struct trace_request *q,
@@ -308,6 +363,7 @@ static void finish_request(struct loader *L, struct pending *p,
     m.error_message = res ? res->error_message : NULL;
     if (!m.error_message && s->stream_errors)
         m.error_message = s->error_message;
+    m.server_message = m.error_kind ? server_message(L, p, res, s) : NULL;
     request_facts(q, res, s, m.error_kind == NULL, L->opt->tokens, &f);
     /* out of memory: no token arrays (n_itl 0), the rest is there */
     if (metrics_compute(&f, &L->mbuf, &m) != METRICS_OK ||
@@ -610,6 +666,8 @@ static int load_one_file(const char *path, const struct load_options *opt,
             if (p) {
                 stream_feed(p->stream, rec.u.chunk.t_ns, rec.u.chunk.data,
                             rec.u.chunk.len);
+                if (!p->head_decided || p->head)
+                    keep_head(p, rec.u.chunk.data, rec.u.chunk.len);
                 L.info->chunks++;
                 L.info->bytes += rec.u.chunk.len;
             }

@@ -285,9 +285,12 @@ int metrics_compute(const struct metrics_facts *f, struct metrics_buf *buf,
     m->text_bytes = (int64_t)f->text_bytes;
     m->text_bytes_per_event =
         f->token_events ? (double)f->text_bytes / (double)f->token_events : NAN;
-    m->input_tokens = f->usage_input_tokens >= 0 ? f->usage_input_tokens
-                                                 : f->input_tokens_est;
-    m->measured_class = measured_class(m->input_tokens, m->output_tokens);
+    m->input_tokens = f->usage_input_tokens;
+    m->input_tokens_est = f->input_tokens_est;
+    /* the class by size: the server's count, else the estimate */
+    m->measured_class = measured_class(
+        m->input_tokens >= 0 ? m->input_tokens : m->input_tokens_est,
+        m->output_tokens);
 
     m->ttft_ms = ms_between(f->start_ns, f->first_token_ns);
     m->ttft_content_ms = ms_between(f->start_ns, f->first_content_ns);

@@ -93,6 +93,11 @@ struct request_metrics {
                                request of its own (only with with_superseded) */
     const char *error_kind; /* NULL when ok */
     const char *error_message;
+    /* The server's own words about a failure, read from the bytes: the
+     * message of an error reply's JSON (or its text), else of the first
+     * error inside the stream; one line, at most 200 bytes; NULL when the
+     * server said none. */
+    const char *server_message;
     int http_status;
     int64_t max_tokens; /* sent in the request; -1 when not sent */
     /* The parsed stream itself, for readers that need more than the
@@ -134,7 +139,11 @@ struct request_metrics {
     int64_t usage_output_tokens; /* -1 when the stream reported none */
     int64_t token_events;
     int64_t reasoning_events;
-    int64_t input_tokens; /* usage prompt tokens, else the estimate */
+    /* Two meanings, kept apart: the server's count (usage prompt tokens,
+     * -1 when it reported none, as for most failures) and the recorder's
+     * estimate of the prompt (about 4 characters a token, -1 unknown). */
+    int64_t input_tokens;
+    int64_t input_tokens_est;
     bool usage_disagrees; /* usage and token events differ */
     /* Generated text of all token events (UTF-8 bytes) and its mean
      * per event (NAN without events): a server that packs several tokens

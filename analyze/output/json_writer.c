@@ -1,5 +1,6 @@
 /* json_writer: exact JSON text for analyzer output. */
 #include "json_writer.h"
+#include "text_out.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -75,7 +76,7 @@ void json_put_double(struct buf *b, double x)
     if (fabs(x) < 1e15 && x == (double)(int64_t)x)
         buf_printf(b, "%" PRId64, (int64_t)x);
     else
-        buf_printf(b, "%.6g", x);
+        num_put_exact(b, x); /* full precision: the double itself */
 }
 
 void json_put_base64(struct buf *b, const uint8_t *s, size_t len)

@@ -59,6 +59,21 @@ static void json_group_body(struct buf *b, const struct group_set *set,
         json_put_cstr(b, g->errors[i].kind);
         buf_printf(b, ":%llu", (unsigned long long)g->errors[i].n);
     }
+    /* what the first failure of each kind said (the server's words when
+     * it said any): {"kind": {"message": "...", "server": true}} */
+    buf_puts(b, "},\"error_messages\":{");
+    for (size_t i = 0, first = 1; i < g->n_errors; i++) {
+        if (!g->errors[i].message)
+            continue;
+        if (!first)
+            buf_puts(b, ",");
+        first = 0;
+        json_put_cstr(b, g->errors[i].kind);
+        buf_puts(b, ":{\"message\":");
+        json_put_cstr(b, g->errors[i].message);
+        buf_printf(b, ",\"server\":%s}",
+                   g->errors[i].server ? "true" : "false");
+    }
     buf_printf(b, "},\"token_source\":\"%s\",\"usage_disagrees\":%llu",
                group_token_source(g), (unsigned long long)g->usage_disagree);
     /* Values a distribution refused at its cap: its n is smaller by that. */
@@ -193,12 +208,15 @@ static void csv_field(FILE *out, const char *s)
     buf_free(&b);
 }
 
+/* ",x" in full precision (num_put_exact), "," for an undefined value. */
 static void csv_num(FILE *out, double x)
 {
-    if (isnan(x))
-        fputs(",", out);
-    else
-        fprintf(out, ",%.6g", x);
+    struct buf b;
+    buf_init(&b, 0);
+    buf_puts(&b, ",");
+    num_put_exact(&b, x);
+    fwrite(b.data, 1, b.len, out);
+    buf_free(&b);
 }
 
 static void csv_group(FILE *out, const struct group_set *set,

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "error_json.h"
 #include "printable.h"
 #include "summary_output.h"
 #include "text_out.h"
@@ -74,9 +75,17 @@ static void put_name(FILE *out, const char *s, bool md)
     buf_free(&b);
 }
 
+/* Longest message shown under the errors line (the server's are already
+ * cut at 200 bytes). */
+#define SUMMARY_MESSAGE_MAX 200
+
+/* The errors line, then one line per kind with what its first failure
+ * said: the server's own words when it said any ("http_500, the server
+ * said: ..."), else the recorder's message. */
 static void errors_line(FILE *out, const struct group *g, const char *prefix,
                         bool md)
 {
+    char msg[SUMMARY_MESSAGE_MAX + 8];
     if (!g->n_errors)
         return;
     fprintf(out, "%serrors:", prefix);
@@ -85,7 +94,20 @@ static void errors_line(FILE *out, const struct group *g, const char *prefix,
         put_name(out, g->errors[i].kind, md);
         fprintf(out, "=%llu", (unsigned long long)g->errors[i].n);
     }
-    fprintf(out, "\n");
+    /* markdown: a line break each (two spaces), not one joined line */
+    fputs(md ? "  \n" : "\n", out);
+    for (size_t i = 0; i < g->n_errors; i++) {
+        const struct error_count *e = &g->errors[i];
+        if (!e->message)
+            continue;
+        fprintf(out, "%s%s", prefix, md ? "" : "  ");
+        put_name(out, e->kind, md);
+        fputs(e->server ? ", the server said: " : ": ", out);
+        error_json_one_line(msg, sizeof msg, e->message, strlen(e->message),
+                            SUMMARY_MESSAGE_MAX);
+        put_name(out, msg, md);
+        fputs(md ? "  \n" : "\n", out);
+    }
 }
 
 static void goodput_line(FILE *out, const struct group_set *set,

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void num_put(struct buf *b, double x, int decimals)
@@ -25,6 +26,19 @@ void num_put(struct buf *b, double x, int decimals)
             tmp[--n] = '\0';
     }
     buf_puts(b, strcmp(tmp, "-0") == 0 ? "0" : tmp);
+}
+
+void num_put_exact(struct buf *b, double x)
+{
+    char tmp[40];
+    if (!isfinite(x))
+        return;
+    for (int digits = 15; digits <= 17; digits++) {
+        snprintf(tmp, sizeof(tmp), "%.*g", digits, x);
+        if (strtod(tmp, NULL) == x)
+            break;
+    }
+    buf_puts(b, tmp);
 }
 
 void csv_put_field(struct buf *b, const char *s)

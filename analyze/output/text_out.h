@@ -13,6 +13,11 @@
  * ("12.5", "100", "0.000123"); nothing at all for NaN or infinity. */
 void num_put(struct buf *b, double x, int decimals);
 
+/* Writes a finite x as the shortest of %.15g, %.16g and %.17g that reads
+ * back as exactly x (machine formats keep full precision: a reader's
+ * numpy gets the same double); nothing for NaN or infinity. */
+void num_put_exact(struct buf *b, double x);
+
 /* Writes x into out as table text of at most 9 characters: "-" for NaN,
  * 2 decimals below 100, 1 below 100000, none above. */
 void text_fmt_num(char *out, size_t size, double x);
