@@ -66,6 +66,8 @@ static const struct {
     {"--html", OPT_HTML},
     {"--keep-repeated", 0},
     {"--as", OPT_AS},
+    {"--detail", OPT_DETAIL},
+    {"--width", OPT_DETAIL},
 };
 #define N_KNOWN_FLAGS (sizeof known_flags / sizeof known_flags[0])
 
@@ -168,6 +170,21 @@ int analyze_options_parse(int argc, char **argv, unsigned allowed,
             o->html = true;
         } else if (strcmp(a, "--keep-repeated") == 0) {
             o->load.keep_repeated = true;
+        } else if ((allowed & OPT_DETAIL) && strcmp(a, "--detail") == 0) {
+            o->detail = true;
+        } else if ((allowed & OPT_DETAIL) && flag_is(a, "--width")) {
+            char *end;
+            long w;
+            if (!(v = flag_value(argc, argv, &i, "--width")))
+                return 2;
+            w = strtol(v, &end, 10);
+            if (end == v || *end || w < 40 || w > 1000) {
+                log_error("--width: '%s' is not a number of columns from 40 "
+                          "to 1000",
+                          v);
+                return 2;
+            }
+            o->width = (int)w;
         } else {
             unknown_flag(a, allowed, command);
             return 2;

@@ -24,6 +24,8 @@ struct analyze_options {
     bool svg;            /* --format svg (plot) */
     const char *period;  /* trend --by day|week */
     const char *as;      /* summary --as TOOL|all */
+    bool detail;         /* summary --detail */
+    int width;           /* summary --width (0: the terminal's) */
     bool help;
 };
 
@@ -39,6 +41,7 @@ struct analyze_options {
 #define OPT_IMAGE_FORMAT 0x100u /* --format png|svg instead of table... */
 #define OPT_PERIOD 0x200u       /* --by day|week */
 #define OPT_AS 0x400u           /* summary --as TOOL|all */
+#define OPT_DETAIL 0x800u       /* --detail, --width N (summary) */
 
 /* Parses argv (after the command name). Returns 0, or 2 after printing a
  * one-line usage error. allowed_formats is a bit set of 1 << FMT_*. */

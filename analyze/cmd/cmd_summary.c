@@ -2,6 +2,9 @@
  * group (model x class by default) in table, json, csv or markdown. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "analyze_options.h"
 #include "commands.h"
@@ -16,6 +19,12 @@ static void summary_help(void)
         "         [--format table|json|csv|markdown] [--slo "
         "ttft=500ms,tpot=50ms]\n"
         "         [--tokens auto|usage|chunks] [--classify declared|measured]\n"
+        "         [--detail] [--width N]\n"
+        "\n"
+        "The table (the default) is one header line, one row per group (n,\n"
+        "failed %%, TTFT, TPOT, ITL, latency, per-request tok/s) and the\n"
+        "findings: the fastest and slowest model per class, failures, what\n"
+        "not to trust. --detail prints every metric of every group instead.\n"
         "\n"
         "Recomputes every metric from the raw bytes in the traces (see\n"
         "docs/metrics.md): TTFT, TTFT of the first answer token, server TTFT,\n"
@@ -50,6 +59,13 @@ static void summary_help(void)
         "                   all: a reconciliation table, each number beside\n"
         "                   tokentrace's, the difference and why\n"
         "                   (docs/definitions.md; table, json or markdown)\n"
+        "  --detail         the full block per group: p50 p90 p99 mean min max "
+        "n\n"
+        "                   of every metric, errors and goodput per group\n"
+        "  --width N        lay the table out for N columns (default: the\n"
+        "                   terminal's width, else $COLUMNS, else 80)\n"
+        "\n"
+        "Colour only on a terminal, never when NO_COLOR is set.\n"
         "\n"
         "TRACE may be '-' (stdin); concatenated traces are read as several.\n"
         "A trace read twice ('a a', 'cat a a') is counted once, with a "
@@ -149,6 +165,31 @@ static void integrity_lines(FILE *out, const struct group_set *set, bool md)
     buf_free(&b);
 }
 
+/* The layout of the compact table: --width, else the terminal's width,
+ * else $COLUMNS, else 80; colour on a terminal unless NO_COLOR is set
+ * (https://no-color.org) or TERM is dumb. */
+static struct summary_view summary_view_for(const struct analyze_options *o)
+{
+    struct summary_view v = {80, false};
+    const char *cols = getenv("COLUMNS"), *nc = getenv("NO_COLOR");
+    const char *term = getenv("TERM");
+    bool tty = isatty(STDOUT_FILENO) == 1;
+    struct winsize ws;
+    if (o->width)
+        v.width = o->width;
+    else if (tty && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 &&
+             ws.ws_col >= 40)
+        v.width = ws.ws_col;
+    else if (cols) {
+        char *end;
+        long w = strtol(cols, &end, 10);
+        if (end != cols && !*end && w >= 40 && w <= 1000)
+            v.width = (int)w;
+    }
+    v.color = tty && !(nc && nc[0]) && !(term && strcmp(term, "dumb") == 0);
+    return v;
+}
+
 int cmd_summary(int argc, char **argv)
 {
     struct analyze_options o;
@@ -158,7 +199,7 @@ int cmd_summary(int argc, char **argv)
         1u << FMT_TABLE | 1u << FMT_JSON | 1u << FMT_CSV | 1u << FMT_MARKDOWN;
     rc = analyze_options_parse(argc, argv,
                                OPT_BY | OPT_FORMAT | OPT_SLO | OPT_TOKENS |
-                                   OPT_CLASSIFY | OPT_AS,
+                                   OPT_CLASSIFY | OPT_AS | OPT_DETAIL,
                                formats, "summary", &o);
     if (rc || o.help) {
         if (o.help)
@@ -197,7 +238,12 @@ int cmd_summary(int argc, char **argv)
         wrc = summary_write_markdown(stdout, &set);
         break;
     default:
-        wrc = summary_write_table(stdout, &set);
+        if (o.detail) {
+            wrc = summary_write_table(stdout, &set);
+        } else {
+            struct summary_view view = summary_view_for(&o);
+            wrc = summary_write_compact(stdout, &set, &view);
+        }
         break;
     }
     if (o.format == FMT_TABLE || o.format == FMT_MARKDOWN)

@@ -1,4 +1,4 @@
-/* summary_output: the four formats of `tokentrace-analyze summary`. Each
+/* summary_output: the formats of `tokentrace-analyze summary`. Each
  * writes the whole summary of a loaded, summarized group_set to out and
  * returns 0 (or -1 when out could not be written). */
 #ifndef TT_SUMMARY_OUTPUT_H
@@ -7,7 +7,13 @@
 #include <stdio.h>
 
 #include "groups.h"
+#include "summary_view.h"
 
+/* The default: a header line, one row per group, the findings
+ * (summary_compact.c), laid out for view. */
+int summary_write_compact(FILE *out, const struct group_set *set,
+                          const struct summary_view *view);
+/* --detail: every metric of every group, then the overall block. */
 int summary_write_table(FILE *out, const struct group_set *set);
 int summary_write_markdown(FILE *out, const struct group_set *set);
 int summary_write_json(FILE *out, const struct group_set *set);

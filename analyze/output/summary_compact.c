@@ -1,0 +1,367 @@
+/* summary_compact: the default summary, read at a glance: one header line,
+ * one row per group with the numbers people ask for first, then the
+ * findings (summary_findings.c). The full per-group block is
+ * summary_write_table (--detail). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "summary_findings.h"
+#include "summary_output.h"
+#include "summary_view.h"
+
+#define CELL 5 /* a number cell: "9.00", "13.4", "9512", "120k" */
+
+enum row_kind {
+    ROW_GROUP,    /* a group's numbers */
+    ROW_HEADING,  /* the first key of the groups below it, no numbers */
+    ROW_ANSWER,   /* TTFT of the first answer token, when it differs */
+    ROW_INTENDED, /* times from the intended send (open loop) */
+};
+
+struct row {
+    enum row_kind kind;
+    const struct group *g;
+    struct buf name; /* escaped, indented */
+};
+
+/* A column of the table: one statistic of one metric; the columns of one
+ * metric share a title above them. */
+struct column {
+    const char *title; /* over the metric's first column, NULL: same */
+    const char *stat;  /* "p50" */
+    int metric;        /* enum metric_id */
+    int intended;      /* the metric a ROW_INTENDED row shows (-1: none) */
+    bool answer;       /* a ROW_ANSWER row shows M_TTFT_CONTENT here */
+};
+
+static const struct column base_cols[] = {
+    {"TTFT ms", "p50", M_TTFT, M_RESPONSE_TTFT, true},
+    {NULL, "p99", M_TTFT, M_RESPONSE_TTFT, true},
+    {"TPOT ms", "p50", M_TPOT, -1, false},
+    {NULL, "p99", M_TPOT, -1, false},
+    {"ITL ms", "p99", M_ITL, -1, false},
+    {"latency ms", "p50", M_LATENCY, M_RESPONSE_LATENCY, false},
+    {NULL, "p99", M_LATENCY, M_RESPONSE_LATENCY, false},
+    {"tok/s", "p50", M_TPS, -1, false},
+};
+/* Shown too when the terminal has room. */
+static const struct column wide_cols[] = {
+    {"in tok", "p50", M_INPUT_TOKENS, -1, false},
+    {"out tok", "p50", M_OUTPUT_TOKENS, -1, false},
+};
+#define N_BASE (sizeof base_cols / sizeof base_cols[0])
+#define N_WIDE (sizeof wide_cols / sizeof wide_cols[0])
+#define GAP 2 /* spaces before a metric's first column, 1 between stats */
+
+/* x in at most CELL characters: 2 decimals below 10, 1 below 100, none
+ * below 100000, else thousands with "k"; "-" for NaN. */
+static void cell_num(char *out, size_t size, double x)
+{
+    double a = fabs(x);
+    if (isnan(x))
+        snprintf(out, size, "-");
+    else if (a < 9.995)
+        snprintf(out, size, "%.2f", x);
+    else if (a < 99.95)
+        snprintf(out, size, "%.1f", x);
+    else if (a < 99999.5)
+        snprintf(out, size, "%.0f", x);
+    else
+        snprintf(out, size, "%.0fk", x / 1000);
+}
+
+static double stat_of(const struct stats_summary *s, const char *stat)
+{
+    return strcmp(stat, "p50") == 0 ? s->p50 : s->p99;
+}
+
+static void header(FILE *out, const struct group_set *set,
+                   const struct summary_view *v)
+{
+    const struct group *o = &set->overall;
+    struct run_totals t;
+    struct buf b;
+    summary_totals(set, &t);
+    buf_init(&b, 0);
+    buf_printf(&b, "%zu trace%s, %llu requests, %llu failed", set->n_traces,
+               set->n_traces == 1 ? "" : "s", (unsigned long long)o->requests,
+               (unsigned long long)group_failed(o));
+    if (o->interrupted)
+        buf_printf(&b, ", %llu interrupted",
+                   (unsigned long long)o->interrupted);
+    if (o->warmup)
+        buf_printf(&b, ", %llu warmup left out", (unsigned long long)o->warmup);
+    if (!isnan(t.wall_s))
+        buf_printf(&b, ", %.1f s, %.2f req/s, %.0f tok/s", t.wall_s,
+                   t.req_per_s, t.output_tok_per_s);
+    if (summary_self_check_words(set))
+        buf_printf(&b, ", %s", summary_self_check_words(set));
+    view_line(out, v, VIEW_BOLD, b.data);
+    buf_free(&b);
+}
+
+/* Text of a number cell of row r in column c; "" when the row shows
+ * nothing there. */
+static void cell_text(char *out, size_t size, const struct row *r,
+                      const struct column *c)
+{
+    int m = c->metric;
+    out[0] = '\0';
+    if (r->kind == ROW_HEADING || (r->kind == ROW_ANSWER && !c->answer) ||
+        (r->kind == ROW_INTENDED && c->intended < 0))
+        return;
+    if (r->kind == ROW_ANSWER)
+        m = M_TTFT_CONTENT;
+    else if (r->kind == ROW_INTENDED)
+        m = c->intended;
+    cell_num(out, size, stat_of(&r->g->sum[m], c->stat));
+}
+
+/* True when a row of kind for g would only repeat the cells of g's own
+ * row (TTFT answer = TTFT without reasoning; closed-loop times). */
+static bool row_repeats(const struct group *g, enum row_kind kind)
+{
+    struct row own = {ROW_GROUP, g, {0}}, sub = {kind, g, {0}};
+    for (size_t i = 0; i < N_BASE; i++) {
+        char a[16], b[16];
+        cell_text(b, sizeof b, &sub, &base_cols[i]);
+        if (!b[0])
+            continue;
+        cell_text(a, sizeof a, &own, &base_cols[i]);
+        if (strcmp(a, b) != 0 && strcmp(b, "-") != 0)
+            return false;
+    }
+    return true;
+}
+
+static struct row *add_row(struct row *rows, size_t *n, enum row_kind kind,
+                           const struct group *g, const char *indent)
+{
+    struct row *r = &rows[(*n)++];
+    r->kind = kind;
+    r->g = g;
+    buf_init(&r->name, 0);
+    buf_puts(&r->name, indent);
+    return r;
+}
+
+/* A group's row and the rows under it that say something new. */
+static void add_group_rows(struct row *rows, size_t *n, const struct group *g,
+                           size_t first_key, const char *indent)
+{
+    struct row *r = add_row(rows, n, ROW_GROUP, g, indent);
+    if (first_key >= g->n_keys)
+        buf_puts(&r->name, "all");
+    for (size_t k = first_key; k < g->n_keys; k++) {
+        buf_puts(&r->name, k > first_key ? " / " : "");
+        view_put_name(&r->name, g->keys[k]);
+    }
+    if (!row_repeats(g, ROW_ANSWER))
+        buf_puts(&add_row(rows, n, ROW_ANSWER, g, indent)->name, "  answer");
+    if (g->open_loop && !row_repeats(g, ROW_INTENDED))
+        buf_puts(&add_row(rows, n, ROW_INTENDED, g, indent)->name,
+                 "  intended");
+}
+
+/* The rows in print order: all requests first when there are several
+ * groups; with two or more keys, the first key as a heading over the
+ * groups that share it. Returns the number of rows. */
+static size_t build_rows(const struct group_set *set, struct row *rows)
+{
+    size_t n = 0;
+    bool nest = set->by.n >= 2 && set->n_groups > 1;
+    if (set->n_groups != 1)
+        add_group_rows(rows, &n, &set->overall, 0, "");
+    for (size_t i = 0; i < set->n_groups; i++) {
+        const struct group *g = set->groups[i];
+        if (!nest) {
+            add_group_rows(rows, &n, g, 0, "");
+            continue;
+        }
+        if (i == 0 || strcmp(set->groups[i - 1]->keys[0], g->keys[0]) != 0)
+            view_put_name(&add_row(rows, &n, ROW_HEADING, g, "")->name,
+                          g->keys[0]);
+        add_group_rows(rows, &n, g, 1, "  ");
+    }
+    return n;
+}
+
+/* Writes the name cell, cut to cols columns ("..." at the end when cut). */
+static void put_name_cell(FILE *out, const struct buf *name, int cols)
+{
+    int have = view_cols(name->data, name->len);
+    size_t i = 0;
+    int used = 0;
+    if (have <= cols) {
+        fprintf(out, "%s%*s", name->data, cols - have, "");
+        return;
+    }
+    while (i < name->len && used < cols - 3) {
+        i++;
+        while (i < name->len && ((unsigned char)name->data[i] & 0xC0) == 0x80)
+            i++;
+        used++;
+    }
+    fprintf(out, "%.*s...%*s", (int)i, name->data, cols - 3 - used, "");
+}
+
+static void fail_cell(char *out, size_t size, const struct group *g)
+{
+    double pct;
+    out[0] = '\0';
+    if (!g->requests)
+        return;
+    pct = 100.0 * (double)group_failed(g) / (double)g->requests;
+    if (pct == 0 || pct >= 9.95)
+        snprintf(out, size, "%.0f%%", pct);
+    else
+        snprintf(out, size, "%.1f%%", pct);
+}
+
+static int cols_width(const struct column *c, size_t n)
+{
+    int w = 0;
+    for (size_t i = 0; i < n; i++)
+        w += (c[i].title ? GAP : 1) + CELL;
+    return w;
+}
+
+/* The two header lines: metric titles centred over their columns, then
+ * the statistics. */
+static void table_head(FILE *out, const struct summary_view *v,
+                       const struct column *cols, size_t n_cols, int name_w,
+                       int n_w)
+{
+    int line_w = name_w + n_w + 6 + cols_width(cols, n_cols) + CELL;
+    char *top = malloc((size_t)line_w + 1);
+    int at = name_w + n_w + 6;
+    if (!top)
+        return;
+    memset(top, ' ', (size_t)line_w);
+    top[line_w] = '\0';
+    for (size_t i = 0; i < n_cols;) {
+        size_t j = i + 1;
+        int span, tl, start;
+        while (j < n_cols && !cols[j].title)
+            j++;
+        span = cols_width(cols + i, j - i) - GAP + 1;
+        tl = (int)strlen(cols[i].title);
+        start = at + GAP - 1 + (span - tl) / 2;
+        if (start < at)
+            start = at;
+        if (start + tl <= line_w)
+            memcpy(top + start, cols[i].title, (size_t)tl);
+        at += cols_width(cols + i, j - i);
+        i = j;
+    }
+    while (line_w > 0 && top[line_w - 1] == ' ')
+        top[--line_w] = '\0';
+    fprintf(out, "%s%s%s\n", view_on(v, VIEW_DIM), top, view_off(v, VIEW_DIM));
+    free(top);
+    fprintf(out, "%s%*s %*s %4s", view_on(v, VIEW_DIM), name_w, "", n_w, "n",
+            "fail");
+    for (size_t i = 0; i < n_cols; i++)
+        fprintf(out, "%*s%*s", cols[i].title ? GAP : 1, "", CELL, cols[i].stat);
+    fprintf(out, "%s\n", view_off(v, VIEW_DIM));
+}
+
+static void table_row(FILE *out, const struct summary_view *v,
+                      const struct row *r, const struct column *cols,
+                      size_t n_cols, int name_w, int n_w)
+{
+    char cell[24], fail[16], num[24];
+    bool numbers = r->kind == ROW_GROUP;
+    put_name_cell(out, &r->name, name_w);
+    snprintf(num, sizeof num, "%llu", (unsigned long long)r->g->requests);
+    fail_cell(fail, sizeof fail, r->g);
+    if (!numbers)
+        fprintf(out, " %*s %4s", n_w, "", "");
+    else if (group_failed(r->g))
+        fprintf(out, " %*s %s%4s%s", n_w, num, view_on(v, VIEW_BAD), fail,
+                view_off(v, VIEW_BAD));
+    else
+        fprintf(out, " %*s %4s", n_w, num, fail);
+    if (r->kind == ROW_HEADING) {
+        fputc('\n', out);
+        return;
+    }
+    for (size_t i = 0; i < n_cols; i++) {
+        cell_text(cell, sizeof cell, r, &cols[i]);
+        fprintf(out, "%*s%*s", cols[i].title ? GAP : 1, "", CELL, cell);
+    }
+    fputc('\n', out);
+}
+
+/* Trailing spaces of a row's blank cells are harmless on a terminal, but
+ * goldens and copy-paste like clean lines: rows are written to a memory
+ * stream and trimmed. */
+static void table(FILE *out, const struct group_set *set,
+                  const struct summary_view *v)
+{
+    struct row *rows = calloc(set->n_groups * 4 + 3, sizeof *rows);
+    struct column cols[N_BASE + N_WIDE];
+    size_t n_rows, n_cols = N_BASE;
+    int name_w = 5, n_w = 1, fixed;
+    bool answer = false, intended = false;
+    if (!rows)
+        return;
+    n_rows = build_rows(set, rows);
+    memcpy(cols, base_cols, sizeof base_cols);
+    for (size_t i = 0; i < n_rows; i++) {
+        char num[24];
+        int w = view_cols(rows[i].name.data, rows[i].name.len);
+        int nw = snprintf(num, sizeof num, "%llu",
+                          (unsigned long long)rows[i].g->requests);
+        name_w = w > name_w ? w : name_w;
+        n_w = nw > n_w ? nw : n_w;
+        answer |= rows[i].kind == ROW_ANSWER;
+        intended |= rows[i].kind == ROW_INTENDED;
+    }
+    fixed = n_w + 6 + cols_width(cols, n_cols);
+    if (name_w + fixed + cols_width(wide_cols, N_WIDE) <= v->width) {
+        memcpy(cols + n_cols, wide_cols, sizeof wide_cols);
+        n_cols += N_WIDE;
+        fixed += cols_width(wide_cols, N_WIDE);
+    }
+    if (name_w + fixed > v->width)
+        name_w = v->width - fixed > 8 ? v->width - fixed : 8;
+    fputc('\n', out);
+    table_head(out, v, cols, n_cols, name_w, n_w);
+    for (size_t i = 0; i < n_rows; i++) {
+        char *line = NULL;
+        size_t len = 0;
+        FILE *mem = open_memstream(&line, &len);
+        if (!mem)
+            break;
+        table_row(mem, v, &rows[i], cols, n_cols, name_w, n_w);
+        fclose(mem);
+        if (len && line[len - 1] == '\n')
+            len--;
+        while (len && line[len - 1] == ' ')
+            len--;
+        fwrite(line, 1, len, out);
+        fputc('\n', out);
+        free(line);
+    }
+    if (answer)
+        view_line(out, v, VIEW_DIM,
+                  "answer: TTFT of the first answer token, after the "
+                  "reasoning");
+    if (intended)
+        view_line(out, v, VIEW_DIM,
+                  "intended: from the intended send time of the open-loop "
+                  "schedule (queueing included)");
+    for (size_t i = 0; i < n_rows; i++)
+        buf_free(&rows[i].name);
+    free(rows);
+}
+
+int summary_write_compact(FILE *out, const struct group_set *set,
+                          const struct summary_view *view)
+{
+    header(out, set, view);
+    table(out, set, view);
+    summary_findings(out, set, view);
+    return ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,317 @@
+/* summary_findings: what a reader should notice in a summary, one line
+ * each, below the compact table. */
+#include "summary_findings.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "summary_output.h"
+
+/* Per kind of finding, at most this many groups get a line of their own;
+ * the rest are counted in one more line. */
+#define FINDINGS_PER_KIND 5
+#define KINDS_PER_LINE 4
+
+const char *summary_self_check_words(const struct group_set *set)
+{
+    const char *words = NULL;
+    for (size_t i = 0; i < set->n_traces; i++) {
+        if (set->traces[i]->loop_lag_samples == 0)
+            continue;
+        if (summary_self_lag_too_high(set, set->traces[i]))
+            return "self-check failed";
+        words = "self-check ok";
+    }
+    return words;
+}
+
+struct findings {
+    FILE *out;
+    const struct summary_view *v;
+    size_t n; /* lines written */
+};
+
+static void finding(struct findings *f, enum view_tone tone, struct buf *b)
+{
+    if (f->n++ == 0)
+        fputc('\n', f->out);
+    view_line(f->out, f->v, tone, b->data ? b->data : "");
+    b->len = 0;
+    if (b->data)
+        b->data[0] = '\0';
+}
+
+/* Appends g's keys except key skip ("all" when none is left). */
+static void put_keys(struct buf *b, const struct group *g, size_t skip)
+{
+    size_t before = b->len;
+    for (size_t k = 0; k < g->n_keys; k++) {
+        if (k == skip)
+            continue;
+        buf_puts(b, b->len > before ? " / " : "");
+        view_put_name(b, g->keys[k]);
+    }
+    if (b->len == before)
+        buf_puts(b, "all");
+}
+
+static void self_check(struct findings *f, const struct group_set *set,
+                       struct buf *b)
+{
+    for (size_t i = 0; i < set->n_traces; i++) {
+        const struct trace_info *t = set->traces[i];
+        if (!summary_self_lag_too_high(set, t))
+            continue;
+        buf_puts(b, "self-check: ");
+        if (set->n_traces > 1) {
+            view_put_name(b, t->file);
+            buf_puts(b, ": ");
+        }
+        buf_printf(b,
+                   "the recorder woke up %.2f ms late (p99), over 10%% of the "
+                   "ITL p50 (%.2f ms): these timings describe the client as "
+                   "much as the server",
+                   (double)t->loop_lag_p99_ns / 1e6,
+                   set->overall.sum[M_ITL].p50);
+        finding(f, VIEW_WARN, b);
+    }
+}
+
+static size_t model_dim(const struct group_set *set)
+{
+    for (size_t d = 0; d < set->by.n; d++)
+        if (set->by.dims[d] == DIM_MODEL)
+            return d;
+    return (size_t)-1;
+}
+
+/* A group with the dimension to leave out when comparing (the model's):
+ * qsort's comparator sees both. */
+struct ctx_entry {
+    const struct group *g;
+    size_t skip;
+};
+
+/* Orders groups by every key but the model's, so groups to compare are
+ * neighbours. */
+static int cmp_context(const void *a, const void *b)
+{
+    const struct ctx_entry *ea = a, *eb = b;
+    const struct group *ga = ea->g, *gb = eb->g;
+    for (size_t k = 0; k < ga->n_keys && k < gb->n_keys; k++) {
+        int c;
+        if (k == ea->skip)
+            continue;
+        if (ga->key_rank[k] != gb->key_rank[k])
+            return ga->key_rank[k] < gb->key_rank[k] ? -1 : 1;
+        c = strcmp(ga->keys[k], gb->keys[k]);
+        if (c)
+            return c;
+    }
+    return 0;
+}
+
+static double ratio(double slow, double fast)
+{
+    return fast > 0 ? slow / fast : NAN;
+}
+
+static bool within(double r)
+{
+    return isnan(r) || (r >= 0.95 && r <= 1.05);
+}
+
+/* " 1.14x" below 2, " 2.3x" below 10, " 12x" above; "-" for NaN. */
+static void put_ratio(struct buf *b, double r, const char *what)
+{
+    if (isnan(r))
+        buf_puts(b, " -");
+    else
+        buf_printf(b, " %.*fx", r < 1.995 ? 2 : r < 9.95 ? 1 : 0, r);
+    buf_puts(b, what);
+}
+
+/* One line for the models of one context (e[0..n) sharing every key but
+ * the model): the fastest and the slowest by latency p50, and the
+ * slowest's p50 latency, TTFT and TPOT as multiples of the fastest's. */
+static void compare_models(struct findings *f, const struct ctx_entry *e,
+                           size_t n, size_t mdim, struct buf *b)
+{
+    const struct group *fast = NULL, *slow = NULL;
+    size_t models = 0;
+    double r[3];
+    for (size_t i = 0; i < n; i++) {
+        const struct group *g = e[i].g;
+        double l = g->sum[M_LATENCY].p50;
+        if (g->sum[M_LATENCY].n == 0)
+            continue;
+        models++;
+        if (!fast || l < fast->sum[M_LATENCY].p50)
+            fast = g;
+        if (!slow || l > slow->sum[M_LATENCY].p50)
+            slow = g;
+    }
+    if (models < 2 || fast == slow)
+        return;
+    put_keys(b, fast, mdim);
+    buf_puts(b, ": ");
+    r[0] = ratio(slow->sum[M_LATENCY].p50, fast->sum[M_LATENCY].p50);
+    r[1] = ratio(slow->sum[M_TTFT].p50, fast->sum[M_TTFT].p50);
+    r[2] = ratio(slow->sum[M_TPOT].p50, fast->sum[M_TPOT].p50);
+    if (within(r[0]) && within(r[1]) && within(r[2])) {
+        if (models > 2) {
+            buf_printf(b, "the %zu models", models);
+        } else {
+            view_put_name(b, fast->keys[mdim]);
+            buf_puts(b, " and ");
+            view_put_name(b, slow->keys[mdim]);
+        }
+        buf_puts(b, " within 5% on latency, TTFT and TPOT (p50)");
+    } else {
+        buf_puts(b, "fastest ");
+        view_put_name(b, fast->keys[mdim]);
+        buf_puts(b, "; ");
+        view_put_name(b, slow->keys[mdim]);
+        put_ratio(b, r[0], " latency,");
+        put_ratio(b, r[1], " TTFT,");
+        put_ratio(b, r[2], " TPOT");
+    }
+    finding(f, VIEW_PLAIN, b);
+}
+
+static void models(struct findings *f, const struct group_set *set,
+                   struct buf *b)
+{
+    size_t mdim = model_dim(set), start = 0;
+    struct ctx_entry *g;
+    if (mdim == (size_t)-1 || set->n_groups < 2)
+        return;
+    g = malloc(set->n_groups * sizeof *g);
+    if (!g)
+        return;
+    for (size_t i = 0; i < set->n_groups; i++)
+        g[i] = (struct ctx_entry){set->groups[i], mdim};
+    qsort(g, set->n_groups, sizeof *g, cmp_context);
+    for (size_t i = 1; i <= set->n_groups; i++)
+        if (i == set->n_groups || cmp_context(&g[start], &g[i]) != 0) {
+            compare_models(f, g + start, i - start, mdim, b);
+            start = i;
+        }
+    free(g);
+}
+
+static void failures(struct findings *f, const struct group_set *set,
+                     struct buf *b)
+{
+    size_t shown = 0, more = 0;
+    for (size_t i = 0; i < set->n_groups; i++) {
+        const struct group *g = set->groups[i];
+        if (!g->n_errors)
+            continue;
+        if (shown++ >= FINDINGS_PER_KIND) {
+            more++;
+            continue;
+        }
+        buf_puts(b, "failed: ");
+        put_keys(b, g, (size_t)-1);
+        buf_printf(b, ": %llu of %llu:", (unsigned long long)group_failed(g),
+                   (unsigned long long)g->requests);
+        for (size_t k = 0; k < g->n_errors && k < KINDS_PER_LINE; k++) {
+            buf_puts(b, " ");
+            view_put_name(b, g->errors[k].kind);
+            buf_printf(b, "=%llu", (unsigned long long)g->errors[k].n);
+        }
+        if (g->n_errors > KINDS_PER_LINE)
+            buf_printf(b, " and %zu more kinds", g->n_errors - KINDS_PER_LINE);
+        finding(f, VIEW_BAD, b);
+    }
+    if (more) {
+        buf_printf(b, "failed: %zu more groups with failures (--detail)", more);
+        finding(f, VIEW_BAD, b);
+    }
+}
+
+static void goodput(struct findings *f, const struct group_set *set,
+                    struct buf *b)
+{
+    const struct group *o = &set->overall;
+    uint64_t n = group_finished(o);
+    struct run_totals t;
+    if (!set->slo.any || n == 0)
+        return;
+    summary_totals(set, &t);
+    buf_printf(b, "goodput: %llu of %llu %srequests meet the SLO (%.1f%%)",
+               (unsigned long long)o->slo_met, (unsigned long long)n,
+               o->interrupted ? "finished " : "",
+               100.0 * (double)o->slo_met / (double)n);
+    if (!isnan(t.goodput_per_s))
+        buf_printf(b, ", %.2f req/s", t.goodput_per_s);
+    finding(f, VIEW_PLAIN, b);
+}
+
+static bool any_dropped(const struct group *g)
+{
+    for (int m = 0; m < M_COUNT; m++)
+        if (g->dropped[m])
+            return true;
+    return false;
+}
+
+/* The numbers of a group that are not what they seem, one line per group
+ * and cause (the warnings on stderr say more). */
+static void distrust(struct findings *f, const struct group_set *set,
+                     struct buf *b)
+{
+    size_t shown = 0, more = 0;
+    for (size_t i = 0; i < set->n_groups; i++) {
+        const struct group *g = set->groups[i];
+        for (int cause = 0; cause < 3; cause++) {
+            if ((cause == 0 && !g->packed_no_usage) ||
+                (cause == 1 && !g->usage_disagree) ||
+                (cause == 2 && !any_dropped(g)))
+                continue;
+            if (shown++ >= FINDINGS_PER_KIND) {
+                more++;
+                continue;
+            }
+            buf_puts(b, "warning: ");
+            put_keys(b, g, (size_t)-1);
+            if (cause == 0)
+                buf_printf(b,
+                           ": %llu of %llu requests without usage carry "
+                           "several tokens per chunk: output tokens and TPOT "
+                           "from chunks are wrong",
+                           (unsigned long long)g->packed_no_usage,
+                           (unsigned long long)g->ok);
+            else if (cause == 1)
+                buf_printf(b,
+                           ": usage and text chunks disagree in %llu of %llu "
+                           "requests; TPOT uses %s counts",
+                           (unsigned long long)g->usage_disagree,
+                           (unsigned long long)g->ok, group_token_source(g));
+            else
+                buf_puts(b, ": values beyond a distribution's cap were left "
+                            "out (see stderr)");
+            finding(f, VIEW_WARN, b);
+        }
+    }
+    if (more) {
+        buf_printf(b, "warning: %zu more (--detail, stderr)", more);
+        finding(f, VIEW_WARN, b);
+    }
+}
+
+void summary_findings(FILE *out, const struct group_set *set,
+                      const struct summary_view *v)
+{
+    struct findings f = {out, v, 0};
+    struct buf b;
+    buf_init(&b, 0);
+    self_check(&f, set, &b);
+    models(&f, set, &b);
+    goodput(&f, set, &b);
+    failures(&f, set, &b);
+    distrust(&f, set, &b);
+    buf_free(&b);
+}
