@@ -17,7 +17,7 @@ TT_REPLAY=$bin/tokentrace-replay
 start_replay -q --synthetic 'ttft=30ms,tpot=1ms,tokens=16'
 "$bin/tokentrace-record" -u "$URL" -m m -n 1 -c 2 -o run.ttrace -q ||
     fail "installed recorder failed"
-"$bin/tokentrace-analyze" summary run.ttrace >summary.txt || fail "installed summary failed"
+"$bin/tokentrace-analyze" summary run.ttrace --detail >summary.txt || fail "installed summary failed"
 grep -q '3 requests (3 ok, 0 failed)' summary.txt || { cat summary.txt; fail "unexpected summary"; }
 if command -v gnuplot >/dev/null; then
     "$bin/tokentrace-analyze" plot run.ttrace -o charts --html >/dev/null ||

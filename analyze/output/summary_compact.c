@@ -29,26 +29,27 @@ struct row {
  * metric share a title above them. */
 struct column {
     const char *title; /* over the metric's first column, NULL: same */
-    const char *stat;  /* "p50" */
+    const char *label; /* the second header line: "p50" */
+    bool p99;          /* the p99, else the p50 */
     int metric;        /* enum metric_id */
     int intended;      /* the metric a ROW_INTENDED row shows (-1: none) */
     bool answer;       /* a ROW_ANSWER row shows M_TTFT_CONTENT here */
 };
 
 static const struct column base_cols[] = {
-    {"TTFT ms", "p50", M_TTFT, M_RESPONSE_TTFT, true},
-    {NULL, "p99", M_TTFT, M_RESPONSE_TTFT, true},
-    {"TPOT ms", "p50", M_TPOT, -1, false},
-    {NULL, "p99", M_TPOT, -1, false},
-    {"ITL ms", "p99", M_ITL, -1, false},
-    {"latency ms", "p50", M_LATENCY, M_RESPONSE_LATENCY, false},
-    {NULL, "p99", M_LATENCY, M_RESPONSE_LATENCY, false},
-    {"tok/s", "p50", M_TPS, -1, false},
+    {"TTFT ms", "p50", false, M_TTFT, M_RESPONSE_TTFT, true},
+    {NULL, "p99", true, M_TTFT, M_RESPONSE_TTFT, true},
+    {"TPOT ms", "p50", false, M_TPOT, -1, false},
+    {NULL, "p99", true, M_TPOT, -1, false},
+    {"ITL ms", "p99", true, M_ITL, -1, false},
+    {"latency ms", "p50", false, M_LATENCY, M_RESPONSE_LATENCY, false},
+    {NULL, "p99", true, M_LATENCY, M_RESPONSE_LATENCY, false},
+    {"tok/s", "p50", false, M_TPS, -1, false},
 };
-/* Shown too when the terminal has room. */
+/* Shown too when the terminal has room: the median tokens in and out. */
 static const struct column wide_cols[] = {
-    {"in tok", "p50", M_INPUT_TOKENS, -1, false},
-    {"out tok", "p50", M_OUTPUT_TOKENS, -1, false},
+    {"tokens p50", "in", false, M_INPUT_TOKENS, -1, false},
+    {NULL, "out", false, M_OUTPUT_TOKENS, -1, false},
 };
 #define N_BASE (sizeof base_cols / sizeof base_cols[0])
 #define N_WIDE (sizeof wide_cols / sizeof wide_cols[0])
@@ -71,9 +72,9 @@ static void cell_num(char *out, size_t size, double x)
         snprintf(out, size, "%.0fk", x / 1000);
 }
 
-static double stat_of(const struct stats_summary *s, const char *stat)
+static double stat_of(const struct stats_summary *s, bool p99)
 {
-    return strcmp(stat, "p50") == 0 ? s->p50 : s->p99;
+    return p99 ? s->p99 : s->p50;
 }
 
 static void header(FILE *out, const struct group_set *set,
@@ -115,7 +116,7 @@ static void cell_text(char *out, size_t size, const struct row *r,
         m = M_TTFT_CONTENT;
     else if (r->kind == ROW_INTENDED)
         m = c->intended;
-    cell_num(out, size, stat_of(&r->g->sum[m], c->stat));
+    cell_num(out, size, stat_of(&r->g->sum[m], c->p99));
 }
 
 /* True when a row of kind for g would only repeat the cells of g's own
@@ -262,7 +263,8 @@ static void table_head(FILE *out, const struct summary_view *v,
     fprintf(out, "%s%*s %*s %4s", view_on(v, VIEW_DIM), name_w, "", n_w, "n",
             "fail");
     for (size_t i = 0; i < n_cols; i++)
-        fprintf(out, "%*s%*s", cols[i].title ? GAP : 1, "", CELL, cols[i].stat);
+        fprintf(out, "%*s%*s", cols[i].title ? GAP : 1, "", CELL,
+                cols[i].label);
     fprintf(out, "%s\n", view_off(v, VIEW_DIM));
 }
 
@@ -272,6 +274,11 @@ static void table_row(FILE *out, const struct summary_view *v,
 {
     char cell[24], fail[16], num[24];
     bool numbers = r->kind == ROW_GROUP;
+    if (r->kind == ROW_HEADING) { /* no numbers: the line is the name's */
+        put_name_cell(out, &r->name, v->width);
+        fputc('\n', out);
+        return;
+    }
     put_name_cell(out, &r->name, name_w);
     snprintf(num, sizeof num, "%llu", (unsigned long long)r->g->requests);
     fail_cell(fail, sizeof fail, r->g);
@@ -282,10 +289,6 @@ static void table_row(FILE *out, const struct summary_view *v,
                 view_off(v, VIEW_BAD));
     else
         fprintf(out, " %*s %4s", n_w, num, fail);
-    if (r->kind == ROW_HEADING) {
-        fputc('\n', out);
-        return;
-    }
     for (size_t i = 0; i < n_cols; i++) {
         cell_text(cell, sizeof cell, r, &cols[i]);
         fprintf(out, "%*s%*s", cols[i].title ? GAP : 1, "", CELL, cell);
@@ -313,7 +316,8 @@ static void table(FILE *out, const struct group_set *set,
         int w = view_cols(rows[i].name.data, rows[i].name.len);
         int nw = snprintf(num, sizeof num, "%llu",
                           (unsigned long long)rows[i].g->requests);
-        name_w = w > name_w ? w : name_w;
+        if (rows[i].kind != ROW_HEADING)
+            name_w = w > name_w ? w : name_w;
         n_w = nw > n_w ? nw : n_w;
         answer |= rows[i].kind == ROW_ANSWER;
         intended |= rows[i].kind == ROW_INTENDED;

@@ -149,12 +149,15 @@ static void compare_models(struct findings *f, const struct ctx_entry *e,
         models++;
         if (!fast || l < fast->sum[M_LATENCY].p50)
             fast = g;
-        if (!slow || l > slow->sum[M_LATENCY].p50)
+        if (!slow || l >= slow->sum[M_LATENCY].p50)
             slow = g;
     }
     if (models < 2 || fast == slow)
         return;
-    put_keys(b, fast, mdim);
+    if (fast->n_keys > 1)
+        put_keys(b, fast, mdim);
+    else
+        buf_puts(b, "models");
     buf_puts(b, ": ");
     r[0] = ratio(slow->sum[M_LATENCY].p50, fast->sum[M_LATENCY].p50);
     r[1] = ratio(slow->sum[M_TTFT].p50, fast->sum[M_TTFT].p50);

@@ -36,7 +36,7 @@ grep -q '^|---|--:|' "$T/s.md" || fail "markdown alignment row"
 grep -q '^| TTFT (ms) | 100.0 |' "$T/s.md" || fail "markdown TTFT row"
 
 # Table: readable header line.
-"$A" summary "$T/t.ttrace" >"$T/s.txt"
+"$A" summary "$T/t.ttrace" --detail >"$T/s.txt"
 grep -q '^1 trace, 10 requests (10 ok, 0 failed)' "$T/s.txt" || fail "table header: $(head -1 "$T/s.txt")"
 
 # --slo: every 5th request fails (HTTP 500); 8 of 10 meet TTFT <= 150 ms.
@@ -48,7 +48,7 @@ jq -e '.overall.goodput.slo == {"ttft_ms":150,"tpot_ms":20}' "$T/slo.json" >/dev
 jq -e '.overall.errors == {"http_500":2} and .overall.ok == 8' "$T/slo.json" >/dev/null || fail "error counts"
 "$A" summary "$T/f.ttrace" --format json --slo ttft=50ms | jq -e '.overall.goodput.share == 0' >/dev/null ||
     fail "no request meets a 50 ms TTFT"
-"$A" summary "$T/f.ttrace" --slo ttft=150ms | grep -q 'goodput: 8 of 10 requests meet the SLO (80.0%)' ||
+"$A" summary "$T/f.ttrace" --slo ttft=150ms --detail | grep -q 'goodput: 8 of 10 requests meet the SLO (80.0%)' ||
     fail "goodput line in the table"
 expect_exit 2 "$A" summary "$T/f.ttrace" --slo ttft=fast 2>/dev/null
 

@@ -14,7 +14,7 @@ off=$("$A" dump "$T/t.ttrace" | jq -s '[.[]|select(.kind=="result" and .id==4)][
 head -c "$((off + 5))" "$T/t.ttrace" >"$T/cut.ttrace"
 warned() { grep -qE "cut\.ttrace: byte $off: record truncated" "$1" || fail "no warning with file and offset in $1: $(cat "$1")"; }
 
-expect_exit 1 "$A" summary "$T/cut.ttrace" >"$T/s.txt" 2>"$T/s.err"
+expect_exit 1 "$A" summary "$T/cut.ttrace" --detail >"$T/s.txt" 2>"$T/s.err"
 warned "$T/s.err"
 grep -q '^model-a / short-short' "$T/s.txt" || fail "summary of a damaged trace has no groups"
 grep -qE "^warning: damaged trace, analyzed up to the damage: .*cut\.ttrace: byte $off" "$T/s.txt" ||

@@ -40,7 +40,7 @@ assert_eq "$(awk -F, -v c="$col" -v m="$mcol" 'NR>1 && $m!="healthy"{print $c}' 
     "3 oversized_event" "analyzer requests: error kinds"
 assert_eq "$(awk -F, -v c="$col" -v m="$mcol" 'NR>1 && $m=="healthy"{print "[" $c "]"}' "$T/requests.csv" | sort -u)" \
     "[]" "analyzer requests: healthy"
-peak_kib "$T/sum.kib" "$TT_ANALYZE" summary "$out" >"$T/summary.txt" 2>/dev/null || fail "summary failed"
+peak_kib "$T/sum.kib" "$TT_ANALYZE" summary "$out" --detail >"$T/summary.txt" 2>/dev/null || fail "summary failed"
 grep -q "errors: oversized_event=3" "$T/summary.txt" || fail "summary: $(cat "$T/summary.txt")"
 peak_kib "$T/check.kib" "$TT_ANALYZE" check "$out" >"$T/check.txt" || fail "check: $(cat "$T/check.txt")"
 

@@ -22,7 +22,7 @@ for api in openai-chat anthropic; do
     # the analyzer takes the recorder's kind: ok, with a TTFT
     s=$("$TT_ANALYZE" summary --format json "$out") || fail "$api: summary exit $?"
     assert_eq "$(jq -r '.overall.ok // .groups[-1].ok' <<<"$s")" 2 "$api: analyzer ok"
-    "$TT_ANALYZE" summary "$out" >"$T/$api.sum" || fail "$api: summary exit"
+    "$TT_ANALYZE" summary "$out" --detail >"$T/$api.sum" || fail "$api: summary exit"
     grep -q "not_streamed" "$T/$api.sum" && fail "$api: analyzer says not_streamed: $(cat "$T/$api.sum")"
     grep -qE "^ *TTFT \(ms\) +[34][0-9]\." "$T/$api.sum" || fail "$api: no TTFT row: $(cat "$T/$api.sum")"
 done

@@ -31,7 +31,7 @@ grep -q "error: no request succeeded" "$T/storm.err" || fail "storm: no failure 
 grep -q "retries:" "$T/storm.err" && fail "storm: a retry note without --retry"
 assert_eq "$(summary_json "$T/storm.ttrace" | jq -c '[.requests,.ok,.retried,.errors]')" \
     '[4,0,0,{"http_429":4}]' "storm: summary json"
-"$TT_ANALYZE" summary "$T/storm.ttrace" >"$T/storm.txt" 2>/dev/null
+"$TT_ANALYZE" summary "$T/storm.ttrace" --detail >"$T/storm.txt" 2>/dev/null
 grep -q "4 requests (0 ok, 4 failed)" "$T/storm.txt" || fail "storm: summary text: $(head -1 "$T/storm.txt")"
 "$TT_ANALYZE" info "$T/storm.ttrace" | grep -qF "| retries | --retry 0; 0 retried attempts" ||
     fail "storm: info retries row"

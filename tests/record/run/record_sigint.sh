@@ -72,7 +72,7 @@ assert_eq "$(jq -r '[.groups[]|select(.model=="slow")]|"\(map(.failed)|add) \(ma
 "$TT_ANALYZE" summary "$out" --format csv >"$T/mix.csv"
 assert_eq "$(awk -F, '$1=="(all)" && $7=="ttft_ms" {print $3, $4, $5}' "$T/mix.csv")" \
     "$((n_ok + n_bad + n_int)) $n_ok $n_bad" "summary csv: failed without the interrupted"
-"$TT_ANALYZE" summary "$out" >"$T/mix.txt"
+"$TT_ANALYZE" summary "$out" --detail >"$T/mix.txt"
 grep -q "($n_ok ok, $n_bad failed, $n_int interrupted" "$T/mix.txt" || fail "summary table: $(cat "$T/mix.txt")"
 grep -q "errors: .*interrupted" "$T/mix.txt" && fail "summary table lists interrupted as an error: $(cat "$T/mix.txt")"
 

@@ -60,10 +60,14 @@ set -e
 logs_clean "--check"
 grep -q "^endless: FAIL not-sse: " "$T/check.out" || fail "--check: $(cat "$T/check.out")"
 
-vg "$TT_ANALYZE" summary "$out" >"$T/summary.txt" 2>"$T/summary.err" \
+vg "$TT_ANALYZE" summary "$out" --detail >"$T/summary.txt" 2>"$T/summary.err" \
     || { cat "$T/summary.err" "$T"/vg.*.log >&2; fail "summary under valgrind"; }
 logs_clean "summary"
 grep -q "errors: http_429=2" "$T/summary.txt" || fail "summary: $(cat "$T/summary.txt")"
+vg "$TT_ANALYZE" summary "$out" >"$T/compact.txt" 2>"$T/compact.err" \
+    || { cat "$T/compact.err" "$T"/vg.*.log >&2; fail "compact summary under valgrind"; }
+logs_clean "compact summary"
+grep -q "^failed: .*http_429=2" "$T/compact.txt" || fail "compact summary: $(cat "$T/compact.txt")"
 
 if "$TT_ANALYZE" plot --help >/dev/null 2>&1; then
     vg "$TT_ANALYZE" plot "$out" -o "$T/plots" --html >"$T/plot.out" 2>"$T/plot.err" \
