@@ -93,6 +93,9 @@ static void header(FILE *out, const struct group_set *set,
                    (unsigned long long)o->interrupted);
     if (o->warmup)
         buf_printf(&b, ", %llu warmup left out", (unsigned long long)o->warmup);
+    if (o->retried)
+        buf_printf(&b, ", %llu retried attempt%s not counted",
+                   (unsigned long long)o->retried, o->retried == 1 ? "" : "s");
     if (!isnan(t.wall_s))
         buf_printf(&b, ", %.1f s, %.2f req/s, %.0f tok/s", t.wall_s,
                    t.req_per_s, t.output_tok_per_s);
