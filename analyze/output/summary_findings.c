@@ -6,12 +6,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "error_json.h"
 #include "summary_output.h"
 
 /* Per kind of finding, at most this many groups get a line of their own;
  * the rest are counted in one more line. */
 #define FINDINGS_PER_KIND 5
 #define KINDS_PER_LINE 4
+/* The first failure's words in a finding are cut at this many bytes. */
+#define FINDINGS_WORDS_MAX 60
 
 const char *summary_self_check_words(const struct group_set *set)
 {
@@ -204,6 +207,28 @@ static void models(struct findings *f, const struct group_set *set,
     free(g);
 }
 
+/* Appends what the first failure of g's most frequent kind with words
+ * said, cut short (--detail shows each kind's in full). */
+static void put_first_words(struct buf *b, const struct group *g)
+{
+    char msg[FINDINGS_WORDS_MAX + 8];
+    for (size_t k = 0; k < g->n_errors; k++) {
+        const struct error_count *e = &g->errors[k];
+        if (!e->message)
+            continue;
+        error_json_one_line(msg, sizeof msg, e->message, strlen(e->message),
+                            FINDINGS_WORDS_MAX);
+        buf_puts(b, "; ");
+        if (g->n_errors > 1) {
+            view_put_name(b, e->kind);
+            buf_puts(b, ", ");
+        }
+        buf_puts(b, e->server ? "the server said: " : "the recorder: ");
+        view_put_name(b, msg);
+        return;
+    }
+}
+
 static void failures(struct findings *f, const struct group_set *set,
                      struct buf *b)
 {
@@ -227,6 +252,7 @@ static void failures(struct findings *f, const struct group_set *set,
         }
         if (g->n_errors > KINDS_PER_LINE)
             buf_printf(b, " and %zu more kinds", g->n_errors - KINDS_PER_LINE);
+        put_first_words(b, g);
         finding(f, VIEW_BAD, b);
     }
     if (more) {

@@ -21,7 +21,8 @@ expect_exit 0 "$TT_RECORD" -q -u "$URL" --api-key-env TT_WORDS_KEY -m ok -m e500
 "$TT_ANALYZE" requests --format json "$out" >"$T/req.json"
 "$TT_ANALYZE" requests "$out" >"$T/req.csv"
 "$TT_ANALYZE" info "$out" >"$T/info.md"
-"$TT_ANALYZE" summary "$out" >"$T/sum.txt"
+"$TT_ANALYZE" summary "$out" --detail >"$T/sum.txt"
+"$TT_ANALYZE" summary "$out" >"$T/compact.txt"
 "$TT_ANALYZE" summary --format markdown "$out" >"$T/sum.md"
 "$TT_ANALYZE" summary --format json "$out" >"$T/sum.json"
 "$TT_ANALYZE" summary --format csv "$out" >"$T/sum.csv"
@@ -48,6 +49,8 @@ grep -q '^    stream_error, the server said: context shift is disabled (replay f
     fail "summary text: $(cat "$T/sum.txt")"
 grep -q '^    http_500, the server said: Incorrect API key provided: Bearer \*\**' "$T/sum.txt" ||
     fail "summary text 500: $(cat "$T/sum.txt")"
+grep -qE 'stream_error=[0-9]+; the server said: context' "$T/compact.txt" ||
+    fail "compact summary: no server words: $(cat "$T/compact.txt")"
 grep -q '^stream_error, the server said: prompt is too long (replay fault error-object)  $' "$T/sum.md" ||
     fail "summary markdown: $(cat "$T/sum.md")"
 assert_eq "$(jq -r '.groups[]|select(.model=="field")|.error_messages.stream_error|"\(.server) \(.message)"' "$T/sum.json")" \
