@@ -148,6 +148,15 @@ static void row_fill(struct row *r, struct requests_ctx *c,
     row_int(r, "input_tokens_est", m->input_tokens_est,
             m->input_tokens_est >= 0);
     row_str(r, "server_message", m->server_message);
+    /* the server's own timings, where the stream carries them */
+    row_num(r, "server_prompt_ms", m->server_prompt_ms);
+    row_int(r, "server_prompt_n", m->server_prompt_n, m->server_prompt_n >= 0);
+    row_int(r, "server_cache_n", m->server_cache_n, m->server_cache_n >= 0);
+    row_num(r, "server_decode_ms", m->server_decode_ms);
+    row_int(r, "server_predicted_n", m->server_predicted_n,
+            m->server_predicted_n >= 0);
+    row_num(r, "server_tpot_ms", m->server_tpot_ms);
+    row_num(r, "client_overhead_ms", m->client_overhead_ms);
 }
 
 static void flush_line(struct requests_ctx *c)

@@ -31,6 +31,10 @@ const struct metric_def metric_defs[M_COUNT] = {
     [M_RESPONSE_TTFT] = {"response_ttft_ms", "TTFT from sched", "ms", true},
     [M_RESPONSE_LATENCY] = {"response_latency_ms", "latency from sched", "ms",
                             true},
+    [M_SERVER_PROMPT] = {"server_prompt_ms", "server prompt", "ms", false},
+    [M_SERVER_TPOT] = {"server_tpot_ms", "server TPOT", "ms", false},
+    [M_CLIENT_OVERHEAD] = {"client_overhead_ms", "client overhead", "ms",
+                           false},
 };
 
 int group_by_parse(const char *spec, struct group_by *by, char *err,
@@ -357,6 +361,9 @@ static void add_to(struct group_index *ix, struct group *g,
         [M_SEND_LAG] = m->send_lag_ms,
         [M_RESPONSE_TTFT] = m->response_ttft_ms,
         [M_RESPONSE_LATENCY] = m->response_latency_ms,
+        [M_SERVER_PROMPT] = m->ok ? m->server_prompt_ms : NAN,
+        [M_SERVER_TPOT] = m->ok ? m->server_tpot_ms : NAN,
+        [M_CLIENT_OVERHEAD] = m->client_overhead_ms,
     };
     if (m->superseded) { /* the request is its last attempt, not this */
         if (!m->warmup)

@@ -29,6 +29,9 @@ enum metric_id {
     M_SEND_LAG,
     M_RESPONSE_TTFT,
     M_RESPONSE_LATENCY,
+    M_SERVER_PROMPT,   /* the server's own prompt time (llama.cpp timings) */
+    M_SERVER_TPOT,     /* the server's own ms per generated token */
+    M_CLIENT_OVERHEAD, /* TTFT - server prompt time */
     M_COUNT
 };
 

@@ -328,6 +328,7 @@ static void request_facts(const struct trace_request *q,
     f->last_feed_ns = s->last_feed_ns;
     f->usage_output_tokens = s->usage_output_tokens;
     f->usage_input_tokens = s->usage_input_tokens;
+    f->server = s->server_timings;
 }
 
 /* Computes the metrics of one request and hands them to the sink. res is

@@ -307,11 +307,20 @@ int metrics_compute(const struct metrics_facts *f, struct metrics_buf *buf,
         m->open_loop ? ms_between(f->scheduled_ns, f->first_token_ns) : NAN;
     m->response_latency_ms =
         m->open_loop ? ms_between(f->scheduled_ns, f->last_token_ns) : NAN;
+    m->server_prompt_ms = f->server.present ? f->server.prompt_ms : NAN;
+    m->server_decode_ms = f->server.present ? f->server.predicted_ms : NAN;
+    m->server_tpot_ms =
+        f->server.present ? f->server.predicted_per_token_ms : NAN;
+    m->server_prompt_n = f->server.present ? f->server.prompt_n : -1;
+    m->server_predicted_n = f->server.present ? f->server.predicted_n : -1;
+    m->server_cache_n = f->server.present ? f->server.cache_n : -1;
+    m->client_overhead_ms = m->ttft_ms - m->server_prompt_ms; /* NAN-safe */
     if (!m->ok) { /* failed requests stay out of the timing distributions */
         m->ttft_ms = m->ttft_content_ms = m->server_ttft_ms = NAN;
         m->tpot_ms = m->tpot_classic_ms = m->latency_ms = m->tps = NAN;
         m->first_event_tokens = NAN;
         m->response_ttft_ms = m->response_latency_ms = NAN;
+        m->client_overhead_ms = NAN;
     }
     return token_arrays(f, buf, m);
 }

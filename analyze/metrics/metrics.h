@@ -76,6 +76,8 @@ struct metrics_facts {
     int64_t last_feed_ns; /* last body bytes: the end of an unfinished one */
     int64_t usage_output_tokens; /* -1 when the stream reported none */
     int64_t usage_input_tokens;  /* -1 likewise */
+    /* The server's own timings (llama.cpp's "timings"), present or not. */
+    struct stream_server_timings server;
 };
 
 struct request_metrics {
@@ -151,6 +153,16 @@ struct request_metrics {
      * one token of English text). */
     int64_t text_bytes;
     double text_bytes_per_event;
+
+    /* The server's own account of the request, where the stream carries
+     * it (llama.cpp's "timings" object; NAN / -1 otherwise): prompt
+     * processing, generation, ms per generated token, the token counts;
+     * and what came on top of the prompt processing before the first
+     * token reached the client (network, gateway, queue, client): TTFT -
+     * server prompt time. */
+    double server_prompt_ms, server_decode_ms, server_tpot_ms;
+    int64_t server_prompt_n, server_predicted_n, server_cache_n;
+    double client_overhead_ms;
 
     /* Arrival time of every stored token event, absolute ns, in order
      * (failed requests too). In the metrics_buf. */

@@ -38,6 +38,7 @@ static const char *const fault_names[FAULT_COUNT] = {
     [FAULT_ERROR_FIRST] = "error-first",
     [FAULT_ERROR_OBJECT] = "error-object",
     [FAULT_NO_TOKENS] = "no-tokens",
+    [FAULT_LLAMA_TIMINGS] = "llama-timings",
 };
 
 const char *replay_fault_name(enum replay_fault kind)

@@ -35,6 +35,7 @@ enum replay_fault {
     FAULT_ERROR_FIRST,
     FAULT_ERROR_OBJECT,
     FAULT_NO_TOKENS,
+    FAULT_LLAMA_TIMINGS, /* not a fault: llama.cpp's "timings" object */
     FAULT_COUNT
 };
 

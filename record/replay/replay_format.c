@@ -252,6 +252,47 @@ int replay_fmt_usage(struct buf *b, const struct replay_fmt *f,
     return rc == BUF_OK ? ev_end(b, f) : rc;
 }
 
+/* ms per token and tokens per second, 0 when undefined (llama.cpp prints
+ * 0 rather than a NaN). */
+static double per(double ms, int64_t n)
+{
+    return n > 0 ? ms / (double)n : 0;
+}
+
+static double rate(int64_t n, double ms)
+{
+    return ms > 0 ? 1000.0 * (double)n / ms : 0;
+}
+
+int replay_fmt_llama_timings(struct buf *b, const struct replay_fmt *f,
+                             const struct replay_llama_timings *t,
+                             bool with_usage, int64_t prompt_tokens,
+                             int64_t completion_tokens)
+{
+    int rc = chunk_head(b, f);
+    if (rc == BUF_OK && with_usage)
+        rc = buf_printf(b,
+                        "],\"usage\":{\"prompt_tokens\":%lld,"
+                        "\"completion_tokens\":%lld,\"total_tokens\":%lld}",
+                        (long long)prompt_tokens, (long long)completion_tokens,
+                        (long long)(prompt_tokens + completion_tokens));
+    else if (rc == BUF_OK)
+        rc = buf_puts(b, "]");
+    if (rc == BUF_OK)
+        rc = buf_printf(
+            b,
+            ",\"timings\":{\"prompt_n\":%lld,\"prompt_ms\":%.3f,"
+            "\"prompt_per_token_ms\":%.3f,\"prompt_per_second\":%.3f,"
+            "\"predicted_n\":%lld,\"predicted_ms\":%.3f,"
+            "\"predicted_per_token_ms\":%.3f,\"predicted_per_second\":%.3f}}",
+            (long long)t->prompt_n, t->prompt_ms,
+            per(t->prompt_ms, t->prompt_n), rate(t->prompt_n, t->prompt_ms),
+            (long long)t->predicted_n, t->predicted_ms,
+            per(t->predicted_ms, t->predicted_n),
+            rate(t->predicted_n, t->predicted_ms));
+    return rc == BUF_OK ? ev_end(b, f) : rc;
+}
+
 int replay_fmt_done(struct buf *b, const struct replay_fmt *f)
 {
     int rc = ev_begin(b, f, NULL);

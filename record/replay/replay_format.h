@@ -57,6 +57,20 @@ int replay_fmt_finish(struct buf *b, const struct replay_fmt *f,
 int replay_fmt_usage(struct buf *b, const struct replay_fmt *f,
                      int64_t prompt_tokens, int64_t completion_tokens);
 
+/* llama.cpp's server timings of one request, ms. */
+struct replay_llama_timings {
+    int64_t prompt_n, predicted_n;
+    double prompt_ms, predicted_ms;
+};
+
+/* Chat/completions: llama.cpp's last chunk, "choices":[] with its
+ * "timings" object (prompt_n, prompt_ms, predicted_n, predicted_ms and
+ * their per-token and per-second values), and usage when with_usage. */
+int replay_fmt_llama_timings(struct buf *b, const struct replay_fmt *f,
+                             const struct replay_llama_timings *t,
+                             bool with_usage, int64_t prompt_tokens,
+                             int64_t completion_tokens);
+
 /* "data: [DONE]". */
 int replay_fmt_done(struct buf *b, const struct replay_fmt *f);
 

@@ -244,6 +244,24 @@ static int refill_tokens(struct synth_stream *s, struct replay_steps *q)
     return rc ? -1 : 0;
 }
 
+/* llama-timings: the last chunk with llama.cpp's own account of the
+ * request, as the synthetic server scheduled it: the prompt took from the
+ * arrival to the first token, generation from there to the last one (t). */
+static int llama_timings(const struct synth_stream *s, struct buf *b, int64_t t)
+{
+    struct replay_llama_timings lt;
+    lt.prompt_n = s->prompt_tokens > 0 ? s->prompt_tokens : 0;
+    lt.prompt_ms = (double)(s->first_ns - s->arrival_ns) / 1e6;
+    lt.predicted_n = (int64_t)s->n;
+    lt.predicted_ms = (double)(t - s->first_ns) / 1e6;
+    if (lt.prompt_ms < 0)
+        lt.prompt_ms = 0;
+    if (lt.predicted_ms < 0)
+        lt.predicted_ms = 0;
+    return replay_fmt_llama_timings(b, &s->fmt, &lt, s->include_usage,
+                                    s->prompt_tokens, (int64_t)s->n);
+}
+
 /* The closing events after the last token, all at its time. */
 static int refill_finish(struct synth_stream *s, struct replay_steps *q)
 {
@@ -270,7 +288,11 @@ static int refill_finish(struct synth_stream *s, struct replay_steps *q)
     } else {
         rc = replay_fmt_finish(b, &s->fmt, s->finish);
         rc = rc ? rc : replay_steps_send(q, t, mark);
-        if (rc == 0 && s->include_usage) {
+        if (rc == 0 && FAULT_HAS(s->faults, FAULT_LLAMA_TIMINGS)) {
+            mark = b->len;
+            rc = llama_timings(s, b, t);
+            rc = rc ? rc : replay_steps_send(q, t, mark);
+        } else if (rc == 0 && s->include_usage) {
             mark = b->len;
             rc = replay_fmt_usage(b, &s->fmt, s->prompt_tokens, (int64_t)s->n);
             rc = rc ? rc : replay_steps_send(q, t, mark);

@@ -532,9 +532,53 @@ static void test_buffer_reuse(void)
     metrics_buf_free(&buf);
 }
 
+/* llama.cpp's timings pass through; the client overhead is TTFT minus the
+ * server's prompt time, kept out for failed requests; without timings all
+ * of it is undefined. */
+static void test_server_timings(void)
+{
+    struct metrics_buf buf = {0};
+    struct stream_token t[2] = {{.t_ns = 40 * 1000000LL, .text_bytes = 1},
+                                {.t_ns = 50 * 1000000LL, .text_bytes = 1}};
+    struct metrics_facts f;
+    struct request_metrics m;
+    memset(&f, 0, sizeof(f));
+    f.ok = true;
+    f.scheduled_ns = -1;
+    f.start_ns = 0;
+    f.usage_output_tokens = f.usage_input_tokens = -1;
+    f.tokens = t;
+    f.n_tokens = f.token_events = 2;
+    f.first_token_ns = f.first_content_ns = t[0].t_ns;
+    f.last_token_ns = t[1].t_ns;
+    f.server.present = true;
+    f.server.prompt_ms = 12.5;
+    f.server.predicted_ms = 9;
+    f.server.predicted_per_token_ms = 4.5;
+    f.server.prompt_n = 30;
+    f.server.predicted_n = 2;
+    f.server.cache_n = 4;
+    CHECK(metrics_compute(&f, &buf, &m) == METRICS_OK);
+    /* TTFT 40 ms, of which the server spent 12.5 on the prompt */
+    CHECK(near(m.client_overhead_ms, 40 - 12.5) &&
+          near(m.server_prompt_ms, 12.5) && near(m.server_decode_ms, 9) &&
+          near(m.server_tpot_ms, 4.5) && m.server_prompt_n == 30 &&
+          m.server_predicted_n == 2 && m.server_cache_n == 4);
+    f.ok = false;
+    CHECK(metrics_compute(&f, &buf, &m) == METRICS_OK);
+    CHECK(isnan(m.client_overhead_ms) && near(m.server_prompt_ms, 12.5));
+    f.ok = true;
+    f.server.present = false;
+    CHECK(metrics_compute(&f, &buf, &m) == METRICS_OK);
+    CHECK(isnan(m.client_overhead_ms) && isnan(m.server_prompt_ms) &&
+          m.server_prompt_n == -1 && isnan(m.server_tpot_ms));
+    metrics_buf_free(&buf);
+}
+
 int main(void)
 {
     test_cases();
+    test_server_timings();
     test_median_against_stats();
     test_coalescing();
     test_buffer_reuse();
