@@ -26,7 +26,7 @@ jq -se '[.[] | select(.model=="plain")] | length > 0 and all(
 jq -e '[.groups[] | select(.model=="llama")][0].client_overhead_ms.n == 3 and
        [.groups[] | select(.model=="plain")][0].client_overhead_ms.n == 0' "$T/s.json" >/dev/null ||
     { jq -c '.groups[]|{model,client_overhead_ms}' "$T/s.json"; fail "summary client overhead"; }
-"$TT_ANALYZE" summary "$T/t.ttrace" >"$T/s.txt"
+"$TT_ANALYZE" summary "$T/t.ttrace" --detail >"$T/s.txt"
 grep -Eq "^  client overhead \(ms\) " "$T/s.txt" || { cat "$T/s.txt"; fail "no client overhead row"; }
 grep -Eq "^  server prompt \(ms\) +40\.00" "$T/s.txt" || { cat "$T/s.txt"; fail "no server prompt row"; }
 echo "analyze_server_timings: ok"
