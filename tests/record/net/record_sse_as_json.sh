@@ -19,12 +19,14 @@ for api in openai-chat anthropic; do
         fail "$api: no header warning: $(cat "$T/$api.err")"
     d=$(dump "$out")
     assert_eq "$(jqs "$d" '[.[]|select(.kind=="result")|.error_kind]|unique|map(tostring)|join(",")')" null "$api: error kinds"
-    # the analyzer takes the recorder's kind: ok, with a TTFT
+    # the analyzer takes the recorder's kind: ok, with a TTFT (the server
+    # holds the first token 40 ms; a loaded machine adds to it, so no upper
+    # bound)
     s=$("$TT_ANALYZE" summary --format json "$out") || fail "$api: summary exit $?"
     assert_eq "$(jq -r '.overall.ok // .groups[-1].ok' <<<"$s")" 2 "$api: analyzer ok"
     "$TT_ANALYZE" summary "$out" --detail >"$T/$api.sum" || fail "$api: summary exit"
     grep -q "not_streamed" "$T/$api.sum" && fail "$api: analyzer says not_streamed: $(cat "$T/$api.sum")"
-    grep -qE "^ *TTFT \(ms\) +[34][0-9]\." "$T/$api.sum" || fail "$api: no TTFT row: $(cat "$T/$api.sum")"
+    grep -qE "^ *TTFT \(ms\) +([3-9][0-9]|[1-9][0-9]{2,})\." "$T/$api.sum" || fail "$api: no TTFT row: $(cat "$T/$api.sum")"
 done
 
 # the doctor measures it and names the header
