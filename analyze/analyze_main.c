@@ -5,6 +5,7 @@
 #include "commands.h"
 #include "log.h"
 #include "suggest.h"
+#include "version.h"
 
 struct command {
     const char *name;
@@ -81,7 +82,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (strcmp(argv[1], "--version") == 0) {
-        printf("tokentrace-analyze %s\n", TT_VERSION);
+        version_print(stdout, "tokentrace-analyze");
         return 0;
     }
     for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)

@@ -20,6 +20,7 @@
 #include "run.h"
 #include "sanitize.h"
 #include "trace.h"
+#include "version.h"
 #include "workload.h"
 
 #define EXIT_USAGE 2
@@ -350,9 +351,10 @@ int main(int argc, char **argv)
     log_set_program("tokentrace-record");
     rc = cli_parse(argc, argv, &cfg, err, sizeof err);
     if (rc == CLI_HELP || rc == CLI_VERSION) {
-        fputs(rc == CLI_HELP ? cli_help_text()
-                             : "tokentrace-record " TT_VERSION "\n",
-              stdout);
+        if (rc == CLI_HELP)
+            fputs(cli_help_text(), stdout);
+        else
+            version_print(stdout, "tokentrace-record");
         cli_free(&cfg);
         return EXIT_SUCCESS;
     }

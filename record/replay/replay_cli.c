@@ -11,6 +11,7 @@
 #include "replay_config.h"
 #include "rng.h"
 #include "suggest.h"
+#include "version.h"
 
 static const char usage_text[] =
     "Usage: tokentrace-replay --listen HOST:PORT [--port-file FILE]\n"
@@ -306,7 +307,7 @@ int replay_cli_parse(int argc, char **argv, struct replay_config *cfg)
             return 1;
         }
         if (opt == OPT_VERSION) {
-            printf("tokentrace-replay %s\n", TT_VERSION);
+            version_print(stdout, "tokentrace-replay");
             return 1;
         }
         if (opt == ':')
