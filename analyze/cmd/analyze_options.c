@@ -32,13 +32,14 @@ static bool flag_is(const char *arg, const char *name)
 static int parse_format(const char *v, unsigned allowed_formats,
                         struct analyze_options *o, unsigned allowed)
 {
-    static const char *names[] = {"table", "json", "csv", "markdown"};
+    static const char *names[] = {"table", "json", "csv", "markdown",
+                                  "openmetrics"};
     if ((allowed & OPT_IMAGE_FORMAT) &&
         (strcmp(v, "png") == 0 || strcmp(v, "svg") == 0)) {
         o->svg = strcmp(v, "svg") == 0;
         return 0;
     }
-    for (int f = 0; f < 4; f++)
+    for (int f = 0; f < (int)(sizeof names / sizeof names[0]); f++)
         if (strcmp(v, names[f]) == 0 && (allowed_formats & (1u << f))) {
             o->format = (enum out_format)f;
             return 0;
@@ -68,6 +69,7 @@ static const struct {
     {"--as", OPT_AS},
     {"--detail", OPT_DETAIL},
     {"--width", OPT_DETAIL},
+    {"--fail-on", OPT_FAIL_ON},
 };
 #define N_KNOWN_FLAGS (sizeof known_flags / sizeof known_flags[0])
 
@@ -170,6 +172,9 @@ int analyze_options_parse(int argc, char **argv, unsigned allowed,
             o->html = true;
         } else if (strcmp(a, "--keep-repeated") == 0) {
             o->load.keep_repeated = true;
+        } else if ((allowed & OPT_FAIL_ON) && flag_is(a, "--fail-on")) {
+            if (!(o->fail_on = flag_value(argc, argv, &i, "--fail-on")))
+                return 2;
         } else if ((allowed & OPT_DETAIL) && strcmp(a, "--detail") == 0) {
             o->detail = true;
         } else if ((allowed & OPT_DETAIL) && flag_is(a, "--width")) {

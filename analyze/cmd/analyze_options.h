@@ -9,7 +9,7 @@
 
 #include "groups.h"
 
-enum out_format { FMT_TABLE, FMT_JSON, FMT_CSV, FMT_MARKDOWN };
+enum out_format { FMT_TABLE, FMT_JSON, FMT_CSV, FMT_MARKDOWN, FMT_OPENMETRICS };
 
 struct analyze_options {
     char **traces; /* positional arguments (borrowed from argv) */
@@ -25,6 +25,7 @@ struct analyze_options {
     const char *period;  /* trend --by day|week */
     const char *as;      /* summary --as TOOL|all */
     bool detail;         /* summary --detail */
+    const char *fail_on; /* compare, trend --fail-on */
     int width;           /* summary --width (0: the terminal's) */
     bool help;
 };
@@ -42,6 +43,7 @@ struct analyze_options {
 #define OPT_PERIOD 0x200u       /* --by day|week */
 #define OPT_AS 0x400u           /* summary --as TOOL|all */
 #define OPT_DETAIL 0x800u       /* --detail, --width N (summary) */
+#define OPT_FAIL_ON 0x1000u     /* --fail-on RULES (compare, trend) */
 
 /* Parses argv (after the command name). Returns 0, or 2 after printing a
  * one-line usage error. allowed_formats is a bit set of 1 << FMT_*. */

@@ -2,18 +2,22 @@
  * what changed from BASE to each NEW and whether it is more than noise. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "analyze_options.h"
 #include "commands.h"
 #include "compare.h"
+#include "fail_on.h"
 #include "log.h"
+#include "printable.h"
 
 static void compare_help(void)
 {
     printf(
         "usage: tokentrace-analyze compare BASE NEW... [--seed S]\n"
         "         [--format table|json|markdown] [--tokens auto|usage|chunks]\n"
-        "         [--classify declared|measured]\n"
+        "         [--classify declared|measured] [--fail-on "
+        "ttft_p99=+10%%,...]\n"
         "\n"
         "For every model x class present in both BASE and a NEW: p50, p90 and\n"
         "p99 of TTFT, TPOT, ITL, latency and output tokens side by side, the\n"
@@ -34,14 +38,75 @@ static void compare_help(void)
         "concatenated\n"
         "traces (cat a.ttrace b.ttrace > week48.ttrace).\n"
         "\n"
+        "  --fail-on RULES  exit 3 when a NEW's percentile rises beyond a "
+        "limit\n"
+        "                   over BASE in any group: METRIC_pSTAT=+N%% or\n"
+        "                   +DURATION, comma list; METRIC ttft, tpot, itl,\n"
+        "                   latency; STAT 50, 90, 99 (ttft_p99=+10%%,"
+        "tpot_p50=+2ms)\n"
+        "\n"
         "exit codes: 0 compared (whatever the verdicts), 1 an input was "
         "damaged\n"
-        "(compared up to the damage) or unreadable, 2 usage error\n"
+        "(compared up to the damage) or unreadable, 2 usage error, 3 a "
+        "--fail-on\n"
+        "limit was crossed (each crossing on stderr)\n"
         "examples:\n"
         "  tokentrace-analyze compare week47.ttrace week48.ttrace\n"
         "  tokentrace-analyze compare base.ttrace gw-a.ttrace gw-b.ttrace "
         "--format markdown\n",
         STATS_BOOTSTRAP_ITERATIONS, COMPARE_MIN_SAMPLES);
+}
+
+/* The metric of compare a --fail-on rule names, or -1. */
+static int compare_metric_of(const char *name)
+{
+    for (int c = 0; c < CMP_COUNT; c++) {
+        size_t n = strlen(name);
+        if (strncmp(compare_metrics[c].key, name, n) == 0 &&
+            strcmp(compare_metrics[c].unit, "ms") == 0 &&
+            strcmp(compare_metrics[c].key + n, "_ms") == 0)
+            return c;
+    }
+    return -1;
+}
+
+static double percentile_of(const struct stats_summary *s, int stat)
+{
+    return stat == 50 ? s->p50 : stat == 90 ? s->p90 : s->p99;
+}
+
+/* Says on stderr every group and rule whose NEW crosses the limit over
+ * BASE; true when any does. */
+static bool compare_regressions(const struct compare_result *res, size_t n_new,
+                                const struct fail_on *fail)
+{
+    bool any = false;
+    char raw[600], name[700], rule[64], file[300];
+    for (size_t i = 0; i < n_new; i++)
+        for (size_t p = 0; p < res[i].n_pairs; p++)
+            for (size_t r = 0; r < fail->n; r++) {
+                const struct fail_rule *fr = &fail->rules[r];
+                const struct compare_cell *c =
+                    &res[i].pairs[p].cell[compare_metric_of(fr->metric)];
+                double b, n;
+                if (!c->base || !c->new_)
+                    continue;
+                b = percentile_of(c->base, fr->stat);
+                n = percentile_of(c->new_, fr->stat);
+                if (!fail_rule_broken(fr, b, n))
+                    continue;
+                any = true;
+                group_describe(res[i].pairs[p].new_, raw, sizeof raw);
+                printable_copy(name, sizeof name, raw);
+                fail_rule_text(fr, rule, sizeof rule);
+                log_error(
+                    "regression: %s: %s: %s p%d %.1f -> %.1f ms "
+                    "(%+.1f%%), beyond --fail-on %s",
+                    printable_copy(file, sizeof file, res[i].new_->file), name,
+                    compare_metrics[compare_metric_of(fr->metric)].title,
+                    fr->stat, b, n, b > 0 ? (n - b) / b * 100 : 0.0, rule);
+            }
+    return any;
 }
 
 int cmd_compare(int argc, char **argv)
@@ -51,8 +116,11 @@ int cmd_compare(int argc, char **argv)
     struct compare_result *res = NULL;
     size_t n_new = 0, n_sides = 0;
     int rc, wrc, st;
+    struct fail_on fail = {0};
+    char err[256];
     rc = analyze_options_parse(
-        argc, argv, OPT_FORMAT | OPT_SEED | OPT_TOKENS | OPT_CLASSIFY,
+        argc, argv,
+        OPT_FORMAT | OPT_SEED | OPT_TOKENS | OPT_CLASSIFY | OPT_FAIL_ON,
         1u << FMT_TABLE | 1u << FMT_JSON | 1u << FMT_MARKDOWN, "compare", &o);
     if (rc || o.help) {
         if (o.help)
@@ -60,6 +128,19 @@ int cmd_compare(int argc, char **argv)
         free(o.traces);
         return rc;
     }
+    if (o.fail_on && fail_on_parse(o.fail_on, &fail, err, sizeof err)) {
+        log_error("compare: %s", err);
+        free(o.traces);
+        return 2;
+    }
+    for (size_t r = 0; r < fail.n; r++)
+        if (compare_metric_of(fail.rules[r].metric) < 0) {
+            log_error("compare: --fail-on: '%s' is not ttft, tpot, itl or "
+                      "latency",
+                      fail.rules[r].metric);
+            free(o.traces);
+            return 2;
+        }
     if (o.n_traces < 2) {
         log_error("compare: needs BASE and at least one NEW trace (try "
                   "tokentrace-analyze compare --help)");
@@ -99,6 +180,8 @@ int cmd_compare(int argc, char **argv)
         log_error("compare: cannot write the output");
         rc = 1;
     }
+    if (rc == 0 && fail.n && compare_regressions(res, n_new, &fail))
+        rc = FAIL_ON_EXIT;
     goto done;
 nomem:
     log_error("compare: out of memory");

@@ -16,7 +16,7 @@ static void summary_help(void)
 {
     printf(
         "usage: tokentrace-analyze summary TRACE... [--by model,class]\n"
-        "         [--format table|json|csv|markdown] [--slo "
+        "         [--format table|json|csv|markdown|openmetrics] [--slo "
         "ttft=500ms,tpot=50ms]\n"
         "         [--tokens auto|usage|chunks] [--classify declared|measured]\n"
         "         [--detail] [--width N]\n"
@@ -40,7 +40,10 @@ static void summary_help(void)
         "  --by KEYS        group by model, class, trace, label:KEY (comma "
         "list)\n"
         "  --format F       table (default), json (stable schema 1), csv, "
-        "markdown\n"
+        "markdown,\n"
+        "                   openmetrics (Prometheus text exposition, "
+        "seconds;\n"
+        "                   docs/automation.md)\n"
         "  --slo LIST       goodput: share and rate of requests meeting every "
         "SLO\n"
         "                   (ttft, tpot, itl, latency; a number with a unit "
@@ -195,8 +198,8 @@ int cmd_summary(int argc, char **argv)
     struct analyze_options o;
     struct group_set set;
     int rc, wrc;
-    unsigned formats =
-        1u << FMT_TABLE | 1u << FMT_JSON | 1u << FMT_CSV | 1u << FMT_MARKDOWN;
+    unsigned formats = 1u << FMT_TABLE | 1u << FMT_JSON | 1u << FMT_CSV |
+                       1u << FMT_MARKDOWN | 1u << FMT_OPENMETRICS;
     rc = analyze_options_parse(argc, argv,
                                OPT_BY | OPT_FORMAT | OPT_SLO | OPT_TOKENS |
                                    OPT_CLASSIFY | OPT_AS | OPT_DETAIL,
@@ -236,6 +239,9 @@ int cmd_summary(int argc, char **argv)
         break;
     case FMT_MARKDOWN:
         wrc = summary_write_markdown(stdout, &set);
+        break;
+    case FMT_OPENMETRICS:
+        wrc = summary_write_openmetrics(stdout, &set);
         break;
     default:
         if (o.detail) {

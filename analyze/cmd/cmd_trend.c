@@ -6,7 +6,9 @@
 
 #include "analyze_options.h"
 #include "commands.h"
+#include "fail_on.h"
 #include "log.h"
+#include "printable.h"
 #include "trend.h"
 
 static void trend_help(void)
@@ -32,13 +34,94 @@ static void trend_help(void)
         "\n"
         "  --by P           week (default) or day\n"
         "  --format F       table (default), json, csv (for charts), markdown\n"
+        "  --fail-on RULES  exit 3 when the latest period of a model x class\n"
+        "                   rises beyond a limit over the period before it:\n"
+        "                   METRIC_pSTAT=+N%% or +DURATION, comma list; "
+        "METRIC\n"
+        "                   ttft, tpot, latency; STAT 50, 90, 99\n"
+        "                   (ttft_p99=+10%%)\n"
         "\n"
         "exit codes: 0 ok, 1 a trace was damaged (read up to the damage) or\n"
-        "unreadable, 2 usage error\n"
+        "unreadable, 2 usage error, 3 a --fail-on limit was crossed (each\n"
+        "crossing on stderr)\n"
         "examples:\n"
         "  tokentrace-analyze trend traces/*.ttrace\n"
         "  tokentrace-analyze trend traces/*.ttrace --by day --format csv > "
         "trend.csv\n");
+}
+
+/* The trend metric a --fail-on rule names, or -1. */
+static int trend_metric_of(const char *name)
+{
+    size_t n = strlen(name);
+    for (int m = 0; m < TR_COUNT; m++)
+        if (strncmp(trend_metrics[m].key, name, n) == 0 &&
+            strcmp(trend_metrics[m].key + n, "_ms") == 0)
+            return m;
+    return -1;
+}
+
+static double trend_percentile(const struct stats_summary *s, int stat)
+{
+    return stat == 50 ? s->p50 : stat == 90 ? s->p90 : s->p99;
+}
+
+/* The row before rows[i] (in period order) with the same model and class,
+ * or NULL. */
+static const struct trend_row *previous_row(const struct trend_set *set,
+                                            size_t i)
+{
+    const struct trend_row *r = set->rows[i];
+    while (i-- > 0) {
+        const struct trend_row *p = set->rows[i];
+        if (strcmp(p->model, r->model) == 0 &&
+            strcmp(p->class_name, r->class_name) == 0 &&
+            strcmp(p->period, "unknown") != 0)
+            return p;
+    }
+    return NULL;
+}
+
+/* True when rows[i] is the last period of its model x class. */
+static bool latest_row(const struct trend_set *set, size_t i)
+{
+    const struct trend_row *r = set->rows[i];
+    for (size_t j = i + 1; j < set->n_rows; j++)
+        if (strcmp(set->rows[j]->model, r->model) == 0 &&
+            strcmp(set->rows[j]->class_name, r->class_name) == 0)
+            return false;
+    return strcmp(r->period, "unknown") != 0;
+}
+
+/* Says on stderr every model x class whose latest period crosses a rule's
+ * limit over its previous period; true when any does. */
+static bool trend_regressions(const struct trend_set *set,
+                              const struct fail_on *fail)
+{
+    bool any = false;
+    char model[300], cls[300], rule[64];
+    for (size_t i = 0; i < set->n_rows; i++) {
+        const struct trend_row *r = set->rows[i], *p;
+        if (!latest_row(set, i) || !(p = previous_row(set, i)))
+            continue;
+        for (size_t k = 0; k < fail->n; k++) {
+            const struct fail_rule *fr = &fail->rules[k];
+            int m = trend_metric_of(fr->metric);
+            double b = trend_percentile(&p->sum[m], fr->stat);
+            double n = trend_percentile(&r->sum[m], fr->stat);
+            if (!fail_rule_broken(fr, b, n))
+                continue;
+            any = true;
+            fail_rule_text(fr, rule, sizeof rule);
+            log_error("regression: %s / %s: %s p%d %.1f ms in %s -> %.1f ms "
+                      "in %s (%+.1f%%), beyond --fail-on %s",
+                      printable_copy(model, sizeof model, r->model),
+                      printable_copy(cls, sizeof cls, r->class_name),
+                      trend_metrics[m].title, fr->stat, b, p->period, n,
+                      r->period, b > 0 ? (n - b) / b * 100 : 0.0, rule);
+        }
+    }
+    return any;
 }
 
 int cmd_trend(int argc, char **argv)
@@ -47,8 +130,11 @@ int cmd_trend(int argc, char **argv)
     struct trend_set set;
     int rc, st, wrc;
     bool by_week = true;
+    struct fail_on fail = {0};
+    char err[256];
     rc = analyze_options_parse(
-        argc, argv, OPT_PERIOD | OPT_FORMAT | OPT_TOKENS | OPT_CLASSIFY,
+        argc, argv,
+        OPT_PERIOD | OPT_FORMAT | OPT_TOKENS | OPT_CLASSIFY | OPT_FAIL_ON,
         1u << FMT_TABLE | 1u << FMT_JSON | 1u << FMT_CSV | 1u << FMT_MARKDOWN,
         "trend", &o);
     if (rc || o.help) {
@@ -64,6 +150,18 @@ int cmd_trend(int argc, char **argv)
         free(o.traces);
         return 2;
     }
+    if (o.fail_on && fail_on_parse(o.fail_on, &fail, err, sizeof err)) {
+        log_error("trend: %s", err);
+        free(o.traces);
+        return 2;
+    }
+    for (size_t r = 0; r < fail.n; r++)
+        if (trend_metric_of(fail.rules[r].metric) < 0) {
+            log_error("trend: --fail-on: '%s' is not ttft, tpot or latency",
+                      fail.rules[r].metric);
+            free(o.traces);
+            return 2;
+        }
     trend_init(&set, by_week, o.load.classify_measured);
     st = trend_load(&set, o.traces, o.n_traces, &o.load);
     if (st < 0 || trend_finish(&set) != 0) {
@@ -91,6 +189,8 @@ int cmd_trend(int argc, char **argv)
         log_error("trend: cannot write the output");
         rc = 1;
     }
+    if (rc == 0 && fail.n && trend_regressions(&set, &fail))
+        rc = FAIL_ON_EXIT;
     trend_free(&set);
     free(o.traces);
     return rc;

@@ -18,6 +18,10 @@ int summary_write_table(FILE *out, const struct group_set *set);
 int summary_write_markdown(FILE *out, const struct group_set *set);
 int summary_write_json(FILE *out, const struct group_set *set);
 int summary_write_csv(FILE *out, const struct group_set *set);
+/* The OpenMetrics text exposition (summary_openmetrics.c): summaries in
+ * seconds with quantiles, counters of requests and errors, run gauges,
+ * "# EOF" at the end. */
+int summary_write_openmetrics(FILE *out, const struct group_set *set);
 
 /* Shared by the formats: the overall line ("3 traces, 24 requests ...")
  * numbers. */
