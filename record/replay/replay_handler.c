@@ -193,6 +193,38 @@ static void reply_stats(struct replay_server *srv, struct evhttp_request *req,
                          NULL, NULL, body, (size_t)n);
 }
 
+/* Faults whose reply takes no decode slot (no generation happens). */
+#define NO_SLOT_FAULTS                                                         \
+    (FAULT_BIT(FAULT_HTTP_401) | FAULT_BIT(FAULT_HTTP_403) |                   \
+     FAULT_BIT(FAULT_HTTP_404) | FAULT_BIT(FAULT_HTTP_429) |                   \
+     FAULT_BIT(FAULT_HTTP_500) | FAULT_BIT(FAULT_HTML) |                       \
+     FAULT_BIT(FAULT_ACCEPT_NO_ANSWER) | FAULT_BIT(FAULT_HEADERS_ONLY) |       \
+     FAULT_BIT(FAULT_ENDLESS_LINE))
+
+/* The profile the request is served with: its model's, or with the batch
+ * model (capacity=N) a copy in *timed whose TTFT includes the wait for a
+ * decode slot and whose TPOT is that of the batch it joined. */
+static const struct synth_profile *
+admitted(struct replay_server *srv, const struct replay_req_info *info,
+         replay_fault_set faults, int64_t arrival, struct synth_profile *timed)
+{
+    const struct synth_spec *sp = &srv->cfg->synth;
+    const struct synth_profile *p = synth_spec_lookup(sp, info->model);
+    size_t slot = p == &sp->def ? SYNTH_MAX_MODELS : (size_t)(p - sp->models);
+    struct replay_admit a;
+    if (p->capacity == 0 || (faults & NO_SLOT_FAULTS) != 0)
+        return p;
+    *timed = *p;
+    timed->ttft_ns = p->ttft_ns + p->ttft_per_1k_ns * info->input_tokens / 1000;
+    timed->ttft_per_1k_ns = 0;
+    replay_capacity_admit(&srv->capacity[slot], arrival, timed->ttft_ns,
+                          replay_synth_output_tokens(p, info->max_tokens),
+                          p->tpot_ns, p->batch_tpot_ns, &a);
+    timed->ttft_ns += a.queue_ns;
+    timed->tpot_ns = a.tpot_ns;
+    return timed;
+}
+
 /* Parses the body and starts the synthetic or recorded stream. */
 static void serve_api(struct replay_server *srv, struct evhttp_request *req,
                       const char *log_id, enum api_kind api, uint64_t rr,
@@ -206,6 +238,7 @@ static void serve_api(struct replay_server *srv, struct evhttp_request *req,
     replay_fault_set faults;
     char err[256], leak[SYNTH_LEAK_MAX] = "";
     struct synth_leak leak_to = {NULL, NULL};
+    struct synth_profile timed;
     void *state = NULL;
 
     if (evhttp_request_get_command(req) != EVHTTP_REQ_POST) {
@@ -248,7 +281,7 @@ static void serve_api(struct replay_server *srv, struct evhttp_request *req,
         leak_to.path = path ? path : "/";
     }
     if (replay_synth_stream_new(
-            &info, synth_spec_lookup(&cfg->synth, info.model), faults, rr,
+            &info, admitted(srv, &info, faults, arrival, &timed), faults, rr,
             cfg->seed, arrival, leak_to.credential ? &leak_to : NULL,
             &state) != 0) {
         reply_error(srv, req, log_id, api, 500, "out of memory");

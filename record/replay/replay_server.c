@@ -91,6 +91,20 @@ static struct event_base *new_base(void)
     return base;
 }
 
+/* Makes each synthetic profile's decode slots (capacity=N). Returns 0 or
+ * ENOMEM. */
+static int open_capacity(struct replay_server *srv)
+{
+    const struct synth_spec *sp = &srv->cfg->synth;
+    size_t i;
+    for (i = 0; i < sp->n_models; i++)
+        if (replay_capacity_init(&srv->capacity[i],
+                                 (size_t)sp->models[i].capacity))
+            return ENOMEM;
+    return replay_capacity_init(&srv->capacity[SYNTH_MAX_MODELS],
+                                (size_t)sp->def.capacity);
+}
+
 int replay_server_open(const struct replay_config *cfg,
                        struct replay_server **out, char *err, size_t errlen)
 {
@@ -104,6 +118,10 @@ int replay_server_open(const struct replay_config *cfg,
     }
     srv->cfg = cfg;
     srv->fault_rng = cfg->seed;
+    if (open_capacity(srv) != 0) {
+        snprintf(err, errlen, "out of memory");
+        goto fail;
+    }
     if (cfg->trace_path != NULL &&
         replay_trace_source_load(cfg->trace_path, &srv->trace, err, errlen) !=
             0)
@@ -171,6 +189,8 @@ int replay_server_close(struct replay_server *srv)
         event_free(srv->sig_term);
     err = replay_send_log_close(srv->log);
     replay_trace_source_free(srv->trace);
+    for (size_t i = 0; i <= SYNTH_MAX_MODELS; i++)
+        replay_capacity_free(&srv->capacity[i]);
     if (srv->base)
         event_base_free(srv->base);
     free(srv);

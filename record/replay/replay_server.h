@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "replay_capacity.h"
 #include "replay_config.h"
 
 struct event;
@@ -24,6 +25,8 @@ struct replay_server {
     struct event *sig_int, *sig_term;
     uint64_t n_requests;
     int port;
+    /* the batch model's slots: one per model profile, then the default's */
+    struct replay_capacity capacity[SYNTH_MAX_MODELS + 1];
 };
 
 /* Loads the trace (if any), opens the send log, binds and listens.

@@ -87,10 +87,15 @@ static int apply_key(struct synth_profile *p, const char *key, const char *val,
         rc = parse_fraction(val, &p->jitter);
     else if (strcmp(key, "keepalive") == 0)
         rc = synth_parse_duration(val, &p->keepalive_ns);
+    else if (strcmp(key, "capacity") == 0)
+        rc = parse_int(val, 0, SYNTH_MAX_CAPACITY, &p->capacity);
+    else if (strcmp(key, "batch_tpot") == 0)
+        rc = synth_parse_duration(val, &p->batch_tpot_ns);
     else {
         snprintf(err, errlen,
                  "unknown key '%s' (known: ttft, tpot, tokens, jitter, "
-                 "ttft_per_1k, tokens_per_chunk, keepalive, model)",
+                 "ttft_per_1k, tokens_per_chunk, keepalive, capacity, "
+                 "batch_tpot, model)",
                  key);
         return -1;
     }
@@ -103,6 +108,8 @@ static int apply_key(struct synth_profile *p, const char *key, const char *val,
             want = "an integer from 1 to 1024";
         else if (strcmp(key, "jitter") == 0)
             want = "a fraction from 0 to 1";
+        else if (strcmp(key, "capacity") == 0)
+            want = "an integer from 0 (unlimited) to 65536";
         snprintf(err, errlen, "bad value '%s' for %s: want %s", val, key, want);
         return -1;
     }
@@ -150,7 +157,20 @@ static int parse_profile(char *profile, struct synth_profile *p, char *err,
 static int check_profile(const struct synth_profile *p, char *err,
                          size_t errlen)
 {
-    if (p->tpot_ns > 0 && p->tokens > SYNTH_MAX_GENERATION_NS / p->tpot_ns) {
+    /* the slowest TPOT the batch model can give: every slot decoding */
+    int64_t tpot = p->tpot_ns;
+    if (p->capacity > 1) {
+        if (p->batch_tpot_ns >
+            (SYNTH_MAX_DURATION_NS - tpot) / (p->capacity - 1)) {
+            snprintf(err, errlen,
+                     "%s%s%stpot + batch_tpot x (capacity - 1) is above 1 h",
+                     p->model[0] ? "model " : "", p->model,
+                     p->model[0] ? ": " : "");
+            return -1;
+        }
+        tpot += p->batch_tpot_ns * (p->capacity - 1);
+    }
+    if (tpot > 0 && p->tokens > SYNTH_MAX_GENERATION_NS / tpot) {
         snprintf(err, errlen,
                  "%s%s%stokens x tpot is above 1000000 h: fewer tokens or a "
                  "shorter tpot",

@@ -26,6 +26,7 @@
  * time fits the int64 nanosecond clock. */
 #define SYNTH_MAX_GENERATION_NS (1000000LL * SYNTH_MAX_DURATION_NS)
 #define SYNTH_MAX_TOKENS_PER_CHUNK 1024
+#define SYNTH_MAX_CAPACITY 65536 /* REPLAY_CAPACITY_MAX */
 
 struct synth_profile {
     char model[SYNTH_MODEL_MAX]; /* "" for the default profile */
@@ -34,9 +35,12 @@ struct synth_profile {
     int64_t ttft_per_1k_ns; /* extra TTFT per 1000 input tokens */
     int64_t tokens;         /* default output length */
     int64_t tokens_per_chunk;
-    double jitter;        /* fraction of tpot, 0..1 */
-    int64_t keepalive_ns; /* ": keep-alive" interval before the first
-                             token; 0: only with the keepalive fault */
+    double jitter;         /* fraction of tpot, 0..1 */
+    int64_t keepalive_ns;  /* ": keep-alive" interval before the first
+                              token; 0: only with the keepalive fault */
+    int64_t capacity;      /* streams decoding at once (replay_capacity.h);
+                              0: unlimited */
+    int64_t batch_tpot_ns; /* extra TPOT per other stream decoding */
 };
 
 struct synth_spec {

@@ -77,6 +77,12 @@ static const char *const bad[] = {
     "tokens=1,model=a",                  /* model= not first */
     "keepalive=1",                       /* a duration needs a unit */
     "keepalive=-1s",                     /* negative */
+    "capacity=-1",                       /* negative */
+    "capacity=65537",                    /* above the cap */
+    "capacity=4x",                       /* trailing junk */
+    "batch_tpot=2",                      /* a duration needs a unit */
+    "capacity=65536,batch_tpot=1s",      /* the slowest TPOT above 1 h */
+    "capacity=8,batch_tpot=1s,tokens=1000000,tpot=3599s", /* too long */
 };
 
 static void check_value(const char *spec, const char *what, int64_t got,
@@ -138,6 +144,18 @@ int main(void)
         CHECK(synth_spec_parse("ttft=1s", &spec, err, sizeof(err)) ==
                   SYNTH_OK &&
               spec.def.keepalive_ns == 0);
+    }
+    /* the batch model: off by default, inherited by model profiles */
+    {
+        struct synth_spec spec;
+        CHECK(synth_spec_parse("ttft=1s", &spec, err, sizeof(err)) ==
+                  SYNTH_OK &&
+              spec.def.capacity == 0 && spec.def.batch_tpot_ns == 0);
+        CHECK(synth_spec_parse("capacity=8,batch_tpot=2ms;model=m,ttft=3s",
+                               &spec, err, sizeof(err)) == SYNTH_OK);
+        CHECK(spec.def.capacity == 8 && spec.def.batch_tpot_ns == 2 * MS);
+        CHECK(synth_spec_lookup(&spec, "m")->capacity == 8);
+        CHECK(synth_spec_lookup(&spec, "m")->batch_tpot_ns == 2 * MS);
     }
     /* durations on their own */
     CHECK(synth_parse_duration("4ms", &ns) == 0 && ns == 4 * MS);
