@@ -24,6 +24,7 @@ enum trace_kind {
     TRACE_REQUEST = 3, /* written when a request is handed to libcurl */
     TRACE_RESULT = 4,  /* written when that request ends, however it ends */
     TRACE_FOOTER = 5,
+    TRACE_STAGE = 6, /* a stage of a sweep ended (--sweep, optional) */
 };
 
 /* Error codes of every trace_* function (0 is success). */
@@ -89,6 +90,13 @@ struct trace_request {
      * only on retries. */
     uint32_t attempt;
     uint32_t retry_of;
+    /* --sweep: the stage the request belongs to (from 1; 0: none, not
+     * written), and with -r -c the moment the in-flight cap let it go
+     * after it had to wait for a free place (0 or -1: it never waited, not
+     * written): start_ns - cap_released_ns is the recorder's own lag,
+     * cap_released_ns - scheduled_ns the queueing at the cap. */
+    uint32_t stage;
+    int64_t cap_released_ns;
 };
 
 /* libcurl's phase times, as durations from start_ns (-1 unknown). */
@@ -139,6 +147,25 @@ struct trace_footer {
     uint64_t loop_lag_samples;
 };
 
+/* One stage of a sweep, written when its last request ended: the load it
+ * named and the recorder's own state during it, so a stage the client
+ * limited can be told from one the server did (docs/capacity.md). */
+struct trace_stage {
+    uint32_t id;      /* from 1, as on the requests */
+    const char *mode; /* "concurrency" or "rate" */
+    double load;      /* the stage's concurrency or requests/s */
+    int64_t start_ns; /* its first send may be due */
+    int64_t end_ns;   /* its last request ended */
+    uint64_t sent;    /* first attempts sent */
+    /* the event loop's lateness during the stage (self_lag.h); -1 / 0
+     * samples when not measured */
+    int64_t loop_lag_p50_ns, loop_lag_p99_ns, loop_lag_max_ns;
+    uint64_t loop_lag_samples;
+    /* the recorder's CPU time during the stage (user + system, ns), -1
+     * unknown: cpu_ns / (end_ns - start_ns) is its use of one core */
+    int64_t cpu_ns;
+};
+
 struct trace_chunk {
     uint32_t request_id;
     int64_t t_ns;
@@ -164,6 +191,7 @@ int trace_write_chunk(struct trace_writer *w, uint32_t request_id, int64_t t_ns,
                       const void *data, size_t len);
 int trace_write_result(struct trace_writer *w, const struct trace_result *r);
 int trace_write_footer(struct trace_writer *w, const struct trace_footer *f);
+int trace_write_stage(struct trace_writer *w, const struct trace_stage *s);
 
 /* Appends one record given as a decoded msgpack tree (common/mp.h), as
  * it is: for tools that copy records they do not all know (share). The
@@ -198,6 +226,7 @@ struct trace_record {
         struct trace_result result;
         struct trace_footer footer;
         struct trace_chunk chunk;
+        struct trace_stage stage;
     } u;
     /* The whole record as a generic tree (NULL for chunks read by the fast
      * path). Valid until the next trace_reader_next. */

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -347,6 +348,8 @@ static void read_request(struct trace_reader *r, const struct mp_value *m,
     q->body = get_str(r, mp_map_get(m, "body"), &q->body_len);
     q->attempt = (uint32_t)clamp_u32(map_int(m, "attempt", 1));
     q->retry_of = (uint32_t)clamp_u32(map_int(m, "retry_of", 0));
+    q->stage = (uint32_t)clamp_u32(map_int(m, "stage", 0));
+    q->cap_released_ns = map_int(m, "cap_released_ns", -1);
 }
 
 static void read_result(struct trace_reader *r, const struct mp_value *m,
@@ -395,6 +398,31 @@ static void read_footer(struct trace_reader *r, const struct mp_value *m,
     f->loop_lag_max_ns = map_int(m, "loop_lag_max_ns", -1);
 }
 
+static void read_stage(struct trace_reader *r, const struct mp_value *m,
+                       struct trace_stage *s)
+{
+    const struct mp_value *load = mp_map_get(m, "load");
+    memset(s, 0, sizeof(*s));
+    s->id = (uint32_t)clamp_u32(map_int(m, "id", 0));
+    s->mode = map_str(r, m, "mode");
+    s->load = NAN;
+    if (load && load->type == MP_FLOAT)
+        s->load = load->v.f;
+    else if (load) {
+        int64_t i;
+        if (mp_get_int(load, &i))
+            s->load = (double)i;
+    }
+    s->start_ns = map_int(m, "start_ns", -1);
+    s->end_ns = map_int(m, "end_ns", -1);
+    s->sent = (uint64_t)map_int(m, "sent", 0);
+    s->cpu_ns = map_int(m, "cpu_ns", -1);
+    s->loop_lag_samples = (uint64_t)map_int(m, "loop_lag_samples", 0);
+    s->loop_lag_p50_ns = map_int(m, "loop_lag_p50_ns", -1);
+    s->loop_lag_p99_ns = map_int(m, "loop_lag_p99_ns", -1);
+    s->loop_lag_max_ns = map_int(m, "loop_lag_max_ns", -1);
+}
+
 /* Fills rec from a decoded record tree. Returns 1 or -error. */
 static int interpret(struct trace_reader *r, const struct mp_value *v,
                      struct trace_record *rec)
@@ -428,6 +456,7 @@ static int interpret(struct trace_reader *r, const struct mp_value *v,
     case TRACE_REQUEST:
     case TRACE_RESULT:
     case TRACE_FOOTER:
+    case TRACE_STAGE:
         if (!body || body->type != MP_MAP)
             return fail(r, TRACE_E_MALFORMED, rec->offset,
                         "record of kind %d has no field map", (int)kind);
@@ -455,6 +484,8 @@ static int interpret(struct trace_reader *r, const struct mp_value *v,
         read_request(r, body, &rec->u.request);
     } else if (kind == TRACE_RESULT) {
         read_result(r, body, &rec->u.result);
+    } else if (kind == TRACE_STAGE) {
+        read_stage(r, body, &rec->u.stage);
     } else {
         read_footer(r, body, &rec->u.footer);
     }

@@ -171,8 +171,10 @@ int trace_write_request(struct trace_writer *w, const struct trace_request *r)
     if (w->error)
         return w->error;
     bool retry = r->attempt > 1;
+    bool released = r->cap_released_ns > 0;
     begin_record(w, TRACE_REQUEST, 1);
-    msgpack_pack_map(pk, retry ? 13 : 11);
+    msgpack_pack_map(pk, (retry ? 13 : 11) + (r->stage ? 1 : 0) +
+                             (released ? 1 : 0));
     pack_kv_uint(pk, "id", r->id);
     pack_kv_str(pk, "model", r->model);
     pack_kv_str(pk, "class", r->class_name);
@@ -194,6 +196,10 @@ int trace_write_request(struct trace_writer *w, const struct trace_request *r)
         pack_kv_uint(pk, "attempt", r->attempt);
         pack_kv_uint(pk, "retry_of", r->retry_of);
     }
+    if (r->stage)
+        pack_kv_uint(pk, "stage", r->stage);
+    if (released)
+        pack_kv_int(pk, "cap_released_ns", r->cap_released_ns);
     return end_record(w, start);
 }
 
@@ -421,6 +427,31 @@ int trace_write_tree(struct trace_writer *w, const struct mp_value *v)
     if (v->type != MP_ARRAY || v->n < 1)
         return TRACE_E_MALFORMED;
     pack_tree(&w->pk, v);
+    return end_record(w, start);
+}
+
+int trace_write_stage(struct trace_writer *w, const struct trace_stage *s)
+{
+    size_t start = w->out.len;
+    msgpack_packer *pk = &w->pk;
+    if (w->error)
+        return w->error;
+    begin_record(w, TRACE_STAGE, 1);
+    msgpack_pack_map(pk, 7 + (s->loop_lag_samples ? 4 : 0));
+    pack_kv_uint(pk, "id", s->id);
+    pack_kv_str(pk, "mode", s->mode);
+    pack_key(pk, "load");
+    msgpack_pack_double(pk, s->load);
+    pack_kv_int(pk, "start_ns", s->start_ns);
+    pack_kv_int(pk, "end_ns", s->end_ns);
+    pack_kv_uint(pk, "sent", s->sent);
+    pack_kv_int(pk, "cpu_ns", s->cpu_ns);
+    if (s->loop_lag_samples) {
+        pack_kv_uint(pk, "loop_lag_samples", s->loop_lag_samples);
+        pack_kv_int(pk, "loop_lag_p50_ns", s->loop_lag_p50_ns);
+        pack_kv_int(pk, "loop_lag_p99_ns", s->loop_lag_p99_ns);
+        pack_kv_int(pk, "loop_lag_max_ns", s->loop_lag_max_ns);
+    }
     return end_record(w, start);
 }
 

@@ -19,7 +19,8 @@
 #define CHECK_MAX_LINES 10
 
 struct check_counts {
-    uint64_t records, headers, requests, results, chunks, footers, unknown;
+    uint64_t records, headers, requests, results, chunks, footers, stages,
+        unknown;
     uint64_t bytes;
 };
 
@@ -237,6 +238,9 @@ static void on_record(struct check_state *s, const struct trace_record *rec)
         c->footers++;
         on_footer(s, rec);
         break;
+    case TRACE_STAGE:
+        c->stages++;
+        break;
     default:
         c->unknown++;
         break;
@@ -282,6 +286,8 @@ static int check_file(const char *path)
            " body bytes), %" PRIu64 " footers",
            s.name, s.c.records, s.c.headers, s.c.requests, s.c.results,
            s.c.chunks, s.c.bytes, s.c.footers);
+    if (s.c.stages)
+        printf(", %" PRIu64 " stage records", s.c.stages);
     if (s.c.unknown)
         printf(", %" PRIu64 " unknown (skipped)", s.c.unknown);
     printf("\n");

@@ -24,6 +24,8 @@ static const char *kind_name(enum trace_kind k)
         return "result";
     case TRACE_FOOTER:
         return "footer";
+    case TRACE_STAGE:
+        return "stage";
     default:
         return "unknown";
     }

@@ -58,6 +58,8 @@ int group_by_parse(const char *spec, struct group_by *by, char *err,
             by->dims[by->n++] = DIM_CLASS;
         } else if (strcmp(tok, "trace") == 0) {
             by->dims[by->n++] = DIM_TRACE;
+        } else if (strcmp(tok, "stage") == 0) {
+            by->dims[by->n++] = DIM_STAGE;
         } else if (strncmp(tok, "label:", 6) == 0 && tok[6]) {
             by->label_keys[by->n] = strdup(tok + 6);
             by->dims[by->n++] = DIM_LABEL;
@@ -65,7 +67,7 @@ int group_by_parse(const char *spec, struct group_by *by, char *err,
             if (err)
                 snprintf(err, err_size,
                          "--by: unknown key '%s' (use model, class, trace, "
-                         "label:KEY)",
+                         "stage, label:KEY)",
                          tok);
             goto bad;
         }
@@ -198,6 +200,9 @@ static const char *key_value(const struct group_set *set, size_t i,
         snprintf(tmp, tmp_size, "%u:%s", m->trace->index,
                  m->trace->file ? m->trace->file : "");
         return tmp;
+    case DIM_STAGE:
+        stage_info_name(m->trace, m->stage, tmp, tmp_size);
+        return tmp;
     }
     return "";
 }
@@ -211,6 +216,16 @@ static int class_rank(const char *name)
         if (strcmp(name, canonical[i]) == 0)
             return i;
     return 3;
+}
+
+/* The place of a request's stage: by load within a trace, so stages sort
+ * from the lightest; stage ids when the loads are unknown. */
+static int stage_rank(const struct request_metrics *m)
+{
+    const struct stage_info *st = trace_info_stage(m->trace, m->stage);
+    if (st && isfinite(st->load) && st->load < 1e8)
+        return (int)(st->load * 16);
+    return (int)(m->stage > 1000000 ? 1000000 : m->stage);
 }
 
 const struct group *group_set_find(const struct group_set *set,
@@ -256,7 +271,9 @@ static struct group *find_group(struct group_set *set,
     set->groups = p;
     group_init(g, set->value_limit);
     for (size_t i = 0; i < set->by.n; i++) {
-        g->key_rank[i] = set->by.dims[i] == DIM_CLASS ? class_rank(vals[i]) : 0;
+        g->key_rank[i] = set->by.dims[i] == DIM_CLASS   ? class_rank(vals[i])
+                         : set->by.dims[i] == DIM_STAGE ? stage_rank(m)
+                                                        : 0;
         g->keys[g->n_keys++] = strdup(vals[i]);
     }
     set->groups[set->n_groups++] = g;
@@ -507,6 +524,8 @@ const char *group_dim_name(const struct group_set *set, size_t i, char *tmp,
         return "class";
     case DIM_TRACE:
         return "trace";
+    case DIM_STAGE:
+        return "stage";
     case DIM_LABEL:
         snprintf(tmp, tmp_size, "label:%s", set->by.label_keys[i]);
         return tmp;

@@ -46,7 +46,7 @@ extern const struct metric_def metric_defs[M_COUNT];
 
 #define GROUP_MAX_DIMS 4
 
-enum group_dim { DIM_MODEL, DIM_CLASS, DIM_LABEL, DIM_TRACE };
+enum group_dim { DIM_MODEL, DIM_CLASS, DIM_LABEL, DIM_TRACE, DIM_STAGE };
 
 struct group_by {
     enum group_dim dims[GROUP_MAX_DIMS];
@@ -119,7 +119,8 @@ struct group_set {
 const struct group *group_set_find(const struct group_set *set,
                                    const char *const *vals, size_t n);
 
-/* Parses "--by" ("model,class", "label:week,model", "trace"). Returns 0, or
+/* Parses "--by" ("model,class", "label:week,model", "trace", "stage":
+ * a sweep's stages, named by their load). Returns 0, or
  * -1 with a one-line reason in err. */
 int group_by_parse(const char *spec, struct group_by *by, char *err,
                    size_t err_size);

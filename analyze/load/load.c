@@ -1,6 +1,7 @@
 /* load: streams trace files through the SSE/token parser and hands out one
  * request_metrics per request, never holding more than the requests in
  * flight in memory. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,9 +96,66 @@ void load_free_infos(struct trace_info **infos, size_t n)
         free_kv(t->shared, t->n_shared);
         free(t->footer_reason);
         free(t->damage);
+        free(t->stages);
         free(t);
     }
     free(infos);
+}
+
+const struct stage_info *trace_info_stage(const struct trace_info *t,
+                                          uint32_t id)
+{
+    for (size_t i = 0; t && i < t->n_stages; i++)
+        if (t->stages[i].id == id)
+            return &t->stages[i];
+    return NULL;
+}
+
+void stage_info_name(const struct trace_info *t, uint32_t id, char *out,
+                     size_t size)
+{
+    const struct stage_info *st = trace_info_stage(t, id);
+    if (id == 0)
+        snprintf(out, size, "(none)");
+    else if (!st || !st->mode[0] || !isfinite(st->load))
+        snprintf(out, size, "stage %u", (unsigned)id);
+    else
+        snprintf(out, size, "%s=%g", st->mode, st->load);
+}
+
+/* Keeps a stage record in t: the begin record adds the stage, the end
+ * record completes it. Out of memory leaves it out (its requests are
+ * then named "stage N"). */
+static void note_stage(struct trace_info *t, const struct trace_stage *r)
+{
+    struct stage_info *st = (struct stage_info *)trace_info_stage(t, r->id);
+    if (!st) {
+        struct stage_info *p;
+        if (r->id == 0 || t->n_stages >= 100000)
+            return;
+        p = realloc(t->stages, (t->n_stages + 1) * sizeof(*p));
+        if (!p)
+            return;
+        t->stages = p;
+        st = &p[t->n_stages++];
+        memset(st, 0, sizeof(*st));
+        st->id = r->id;
+    }
+    /* only the two known modes: the name goes into every output */
+    snprintf(st->mode, sizeof(st->mode), "%s",
+             r->mode && (strcmp(r->mode, "concurrency") == 0 ||
+                         strcmp(r->mode, "rate") == 0)
+                 ? r->mode
+                 : "");
+    st->load = r->load;
+    st->start_ns = r->start_ns;
+    st->end_ns = r->end_ns;
+    st->sent = r->sent;
+    st->loop_lag_p50_ns = r->loop_lag_p50_ns;
+    st->loop_lag_p99_ns = r->loop_lag_p99_ns;
+    st->loop_lag_max_ns = r->loop_lag_max_ns;
+    st->loop_lag_samples = r->loop_lag_samples;
+    st->cpu_ns = r->cpu_ns;
 }
 
 const char *trace_info_label(const struct trace_info *t, const char *key)
@@ -311,6 +369,7 @@ static void request_facts(const struct trace_request *q,
     f->scheduled_ns = q->scheduled_ns;
     f->start_ns = q->start_ns;
     f->input_tokens_est = q->input_tokens_est;
+    f->cap_released_ns = q->cap_released_ns;
     f->has_result = res != NULL;
     f->end_ns = res ? res->end_ns : -1;
     f->posttransfer_ns = res ? res->phases.posttransfer_ns : -1;
@@ -354,6 +413,7 @@ static void finish_request(struct loader *L, struct pending *p,
     m.warmup = q->warmup;
     m.attempt = q->attempt ? q->attempt : 1;
     m.retry_of = q->retry_of;
+    m.stage = q->stage;
     m.superseded = superseded;
     m.http_status = res ? res->http_status : 0;
     m.max_tokens = q->max_tokens;
@@ -691,6 +751,10 @@ static int load_one_file(const char *path, const struct load_options *opt,
             L.info->loop_lag_p50_ns = rec.u.footer.loop_lag_p50_ns;
             L.info->loop_lag_p99_ns = rec.u.footer.loop_lag_p99_ns;
             L.info->loop_lag_max_ns = rec.u.footer.loop_lag_max_ns;
+            break;
+        case TRACE_STAGE:
+            if (L.info)
+                note_stage(L.info, &rec.u.stage);
             break;
         default:
             break;

@@ -11,6 +11,19 @@
 #include "metrics.h"
 #include "trace.h"
 
+/* One stage of a sweep, from its stage records (docs/capacity.md): the
+ * one written when it began, then the one written when it ended. */
+struct stage_info {
+    uint32_t id;
+    char mode[16]; /* "concurrency", "rate", or "" when unknown */
+    double load;
+    int64_t start_ns, end_ns; /* end -1 while only the first is read */
+    uint64_t sent;
+    int64_t loop_lag_p50_ns, loop_lag_p99_ns, loop_lag_max_ns;
+    uint64_t loop_lag_samples;
+    int64_t cpu_ns; /* recorder CPU time during the stage, -1 unknown */
+};
+
 /* What one trace said about itself, kept for every trace read. */
 struct trace_info {
     unsigned index; /* position among all traces read, from 0 */
@@ -46,6 +59,8 @@ struct trace_info {
     /* Span of the measured requests (warmup left out, retried attempts
      * in), monotonic ns; -1 when the trace has none. */
     int64_t measured_start_ns, measured_end_ns;
+    struct stage_info *stages; /* in the order first seen */
+    size_t n_stages;
 };
 
 /* Called once per request, in the order requests end in the trace (then
@@ -89,6 +104,15 @@ int load_trace_files(char *const *paths, size_t n_paths,
 
 /* Frees what load_trace_file appended. NULL-safe. */
 void load_free_infos(struct trace_info **infos, size_t n);
+
+/* The stage of t with that id, or NULL. */
+const struct stage_info *trace_info_stage(const struct trace_info *t,
+                                          uint32_t id);
+
+/* Writes a stage's name, "concurrency=4" or "rate=2.5" ("stage N" when
+ * its record is missing, "(none)" for id 0) into out. */
+void stage_info_name(const struct trace_info *t, uint32_t id, char *out,
+                     size_t size);
 
 /* Looks up a label of a trace; NULL when absent. */
 const char *trace_info_label(const struct trace_info *t, const char *key);

@@ -303,6 +303,14 @@ int metrics_compute(const struct metrics_facts *f, struct metrics_buf *buf,
     m->tps = tps(m->output_tokens, m->latency_ms);
     m->send_lag_ms =
         m->open_loop ? ms_between(f->scheduled_ns, f->start_ns) : NAN;
+    m->cap_wait_ms = m->client_lag_ms = NAN;
+    if (m->open_loop) {
+        bool held = f->cap_released_ns > f->scheduled_ns;
+        m->cap_wait_ms =
+            held ? ms_between(f->scheduled_ns, f->cap_released_ns) : 0.0;
+        m->client_lag_ms =
+            held ? ms_between(f->cap_released_ns, f->start_ns) : m->send_lag_ms;
+    }
     m->response_ttft_ms =
         m->open_loop ? ms_between(f->scheduled_ns, f->first_token_ns) : NAN;
     m->response_latency_ms =

@@ -55,6 +55,7 @@ struct metrics_facts {
     int64_t scheduled_ns;     /* intended send time; -1 closed loop */
     int64_t start_ns;         /* handed to libcurl */
     int64_t input_tokens_est; /* the recorder's estimate; -1 unknown */
+    int64_t cap_released_ns;  /* -r -c: the cap let it go; <= 0 never held */
 
     /* The result record; has_result false when the trace never had one. */
     bool has_result;
@@ -93,6 +94,7 @@ struct request_metrics {
     uint32_t retry_of;      /* id of the request's first attempt, 0 on it */
     bool superseded;        /* a failed attempt the recorder sent again: not a
                                request of its own (only with with_superseded) */
+    uint32_t stage;         /* --sweep stage (from 1), 0: none */
     const char *error_kind; /* NULL when ok */
     const char *error_message;
     /* The server's own words about a failure, read from the bytes: the
@@ -132,7 +134,11 @@ struct request_metrics {
     double stream_end_ms;      /* [DONE] / end of connection - start */
     double response_ttft_ms;   /* open loop: first token - scheduled */
     double response_latency_ms;
-    double send_lag_ms;      /* open loop: start - scheduled */
+    double send_lag_ms; /* open loop: start - scheduled */
+    /* Open loop: of send_lag_ms, the wait for a place under the in-flight
+     * cap (-r with -c; 0 when it never waited) and the rest, the
+     * recorder's own lateness (start - max(scheduled, released)). */
+    double cap_wait_ms, client_lag_ms;
     double tps;              /* output tokens / latency (tokens/s) */
     double tokens_per_chunk; /* usage tokens / token events, NAN unknown */
 

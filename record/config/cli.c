@@ -55,6 +55,7 @@ enum opt_id {
     OPT_INSECURE,
     OPT_NO_PROXY,
     OPT_CACERT,
+    OPT_SWEEP,
 };
 
 struct opt {
@@ -102,6 +103,7 @@ static const struct opt opts[] = {
     {"insecure", 0, false, OPT_INSECURE},
     {"no-proxy", 0, false, OPT_NO_PROXY},
     {"cacert", 0, true, OPT_CACERT},
+    {"sweep", 0, true, OPT_SWEEP},
 };
 
 #define N_OPTS (sizeof opts / sizeof opts[0])
@@ -443,6 +445,15 @@ static int apply(struct config *cfg, const struct opt *o, const char *v,
             return usage(err, errlen, "--cacert: empty file name");
         cfg->cacert = v;
         break;
+    case OPT_SWEEP:
+        if (cli_sweep_parse(v, &cfg->sweep, err, errlen)) {
+            if (sanitize_looks_secret(v))
+                return usage(err, errlen,
+                             "--sweep: [redacted] is not concurrency=LOADS "
+                             "or rate=LOADS");
+            return CLI_E_USAGE;
+        }
+        break;
     }
     return CLI_OK;
 }
@@ -550,12 +561,19 @@ int cli_parse(int argc, char **argv, struct config *cfg, char *err,
         if (rc != CLI_OK)
             return rc;
     }
-    if (c_given && cfg->rate > 0)
+    cfg->concurrency_given = c_given;
+    if (cfg->sweep.mode == SWEEP_CONCURRENCY && (c_given || cfg->rate > 0))
         return usage(err, errlen,
-                     "-c and -r exclude each other: -c is a "
-                     "closed loop, -r an open loop");
-    if (arrival_given && cfg->rate <= 0)
-        return usage(err, errlen, "--arrival needs an open loop (-r RATE)");
+                     "--sweep concurrency=... sets the concurrency of each "
+                     "stage: leave out -c and -r");
+    if (cfg->sweep.mode == SWEEP_RATE && cfg->rate > 0)
+        return usage(err, errlen,
+                     "--sweep rate=... sets the rate of each stage: leave "
+                     "out -r (-c N caps the requests in flight)");
+    if (arrival_given && cfg->rate <= 0 && cfg->sweep.mode != SWEEP_RATE)
+        return usage(err, errlen,
+                     "--arrival needs an open loop (-r RATE or "
+                     "--sweep rate=...)");
     return check_config(cfg, err, errlen);
 }
 

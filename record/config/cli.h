@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "api_kind.h"
+#include "cli_sweep.h"
 
 #define CLI_MAX_MODELS 64
 #define CLI_MAX_LABELS 64
@@ -55,8 +56,11 @@ struct config {
     const char *classes;       /* --classes list, NULL: all */
     uint64_t n;                /* requests per model x class */
     bool n_given;
-    uint64_t concurrency; /* closed loop: requests in flight */
-    double rate;          /* open loop requests/s, 0: closed loop */
+    uint64_t concurrency; /* closed loop: requests in flight; open loop with
+                             concurrency_given: the most in flight (-r -c) */
+    bool concurrency_given;
+    double rate;            /* open loop requests/s, 0: closed loop */
+    struct cli_sweep sweep; /* --sweep: the stages (mode SWEEP_NONE: one) */
     enum arrival_kind arrival;
     uint64_t seed;
     uint64_t warmup;    /* warmup requests per model */

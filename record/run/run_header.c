@@ -98,6 +98,21 @@ static int cline_options(const struct run_setup *s, struct options *o)
     return e;
 }
 
+/* "concurrency=1,2,4": the stages of --sweep, malloc'd (NULL: out of
+ * memory). */
+static char *sweep_text(const struct cli_sweep *sw)
+{
+    size_t cap = 32 + sw->n * 24, len;
+    char *out = malloc(cap);
+    if (!out)
+        return NULL;
+    len = (size_t)snprintf(out, cap, "%s=", cli_sweep_mode_name(sw->mode));
+    for (size_t i = 0; i < sw->n && len < cap; i++)
+        len += (size_t)snprintf(out + len, cap - len, "%s%g", i ? "," : "",
+                                sw->loads[i]);
+    return out;
+}
+
 /* Fills the run settings. Returns 0 or -1 (out of memory / too many). */
 static int fill_options(const struct run_setup *s, struct options *o)
 {
@@ -105,7 +120,16 @@ static int fill_options(const struct run_setup *s, struct options *o)
     int e = 0;
     if (c->check)
         e |= add_opt(o, "mode", "check");
-    if (c->rate > 0) {
+    if (c->sweep.n)
+        e |= add_owned(o, "sweep", sweep_text(&c->sweep));
+    if (c->sweep.mode == SWEEP_RATE) {
+        e |= add_opt(o, "loop", "open");
+        e |= add_opt(o, "arrival", "%s",
+                     c->arrival == ARRIVAL_CONSTANT ? "constant" : "poisson");
+        e |= add_opt(o, "seed", "%llu", (unsigned long long)c->seed);
+    } else if (c->sweep.mode == SWEEP_CONCURRENCY) {
+        e |= add_opt(o, "loop", "closed");
+    } else if (c->rate > 0) {
         e |= add_opt(o, "loop", "open");
         e |= add_opt(o, "rate", "%g", c->rate);
         e |= add_opt(o, "arrival", "%s",
@@ -116,6 +140,9 @@ static int fill_options(const struct run_setup *s, struct options *o)
         e |= add_opt(o, "concurrency", "%llu",
                      (unsigned long long)c->concurrency);
     }
+    if (c->concurrency_given && (c->rate > 0 || c->sweep.mode == SWEEP_RATE))
+        e |= add_opt(o, "concurrency_cap", "%llu",
+                     (unsigned long long)c->concurrency);
     if (c->duration_s > 0 && !c->n_given)
         e |= add_opt(o, "n", "unbounded");
     else

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "rng.h"
 #include "run_outcome.h"
 
 #define RUN_TICK_US 100000 /* flush, idle check, signal check, progress */
@@ -37,7 +38,7 @@ int run_loop_check_write(struct run_loop *r, int err)
 static bool has_next(const struct run_loop *r)
 {
     struct schedule_slot slot;
-    return !r->no_more && !r->fatal &&
+    return !r->no_more && !r->stage_over && !r->fatal &&
            schedule_slot(&r->sched, r->next_k, &slot);
 }
 
@@ -47,45 +48,72 @@ static uint64_t busy(const struct run_loop *r)
     return r->req.n_inflight + r->waiting.n;
 }
 
-/* Ends the event loop once nothing is left to do. */
+static void begin_stage(struct run_loop *r, size_t idx);
+
+/* A sweep's stage is over (nothing in flight, nothing left to send):
+ * writes its stage record, once. */
+static void end_stage(struct run_loop *r)
+{
+    struct trace_stage st;
+    if (!r->stage.id || r->stage_written || r->fatal)
+        return;
+    r->stage_written = true;
+    run_stage_end(&r->stage, clock_mono_ns(), &r->lag, &st);
+    run_loop_check_write(r, trace_write_stage(r->s->writer, &st));
+}
+
+/* Once nothing is left to do: ends a sweep's stage and begins the next,
+ * or ends the event loop. */
 static void check_end(struct run_loop *r)
 {
-    if (busy(r) == 0 && !has_next(r))
-        event_base_loopexit(r->base, NULL);
+    if (busy(r) != 0 || has_next(r))
+        return;
+    end_stage(r);
+    if (r->stage.id && !r->no_more && !r->fatal &&
+        r->stage_idx + 1 < r->cfg->sweep.n) {
+        begin_stage(r, r->stage_idx + 1);
+        return;
+    }
+    event_base_loopexit(r->base, NULL);
 }
 
 /* Starts one attempt of schedule slot k (see run_requests_start); a
  * failure stops the run. */
 static void start_attempt(struct run_loop *r, uint64_t k, int64_t scheduled_ns,
-                          uint32_t attempt, uint32_t retry_of)
+                          int64_t released_ns, uint32_t attempt,
+                          uint32_t retry_of)
 {
     struct schedule_slot slot;
     int rc;
     if (!schedule_slot(&r->sched, k, &slot))
         return;
-    rc = run_requests_start(&r->req, k, &slot, scheduled_ns, attempt, retry_of);
+    rc = run_requests_start(&r->req, k, &slot, scheduled_ns, released_ns,
+                            attempt, retry_of);
     if (rc)
         set_fatal(r, rc);
 }
 
 /* Starts the next request of the schedule; scheduled_ns is its intended
- * send time (-1 in a closed loop). */
-static void start_next(struct run_loop *r, int64_t scheduled_ns)
+ * send time (-1 in a closed loop), released_ns when the in-flight cap let
+ * it go (-1: it did not wait). */
+static void start_next(struct run_loop *r, int64_t scheduled_ns,
+                       int64_t released_ns)
 {
     struct schedule_slot slot;
     if (!schedule_slot(&r->sched, r->next_k, &slot))
         return;
     r->next_k++;
-    start_attempt(r, r->next_k - 1, scheduled_ns, 1, 0);
+    r->stage.sent++;
+    start_attempt(r, r->next_k - 1, scheduled_ns, released_ns, 1, 0);
 }
 
 /* Closed loop: keeps the configured number of requests in flight. */
 static void refill(struct run_loop *r)
 {
-    if (r->cfg->rate > 0)
+    if (r->rate > 0)
         return;
     while (busy(r) < r->max_inflight && has_next(r))
-        start_next(r, -1);
+        start_next(r, -1, -1);
 }
 
 /* Counts t's first token (a fact transfer.c keeps) on the progress line,
@@ -124,7 +152,7 @@ static void on_retry_due(evutil_socket_t fd, short what, void *arg)
     struct run_loop *r = w->owner;
     /* open loop: the retry is due when its wait ends, so its send lag is
      * the recorder's own lateness, like any scheduled request */
-    int64_t scheduled_ns = r->cfg->rate > 0 ? w->due_ns : -1;
+    int64_t scheduled_ns = r->rate > 0 ? w->due_ns : -1;
     (void)fd;
     (void)what;
     /* libevent may wake a little before the due time (its clock is cached
@@ -134,7 +162,7 @@ static void on_retry_due(evutil_socket_t fd, short what, void *arg)
         return;
     run_retry_unlink(&r->waiting, w);
     if (!r->fatal && !r->aborting)
-        start_attempt(r, w->slot_k, scheduled_ns, w->attempt, w->first_id);
+        start_attempt(r, w->slot_k, scheduled_ns, -1, w->attempt, w->first_id);
     run_retry_free(w);
     if (!r->fatal)
         check_end(r);
@@ -240,7 +268,10 @@ static void stop_transfer(struct run_loop *r, struct transfer *t,
     finish(r, t, CURLE_OK);
 }
 
-/* evloop: a transfer ended. */
+static void on_pace(evutil_socket_t fd, short what, void *arg);
+
+/* evloop: a transfer ended. Its place goes to the next request: in a
+ * closed loop at once, in an open loop to a due one the cap held. */
 static void on_done(void *ud, CURL *easy, CURLcode code)
 {
     struct run_loop *r = ud;
@@ -251,6 +282,11 @@ static void on_done(void *ud, CURL *easy, CURLcode code)
     finish(r, t, code);
     if (r->fatal)
         return;
+    r->released_ns = clock_mono_ns();
+    if (r->rate > 0 && r->cap_blocked) {
+        on_pace(-1, 0, r);
+        return;
+    }
     refill(r);
     check_end(r);
 }
@@ -296,16 +332,25 @@ static void on_tick(evutil_socket_t fd, short what, void *arg)
     check_end(r);
 }
 
-/* Open loop: starts every request that is due, then waits for the next. */
+/* Open loop: starts every request that is due, then waits for the next.
+ * A due request the in-flight cap (-c with -r) holds waits for an attempt
+ * to end (on_done calls back here); it is recorded as released then. */
 static void on_pace(evutil_socket_t fd, short what, void *arg)
 {
     struct run_loop *r = arg;
     int64_t now = clock_mono_ns();
+    bool was_blocked = r->cap_blocked;
     (void)fd;
     (void)what;
-    while (has_next(r) && run_pacer_due(&r->pacer, now) &&
-           busy(r) < r->max_inflight) {
-        start_next(r, r->pacer.next_due_ns);
+    r->cap_blocked = false;
+    while (has_next(r) && run_pacer_due(&r->pacer, now)) {
+        int64_t due = r->pacer.next_due_ns;
+        if (busy(r) >= r->max_inflight) {
+            r->cap_blocked = true;
+            break;
+        }
+        start_next(r, due,
+                   was_blocked && r->released_ns > due ? r->released_ns : -1);
         run_pacer_advance(&r->pacer);
         now = clock_mono_ns();
     }
@@ -323,6 +368,11 @@ static void on_deadline(evutil_socket_t fd, short what, void *arg)
     struct run_loop *r = arg;
     (void)fd;
     (void)what;
+    if (r->stage.id) { /* a sweep: the stage is over, not the run */
+        r->stage_over = true;
+        check_end(r);
+        return;
+    }
     if (has_next(r)) {
         if (!r->sched.unbounded)
             r->out->interrupted = true; /* a finite run was cut short */
@@ -373,7 +423,7 @@ int run_loop_open(struct run_loop *r, const struct run_setup *s,
     /* Open-loop pacing needs sub-ms timers; they cost a timerfd_settime per
      * loop turn (~0.6 per chunk), so a closed loop goes without. The
      * self-lag timer keeps its own precision (self_lag.h). */
-    if (c->rate > 0)
+    if (c->rate > 0 || c->sweep.mode == SWEEP_RATE)
         event_config_set_flag(ec, EVENT_BASE_FLAG_PRECISE_TIMER);
     r->base = event_base_new_with_config(ec);
     event_config_free(ec);
@@ -392,11 +442,17 @@ int run_loop_open(struct run_loop *r, const struct run_setup *s,
     r->sched.warmup = c->warmup;
     r->sched.rounds = c->n;
     r->sched.unbounded = c->duration_s > 0 && !c->n_given;
-    r->max_inflight = c->rate > 0 ? inflight_cap : c->concurrency;
+    r->rate = c->rate;
+    /* open loop: at most -c in flight when given with -r, else what the
+     * open-file limit allows */
+    r->max_inflight =
+        c->rate > 0 || c->sweep.mode == SWEEP_RATE
+            ? (c->concurrency_given ? c->concurrency : inflight_cap)
+            : c->concurrency;
     /* Counted here, before the run's clock zero, so no send waits for it;
      * and only for a line that is drawn. */
     r->planned = UINT64_MAX;
-    if (progress_shown(c) && c->rate > 0 && c->duration_s > 0 &&
+    if (progress_shown(c) && c->rate > 0 && c->duration_s > 0 && !c->sweep.n &&
         schedule_total(&r->sched) == UINT64_MAX)
         r->planned = planned_sends(c);
     return RUN_OK;
@@ -409,6 +465,18 @@ void run_loop_begin(struct run_loop *r, int64_t mono_zero)
     uint64_t total = schedule_total(&r->sched);
     int64_t end_ns = -1;
     r->mono_zero = mono_zero;
+    if (c->sweep.n) {
+        /* every stage runs the schedule; stages end by count or time */
+        if (total != UINT64_MAX)
+            total =
+                total * c->sweep.n - c->warmup * c->n_models * (c->sweep.n - 1);
+        progress_init(&r->progress, show, total, mono_zero);
+        if (c->duration_s > 0)
+            end_ns =
+                mono_zero + (int64_t)(c->duration_s * 1e9 * (double)c->sweep.n);
+        progress_set_plan(&r->progress, UINT64_MAX, end_ns);
+        return;
+    }
     progress_init(&r->progress, show, total, mono_zero);
     /* the ETA: open loop ends with its schedule (total / rate, or the
      * duration), a closed loop when its count is done or the duration */
@@ -423,9 +491,61 @@ void run_loop_begin(struct run_loop *r, int64_t mono_zero)
     progress_set_plan(&r->progress, r->planned, end_ns);
 }
 
+/* Begins stage idx of the sweep: its load, its schedule from the start
+ * (no warmup after the first stage), its --duration, its first sends. */
+static void begin_stage(struct run_loop *r, size_t idx)
+{
+    const struct config *c = r->cfg;
+    const struct cli_sweep *sw = &c->sweep;
+    int64_t now = clock_mono_ns();
+    struct trace_stage st;
+    r->stage_idx = idx;
+    r->stage_over = false;
+    r->stage_written = false;
+    r->cap_blocked = false;
+    run_stage_begin(&r->stage, sw, idx, now, &r->lag);
+    r->req.stage = r->stage.id;
+    /* its load in the trace before its requests: a cut trace still
+     * names the stage of every request */
+    memset(&st, 0, sizeof st);
+    st.id = r->stage.id;
+    st.mode = cli_sweep_mode_name(sw->mode);
+    st.load = sw->loads[idx];
+    st.start_ns = now;
+    st.end_ns = st.cpu_ns = -1;
+    if (run_loop_check_write(r, trace_write_stage(r->s->writer, &st)))
+        return;
+    if (idx > 0) {
+        r->sched.warmup = 0;
+        r->next_k = 0;
+    }
+    if (c->duration_s > 0)
+        run_timer_after(r->deadline, (int64_t)(c->duration_s * 1e9));
+    if (sw->mode == SWEEP_RATE) {
+        r->rate = sw->loads[idx];
+        /* each stage its own seeded arrivals, the same for a seed */
+        run_pacer_start(&r->pacer, c->arrival == ARRIVAL_POISSON, r->rate,
+                        idx ? rng_mix(c->seed, idx) : c->seed, now);
+        on_pace(-1, 0, r);
+    } else {
+        r->max_inflight = (uint64_t)sw->loads[idx];
+        refill(r);
+        check_end(r);
+    }
+}
+
 void run_loop_run(struct run_loop *r)
 {
     const struct config *c = r->cfg;
+    if (c->sweep.n) {
+        begin_stage(r, 0);
+        if (r->fatal)
+            return;
+        self_lag_start(&r->lag, r->base, 0);
+        event_base_dispatch(r->base);
+        self_lag_stop(&r->lag);
+        return;
+    }
     if (c->duration_s > 0)
         run_timer_after(r->deadline, (int64_t)(c->duration_s * 1e9));
     if (c->rate > 0) {

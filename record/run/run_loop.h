@@ -20,6 +20,7 @@
 #include "run.h"
 #include "run_requests.h"
 #include "run_retry.h"
+#include "run_stage.h"
 #include "run_timers.h"
 #include "schedule.h"
 #include "self_lag.h"
@@ -42,13 +43,20 @@ struct run_loop {
     uint64_t planned; /* open loop with --duration: the sends it plans, or
                          UINT64_MAX (unknown, or no progress line) */
     struct schedule sched;
-    struct self_lag lag;   /* the recorder's own event-loop lateness */
-    uint64_t next_k;       /* next schedule slot */
-    uint64_t max_inflight; /* requests in flight or waiting to retry */
-    uint64_t retry_rng;    /* state of the backoff jitter (retry_wait_ms) */
-    bool no_more;          /* no new requests (duration, signal, failure) */
-    bool aborting;         /* a signal: stop the requests in flight too */
-    bool fatal;            /* a write failed or memory ran out: stop now */
+    struct self_lag lag;    /* the recorder's own event-loop lateness */
+    uint64_t next_k;        /* next schedule slot */
+    uint64_t max_inflight;  /* requests in flight or waiting to retry */
+    uint64_t retry_rng;     /* state of the backoff jitter (retry_wait_ms) */
+    double rate;            /* the open loop's requests/s now, 0: closed */
+    bool cap_blocked;       /* open loop: a due request waits for the cap */
+    int64_t released_ns;    /* when the last attempt ended (a place freed) */
+    struct run_stage stage; /* --sweep: the stage running */
+    size_t stage_idx;
+    bool stage_over;    /* the stage sends no more (its --duration ran out) */
+    bool stage_written; /* its stage record is written */
+    bool no_more;       /* no new requests (duration, signal, failure) */
+    bool aborting;      /* a signal: stop the requests in flight too */
+    bool fatal;         /* a write failed or memory ran out: stop now */
     int fatal_rc;
     int64_t mono_zero;
     int64_t idle_ns;

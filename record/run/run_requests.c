@@ -150,6 +150,7 @@ static int64_t sent_max_tokens(const cJSON *extra, int64_t recorder_s)
 /* Writes the request record of t, just started with body options bo for
  * item it of class c. Returns a run_err. */
 static int write_request(struct run_requests *q, const struct transfer *t,
+                         int64_t released_ns,
                          const struct request_body_opts *bo,
                          const struct workload_class *c,
                          const struct workload_item *it)
@@ -170,6 +171,8 @@ static int write_request(struct run_requests *q, const struct transfer *t,
     req.start_ns = t->start_ns;
     req.attempt = t->attempt;
     req.retry_of = t->retry_of;
+    req.stage = q->stage;
+    req.cap_released_ns = released_ns;
     req.request_id = cfg->no_request_id ? NULL : t->request_id;
     req.body = cfg->no_content ? NULL : t->body;
     req.body_len = cfg->no_content ? 0 : t->body_len;
@@ -188,7 +191,7 @@ static int write_request(struct run_requests *q, const struct transfer *t,
 
 int run_requests_start(struct run_requests *q, uint64_t k,
                        const struct schedule_slot *slot, int64_t scheduled_ns,
-                       uint32_t attempt, uint32_t retry_of)
+                       int64_t released_ns, uint32_t attempt, uint32_t retry_of)
 {
     const struct config *cfg = q->s->cfg;
     const struct workload_class *c = &q->s->wl->classes[slot->cls];
@@ -227,7 +230,7 @@ int run_requests_start(struct run_requests *q, uint64_t k,
         ((struct reply_head *)t->observe_ud)->t = t;
         t->observe = keep_head;
     }
-    return write_request(q, t, &bo, c, it);
+    return write_request(q, t, released_ns, &bo, c, it);
 }
 
 /* A connection that failed: the system's reason ("Connection refused")

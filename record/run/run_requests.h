@@ -24,6 +24,7 @@ struct run_requests {
     uint32_t next_id;          /* id of the last attempt started */
     struct transfer *inflight; /* attempts in flight (owned) */
     uint64_t n_inflight;
+    uint32_t stage; /* the sweep stage new attempts belong to, 0: none */
 };
 
 /* How an attempt ended: its result record, pointing into the transfer
@@ -43,14 +44,17 @@ void run_requests_init(struct run_requests *q, const struct run_setup *s,
                        struct evloop *loop);
 
 /* Starts attempt `attempt` of schedule slot k (its model, class, round in
- * slot) and writes its request record. scheduled_ns: the intended send
- * time (-1 in a closed loop); retry_of: id of the request's first attempt
- * (0 for a first attempt). Returns RUN_OK; RUN_E_NOMEM (out of memory:
- * the attempt may be in flight, without its record); RUN_E_WRITE (in
- * flight, its record not written: env.write_err says why). */
+ * slot) and writes its request record (with q->stage). scheduled_ns: the
+ * intended send time (-1 in a closed loop); released_ns: when the
+ * in-flight cap let it go after it waited (-1: it did not wait);
+ * retry_of: id of the request's first attempt (0 for a first attempt). Returns
+ * RUN_OK; RUN_E_NOMEM (out of memory: the attempt may be in flight, without its
+ * record); RUN_E_WRITE (in flight, its record not written: env.write_err says
+ * why). */
 int run_requests_start(struct run_requests *q, uint64_t k,
                        const struct schedule_slot *slot, int64_t scheduled_ns,
-                       uint32_t attempt, uint32_t retry_of);
+                       int64_t released_ns, uint32_t attempt,
+                       uint32_t retry_of);
 
 /* Takes t off the in-flight list and describes how it ended in *e (code:
  * libcurl's; end_ns: when the loop learnt it). Returns RUN_OK, or

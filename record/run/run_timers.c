@@ -6,8 +6,14 @@
 void run_pacer_init(struct run_pacer *p, const struct config *cfg,
                     int64_t zero_ns)
 {
-    arrival_init(&p->arrival, cfg->arrival == ARRIVAL_POISSON, cfg->rate,
-                 cfg->seed);
+    run_pacer_start(p, cfg->arrival == ARRIVAL_POISSON, cfg->rate, cfg->seed,
+                    zero_ns);
+}
+
+void run_pacer_start(struct run_pacer *p, bool poisson, double rate,
+                     uint64_t seed, int64_t zero_ns)
+{
+    arrival_init(&p->arrival, poisson, rate, seed);
     p->zero_ns = zero_ns;
     p->next_due_ns = zero_ns + arrival_next(&p->arrival);
 }

@@ -161,6 +161,29 @@ void self_lag_result(struct self_lag *s, int64_t *p50, int64_t *p99,
     *max = s->max_ns;
 }
 
+uint64_t self_lag_mark(const struct self_lag *s)
+{
+    return s->n_kept;
+}
+
+void self_lag_since(const struct self_lag *s, uint64_t mark, int64_t *p50,
+                    int64_t *p99, int64_t *max, uint64_t *n)
+{
+    uint64_t k = s->n_kept > mark ? s->n_kept - mark : 0;
+    int64_t *v = k ? malloc(k * sizeof *v) : NULL;
+    *p50 = *p99 = *max = -1;
+    *n = 0;
+    if (!v)
+        return;
+    memcpy(v, s->samples + mark, k * sizeof *v);
+    qsort(v, k, sizeof *v, cmp_i64);
+    *p50 = percentile(v, k, 50);
+    *p99 = percentile(v, k, 99);
+    *max = v[k - 1];
+    *n = k;
+    free(v);
+}
+
 void self_lag_free(struct self_lag *s)
 {
     if (!s)

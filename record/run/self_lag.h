@@ -46,6 +46,15 @@ void self_lag_stop(struct self_lag *s);
 void self_lag_result(struct self_lag *s, int64_t *p50, int64_t *p99,
                      int64_t *max, uint64_t *n);
 
+/* Samples kept so far: a mark for self_lag_since. */
+uint64_t self_lag_mark(const struct self_lag *s);
+
+/* Like self_lag_result, over the samples kept since mark only (a stage of
+ * a sweep); the order of the kept samples is left alone. Out of memory
+ * gives -1 and 0 too. */
+void self_lag_since(const struct self_lag *s, uint64_t mark, int64_t *p50,
+                    int64_t *p99, int64_t *max, uint64_t *n);
+
 /* Frees the timer and the samples. */
 void self_lag_free(struct self_lag *s);
 

@@ -35,8 +35,16 @@ usage_error "-n: '0'" -u $U -m a -n 0
 usage_error "-n: 'ten'" -u $U -m a -n ten
 usage_error "-c: '0'" -u $U -m a -c 0
 usage_error "-r: '-1'" -u $U -m a -r -1
-usage_error "-c and -r exclude each other" -u $U -m a -r 5 -c 2
 usage_error "--arrival needs an open loop" -u $U -m a --arrival constant
+usage_error "--sweep: 'users=1,2' is not concurrency=LOADS" -u $U -m a --sweep users=1,2
+usage_error "--sweep: '1.5' is not a concurrency" -u $U -m a --sweep concurrency=1,1.5
+usage_error "--sweep: '0' is not a rate" -u $U -m a --sweep rate=1,0
+usage_error "--sweep: '' is not a rate" -u $U -m a --sweep rate=1,,2
+usage_error "--sweep: STOP is below START" -u $U -m a --sweep rate=4:1:1
+usage_error "--sweep: '1:4' is not START:STOP:STEP" -u $U -m a --sweep rate=1:4
+usage_error "more than 256 stages" -u $U -m a --sweep rate=1:1000:1
+usage_error "leave out -c and -r" -u $U -m a --sweep concurrency=1,2 -c 4
+usage_error "leave out -r" -u $U -m a --sweep rate=1,2 -r 4
 usage_error "--arrival: 'burst'" -u $U -m a -r 1 --arrival burst
 usage_error "--timeout: '0'" -u $U -m a --timeout 0
 usage_error "--idle-timeout: 'soon'" -u $U -m a --idle-timeout soon
@@ -83,7 +91,7 @@ for flag in -u --url -m --model --api --api-key-env -w --workload --classes -n -
     -c --concurrency -r --rate --arrival --seed --warmup --duration --max-tokens \
     --ignore-eos --extra-body --timeout --idle-timeout --connect-timeout --label \
     --no-content --http2 -o --output --force --progress -q --quiet --no-request-id \
-    --check --cline-settings --print-cline-settings --version; do
+    --check --cline-settings --print-cline-settings --version --sweep; do
     grep -qE -- "(^|[ ,])$flag([ ,=.]|$)" "$T/help.txt" || fail "--help does not mention $flag"
 done
 for default in "default 3" "default 1)" "default 600" "default 120" "OPENAI_BASE_URL" \
