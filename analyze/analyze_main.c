@@ -22,6 +22,8 @@ static const struct command commands[] = {
      "compare BASE NEW... what changed, with bootstrap confidence intervals"},
     {"trend", cmd_trend,
      "trend TRACE...    p50/p99 per ISO week (or day) x model x class"},
+    {"capacity", cmd_capacity,
+     "capacity TRACE... --slo L  a sweep's stages against an SLO, the knee"},
     {"info", cmd_info, "info TRACE        markdown block for a bug report"},
     {"dump", cmd_dump, "dump TRACE...     every record as JSON Lines"},
     {"check", cmd_check, "check TRACE...    integrity; exit 1 if damaged"},

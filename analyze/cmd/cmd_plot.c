@@ -159,7 +159,7 @@ static int run(const struct analyze_options *o, enum plot_mode mode)
     bool have_gnuplot;
     int rc, load_rc;
     const char *fmt = o->svg ? "svg" : "png";
-    struct plot_ctx ctx = {&d, o->out_dir, fmt, NULL, o->period};
+    struct plot_ctx ctx = {&d, o->out_dir, fmt, NULL, o->period, NULL};
 
     charts = mode == MODE_COMPARE ? charts_compare
              : mode == MODE_TREND ? charts_trend

@@ -13,6 +13,7 @@ int cmd_info(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_trend(int argc, char **argv);
 int cmd_share(int argc, char **argv);
+int cmd_capacity(int argc, char **argv);
 
 struct analyze_options;
 /* summary --as TOOL|all (cmd_summary_as.c): o is summary's parsed

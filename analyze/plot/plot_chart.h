@@ -17,12 +17,15 @@
 #include "buf.h"
 #include "plot_data.h"
 
+struct cap_set; /* analyze/capacity/capacity.h */
+
 struct plot_ctx {
     const struct plot_data *d;
     const char *dir;    /* output directory */
     const char *format; /* "png" or "svg": what the script draws by default */
     const char *font;   /* font family for the terminals (the analyzer's) */
     const char *period; /* trend: "week" or "day" */
+    const struct cap_set *cap; /* capacity: the judged sweep, else NULL */
 };
 
 /* What a chart writer produces besides its .dat. */
@@ -41,7 +44,8 @@ struct plot_chart {
 
 extern const struct plot_chart plot_chart_ttft_cdf, plot_chart_tpot,
     plot_chart_latency_tokens, plot_chart_itl, plot_chart_timeline,
-    plot_chart_throughput, plot_chart_compare, plot_chart_trend;
+    plot_chart_throughput, plot_chart_compare, plot_chart_trend,
+    plot_chart_capacity;
 
 /* Writes DIR/NAME.dat and DIR/NAME.gp. Returns 0, or 1 after an error
  * message naming the file. */
