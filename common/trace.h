@@ -156,6 +156,8 @@ struct trace_stage {
     double load;      /* the stage's concurrency or requests/s */
     int64_t start_ns; /* its first send may be due */
     int64_t end_ns;   /* its last request ended */
+    int64_t ramp_ns;  /* --ramp: requests sent before start + ramp are
+                         ramp-up; 0 none */
     uint64_t sent;    /* first attempts sent */
     /* the event loop's lateness during the stage (self_lag.h); -1 / 0
      * samples when not measured */

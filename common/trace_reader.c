@@ -417,6 +417,7 @@ static void read_stage(struct trace_reader *r, const struct mp_value *m,
     s->end_ns = map_int(m, "end_ns", -1);
     s->sent = (uint64_t)map_int(m, "sent", 0);
     s->cpu_ns = map_int(m, "cpu_ns", -1);
+    s->ramp_ns = map_int(m, "ramp_ns", 0);
     s->loop_lag_samples = (uint64_t)map_int(m, "loop_lag_samples", 0);
     s->loop_lag_p50_ns = map_int(m, "loop_lag_p50_ns", -1);
     s->loop_lag_p99_ns = map_int(m, "loop_lag_p99_ns", -1);

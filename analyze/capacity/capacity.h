@@ -58,6 +58,7 @@ struct cap_stage {
     size_t first, n; /* its rows in the set */
     uint64_t requests, ok, failed, transient, steady, met;
     int64_t window_start_ns, window_end_ns; /* the window its numbers use */
+    int64_t ramp_end_ns; /* --ramp: sends before this are ramp-up, -1 */
     double window_s;
     double achieved_rps; /* ok requests in the window per second */
     double goodput_rps;  /* ... of them meeting the SLO, per second */

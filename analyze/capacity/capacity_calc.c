@@ -20,10 +20,11 @@ static int cmp_rows(const void *a, const void *b)
 /* Marks the requests of rows[0..n) (one stage, by start) that started
  * before the stage's first request ended (ramp-up: the server was still
  * filling) or ended after the first end that followed the stage's last
- * send (drain: the load was already falling), and returns the window
+ * send (drain: the load was already falling), or were sent before
+ * ramp_end (--ramp; -1 none), and returns the window
  * between those two moments in *from / *to (-1 when there is none). */
-static void mark_transient(struct cap_row *rows, size_t n, int64_t *from,
-                           int64_t *to)
+static void mark_transient(struct cap_row *rows, size_t n, int64_t ramp_end,
+                           int64_t *from, int64_t *to)
 {
     int64_t first_end = -1, last_send = -1, drain = -1;
     size_t i;
@@ -37,6 +38,9 @@ static void mark_transient(struct cap_row *rows, size_t n, int64_t *from,
     for (i = 0; i < n; i++)
         if (rows[i].end_ns > last_send && (drain < 0 || rows[i].end_ns < drain))
             drain = rows[i].end_ns;
+    /* with --ramp, the ramp is ramp-up too, however long it lasts */
+    if (ramp_end > first_end)
+        first_end = ramp_end;
     for (i = 0; i < n; i++)
         rows[i].transient = rows[i].start_ns < first_end ||
                             rows[i].end_ns < 0 || rows[i].end_ns > drain;
@@ -88,8 +92,11 @@ static void describe(const struct cap_set *s, struct cap_stage *st)
     stage_info_name(t, st->id, st->name, sizeof st->name);
     st->load = NAN;
     st->loop_lag_p99_ms = st->cpu_share = NAN;
+    st->ramp_end_ns = -1;
     if (!si)
         return;
+    if (si->ramp_ns > 0 && si->start_ns >= 0)
+        st->ramp_end_ns = si->start_ns + si->ramp_ns;
     snprintf(st->mode, sizeof st->mode, "%s", si->mode);
     st->load = si->load;
     if (si->loop_lag_samples > 0 && si->loop_lag_p99_ns >= 0)
@@ -143,7 +150,7 @@ static int judge_stage(struct cap_set *s, struct cap_stage *st)
     size_t i;
     int rc;
     describe(s, st);
-    mark_transient(rows, st->n, &from, &to);
+    mark_transient(rows, st->n, st->ramp_end_ns, &from, &to);
     for (i = 0; i < st->n; i++) {
         bool used = s->opt.include_transient || !rows[i].transient;
         st->requests++;

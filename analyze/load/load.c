@@ -156,6 +156,7 @@ static void note_stage(struct trace_info *t, const struct trace_stage *r)
     st->loop_lag_max_ns = r->loop_lag_max_ns;
     st->loop_lag_samples = r->loop_lag_samples;
     st->cpu_ns = r->cpu_ns;
+    st->ramp_ns = r->ramp_ns;
 }
 
 const char *trace_info_label(const struct trace_info *t, const char *key)

@@ -21,7 +21,8 @@ struct stage_info {
     uint64_t sent;
     int64_t loop_lag_p50_ns, loop_lag_p99_ns, loop_lag_max_ns;
     uint64_t loop_lag_samples;
-    int64_t cpu_ns; /* recorder CPU time during the stage, -1 unknown */
+    int64_t cpu_ns;  /* recorder CPU time during the stage, -1 unknown */
+    int64_t ramp_ns; /* --ramp of the stage, 0 none */
 };
 
 /* What one trace said about itself, kept for every trace read. */

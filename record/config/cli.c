@@ -56,6 +56,8 @@ enum opt_id {
     OPT_NO_PROXY,
     OPT_CACERT,
     OPT_SWEEP,
+    OPT_BURSTINESS,
+    OPT_RAMP,
 };
 
 struct opt {
@@ -104,6 +106,8 @@ static const struct opt opts[] = {
     {"no-proxy", 0, false, OPT_NO_PROXY},
     {"cacert", 0, true, OPT_CACERT},
     {"sweep", 0, true, OPT_SWEEP},
+    {"burstiness", 0, true, OPT_BURSTINESS},
+    {"ramp", 0, true, OPT_RAMP},
 };
 
 #define N_OPTS (sizeof opts / sizeof opts[0])
@@ -445,6 +449,25 @@ static int apply(struct config *cfg, const struct opt *o, const char *v,
             return usage(err, errlen, "--cacert: empty file name");
         cfg->cacert = v;
         break;
+    case OPT_BURSTINESS: {
+        char *end;
+        errno = 0;
+        d = strtod(v, &end);
+        if (end == v || *end || errno || !isfinite(d) || d < 0.01 || d > 100)
+            return usage(err, errlen,
+                         "--burstiness: '%s' is not a gamma shape from 0.01 "
+                         "to 100 (1: Poisson, below 1 burstier)",
+                         shown(v));
+        cfg->burstiness = d;
+        break;
+    }
+    case OPT_RAMP:
+        if (duration_parse(v, DURATION_S, DURATION_S, &d) || d <= 0 || d > 1e6)
+            return usage(err, errlen,
+                         "--ramp: '%s' is not a duration above 0 (30s, 2m)",
+                         shown(v));
+        cfg->ramp_s = d;
+        break;
     case OPT_SWEEP:
         if (cli_sweep_parse(v, &cfg->sweep, err, errlen)) {
             if (sanitize_looks_secret(v))
@@ -570,6 +593,12 @@ int cli_parse(int argc, char **argv, struct config *cfg, char *err,
         return usage(err, errlen,
                      "--sweep rate=... sets the rate of each stage: leave "
                      "out -r (-c N caps the requests in flight)");
+    if (cfg->burstiness > 0 &&
+        ((cfg->rate <= 0 && cfg->sweep.mode != SWEEP_RATE) ||
+         cfg->arrival != ARRIVAL_POISSON))
+        return usage(err, errlen,
+                     "--burstiness shapes Poisson arrivals: it needs -r RATE "
+                     "or --sweep rate=... (and not --arrival constant)");
     if (arrival_given && cfg->rate <= 0 && cfg->sweep.mode != SWEEP_RATE)
         return usage(err, errlen,
                      "--arrival needs an open loop (-r RATE or "

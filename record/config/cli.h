@@ -61,6 +61,8 @@ struct config {
     bool concurrency_given;
     double rate;            /* open loop requests/s, 0: closed loop */
     struct cli_sweep sweep; /* --sweep: the stages (mode SWEEP_NONE: one) */
+    double burstiness;      /* --burstiness: gamma shape of the gaps, 0 off */
+    double ramp_s;          /* --ramp: rate or concurrency climbs, 0 off */
     enum arrival_kind arrival;
     uint64_t seed;
     uint64_t warmup;    /* warmup requests per model */

@@ -140,6 +140,10 @@ static int fill_options(const struct run_setup *s, struct options *o)
         e |= add_opt(o, "concurrency", "%llu",
                      (unsigned long long)c->concurrency);
     }
+    if (c->burstiness > 0)
+        e |= add_opt(o, "burstiness", "%g", c->burstiness);
+    if (c->ramp_s > 0)
+        e |= add_opt(o, "ramp_s", "%g", c->ramp_s);
     if (c->concurrency_given && (c->rate > 0 || c->sweep.mode == SWEEP_RATE))
         e |= add_opt(o, "concurrency_cap", "%llu",
                      (unsigned long long)c->concurrency);

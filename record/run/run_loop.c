@@ -1,6 +1,7 @@
 /* run_loop: the event loop's callbacks and every decision of the run. */
 #include "run_loop.h"
 
+#include <math.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -107,13 +108,41 @@ static void start_next(struct run_loop *r, int64_t scheduled_ns,
     start_attempt(r, r->next_k - 1, scheduled_ns, released_ns, 1, 0);
 }
 
-/* Closed loop: keeps the configured number of requests in flight. */
+/* Closed loop with --ramp: how many may be in flight at now_ns (one more
+ * every ramp / concurrency from the start), and when the next one may
+ * join (-1: the ramp is over). */
+static uint64_t ramp_allowed(const struct run_loop *r, int64_t now_ns,
+                             int64_t *next_ns)
+{
+    int64_t ramp = (int64_t)(r->cfg->ramp_s * 1e9), since;
+    uint64_t n = r->max_inflight, k;
+    *next_ns = -1;
+    if (ramp <= 0 || n == 0)
+        return n;
+    since = now_ns - r->ramp_zero_ns;
+    if (since >= ramp)
+        return n;
+    k = 1 + (uint64_t)((double)n * (double)since / (double)ramp);
+    if (k >= n)
+        return n;
+    *next_ns =
+        r->ramp_zero_ns + (int64_t)ceil((double)k * (double)ramp / (double)n);
+    return k;
+}
+
+/* Closed loop: keeps the configured number of requests in flight (during
+ * a ramp, the number reached so far; the pace timer raises it). */
 static void refill(struct run_loop *r)
 {
+    int64_t next;
+    uint64_t allowed;
     if (r->rate > 0)
         return;
-    while (busy(r) < r->max_inflight && has_next(r))
+    allowed = ramp_allowed(r, clock_mono_ns(), &next);
+    while (busy(r) < allowed && has_next(r))
         start_next(r, -1, -1);
+    if (next >= 0 && has_next(r))
+        run_timer_at(r->pace, next);
 }
 
 /* Counts t's first token (a fact transfer.c keeps) on the progress line,
@@ -342,6 +371,11 @@ static void on_pace(evutil_socket_t fd, short what, void *arg)
     bool was_blocked = r->cap_blocked;
     (void)fd;
     (void)what;
+    if (r->rate <= 0) { /* a closed loop's ramp: one more may join */
+        refill(r);
+        check_end(r);
+        return;
+    }
     r->cap_blocked = false;
     while (has_next(r) && run_pacer_due(&r->pacer, now)) {
         int64_t due = r->pacer.next_due_ns;
@@ -394,6 +428,9 @@ static uint64_t planned_sends(const struct config *c)
     if (c->rate * c->duration_s > 1e7)
         return (uint64_t)(c->rate * c->duration_s + 0.5);
     arrival_init(&a, c->arrival == ARRIVAL_POISSON, c->rate, c->seed);
+    if (c->burstiness > 0)
+        arrival_set_burstiness(&a, c->burstiness);
+    arrival_set_ramp(&a, (int64_t)(c->ramp_s * 1e9));
     while (arrival_next(&a) < end_ns)
         n++;
     return n;
@@ -460,6 +497,7 @@ int run_loop_open(struct run_loop *r, const struct run_setup *s,
 
 void run_loop_begin(struct run_loop *r, int64_t mono_zero)
 {
+    r->ramp_zero_ns = mono_zero;
     const struct config *c = r->cfg;
     bool show = progress_shown(c);
     uint64_t total = schedule_total(&r->sched);
@@ -503,7 +541,9 @@ static void begin_stage(struct run_loop *r, size_t idx)
     r->stage_over = false;
     r->stage_written = false;
     r->cap_blocked = false;
-    run_stage_begin(&r->stage, sw, idx, now, &r->lag);
+    run_stage_begin(&r->stage, sw, idx, now, (int64_t)(c->ramp_s * 1e9),
+                    &r->lag);
+    r->ramp_zero_ns = now;
     r->req.stage = r->stage.id;
     /* its load in the trace before its requests: a cut trace still
      * names the stage of every request */
@@ -513,6 +553,7 @@ static void begin_stage(struct run_loop *r, size_t idx)
     st.load = sw->loads[idx];
     st.start_ns = now;
     st.end_ns = st.cpu_ns = -1;
+    st.ramp_ns = (int64_t)(c->ramp_s * 1e9);
     if (run_loop_check_write(r, trace_write_stage(r->s->writer, &st)))
         return;
     if (idx > 0) {
@@ -524,7 +565,7 @@ static void begin_stage(struct run_loop *r, size_t idx)
     if (sw->mode == SWEEP_RATE) {
         r->rate = sw->loads[idx];
         /* each stage its own seeded arrivals, the same for a seed */
-        run_pacer_start(&r->pacer, c->arrival == ARRIVAL_POISSON, r->rate,
+        run_pacer_start(&r->pacer, c, r->rate,
                         idx ? rng_mix(c->seed, idx) : c->seed, now);
         on_pace(-1, 0, r);
     } else {

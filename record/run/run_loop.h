@@ -54,9 +54,11 @@ struct run_loop {
     size_t stage_idx;
     bool stage_over;    /* the stage sends no more (its --duration ran out) */
     bool stage_written; /* its stage record is written */
-    bool no_more;       /* no new requests (duration, signal, failure) */
-    bool aborting;      /* a signal: stop the requests in flight too */
-    bool fatal;         /* a write failed or memory ran out: stop now */
+    int64_t
+        ramp_zero_ns; /* --ramp counts from here (the run's or stage's start) */
+    bool no_more;     /* no new requests (duration, signal, failure) */
+    bool aborting;    /* a signal: stop the requests in flight too */
+    bool fatal;       /* a write failed or memory ran out: stop now */
     int fatal_rc;
     int64_t mono_zero;
     int64_t idle_ns;

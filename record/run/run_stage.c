@@ -13,13 +13,15 @@ int64_t run_stage_cpu_ns(void)
 }
 
 void run_stage_begin(struct run_stage *st, const struct cli_sweep *sw,
-                     size_t idx, int64_t now_ns, const struct self_lag *lag)
+                     size_t idx, int64_t now_ns, int64_t ramp_ns,
+                     const struct self_lag *lag)
 {
     memset(st, 0, sizeof *st);
     st->id = (uint32_t)idx + 1;
     st->mode = sw->mode;
     st->load = sw->loads[idx];
     st->start_ns = now_ns;
+    st->ramp_ns = ramp_ns;
     st->lag_mark = self_lag_mark(lag);
     st->cpu_start_ns = run_stage_cpu_ns();
 }
@@ -35,6 +37,7 @@ void run_stage_end(const struct run_stage *st, int64_t end_ns,
     out->start_ns = st->start_ns;
     out->end_ns = end_ns;
     out->sent = st->sent;
+    out->ramp_ns = st->ramp_ns;
     out->cpu_ns =
         cpu >= 0 && st->cpu_start_ns >= 0 ? cpu - st->cpu_start_ns : -1;
     self_lag_since(lag, st->lag_mark, &out->loop_lag_p50_ns,

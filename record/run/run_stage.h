@@ -17,6 +17,7 @@ struct run_stage {
     enum sweep_mode mode;
     double load;      /* concurrency or requests/s */
     int64_t start_ns; /* the stage began */
+    int64_t ramp_ns;  /* --ramp: its first ramp_ns are ramp-up */
     uint64_t sent;    /* first attempts sent in it */
     uint64_t lag_mark;
     int64_t cpu_start_ns; /* process CPU time at the start, -1 unknown */
@@ -25,10 +26,12 @@ struct run_stage {
 /* The process's CPU time (user + system) in ns, -1 when unknown. */
 int64_t run_stage_cpu_ns(void);
 
-/* Begins stage idx (from 0) of sw at now_ns; lag is the run's self-lag
- * watch (its samples from now on are the stage's). Can't fail. */
+/* Begins stage idx (from 0) of sw at now_ns with a ramp of ramp_ns (0:
+ * none); lag is the run's self-lag watch (its samples from now on are the
+ * stage's). Can't fail. */
 void run_stage_begin(struct run_stage *st, const struct cli_sweep *sw,
-                     size_t idx, int64_t now_ns, const struct self_lag *lag);
+                     size_t idx, int64_t now_ns, int64_t ramp_ns,
+                     const struct self_lag *lag);
 
 /* Fills *out, the stage record of st ending at end_ns (borrows st's
  * strings, which are static). Can't fail. */

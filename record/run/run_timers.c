@@ -6,14 +6,16 @@
 void run_pacer_init(struct run_pacer *p, const struct config *cfg,
                     int64_t zero_ns)
 {
-    run_pacer_start(p, cfg->arrival == ARRIVAL_POISSON, cfg->rate, cfg->seed,
-                    zero_ns);
+    run_pacer_start(p, cfg, cfg->rate, cfg->seed, zero_ns);
 }
 
-void run_pacer_start(struct run_pacer *p, bool poisson, double rate,
+void run_pacer_start(struct run_pacer *p, const struct config *cfg, double rate,
                      uint64_t seed, int64_t zero_ns)
 {
-    arrival_init(&p->arrival, poisson, rate, seed);
+    arrival_init(&p->arrival, cfg->arrival == ARRIVAL_POISSON, rate, seed);
+    if (cfg->burstiness > 0)
+        arrival_set_burstiness(&p->arrival, cfg->burstiness);
+    arrival_set_ramp(&p->arrival, (int64_t)(cfg->ramp_s * 1e9));
     p->zero_ns = zero_ns;
     p->next_due_ns = zero_ns + arrival_next(&p->arrival);
 }

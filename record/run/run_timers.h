@@ -29,9 +29,10 @@ struct run_pacer {
 void run_pacer_init(struct run_pacer *p, const struct config *cfg,
                     int64_t zero_ns);
 
-/* Starts arrivals of rate requests/s (Poisson or constant, seeded) at
- * zero_ns, as for one stage of a sweep, and draws the first due time. */
-void run_pacer_start(struct run_pacer *p, bool poisson, double rate,
+/* Starts arrivals of rate requests/s with cfg's kind, burstiness and
+ * ramp (seeded by seed) at zero_ns, as for one stage of a sweep, and draws
+ * the first due time. */
+void run_pacer_start(struct run_pacer *p, const struct config *cfg, double rate,
                      uint64_t seed, int64_t zero_ns);
 
 /* True when the next request is due at now_ns. */
