@@ -158,7 +158,11 @@ struct trace_stage {
     int64_t end_ns;   /* its last request ended */
     int64_t ramp_ns;  /* --ramp: requests sent before start + ramp are
                          ramp-up; 0 none */
-    uint64_t sent;    /* first attempts sent */
+    /* --search: the live verdict ("pass", "fail"; NULL: not a search) of
+     * search_met requests within its TTFT limit of search_judged */
+    const char *search;
+    uint64_t search_met, search_judged;
+    uint64_t sent; /* first attempts sent */
     /* the event loop's lateness during the stage (self_lag.h); -1 / 0
      * samples when not measured */
     int64_t loop_lag_p50_ns, loop_lag_p99_ns, loop_lag_max_ns;

@@ -418,6 +418,9 @@ static void read_stage(struct trace_reader *r, const struct mp_value *m,
     s->sent = (uint64_t)map_int(m, "sent", 0);
     s->cpu_ns = map_int(m, "cpu_ns", -1);
     s->ramp_ns = map_int(m, "ramp_ns", 0);
+    s->search = map_str(r, m, "search");
+    s->search_met = (uint64_t)map_int(m, "search_met", 0);
+    s->search_judged = (uint64_t)map_int(m, "search_judged", 0);
     s->loop_lag_samples = (uint64_t)map_int(m, "loop_lag_samples", 0);
     s->loop_lag_p50_ns = map_int(m, "loop_lag_p50_ns", -1);
     s->loop_lag_p99_ns = map_int(m, "loop_lag_p99_ns", -1);

@@ -437,7 +437,8 @@ int trace_write_stage(struct trace_writer *w, const struct trace_stage *s)
     if (w->error)
         return w->error;
     begin_record(w, TRACE_STAGE, 1);
-    msgpack_pack_map(pk, 7 + (s->loop_lag_samples ? 4 : 0) + (s->ramp_ns > 0));
+    msgpack_pack_map(pk, 7 + (s->loop_lag_samples ? 4 : 0) + (s->ramp_ns > 0) +
+                             (s->search ? 3 : 0));
     pack_kv_uint(pk, "id", s->id);
     pack_kv_str(pk, "mode", s->mode);
     pack_key(pk, "load");
@@ -448,6 +449,11 @@ int trace_write_stage(struct trace_writer *w, const struct trace_stage *s)
     pack_kv_int(pk, "cpu_ns", s->cpu_ns);
     if (s->ramp_ns > 0)
         pack_kv_int(pk, "ramp_ns", s->ramp_ns);
+    if (s->search) {
+        pack_kv_str(pk, "search", s->search);
+        pack_kv_uint(pk, "search_met", s->search_met);
+        pack_kv_uint(pk, "search_judged", s->search_judged);
+    }
     if (s->loop_lag_samples) {
         pack_kv_uint(pk, "loop_lag_samples", s->loop_lag_samples);
         pack_kv_int(pk, "loop_lag_p50_ns", s->loop_lag_p50_ns);

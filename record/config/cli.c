@@ -58,6 +58,7 @@ enum opt_id {
     OPT_SWEEP,
     OPT_BURSTINESS,
     OPT_RAMP,
+    OPT_SEARCH,
 };
 
 struct opt {
@@ -108,6 +109,7 @@ static const struct opt opts[] = {
     {"sweep", 0, true, OPT_SWEEP},
     {"burstiness", 0, true, OPT_BURSTINESS},
     {"ramp", 0, true, OPT_RAMP},
+    {"search", 0, true, OPT_SEARCH},
 };
 
 #define N_OPTS (sizeof opts / sizeof opts[0])
@@ -468,6 +470,14 @@ static int apply(struct config *cfg, const struct opt *o, const char *v,
                          shown(v));
         cfg->ramp_s = d;
         break;
+    case OPT_SEARCH:
+        if (cli_search_parse(v, &cfg->search, err, errlen)) {
+            if (sanitize_looks_secret(v))
+                return usage(err, errlen,
+                             "--search: [redacted] is not MODE=START,ttft=DUR");
+            return CLI_E_USAGE;
+        }
+        break;
     case OPT_SWEEP:
         if (cli_sweep_parse(v, &cfg->sweep, err, errlen)) {
             if (sanitize_looks_secret(v))
@@ -585,14 +595,24 @@ int cli_parse(int argc, char **argv, struct config *cfg, char *err,
             return rc;
     }
     cfg->concurrency_given = c_given;
+    if (cfg->search.mode != SWEEP_NONE) {
+        if (cfg->sweep.mode != SWEEP_NONE)
+            return usage(err, errlen,
+                         "--sweep and --search exclude each other: --sweep "
+                         "runs the loads given, --search picks them");
+        /* the first probe is a one-stage sweep; run_loop adds the rest */
+        cfg->sweep.mode = cfg->search.mode;
+        cfg->sweep.n = 1;
+        cfg->sweep.loads[0] = cfg->search.start;
+    }
     if (cfg->sweep.mode == SWEEP_CONCURRENCY && (c_given || cfg->rate > 0))
         return usage(err, errlen,
-                     "--sweep concurrency=... sets the concurrency of each "
-                     "stage: leave out -c and -r");
+                     "--sweep/--search concurrency=... sets the concurrency "
+                     "of each stage: leave out -c and -r");
     if (cfg->sweep.mode == SWEEP_RATE && cfg->rate > 0)
         return usage(err, errlen,
-                     "--sweep rate=... sets the rate of each stage: leave "
-                     "out -r (-c N caps the requests in flight)");
+                     "--sweep/--search rate=... sets the rate of each stage: "
+                     "leave out -r (-c N caps the requests in flight)");
     if (cfg->burstiness > 0 &&
         ((cfg->rate <= 0 && cfg->sweep.mode != SWEEP_RATE) ||
          cfg->arrival != ARRIVAL_POISSON))

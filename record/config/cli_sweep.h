@@ -26,6 +26,23 @@ struct cli_sweep {
 int cli_sweep_parse(const char *v, struct cli_sweep *out, char *err,
                     size_t errlen);
 
+/* --search MODE=START,ttft=DUR[,attain=P][,stages=N][,precision=F]: an
+ * adaptive sweep (docs/capacity.md). */
+struct cli_search {
+    enum sweep_mode mode; /* SWEEP_NONE: no search */
+    double start;         /* the first probe's load */
+    double ttft_ms;       /* the live limit: TTFT from the intended send */
+    double attain;        /* share of a probe's requests within it, 0.99 */
+    unsigned max_stages;  /* probes at most, 10 */
+    double precision;     /* rate: stop when hi - lo <= precision x lo (0.1);
+                             concurrency: when hi - lo <= 1 */
+};
+
+/* Parses a --search value into *out. Returns 0, or -1 with a one-line
+ * reason in err. */
+int cli_search_parse(const char *v, struct cli_search *out, char *err,
+                     size_t errlen);
+
 /* "concurrency" or "rate" ("" for SWEEP_NONE). */
 const char *cli_sweep_mode_name(enum sweep_mode m);
 

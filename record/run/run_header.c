@@ -120,8 +120,15 @@ static int fill_options(const struct run_setup *s, struct options *o)
     int e = 0;
     if (c->check)
         e |= add_opt(o, "mode", "check");
-    if (c->sweep.n)
+    if (c->search.mode != SWEEP_NONE) {
+        e |= add_opt(o, "search", "%s=%g", cli_sweep_mode_name(c->search.mode),
+                     c->search.start);
+        e |= add_opt(o, "search_ttft_ms", "%g", c->search.ttft_ms);
+        e |= add_opt(o, "search_attain", "%g", c->search.attain);
+        e |= add_opt(o, "search_stages", "%u", c->search.max_stages);
+    } else if (c->sweep.n) {
         e |= add_owned(o, "sweep", sweep_text(&c->sweep));
+    }
     if (c->sweep.mode == SWEEP_RATE) {
         e |= add_opt(o, "loop", "open");
         e |= add_opt(o, "arrival", "%s",

@@ -51,8 +51,16 @@ static uint64_t busy(const struct run_loop *r)
 
 static void begin_stage(struct run_loop *r, size_t idx);
 
+/* --search: whether the stage's requests met the live limit. */
+static bool search_pass(const struct run_loop *r)
+{
+    return r->stage_final > 0 &&
+           (double)r->stage_met >=
+               r->cfg->search.attain * (double)r->stage_final;
+}
+
 /* A sweep's stage is over (nothing in flight, nothing left to send):
- * writes its stage record, once. */
+ * writes its stage record (with --search, its verdict), once. */
 static void end_stage(struct run_loop *r)
 {
     struct trace_stage st;
@@ -60,7 +68,25 @@ static void end_stage(struct run_loop *r)
         return;
     r->stage_written = true;
     run_stage_end(&r->stage, clock_mono_ns(), &r->lag, &st);
+    if (r->cfg->search.mode != SWEEP_NONE) {
+        st.search = search_pass(r) ? "pass" : "fail";
+        st.search_met = r->stage_met;
+        st.search_judged = r->stage_final;
+    }
     run_loop_check_write(r, trace_write_stage(r->s->writer, &st));
+}
+
+/* --search: appends the next probe's load to the plan, or says the
+ * search is over. */
+static bool search_more(struct run_loop *r)
+{
+    double next;
+    if (r->cfg->search.mode == SWEEP_NONE || r->plan.n == CLI_MAX_STAGES ||
+        !run_search_next(&r->search, r->plan.loads[r->stage_idx],
+                         search_pass(r), &next))
+        return false;
+    r->plan.loads[r->plan.n++] = next;
+    return true;
 }
 
 /* Once nothing is left to do: ends a sweep's stage and begins the next,
@@ -71,7 +97,7 @@ static void check_end(struct run_loop *r)
         return;
     end_stage(r);
     if (r->stage.id && !r->no_more && !r->fatal &&
-        r->stage_idx + 1 < r->cfg->sweep.n) {
+        (r->stage_idx + 1 < r->plan.n || search_more(r))) {
         begin_stage(r, r->stage_idx + 1);
         return;
     }
@@ -253,6 +279,22 @@ static void cancel_retries(struct run_loop *r, bool count)
     }
 }
 
+/* --search: counts a request that ended for good in the stage, and
+ * whether it was ok with its first token within the TTFT limit from its
+ * intended send. */
+static void count_for_search(struct run_loop *r, const struct transfer *t,
+                             const struct trace_result *res)
+{
+    int64_t from = t->scheduled_ns >= 0 ? t->scheduled_ns : t->start_ns;
+    bool ok = !res->error_kind || !res->error_kind[0];
+    if (r->cfg->search.mode == SWEEP_NONE || t->warmup)
+        return;
+    r->stage_final++;
+    if (ok && t->first_token_ns >= 0 &&
+        (double)(t->first_token_ns - from) <= r->cfg->search.ttft_ms * 1e6)
+        r->stage_met++;
+}
+
 /* An attempt ended (code: libcurl's, or CURLE_OK when it was stopped):
  * writes its result; then either it is sent again after a wait (counted
  * as retried) or the request ends with it. Frees t. */
@@ -280,12 +322,14 @@ static void finish(struct run_loop *r, struct transfer *t, CURLcode code)
     run_outcome_attempt(r->out, t->chunks, t->bytes);
     if (e.sse_mislabelled)
         run_outcome_sse_mislabelled(r->out, e.content_type);
-    if (again && arm_retry(r, again) == 0)
+    if (again && arm_retry(r, again) == 0) {
         r->out->retried++;
-    else
+    } else {
         run_outcome_request(r->out, e.res.error_kind, e.res.error_message,
                             t->warmup,
                             run_retry_exhausted(r->cfg->retry, t, &e.res));
+        count_for_search(r, t, &e.res);
+    }
     transfer_free(t);
 }
 
@@ -480,6 +524,8 @@ int run_loop_open(struct run_loop *r, const struct run_setup *s,
     r->sched.rounds = c->n;
     r->sched.unbounded = c->duration_s > 0 && !c->n_given;
     r->rate = c->rate;
+    r->plan = c->sweep;
+    run_search_init(&r->search, &c->search);
     /* open loop: at most -c in flight when given with -r, else what the
      * open-file limit allows */
     r->max_inflight =
@@ -505,6 +551,8 @@ void run_loop_begin(struct run_loop *r, int64_t mono_zero)
     r->mono_zero = mono_zero;
     if (c->sweep.n) {
         /* every stage runs the schedule; stages end by count or time */
+        if (c->search.mode != SWEEP_NONE)
+            total = UINT64_MAX; /* the search picks its probes */
         if (total != UINT64_MAX)
             total =
                 total * c->sweep.n - c->warmup * c->n_models * (c->sweep.n - 1);
@@ -534,10 +582,11 @@ void run_loop_begin(struct run_loop *r, int64_t mono_zero)
 static void begin_stage(struct run_loop *r, size_t idx)
 {
     const struct config *c = r->cfg;
-    const struct cli_sweep *sw = &c->sweep;
+    const struct cli_sweep *sw = &r->plan;
     int64_t now = clock_mono_ns();
     struct trace_stage st;
     r->stage_idx = idx;
+    r->stage_final = r->stage_met = 0;
     r->stage_over = false;
     r->stage_written = false;
     r->cap_blocked = false;

@@ -20,6 +20,7 @@
 #include "run.h"
 #include "run_requests.h"
 #include "run_retry.h"
+#include "run_search.h"
 #include "run_stage.h"
 #include "run_timers.h"
 #include "schedule.h"
@@ -52,13 +53,16 @@ struct run_loop {
     int64_t released_ns;    /* when the last attempt ended (a place freed) */
     struct run_stage stage; /* --sweep: the stage running */
     size_t stage_idx;
-    bool stage_over;    /* the stage sends no more (its --duration ran out) */
-    bool stage_written; /* its stage record is written */
-    int64_t
-        ramp_zero_ns; /* --ramp counts from here (the run's or stage's start) */
-    bool no_more;     /* no new requests (duration, signal, failure) */
-    bool aborting;    /* a signal: stop the requests in flight too */
-    bool fatal;       /* a write failed or memory ran out: stop now */
+    bool stage_over;      /* the stage sends no more (its --duration ran out) */
+    bool stage_written;   /* its stage record is written */
+    int64_t ramp_zero_ns; /* --ramp counts from the run's or stage's start */
+    struct cli_sweep plan;    /* the stages: --sweep's, or --search's so far */
+    struct run_search search; /* --search */
+    uint64_t stage_final;     /* requests of the stage ended for good */
+    uint64_t stage_met;       /* of them: ok within --search's TTFT */
+    bool no_more;             /* no new requests (duration, signal, failure) */
+    bool aborting;            /* a signal: stop the requests in flight too */
+    bool fatal;               /* a write failed or memory ran out: stop now */
     int fatal_rc;
     int64_t mono_zero;
     int64_t idle_ns;

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# --search: an adaptive sweep against the replay server's capacity model
+# (4 decode slots of 145 ms: up to 4 in flight nothing waits, TTFT 50 ms;
+# 5 and more wait). With ttft=120ms the probes double 1, 2, 4, 8 (breaks),
+# then bisect 6, 5 (break) and stop with 4 and 5 adjacent. Every probe is a
+# stage of the trace with the live verdict, and `analyze capacity`
+# re-judges the same trace offline (here: the same knee, 4).
+. "${TT_SOURCE_DIR:?}/tests/lib/lib.sh"
+. "$TT_SOURCE_DIR/tests/lib/record_lib.sh"
+
+start_replay --synthetic 'ttft=50ms,tpot=5ms,tokens=20,capacity=4'
+
+"$TT_RECORD" -q -u "$URL" -m m --classes short-short \
+    --search concurrency=1,ttft=120ms,attain=90% --duration 1 \
+    -o "$T/s.ttrace" || fail "search exit $?"
+d=$(dump "$T/s.ttrace")
+assert_eq "$(jqs "$d" '.[]|select(.kind=="header")|.options|"\(.search) \(.search_ttft_ms) \(.search_attain)"')" \
+    "concurrency=1 120 0.9" "search options"
+assert_eq "$(jqs "$d" '[.[]|select(.kind=="stage" and .end_ns > 0)|"\(.load):\(.search)"]|join(",")')" \
+    "1:pass,2:pass,4:pass,8:fail,6:fail,5:fail" "probes and verdicts"
+assert_eq "$(jqs "$d" '[.[]|select(.kind=="stage" and .end_ns > 0)|(.search_judged > 0 and .search_met <= .search_judged)]|all')" \
+    true "verdict counts"
+"$TT_ANALYZE" capacity "$T/s.ttrace" --slo ttft=120ms --attain 90% --max-send-lag 1s \
+    --max-loop-lag-share 1000% --max-cpu 100% --format json >"$T/s.json" || fail "capacity exit $?"
+assert_eq "$(jq -r '.knee.load' "$T/s.json")" 4 "offline knee"
+
+expect_exit 2 "$TT_RECORD" -u "$URL" -m m --search concurrency=1 2>"$T/e"
+grep -q "search needs ttft=DUR" "$T/e" || fail "no ttft: $(cat "$T/e")"
+expect_exit 2 "$TT_RECORD" -u "$URL" -m m --search rate=1,ttft=1s --sweep rate=1,2 2>"$T/e"
+grep -q "exclude each other" "$T/e" || fail "search and sweep"
+expect_exit 2 "$TT_RECORD" -u "$URL" -m m --search rate=1,ttft=1s,stages=0 2>"$T/e"
+grep -q "bad value '0' for stages" "$T/e" || fail "bad stages: $(cat "$T/e")"
+echo ok
