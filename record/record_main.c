@@ -100,7 +100,10 @@ static void note_unsent_lines(const struct config *cfg,
 static int load_workload(const struct config *cfg, struct workload *wl)
 {
     char err[1024] = "";
-    int rc = cfg->workload_file
+    int rc = cfg->arrivals_file
+                 ? workload_load_arrivals(cfg->arrivals_file, cfg->speed, wl,
+                                          err, sizeof err)
+             : cfg->workload_file
                  ? workload_load_file(cfg->workload_file, wl, err, sizeof err)
                  : workload_load_builtin(wl, err, sizeof err);
     if (!rc)
@@ -307,6 +310,7 @@ static int prepare_and_record(struct config *cfg)
     s.proxy = &proxy;
     s.cfg = cfg;
     s.wl = &wl;
+    s.arrivals = wl.arrivals;
     s.extra_body = extra;
     s.endpoint = bu.shown_endpoint;
     s.url = bu.url; /* the header stores it hidden (run_header.c) */

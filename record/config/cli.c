@@ -59,6 +59,8 @@ enum opt_id {
     OPT_BURSTINESS,
     OPT_RAMP,
     OPT_SEARCH,
+    OPT_ARRIVALS,
+    OPT_SPEED,
 };
 
 struct opt {
@@ -110,6 +112,8 @@ static const struct opt opts[] = {
     {"burstiness", 0, true, OPT_BURSTINESS},
     {"ramp", 0, true, OPT_RAMP},
     {"search", 0, true, OPT_SEARCH},
+    {"arrivals", 0, true, OPT_ARRIVALS},
+    {"speed", 0, true, OPT_SPEED},
 };
 
 #define N_OPTS (sizeof opts / sizeof opts[0])
@@ -144,6 +148,7 @@ static void config_defaults(struct config *cfg, int argc, char **argv)
     cfg->timeout_s = 600;
     cfg->idle_timeout_s = 120;
     cfg->progress = PROGRESS_AUTO;
+    cfg->speed = 1;
     cfg->argc = argc;
     cfg->argv = argv;
 }
@@ -470,6 +475,23 @@ static int apply(struct config *cfg, const struct opt *o, const char *v,
                          shown(v));
         cfg->ramp_s = d;
         break;
+    case OPT_ARRIVALS:
+        if (*v == '\0')
+            return usage(err, errlen, "--arrivals: empty file name");
+        cfg->arrivals_file = v;
+        break;
+    case OPT_SPEED: {
+        char *end;
+        errno = 0;
+        d = strtod(v, &end);
+        if (end == v || *end || errno || !isfinite(d) || d <= 0 || d > 1e6)
+            return usage(err, errlen,
+                         "--speed: '%s' is not a factor above 0 (2: twice "
+                         "as fast)",
+                         shown(v));
+        cfg->speed = d;
+        break;
+    }
     case OPT_SEARCH:
         if (cli_search_parse(v, &cfg->search, err, errlen)) {
             if (sanitize_looks_secret(v))
@@ -595,6 +617,20 @@ int cli_parse(int argc, char **argv, struct config *cfg, char *err,
             return rc;
     }
     cfg->concurrency_given = c_given;
+    if (cfg->speed != 1 && !cfg->arrivals_file)
+        return usage(err, errlen, "--speed scales --arrivals FILE");
+    if (cfg->arrivals_file &&
+        (cfg->rate > 0 || cfg->sweep.mode != SWEEP_NONE ||
+         cfg->search.mode != SWEEP_NONE || arrival_given ||
+         cfg->burstiness > 0 || cfg->ramp_s > 0 || cfg->n_given ||
+         cfg->warmup > 0 || cfg->workload_file || cfg->classes ||
+         cfg->n_models > 1))
+        return usage(err, errlen,
+                     "--arrivals FILE sets when each request goes out and "
+                     "its lengths: leave out -r, --sweep, --search, "
+                     "--arrival, --burstiness, --ramp, -n, --warmup, -w and "
+                     "--classes, "
+                     "and give one -m (-c N caps the requests in flight)");
     if (cfg->search.mode != SWEEP_NONE) {
         if (cfg->sweep.mode != SWEEP_NONE)
             return usage(err, errlen,

@@ -59,12 +59,14 @@ struct config {
     uint64_t concurrency; /* closed loop: requests in flight; open loop with
                              concurrency_given: the most in flight (-r -c) */
     bool concurrency_given;
-    double rate;              /* open loop requests/s, 0: closed loop */
-    struct cli_sweep sweep;   /* --sweep: the stages (mode SWEEP_NONE: one);
-                                 --search: its first probe */
-    struct cli_search search; /* --search (mode SWEEP_NONE: none) */
-    double burstiness;        /* --burstiness: gamma shape of the gaps, 0 off */
-    double ramp_s;            /* --ramp: rate or concurrency climbs, 0 off */
+    double rate;               /* open loop requests/s, 0: closed loop */
+    struct cli_sweep sweep;    /* --sweep: the stages (mode SWEEP_NONE: one);
+                                  --search: its first probe */
+    struct cli_search search;  /* --search (mode SWEEP_NONE: none) */
+    const char *arrivals_file; /* --arrivals FILE, or NULL */
+    double speed;              /* --speed: arrival times divided by it, 1 */
+    double burstiness; /* --burstiness: gamma shape of the gaps, 0 off */
+    double ramp_s;     /* --ramp: rate or concurrency climbs, 0 off */
     enum arrival_kind arrival;
     uint64_t seed;
     uint64_t warmup;    /* warmup requests per model */

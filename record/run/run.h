@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "arrivals_file.h"
 #include "cli.h"
 #include "proxy_env.h"
 #include "trace.h"
@@ -34,6 +35,7 @@ struct run_setup {
     const char *trace_id;             /* 8 hex characters */
     const char *command_line;         /* sanitized */
     struct trace_writer *writer;
+    const struct arrivals_file *arrivals; /* --arrivals, or NULL */
 };
 
 #define RUN_MAX_KINDS 32

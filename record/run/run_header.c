@@ -136,6 +136,10 @@ static int fill_options(const struct run_setup *s, struct options *o)
         e |= add_opt(o, "seed", "%llu", (unsigned long long)c->seed);
     } else if (c->sweep.mode == SWEEP_CONCURRENCY) {
         e |= add_opt(o, "loop", "closed");
+    } else if (c->arrivals_file) {
+        e |= add_opt(o, "loop", "open");
+        e |= add_opt(o, "arrivals", "%s", c->arrivals_file);
+        e |= add_opt(o, "speed", "%g", c->speed);
     } else if (c->rate > 0) {
         e |= add_opt(o, "loop", "open");
         e |= add_opt(o, "rate", "%g", c->rate);

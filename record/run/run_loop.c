@@ -504,7 +504,7 @@ int run_loop_open(struct run_loop *r, const struct run_setup *s,
     /* Open-loop pacing needs sub-ms timers; they cost a timerfd_settime per
      * loop turn (~0.6 per chunk), so a closed loop goes without. The
      * self-lag timer keeps its own precision (self_lag.h). */
-    if (c->rate > 0 || c->sweep.mode == SWEEP_RATE)
+    if (c->rate > 0 || c->sweep.mode == SWEEP_RATE || s->arrivals)
         event_config_set_flag(ec, EVENT_BASE_FLAG_PRECISE_TIMER);
     r->base = event_base_new_with_config(ec);
     event_config_free(ec);
@@ -524,12 +524,21 @@ int run_loop_open(struct run_loop *r, const struct run_setup *s,
     r->sched.rounds = c->n;
     r->sched.unbounded = c->duration_s > 0 && !c->n_given;
     r->rate = c->rate;
+    if (s->arrivals) {
+        /* an open loop whose times come from the file; the rate is only
+         * its mean (for the paths that ask "open loop?") */
+        const struct arrivals_file *a = s->arrivals;
+        int64_t span = a->n ? a->at_ns[a->n - 1] : 0;
+        r->rate = span > 0 ? (double)a->n / ((double)span / 1e9) : 1;
+        r->sched.rounds = a->n;
+        r->sched.unbounded = false;
+    }
     r->plan = c->sweep;
     run_search_init(&r->search, &c->search);
     /* open loop: at most -c in flight when given with -r, else what the
      * open-file limit allows */
     r->max_inflight =
-        c->rate > 0 || c->sweep.mode == SWEEP_RATE
+        c->rate > 0 || c->sweep.mode == SWEEP_RATE || s->arrivals
             ? (c->concurrency_given ? c->concurrency : inflight_cap)
             : c->concurrency;
     /* Counted here, before the run's clock zero, so no send waits for it;
@@ -638,7 +647,11 @@ void run_loop_run(struct run_loop *r)
     }
     if (c->duration_s > 0)
         run_timer_after(r->deadline, (int64_t)(c->duration_s * 1e9));
-    if (c->rate > 0) {
+    if (r->s->arrivals) {
+        run_pacer_start_list(&r->pacer, r->s->arrivals->at_ns,
+                             r->s->arrivals->n, r->mono_zero);
+        on_pace(-1, 0, r);
+    } else if (c->rate > 0) {
         run_pacer_init(&r->pacer, c, r->mono_zero);
         on_pace(-1, 0, r);
     } else {

@@ -20,6 +20,15 @@ void run_pacer_start(struct run_pacer *p, const struct config *cfg, double rate,
     p->next_due_ns = zero_ns + arrival_next(&p->arrival);
 }
 
+void run_pacer_start_list(struct run_pacer *p, const int64_t *at_ns, uint64_t n,
+                          int64_t zero_ns)
+{
+    arrival_init(&p->arrival, false, 1, 0);
+    arrival_set_list(&p->arrival, at_ns, n);
+    p->zero_ns = zero_ns;
+    p->next_due_ns = zero_ns + arrival_next(&p->arrival);
+}
+
 bool run_pacer_due(const struct run_pacer *p, int64_t now_ns)
 {
     return p->next_due_ns <= now_ns;

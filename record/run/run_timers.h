@@ -35,6 +35,11 @@ void run_pacer_init(struct run_pacer *p, const struct config *cfg,
 void run_pacer_start(struct run_pacer *p, const struct config *cfg, double rate,
                      uint64_t seed, int64_t zero_ns);
 
+/* Starts arrivals at the n offsets at_ns (borrowed) from zero_ns
+ * (--arrivals) and draws the first due time. */
+void run_pacer_start_list(struct run_pacer *p, const int64_t *at_ns, uint64_t n,
+                          int64_t zero_ns);
+
 /* True when the next request is due at now_ns. */
 bool run_pacer_due(const struct run_pacer *p, int64_t now_ns);
 

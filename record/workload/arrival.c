@@ -3,6 +3,7 @@
 #include "arrival.h"
 
 #include <math.h>
+#include <stddef.h>
 
 #include "rng.h"
 
@@ -12,6 +13,8 @@ void arrival_init(struct arrival *a, bool poisson, double rate, uint64_t seed)
     a->rate = rate;
     a->burstiness = 1;
     a->ramp_ns = 0;
+    a->list = NULL;
+    a->n_list = 0;
     a->state = seed;
     a->count = 0;
     a->next_ns = 0;
@@ -68,9 +71,20 @@ int64_t arrival_ramp_ns(int64_t t_ns, int64_t ramp_ns)
     return t_ns + ramp_ns / 2;
 }
 
+void arrival_set_list(struct arrival *a, const int64_t *at_ns, uint64_t n)
+{
+    a->list = n ? at_ns : NULL;
+    a->n_list = n;
+}
+
 int64_t arrival_next(struct arrival *a)
 {
     int64_t t;
+    if (a->list) {
+        t = a->list[a->count < a->n_list ? a->count : a->n_list - 1];
+        a->count++;
+        return t;
+    }
     if (!a->poisson) {
         /* computed from the index, so no rounding error accumulates */
         t = (int64_t)llround((double)a->count * 1e9 / a->rate);

@@ -9,12 +9,14 @@
 
 /* Open-loop arrivals: the offsets from the start at which requests are due. */
 struct arrival {
-    bool poisson;      /* else constant spacing */
-    double rate;       /* requests per second, > 0 */
-    double burstiness; /* poisson: gamma gaps of shape B (1: exponential) */
-    int64_t ramp_ns;   /* the rate climbs from 0 over this long, 0: none */
-    uint64_t state;    /* rng.h state */
-    uint64_t count;    /* arrivals handed out */
+    bool poisson;        /* else constant spacing */
+    double rate;         /* requests per second, > 0 */
+    double burstiness;   /* poisson: gamma gaps of shape B (1: exponential) */
+    int64_t ramp_ns;     /* the rate climbs from 0 over this long, 0: none */
+    const int64_t *list; /* --arrivals: the offsets themselves (borrowed) */
+    uint64_t n_list;
+    uint64_t state; /* rng.h state */
+    uint64_t count; /* arrivals handed out */
     int64_t next_ns;
 };
 
@@ -30,6 +32,11 @@ void arrival_set_burstiness(struct arrival *a, double burstiness);
 /* A ramp (--ramp D): the rate rises linearly from 0 to its value over
  * ramp_ns, then stays. Call after arrival_init. */
 void arrival_set_ramp(struct arrival *a, int64_t ramp_ns);
+
+/* Arrivals at the given offsets (ns from the start, ascending; borrowed,
+ * n > 0) instead of drawn ones: --arrivals FILE. Past the last one the
+ * last is repeated. Call after arrival_init. */
+void arrival_set_list(struct arrival *a, const int64_t *at_ns, uint64_t n);
 
 /* Returns the offset in ns of the next arrival from the start and advances.
  * Constant: i / rate exactly. Poisson: exponential (or gamma) gaps of mean

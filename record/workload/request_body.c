@@ -109,11 +109,42 @@ static int merge_extra(cJSON *body, const cJSON *extra)
     return 0;
 }
 
+/* A filler text of about n tokens: common short words, one token and about
+ * four characters each ("the cat ... "), malloc'd; NULL out of memory. */
+static char *filler_text(int64_t n)
+{
+    static const char *const words[] = {"the", "cat", "sat", "on",  "a",
+                                        "mat", "and", "saw", "two", "red",
+                                        "fox", "run", "by",  "old", "oak"};
+    size_t nw = sizeof words / sizeof words[0];
+    struct buf b;
+    buf_init(&b, 0);
+    if (buf_puts(&b, ""))
+        return NULL;
+    for (int64_t i = 0; i < n; i++)
+        if (buf_puts(&b, i ? " " : "") || buf_puts(&b, words[(size_t)i % nw])) {
+            buf_free(&b);
+            return NULL;
+        }
+    return b.data;
+}
+
 char *request_body_build(const struct request_body_opts *o,
                          const struct workload_item *item)
 {
     cJSON *body = cJSON_CreateObject(), *so;
-    char *out = NULL, *prompt = NULL;
+    char *out = NULL, *prompt = NULL, *filler = NULL;
+    struct workload_item tmp;
+    if (!item->prompt && !item->messages && item->filler_tokens > 0) {
+        /* made now, not kept: an arrivals file may hold millions */
+        tmp = *item;
+        tmp.prompt = filler = filler_text(item->filler_tokens);
+        if (!filler) {
+            cJSON_Delete(body);
+            return NULL;
+        }
+        item = &tmp;
+    }
     if (!body || !cJSON_AddStringToObject(body, "model", o->model))
         goto done;
     if (o->api == API_OPENAI_COMPLETIONS) {
@@ -140,6 +171,7 @@ char *request_body_build(const struct request_body_opts *o,
     out = cJSON_PrintUnformatted(body);
 done:
     free(prompt);
+    free(filler);
     cJSON_Delete(body);
     return out;
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arrivals_file.h"
 #include "prompts.h"
 
 int64_t workload_class_max_tokens(const char *name)
@@ -94,7 +95,7 @@ static int add_lines(struct workload *wl, const char *cls, const char *text,
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
         size_t total = n + (prefix ? prefix_len + 2 : 0);
-        struct workload_item it = {line, NULL, NULL, -1, 0};
+        struct workload_item it = {line, NULL, NULL, -1, 0, 0};
         int err;
         if (n > 0 && p[n - 1] == '\r')
             n--, total--;
@@ -252,5 +253,39 @@ void workload_free(struct workload *wl)
         class_free(&wl->classes[i]);
     free(wl->classes);
     free(wl->name);
+    arrivals_file_free(wl->arrivals);
+    free(wl->arrivals);
     memset(wl, 0, sizeof *wl);
+}
+
+int workload_load_arrivals(const char *path, double speed, struct workload *wl,
+                           char *err, size_t errlen)
+{
+    struct arrivals_file *a = calloc(1, sizeof *a);
+    memset(wl, 0, sizeof *wl);
+    if (!a)
+        goto nomem;
+    if (arrivals_file_load(path, speed, a, err, errlen)) {
+        free(a);
+        return WORKLOAD_E_INVALID;
+    }
+    wl->arrivals = a;
+    wl->name = strdup("arrivals");
+    if (!wl->name)
+        goto nomem;
+    for (size_t i = 0; i < a->n; i++) {
+        struct workload_item it;
+        memset(&it, 0, sizeof it);
+        it.index = (int64_t)i;
+        it.filler_tokens = a->input[i] > 0 ? a->input[i] : 64;
+        it.input_tokens_est = it.filler_tokens;
+        it.max_tokens = a->output[i] > 0 ? a->output[i] : -1;
+        if (workload_add(wl, "arrivals", &it))
+            goto nomem;
+    }
+    return WORKLOAD_OK;
+nomem:
+    snprintf(err, errlen, "out of memory");
+    workload_free(wl);
+    return WORKLOAD_E_NOMEM;
 }

@@ -15,6 +15,10 @@ struct workload_item {
     cJSON *messages;          /* a chat messages array, or NULL */
     int64_t max_tokens;       /* from the line, -1 when not given */
     int64_t input_tokens_est; /* characters / 4 */
+    /* --arrivals with lengths: no prompt or messages stored; the body
+     * gets a filler text of this many tokens (about 4 characters each),
+     * made when the request is sent. 0: none. */
+    int64_t filler_tokens;
 };
 
 struct workload_class {
@@ -25,8 +29,11 @@ struct workload_class {
     size_t cap;
 };
 
+struct arrivals_file;
+
 struct workload {
-    char *name; /* "builtin" or the workload file name */
+    char *name; /* "builtin", the workload file name, or "arrivals" */
+    struct arrivals_file *arrivals; /* --arrivals: the times (owned), or NULL */
     struct workload_class *classes;
     size_t n_classes;
     size_t cap;
@@ -66,6 +73,14 @@ int64_t workload_estimate_tokens(const char *text, size_t len);
  * name, creating the class at the end when new. */
 int workload_add(struct workload *wl, const char *name,
                  const struct workload_item *item);
+
+/* Loads --arrivals FILE (arrivals_file.h; speed divides its times) as a
+ * workload of one class, "arrivals", one item per arrival: a filler
+ * prompt of its input length (64 tokens when the file gives none) and its
+ * output length as max_tokens (-1 when not given); wl->arrivals keeps the
+ * times. On WORKLOAD_E_INVALID err reads "FILE:LINE: reason". */
+int workload_load_arrivals(const char *path, double speed, struct workload *wl,
+                           char *err, size_t errlen);
 
 /* Frees everything; the workload is empty afterwards. NULL-safe. */
 void workload_free(struct workload *wl);

@@ -125,7 +125,7 @@ static int load_line(struct workload *wl, const char *path, int64_t lineno,
                      char *line, size_t len, char *err, size_t errlen)
 {
     const char *end = NULL, *cls = NULL, *why;
-    struct workload_item it = {lineno - 1, NULL, NULL, -1, 0};
+    struct workload_item it = {lineno - 1, NULL, NULL, -1, 0, 0};
     cJSON *obj = cJSON_ParseWithLengthOpts(line, len, &end, false);
     int rc;
     if (!obj) {

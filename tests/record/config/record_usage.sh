@@ -91,7 +91,7 @@ for flag in -u --url -m --model --api --api-key-env -w --workload --classes -n -
     -c --concurrency -r --rate --arrival --seed --warmup --duration --max-tokens \
     --ignore-eos --extra-body --timeout --idle-timeout --connect-timeout --label \
     --no-content --http2 -o --output --force --progress -q --quiet --no-request-id \
-    --check --cline-settings --print-cline-settings --version --sweep --search --ramp --burstiness; do
+    --check --cline-settings --print-cline-settings --version --sweep --search --ramp --burstiness --arrivals --speed; do
     grep -qE -- "(^|[ ,])$flag([ ,=.]|$)" "$T/help.txt" || fail "--help does not mention $flag"
 done
 for default in "default 3" "default 1)" "default 600" "default 120" "OPENAI_BASE_URL" \
