@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clock.h"
 #include "log.h"
 #include "plot_escape.h"
+#include "plot_html_tables.h"
 #include "summary_output.h"
 
 /* Largest SVG inlined. */
@@ -79,79 +79,6 @@ static bool inline_svg(FILE *out, const char *svg, size_t len)
     return true;
 }
 
-/* One row of a trace's info table. */
-static void info_row(FILE *out, const char *key, const char *value)
-{
-    fprintf(out, "<tr><th>%s</th><td>", key);
-    esc(out, value && *value ? value : "-");
-    fputs("</td></tr>\n", out);
-}
-
-/* The info block of one trace: where it came from and what it holds. */
-static void trace_table(FILE *out, const struct trace_info *t)
-{
-    char when[64];
-    fputs("<table class=\"info\">\n", out);
-    info_row(out, "trace file", t->file);
-    info_row(out, "trace id", t->trace_id);
-    info_row(out, "api", t->api);
-    info_row(out, "endpoint", t->endpoint);
-    info_row(out, "host", t->host);
-    info_row(out, "recorder", t->tool_version);
-    info_row(out, "workload", t->workload);
-    info_row(out, "started (UTC)",
-             t->real_zero_ns > 0
-                 ? clock_format_utc(t->real_zero_ns, when, sizeof(when))
-                 : "");
-    fputs("<tr><th>models</th><td>", out);
-    for (size_t i = 0; i < t->n_models; i++) {
-        if (i)
-            fputs(", ", out);
-        esc(out, t->models[i]);
-    }
-    fputs("</td></tr>\n<tr><th>labels</th><td>", out);
-    for (size_t i = 0; i < t->n_labels; i++) {
-        if (i)
-            fputs(", ", out);
-        esc(out, t->labels[i].key);
-        fputc('=', out);
-        esc(out, t->labels[i].value);
-    }
-    fprintf(out,
-            "%s</td></tr>\n<tr><th>counts</th><td>%llu requests, %llu chunks, "
-            "%llu bytes</td></tr>\n",
-            t->n_labels ? "" : "-", (unsigned long long)t->requests,
-            (unsigned long long)t->chunks, (unsigned long long)t->bytes);
-    fputs("<tr><th>state</th><td>", out);
-    if (t->damage) {
-        fputs("damaged: ", out);
-        esc(out, t->damage);
-    } else if (t->interrupted)
-        fputs("interrupted", out);
-    else
-        fputs(t->has_footer ? "complete"
-                            : "no footer (recorder stopped early?)",
-              out);
-    fputs("</td></tr>\n</table>\n", out);
-}
-
-/* The summary table as text, escaped into a <pre>. */
-static void summary_block(FILE *out, const struct plot_data *d)
-{
-    char *text = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&text, &len);
-    if (!mem)
-        return;
-    summary_write_table(mem, &d->set);
-    if (fclose(mem) == 0 && text) {
-        fputs("<pre>", out);
-        plot_html_escape(out, text, len);
-        fputs("</pre>\n", out);
-    }
-    free(text);
-}
-
 /* One chart: its heading, its SVG inline (or a note), its files. */
 static void chart_section(FILE *out, const char *dir,
                           const struct plot_chart *ch, const char *missing)
@@ -191,31 +118,63 @@ int plot_html_write(const char *dir, const struct plot_data *d,
     }
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta "
           "charset=\"utf-8\">\n"
+          "<meta name=\"viewport\" content=\"width=device-width, "
+          "initial-scale=1\">\n"
+          /* self-contained: the page may load nothing from anywhere */
+          "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src "
+          "'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
+          "img-src data:\">\n"
           "<title>tokentrace report</title>\n<style>\n"
-          "body{font-family:sans-serif;max-width:1120px;margin:2em "
-          "auto;padding:0 1em;color:#222}\n"
-          "table.info{border-collapse:collapse;margin:0 0 1.5em}\n"
+          "body{font-family:system-ui,sans-serif;max-width:1200px;margin:1.5em "
+          "auto;padding:0 1em;color:#222;line-height:1.4}\n"
+          "h1{font-size:1.6em}h2{margin-top:1.6em;border-bottom:1px solid "
+          "#ddd}\n"
+          ".scroll{overflow-x:auto;margin:0 0 1em}\n"
+          "table{border-collapse:collapse}\n"
+          "table.data th,table.data td{border-bottom:1px solid #e3e3e3;"
+          "padding:3px 8px;white-space:nowrap}\n"
+          "table.data thead th{background:#f3f3f3;position:sticky;top:0;"
+          "cursor:pointer;text-align:left}\n"
+          "table.data th[aria-sort=ascending]::after{content:' \\25B2'}\n"
+          "table.data th[aria-sort=descending]::after{content:' \\25BC'}\n"
+          ".n{text-align:right;font-variant-numeric:tabular-nums}\n"
+          "table.data th.n{text-align:right}\n"
+          ".bad{color:#b00020;font-weight:600}\n"
+          "tbody tr:nth-child(even){background:#fafafa}\n"
+          "table.info{margin:0 0 1.5em}\n"
           "table.info th,table.info td{border:1px solid #ccc;padding:2px 8px;"
           "text-align:left;vertical-align:top}\n"
           "table.info th{background:#f3f3f3;font-weight:normal;width:9em}\n"
-          "pre{background:#f6f6f6;padding:1em;overflow-x:auto;font-size:85%}\n"
+          "table.info td{word-break:break-word}\n"
+          "ul.findings li{margin:.2em 0}\n"
           "figure{margin:1em 0}\nfigure svg{width:100%;height:auto}\n"
           "figcaption,.missing{color:#666;font-size:90%}\n"
+          "@media (max-width:640px){body{padding:0 .5em}"
+          "table.data th,table.data td{padding:2px 4px;font-size:90%}}\n"
+          "@media print{body{max-width:none;margin:0}"
+          "table.data thead th{position:static}.scroll{overflow:visible}"
+          "section,table,figure{break-inside:avoid}a{color:inherit}}\n"
           "</style>\n</head>\n<body>\n<h1>tokentrace report</h1>\n",
           out);
     fprintf(out,
-            "<p>%zu trace%s, %llu requests (%llu ok). Charts drawn by gnuplot "
-            "from the scripts and data beside this page.</p>\n",
+            "<p>%zu trace%s, %llu requests (%llu ok, %llu failed). Charts "
+            "drawn by gnuplot from the scripts and data beside this page; "
+            "click a column header to sort.</p>\n",
             d->set.n_traces, d->set.n_traces == 1 ? "" : "s",
-            (unsigned long long)o->requests, (unsigned long long)o->ok);
-    fputs("<h2>Traces</h2>\n", out);
-    for (size_t i = 0; i < d->set.n_traces; i++)
-        trace_table(out, d->set.traces[i]);
+            (unsigned long long)o->requests, (unsigned long long)o->ok,
+            (unsigned long long)group_failed(o));
     fputs("<h2>Summary</h2>\n", out);
-    summary_block(out, d);
+    plot_html_summary_table(out, &d->set);
+    plot_html_findings(out, &d->set);
+    fputs("<h2>Failures</h2>\n", out);
+    plot_html_failures(out, &d->set);
     fputs("<h2>Charts</h2>\n", out);
     for (size_t i = 0; i < n; i++)
         chart_section(out, dir, charts[i], missing);
+    fputs("<h2>Run</h2>\n", out);
+    for (size_t i = 0; i < d->set.n_traces; i++)
+        plot_html_trace_facts(out, &d->set, d->set.traces[i]);
+    fputs(plot_html_sort_script, out);
     fputs("</body>\n</html>\n", out);
     if (ferror(out) | (fclose(out) != 0)) {
         log_error("%s: cannot write: %s", path, strerror(errno));
