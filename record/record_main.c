@@ -276,7 +276,9 @@ static int prepare_and_record(struct config *cfg)
         api_key_free(&key);
         return ret;
     }
-    if (!key.value)
+    /* once per run, and not for a server on this machine (a local
+     * llama.cpp or tokentrace-replay rarely wants a key) */
+    if (!key.value && !base_url_is_loopback(bu.url))
         log_warn("no API key in %s: sending requests without an auth "
                  "header (fine for tokentrace-replay)",
                  key.source);

@@ -157,6 +157,7 @@ static void row_fill(struct row *r, struct requests_ctx *c,
             m->server_predicted_n >= 0);
     row_num(r, "server_tpot_ms", m->server_tpot_ms);
     row_num(r, "client_overhead_ms", m->client_overhead_ms);
+    row_str(r, "finish_reason", m->finish_reason);
 }
 
 static void flush_line(struct requests_ctx *c)
@@ -223,6 +224,8 @@ static void requests_help(void)
         "error_message is the recorder's description of a failure;\n"
         "server_message the server's own words (an error reply's message,\n"
         "or the error inside the stream), at most 200 bytes on one line.\n"
+        "finish_reason is how the stream said it ended (finish_reason or\n"
+        "stop_reason as the server wrote it: stop, length, end_turn...).\n"
         "\n"
         "  --format F       csv (default; header row, RFC 4180 quoting; a "
         "text\n"

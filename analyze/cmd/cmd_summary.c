@@ -109,21 +109,74 @@ static void warn_packed(const struct group_set *set)
     }
 }
 
-/* Warns once per group whose usage and token-event counts disagree. */
+/* Usage above the token events by more than this share is packing:
+ * several tokens per chunk (2 or more each, a 100% difference, for the
+ * usual batching). Below it, the difference is tokens a server held back
+ * and sent merged (llama.cpp's byte-fallback tokens of one multi-byte
+ * character: 1-2% on non-ASCII text), which leaves TPOT and ITL right. */
+#define SUMMARY_PACKING_SHARE 0.10
+
+/* Once per group whose usage and token-event counts disagree: a warning
+ * when it is packing, a note when it is only merged tokens. */
 static void warn_disagreement(const struct group_set *set)
 {
     char name[600];
     for (size_t i = 0; i < set->n_groups; i++) {
         const struct group *g = set->groups[i];
+        double share;
         if (!g->usage_disagree)
             continue;
         group_describe(g, name, sizeof(name));
-        log_warn(
-            "%s: in %llu of %llu requests the server's usage count differs "
-            "from the chunks carrying text (several tokens per chunk?); "
-            "TPOT uses %s counts",
-            name, (unsigned long long)g->usage_disagree,
-            (unsigned long long)g->ok, group_token_source(g));
+        share = g->disagree_events ? ((double)g->disagree_usage_tokens -
+                                      (double)g->disagree_events) /
+                                         (double)g->disagree_events
+                                   : 1.0;
+        if (share > SUMMARY_PACKING_SHARE)
+            log_warn("%s: in %llu of %llu requests the server's usage counts "
+                     "%+.0f%% tokens against the chunks carrying text: "
+                     "several tokens per chunk (packing); TPOT uses the %s "
+                     "count, and ITL is a gap between chunks",
+                     name, (unsigned long long)g->usage_disagree,
+                     (unsigned long long)g->ok, 100.0 * share,
+                     group_token_source(g));
+        else if (share < -SUMMARY_PACKING_SHARE)
+            log_warn("%s: in %llu of %llu requests the server's usage counts "
+                     "%+.0f%% tokens against the chunks carrying text: chunks "
+                     "carry text that usage does not count (events that are "
+                     "not tokens); TPOT uses the %s count",
+                     name, (unsigned long long)g->usage_disagree,
+                     (unsigned long long)g->ok, 100.0 * share,
+                     group_token_source(g));
+        else
+            log_note("%s: in %llu of %llu requests the server's usage counts "
+                     "%+.1f%% tokens against the chunks carrying text: tokens "
+                     "held back and sent merged (a multi-byte character "
+                     "split over byte tokens), not packing; TPOT uses the %s "
+                     "count",
+                     name, (unsigned long long)g->usage_disagree,
+                     (unsigned long long)g->ok, 100.0 * share,
+                     group_token_source(g));
+    }
+}
+
+/* Warns once per group of an --ignore-eos run whose requests stopped
+ * before the max_tokens they asked for: the server ignored the flag. */
+static void warn_ignore_eos(const struct group_set *set)
+{
+    char name[600];
+    for (size_t i = 0; i < set->n_groups; i++) {
+        const struct group *g = set->groups[i];
+        if (!g->ignore_eos_early)
+            continue;
+        group_describe(g, name, sizeof(name));
+        log_warn("%s: %llu of %llu requests of an --ignore-eos run ended "
+                 "before their max_tokens (finish: stop %llu, length %llu): "
+                 "the server did not honour ignore_eos, so output lengths "
+                 "are not the ones asked for",
+                 name, (unsigned long long)g->ignore_eos_early,
+                 (unsigned long long)g->ignore_eos_ok,
+                 (unsigned long long)g->finish[FINISH_STOP],
+                 (unsigned long long)g->finish[FINISH_LENGTH]);
     }
 }
 
@@ -223,10 +276,11 @@ int cmd_summary(int argc, char **argv)
     group_set_summarize(&set);
     warn_disagreement(&set);
     warn_packed(&set);
+    warn_ignore_eos(&set);
     for (size_t i = 0; i < set.n_traces; i++)
         if (summary_self_lag_too_high(&set, set.traces[i]))
             log_warn("%s: the recorder's own event loop woke up to %.3f ms "
-                     "late (p99), over 10%% of the ITL p50: these timings "
+                     "late (p99), over 10%% of its own ITL p50: these timings "
                      "describe the client as much as the server",
                      set.traces[i]->file,
                      (double)set.traces[i]->loop_lag_p99_ns / 1e6);

@@ -253,8 +253,10 @@ void compare_fmt_signed(char *out, size_t size, double x)
         snprintf(out, size, "%+.2f", x);
     else if (a >= 0.01)
         snprintf(out, size, "%+.3f", x);
-    else /* two significant digits: a tiny bound must not read as 0 */
-        snprintf(out, size, "%+.2g", x);
+    else { /* two significant digits, never an exponent (+0.000048) */
+        int decimals = 1 - (int)floor(log10(a));
+        snprintf(out, size, "%+.*f", decimals > 12 ? 12 : decimals, x);
+    }
     unsign_zero(out);
 }
 

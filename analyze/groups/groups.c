@@ -177,6 +177,9 @@ void group_set_free(struct group_set *set)
     free(set->groups);
     group_free(&set->overall);
     group_index_free(&set->index);
+    for (size_t i = 0; i < set->n_trace_itl; i++)
+        stats_vec_free(&set->trace_itl[i].v);
+    free(set->trace_itl);
     for (size_t i = 0; i < GROUP_MAX_DIMS; i++)
         free(set->by.label_keys[i]);
     load_free_infos(set->traces, set->n_traces);
@@ -278,6 +281,50 @@ static struct group *find_group(struct group_set *set,
     }
     set->groups[set->n_groups++] = g;
     return g;
+}
+
+const char *const finish_kind_names[FINISH_COUNT] = {
+    [FINISH_STOP] = "stop",
+    [FINISH_LENGTH] = "length",
+    [FINISH_TOOL_CALLS] = "tool_calls",
+    [FINISH_OTHER] = "other",
+    [FINISH_NONE] = "none",
+    [FINISH_ERROR] = "error",
+};
+
+enum finish_kind finish_kind_of(bool ok, const char *r)
+{
+    static const struct {
+        const char *reason;
+        enum finish_kind kind;
+    } map[] = {
+        {"stop", FINISH_STOP},
+        {"end_turn", FINISH_STOP},
+        {"stop_sequence", FINISH_STOP},
+        {"eos", FINISH_STOP},
+        {"length", FINISH_LENGTH},
+        {"max_tokens", FINISH_LENGTH},
+        {"tool_calls", FINISH_TOOL_CALLS},
+        {"tool_use", FINISH_TOOL_CALLS},
+        {"function_call", FINISH_TOOL_CALLS},
+    };
+    if (!ok)
+        return FINISH_ERROR;
+    if (!r || !r[0])
+        return FINISH_NONE;
+    for (size_t i = 0; i < sizeof map / sizeof *map; i++)
+        if (strcmp(r, map[i].reason) == 0)
+            return map[i].kind;
+    return FINISH_OTHER;
+}
+
+/* True when the trace was recorded with --ignore-eos. */
+static bool ignore_eos_run(const struct trace_info *t)
+{
+    for (size_t i = 0; t && i < t->n_options; i++)
+        if (strcmp(t->options[i].key, "ignore_eos") == 0)
+            return strcmp(t->options[i].value, "true") == 0;
+    return false;
 }
 
 /* Keeps m's message on a kind that has none yet: the server's words
@@ -397,8 +444,10 @@ static void add_to(struct group_index *ix, struct group *g,
     if (!m->ok) {
         if (m->error_kind && strcmp(m->error_kind, ERROR_KIND_INTERRUPTED) == 0)
             g->interrupted++; /* the client stopped it: not a failure */
-        else
+        else {
             count_error(ix, g, m);
+            g->finish[FINISH_ERROR]++;
+        }
         /* Open loop: send lag is the client's, known even for failures. */
         if (!isnan(m->send_lag_ms))
             push_value(g, M_SEND_LAG, m->send_lag_ms);
@@ -410,6 +459,16 @@ static void add_to(struct group_index *ix, struct group *g,
     else
         g->src_chunks++;
     g->usage_disagree += m->usage_disagrees;
+    if (m->usage_disagrees) {
+        g->disagree_usage_tokens += (uint64_t)m->usage_output_tokens;
+        g->disagree_events += (uint64_t)m->token_events;
+    }
+    g->finish[finish_kind_of(true, m->finish_reason)]++;
+    if (ignore_eos_run(m->trace) && m->max_tokens > 0) {
+        g->ignore_eos_ok++;
+        g->ignore_eos_early +=
+            m->output_tokens >= 0 && m->output_tokens < m->max_tokens;
+    }
     if (m->ok && m->usage_output_tokens < 0 && m->token_events > 0 &&
         m->text_bytes_per_event >= METRICS_PACKED_BYTES_PER_EVENT) {
         g->packed_no_usage++;
@@ -426,12 +485,41 @@ static void add_to(struct group_index *ix, struct group *g,
         push_value(g, M_ITL, m->itl_ms[i]);
 }
 
+/* Keeps an ok request's ITL median for its trace's own ITL. Out of
+ * memory: that trace's value describes fewer requests, nothing else. */
+static void add_trace_itl(struct group_set *set,
+                          const struct request_metrics *m)
+{
+    unsigned i = m->trace ? m->trace->index : 0;
+    if (!m->ok || m->warmup || m->superseded || isnan(m->itl_p50_ms))
+        return;
+    if (i >= set->n_trace_itl) {
+        size_t n = (size_t)i + 1;
+        struct trace_itl *p = realloc(set->trace_itl, n * sizeof(*p));
+        if (!p)
+            return;
+        for (size_t k = set->n_trace_itl; k < n; k++) {
+            stats_vec_init(&p[k].v, 0);
+            p[k].p50 = NAN;
+        }
+        set->trace_itl = p;
+        set->n_trace_itl = n;
+    }
+    stats_vec_push(&set->trace_itl[i].v, m->itl_p50_ms);
+}
+
+double group_set_trace_itl_p50(const struct group_set *set, unsigned i)
+{
+    return i < set->n_trace_itl ? set->trace_itl[i].p50 : NAN;
+}
+
 int group_set_add(void *ctx, const struct request_metrics *m)
 {
     struct group_set *set = ctx;
     struct group *g = find_group(set, m);
     if (!g)
         return -1;
+    add_trace_itl(set, m);
     add_to(&set->index, g, &set->slo, m);
     add_to(&set->index, &set->overall, &set->slo, m);
     return 0;
@@ -468,6 +556,12 @@ void group_set_summarize(struct group_set *set)
         group_summarize(set->groups[i], name);
     }
     group_summarize(&set->overall, "all requests");
+    for (size_t i = 0; i < set->n_trace_itl; i++) {
+        struct stats_summary sum;
+        struct stats_vec *v = &set->trace_itl[i].v;
+        set->trace_itl[i].p50 =
+            v->n && stats_summarize(v->v, v->n, &sum) == 0 ? sum.p50 : NAN;
+    }
 }
 
 int class_name_cmp(const char *a, const char *b)

@@ -61,6 +61,24 @@ struct slo {
     bool any;
 };
 
+/* Categories of how a request ended (group.finish[]). */
+enum finish_kind {
+    FINISH_STOP,       /* stop, end_turn, stop_sequence, eos */
+    FINISH_LENGTH,     /* length, max_tokens */
+    FINISH_TOOL_CALLS, /* tool_calls, tool_use, function_call */
+    FINISH_OTHER,      /* any other value (content_filter, ...) */
+    FINISH_NONE,       /* ok, but the server named no reason */
+    FINISH_ERROR,      /* failed (interrupted ones are not counted) */
+    FINISH_COUNT
+};
+
+/* The names of enum finish_kind ("stop", "length", ...). */
+extern const char *const finish_kind_names[FINISH_COUNT];
+
+/* The category of a request's end: FINISH_ERROR when it failed, else of
+ * its finish reason (NULL: FINISH_NONE). */
+enum finish_kind finish_kind_of(bool ok, const char *finish_reason);
+
 struct error_count {
     char *kind;
     uint64_t n;
@@ -86,6 +104,15 @@ struct group {
     uint64_t warmup;  /* excluded */
     uint64_t retried; /* attempts superseded by a retry: not requests */
     uint64_t src_usage, src_chunks, usage_disagree;
+    /* Of the ok requests whose usage and token events disagree: their
+     * usage output tokens and token events, summed (how far apart). */
+    uint64_t disagree_usage_tokens, disagree_events;
+    /* How requests ended (finish_reason / stop_reason, by category):
+     * FINISH_* counts of the group's requests. */
+    uint64_t finish[6];
+    /* --ignore-eos runs: ok requests that stopped before the max_tokens
+     * they asked for. */
+    uint64_t ignore_eos_ok, ignore_eos_early;
     /* Ok requests without usage whose chunks carry many text bytes each
      * (METRICS_PACKED_BYTES_PER_EVENT): token counts from chunks are low. */
     uint64_t packed_no_usage, packed_text_bytes;
@@ -111,7 +138,20 @@ struct group_set {
     size_t n_traces;
     size_t value_limit; /* cap of each distribution (group_set_limit_values) */
     struct group_index index; /* groups by key, error kinds by group */
+    /* Each trace's own ITL (by trace index): its ok requests' ITL
+     * medians, and their median once summarized (NAN: none). */
+    struct trace_itl {
+        struct stats_vec v;
+        double p50;
+    } * trace_itl;
+    size_t n_trace_itl;
 };
+
+/* The typical ITL of trace index i alone, in ms: the median of its ok
+ * requests' ITL medians (after group_set_summarize); NAN when it has
+ * none. Multi-trace decisions about one trace use this, not the pooled
+ * ITL of every trace. */
+double group_set_trace_itl_p50(const struct group_set *set, unsigned i);
 
 /* The group whose key values (one per --by dimension, in order) are vals,
  * or NULL (also when n is not the set's number of dimensions). Constant

@@ -426,6 +426,7 @@ static void finish_request(struct loader *L, struct pending *p,
     if (!m.error_message && s->stream_errors)
         m.error_message = s->error_message;
     m.server_message = m.error_kind ? server_message(L, p, res, s) : NULL;
+    m.finish_reason = s->finish_reason[0] ? s->finish_reason : NULL;
     request_facts(q, res, s, m.error_kind == NULL, L->opt->tokens, &f);
     /* out of memory: no token arrays (n_itl 0), the rest is there */
     if (metrics_compute(&f, &L->mbuf, &m) != METRICS_OK ||

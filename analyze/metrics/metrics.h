@@ -104,6 +104,9 @@ struct request_metrics {
     const char *server_message;
     int http_status;
     int64_t max_tokens; /* sent in the request; -1 when not sent */
+    /* The last finish_reason / stop_reason of the stream, as the server
+     * wrote it ("stop", "length", "end_turn"...); NULL when none. */
+    const char *finish_reason;
     /* The parsed stream itself, for readers that need more than the
      * numbers below (analyze/definitions: peers' definitions). */
     const struct stream_state *stream;

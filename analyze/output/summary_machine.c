@@ -74,6 +74,11 @@ static void json_group_body(struct buf *b, const struct group_set *set,
         buf_printf(b, ",\"server\":%s}",
                    g->errors[i].server ? "true" : "false");
     }
+    /* how the requests ended, by category of finish_reason */
+    buf_puts(b, "},\"finish\":{");
+    for (int k = 0; k < FINISH_COUNT; k++)
+        buf_printf(b, "%s\"%s\":%llu", k ? "," : "", finish_kind_names[k],
+                   (unsigned long long)g->finish[k]);
     buf_printf(b, "},\"token_source\":\"%s\",\"usage_disagrees\":%llu",
                group_token_source(g), (unsigned long long)g->usage_disagree);
     /* Values a distribution refused at its cap: its n is smaller by that. */

@@ -23,10 +23,14 @@ void summary_totals(const struct group_set *set, struct run_totals *t)
 bool summary_self_lag_too_high(const struct group_set *set,
                                const struct trace_info *t)
 {
-    double itl_p50 = set->overall.sum[M_ITL].p50;
-    return t->loop_lag_samples > 0 && set->overall.sum[M_ITL].n > 0 &&
+    /* the trace's own ITL: another trace's faster server does not make
+     * this recorder's lateness matter more */
+    double itl_p50 = group_set_trace_itl_p50(set, t->index);
+    return t->loop_lag_samples > 0 && !isnan(itl_p50) &&
            (double)t->loop_lag_p99_ns / 1e6 > 0.1 * itl_p50;
 }
+
+static void put_name(FILE *out, const char *s, bool md);
 
 /* One line per trace on the recorder's own measurement error. */
 static void self_check_lines(FILE *out, const struct group_set *set,
@@ -36,16 +40,23 @@ static void self_check_lines(FILE *out, const struct group_set *set,
         const struct trace_info *t = set->traces[i];
         if (t->loop_lag_samples == 0)
             continue;
+        fprintf(out, "%srecorder self-check", prefix);
+        if (set->n_traces > 1) { /* which trace: its file, escaped */
+            fputs(" (", out);
+            /* markdown comes with a blank line as its prefix */
+            put_name(out, t->file ? t->file : "?", prefix[0] != '\0');
+            fprintf(out, ", trace %u)", t->index);
+        }
         fprintf(out,
-                "%srecorder self-check%s: event loop woke late by p50 "
+                ": event loop woke late by p50 "
                 "%.3f ms, p99 %.3f ms, max %.3f ms (%llu wake-ups)%s\n",
-                prefix, set->n_traces > 1 ? " (trace)" : "",
                 (double)t->loop_lag_p50_ns / 1e6,
                 (double)t->loop_lag_p99_ns / 1e6,
                 (double)t->loop_lag_max_ns / 1e6,
                 (unsigned long long)t->loop_lag_samples,
                 summary_self_lag_too_high(set, t)
-                    ? ": over 10% of ITL p50, these numbers describe the client"
+                    ? ": over 10% of the trace's ITL p50, these numbers "
+                      "describe the client"
                     : "");
     }
 }
@@ -110,6 +121,24 @@ static void errors_line(FILE *out, const struct group *g, const char *prefix,
     }
 }
 
+/* "ended: stop=28 length=2 error=2": how the group's requests ended, by
+ * category of finish_reason / stop_reason (the ones that occurred). */
+static void finish_line(FILE *out, const struct group *g, const char *prefix,
+                        bool md)
+{
+    bool any = false;
+    for (int k = 0; k < FINISH_COUNT; k++)
+        any = any || g->finish[k];
+    if (!any)
+        return;
+    fprintf(out, "%sended:", prefix);
+    for (int k = 0; k < FINISH_COUNT; k++)
+        if (g->finish[k])
+            fprintf(out, " %s=%llu", finish_kind_names[k],
+                    (unsigned long long)g->finish[k]);
+    fputs(md ? "  \n" : "\n", out);
+}
+
 static void goodput_line(FILE *out, const struct group_set *set,
                          const struct group *g, double wall_s,
                          const char *prefix)
@@ -130,10 +159,10 @@ static void header_line(FILE *out, const struct group_set *set,
                         const struct run_totals *t)
 {
     const struct group *o = &set->overall;
-    fprintf(out, "%zu trace%s, %llu requests (%llu ok, %llu failed",
+    fprintf(out, "%zu trace%s, %llu request%s (%llu ok, %llu failed",
             set->n_traces, set->n_traces == 1 ? "" : "s",
-            (unsigned long long)o->requests, (unsigned long long)o->ok,
-            (unsigned long long)group_failed(o));
+            (unsigned long long)o->requests, o->requests == 1 ? "" : "s",
+            (unsigned long long)o->ok, (unsigned long long)group_failed(o));
     if (o->interrupted)
         fprintf(out, ", %llu interrupted", (unsigned long long)o->interrupted);
     if (o->warmup)
@@ -163,16 +192,43 @@ static const char *retried_note(const struct group *g, char *tmp, size_t size)
     return tmp;
 }
 
+/* The width of the metric column: the longest title of a row g shows
+ * (at least "metric" and the usual 19), so every row lines up. */
+static int title_width(const struct group *g)
+{
+    char title[48];
+    int w = 19;
+    for (int m = 0; m < M_COUNT; m++) {
+        if (g->sum[m].n == 0)
+            continue;
+        metric_title(title, sizeof(title), m);
+        if ((int)strlen(title) > w)
+            w = (int)strlen(title);
+    }
+    return w;
+}
+
 static void table_group(FILE *out, const struct group_set *set,
                         const struct group *g, const char *name, double wall_s)
 {
     char title[48], c[7][24], note[96];
+    int w = title_width(g);
     fputc('\n', out);
     put_name(out, name, false);
+    /* a group with no ok request has no metric to show, nor a source */
+    if (g->ok == 0) {
+        fprintf(out, "   requests %llu, ok 0%s\n",
+                (unsigned long long)g->requests,
+                retried_note(g, note, sizeof(note)));
+        finish_line(out, g, "  ", false);
+        errors_line(out, g, "  ", false);
+        goodput_line(out, set, g, wall_s, "  ");
+        return;
+    }
     fprintf(out, "   requests %llu, ok %llu%s, tokens from %s\n",
             (unsigned long long)g->requests, (unsigned long long)g->ok,
             retried_note(g, note, sizeof(note)), group_token_source(g));
-    fprintf(out, "  %-19s %7s %7s %7s %7s %7s %7s %5s\n", "metric", "p50",
+    fprintf(out, "  %-*s %7s %7s %7s %7s %7s %7s %5s\n", w, "metric", "p50",
             "p90", "p99", "mean", "min", "max", "n");
     for (int m = 0; m < M_COUNT; m++) {
         const struct stats_summary *s = &g->sum[m];
@@ -185,9 +241,10 @@ static void table_group(FILE *out, const struct group_set *set,
         text_fmt_num(c[3], sizeof(c[3]), s->mean);
         text_fmt_num(c[4], sizeof(c[4]), s->min);
         text_fmt_num(c[5], sizeof(c[5]), s->max);
-        fprintf(out, "  %-19s %7s %7s %7s %7s %7s %7s %5zu\n", title, c[0],
+        fprintf(out, "  %-*s %7s %7s %7s %7s %7s %7s %5zu\n", w, title, c[0],
                 c[1], c[2], c[3], c[4], c[5], s->n);
     }
+    finish_line(out, g, "  ", false);
     errors_line(out, g, "  ", false);
     goodput_line(out, set, g, wall_s, "  ");
 }
@@ -214,6 +271,15 @@ static void md_group(FILE *out, const struct group_set *set,
     char title[48], c[8][24], note[96];
     fprintf(out, "\n### ");
     put_name(out, name, true);
+    if (g->ok == 0) { /* nothing measured: no table, no token source */
+        fprintf(out, "\n\nrequests %llu, ok 0%s\n\n",
+                (unsigned long long)g->requests,
+                retried_note(g, note, sizeof(note)));
+        finish_line(out, g, "", true);
+        errors_line(out, g, "", true);
+        goodput_line(out, set, g, wall_s, "");
+        return;
+    }
     fprintf(out, "\n\nrequests %llu, ok %llu%s, tokens from %s\n\n",
             (unsigned long long)g->requests, (unsigned long long)g->ok,
             retried_note(g, note, sizeof(note)), group_token_source(g));
@@ -234,8 +300,8 @@ static void md_group(FILE *out, const struct group_set *set,
         fprintf(out, "| %s | %s | %s | %s | %s | %s | %s | %s | %zu |\n", title,
                 c[0], c[1], c[2], c[3], c[4], c[5], c[6], s->n);
     }
-    if (g->n_errors || set->slo.any)
-        fprintf(out, "\n");
+    fprintf(out, "\n");
+    finish_line(out, g, "", true);
     errors_line(out, g, "", true);
     goodput_line(out, set, g, wall_s, "");
 }

@@ -68,6 +68,13 @@ static const char *fact(const struct probe_facts *f, const char *name, char *b,
                  f->forced_idle ? f->idle_timeout_s : f->timeout_s);
     else if (!strcmp(name, "tokens"))
         snprintf(b, len, "%llu", (unsigned long long)f->token_events);
+    else if (!strcmp(name, "token_events")) /* "1 token event", "3 ..." */
+        snprintf(b, len, "%llu token event%s",
+                 (unsigned long long)f->token_events,
+                 f->token_events == 1 ? "" : "s");
+    else if (!strcmp(name, "events"))
+        snprintf(b, len, "%llu event%s", (unsigned long long)f->sse_events,
+                 f->sse_events == 1 ? "" : "s");
     else if (!strcmp(name, "sse_events"))
         snprintf(b, len, "%llu", (unsigned long long)f->sse_events);
     else if (!strcmp(name, "elapsed"))

@@ -373,7 +373,7 @@ static const struct verdict_case cases[] = {
      "the key or route, or use an endpoint that streams (Cline shows nothing "
      "until the whole answer arrives)"},
     {"reset", false, m_reset_mid,
-     "connection reset mid-stream after {tokens} token events ({curl})",
+     "connection reset mid-stream after {token_events} ({curl})",
      "a proxy or load balancer cut the stream, or the upstream crashed; "
      "check again, and look at proxy timeouts and buffer limits if it "
      "repeats"},
@@ -381,13 +381,13 @@ static const struct verdict_case cases[] = {
      "the server or a proxy hung up: check the scheme (http or https) and "
      "the port, and that the gateway is up"},
     {"stream-error", false, m_stream_error,
-     "error inside the stream: HTTP {status}, then after {tokens} token "
-     "events an error event{stream_error}",
+     "error inside the stream: HTTP {status}, then after {token_events} an "
+     "error event{stream_error}",
      "the upstream failed after the gateway had answered 200 (overload, "
      "content filter, context length); users see a cut answer; check again "
      "later (the analyzer counts these as stream_error)"},
     {"stall", false, m_stall,
-     "stalled: no data for {wait} s after {tokens} token events",
+     "stalled: no data for {wait} s after {token_events}",
      "the stream stopped without ending: a hung upstream or a buffering "
      "proxy; check again, and raise --idle-timeout if the model pauses long "
      "(long reasoning)"},
@@ -400,14 +400,14 @@ static const struct verdict_case cases[] = {
     {"transfer", false, m_failed, "the request failed: {curl}",
      "check again; if it repeats, keep the probe's trace (-o FILE)"},
     {"no-token", false, m_no_token,
-     "no token: the stream ended after {sse_events} events{done} without "
+     "no token: the stream ended after {events}{done} without "
      "generated text",
      "check max_tokens (a reasoning model may spend {max_tokens} tokens on "
      "hidden reasoning: try --max-tokens 1024) and the model id; a "
      "completion-only model needs --api openai-completions"},
     {"ok", true, m_ok,
      "streams: TTFT {ttft} ms, TPOT {tpot}, {out_tokens} tokens (source: "
-     "{source}), {tokens} token events",
+     "{source}), {token_events}",
      "ready to record: tokentrace-record {record} -o first.ttrace"},
 };
 

@@ -1,6 +1,7 @@
 /* base_url: base URL normalization (trailing slash, query, pasted paths). */
 #include "base_url.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -172,4 +173,35 @@ static int normalize(const char *in, const char *api_path, struct base_url *out)
     else
         snprintf(out->url, sizeof out->url, "%s%s", e, api_path);
     return BASE_URL_OK;
+}
+
+bool base_url_is_loopback(const char *url)
+{
+    const char *h = url ? strstr(url, "://") : NULL, *end, *at;
+    char host[256];
+    size_t n;
+    if (!h)
+        return false;
+    h += 3;
+    end = h + strcspn(h, "/?#");
+    at = memchr(h, '@', (size_t)(end - h));
+    if (at)
+        h = at + 1;
+    if (*h == '[') { /* [::1]:port */
+        const char *close = memchr(h, ']', (size_t)(end - h));
+        if (!close)
+            return false;
+        n = (size_t)(close - h - 1);
+        return n == 3 && memcmp(h + 1, "::1", 3) == 0;
+    }
+    n = strcspn(h, ":/?#");
+    if (n == 0 || n >= sizeof host)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        host[i] = (char)tolower((unsigned char)h[i]);
+    host[n] = '\0';
+    if (strcmp(host, "localhost") == 0 ||
+        (n > 10 && strcmp(host + n - 10, ".localhost") == 0))
+        return true;
+    return strncmp(host, "127.", 4) == 0 && strspn(host, "0123456789.") == n;
 }

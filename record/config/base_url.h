@@ -2,6 +2,8 @@
 #ifndef TT_RECORD_BASE_URL_H
 #define TT_RECORD_BASE_URL_H
 
+#include <stdbool.h>
+
 #define BASE_URL_MAX 2048
 
 enum base_url_err {
@@ -37,5 +39,10 @@ struct base_url {
  * Returns a base_url_err; out->message is always set (possibly to ""). */
 int base_url_normalize(const char *in, const char *api_path, const char *key,
                        struct base_url *out);
+
+/* True when url's host is this machine's loopback (localhost, a name
+ * under .localhost, 127.0.0.0/8, ::1): a local server, where running
+ * without a key is the usual case, not a mistake worth a warning. */
+bool base_url_is_loopback(const char *url);
 
 #endif

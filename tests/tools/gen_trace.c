@@ -31,7 +31,11 @@
  *   trace_id=HEX  the trace id (default: 8 hex digits hashed from the
  *                 options, so other options make another trace)
  *   endpoint=URL  the header's endpoint (default http://generator.invalid)
- *   no_footer=1   end without a footer, as a killed recorder would */
+ *   no_footer=1   end without a footer, as a killed recorder would
+ *   usage_extra=N usage counts N more output tokens than the chunks carry
+ *                 (a server holding back tokens and merging them)
+ *   lag_us=N      the footer's recorder event-loop lateness: p50 N/4,
+ *                 p99 and max N microseconds, 100 samples */
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -58,6 +62,7 @@ struct gen_options {
     size_t n_labels;
     long fail_every, warmup;
     bool no_footer;
+    long usage_extra, lag_us;
 };
 
 static long number(const char *s)
@@ -99,6 +104,10 @@ static void named_arg(struct gen_options *o, char *a)
         o->warmup = number(v);
     else if (strcmp(a, "no_footer") == 0)
         o->no_footer = number(v) != 0;
+    else if (strcmp(a, "usage_extra") == 0)
+        o->usage_extra = number(v);
+    else if (strcmp(a, "lag_us") == 0)
+        o->lag_us = number(v);
     else if (strcmp(a, "label") == 0 && strchr(v, '=') &&
              o->n_labels < MAX_LABELS) {
         char *leq = strchr(v, '=');
@@ -242,7 +251,7 @@ static int gen_trace_steady(int argc, char **argv)
                 chunk, sizeof(chunk),
                 "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":40,"
                 "\"completion_tokens\":%ld}}\n\ndata: [DONE]\n\n",
-                o.tokens);
+                o.tokens + o.usage_extra);
             trace_write_chunk(w, (uint32_t)i, last, chunk, (size_t)len);
             chunks++;
         }
@@ -267,6 +276,12 @@ static int gen_trace_steady(int argc, char **argv)
                              .failed = failed,
                              .chunks = chunks,
                              .reason = "complete"};
+    f.loop_lag_p50_ns = f.loop_lag_p99_ns = f.loop_lag_max_ns = -1;
+    if (o.lag_us > 0) {
+        f.loop_lag_p50_ns = o.lag_us * 250;
+        f.loop_lag_p99_ns = f.loop_lag_max_ns = o.lag_us * 1000;
+        f.loop_lag_samples = 100;
+    }
     if (!o.no_footer)
         trace_write_footer(w, &f);
     return trace_writer_close(w) == TRACE_OK ? 0 : 1;

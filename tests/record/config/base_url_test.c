@@ -171,10 +171,34 @@ static void test_keys(void)
     }
 }
 
+/* Which hosts are this machine (no no-key warning for them). */
+static const struct {
+    const char *url;
+    bool loopback;
+} loopback_cases[] = {
+    {"http://127.0.0.1:8080", true},
+    {"http://127.1.2.3/v1", true},
+    {"http://localhost:11434/v1", true},
+    {"http://LOCALHOST", true},
+    {"http://api.localhost:8000", true},
+    {"http://[::1]:8080/v1", true},
+    {"http://user@127.0.0.1:9", true},
+    {"https://api.openai.com/v1", false},
+    {"http://127.0.0.1.example.com", false},
+    {"http://10.0.0.1:8000", false},
+    {"http://[::2]:80", false},
+    {"http://notlocalhost", false},
+    {"127.0.0.1", false},
+};
+
 int main(void)
 {
     size_t i;
     struct base_url out;
+    for (i = 0; i < sizeof loopback_cases / sizeof loopback_cases[0]; i++)
+        CHECK_MSG(base_url_is_loopback(loopback_cases[i].url) ==
+                      loopback_cases[i].loopback,
+                  "loopback %s", loopback_cases[i].url);
     char long_url[BASE_URL_MAX + 16];
     for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const struct url_case *c = &cases[i];

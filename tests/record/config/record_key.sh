@@ -65,7 +65,12 @@ no_leak "$T/wrong.ttrace" "$T/wrong.out" "$T/wrong.err"
 # no key at all: no auth header (401 from this server), one warning
 env -u OPENAI_API_KEY "$TT_RECORD" -u "$URL" -m a -n 3 --classes short-short \
     -o "$T/nokey.ttrace" 2>"$T/nokey.err" && fail "no key: exit 0"
-assert_eq "$(grep -c "warning: no API key in \$OPENAI_API_KEY" "$T/nokey.err")" 1 "no-key warning once"
+# a server on this machine (127.0.0.1) usually wants no key: no warning
+assert_eq "$(grep -c "warning: no API key in \$OPENAI_API_KEY" "$T/nokey.err")" 0 "no no-key warning on loopback"
+# a remote one: the warning, once (the name never resolves: .invalid)
+env -u OPENAI_API_KEY "$TT_RECORD" -u "http://tokentrace-test.invalid" -m a -n 3 --classes short-short \
+    --connect-timeout 5 -o "$T/nokey-remote.ttrace" 2>"$T/nokey-remote.err" && fail "remote no key: exit 0"
+assert_eq "$(grep -c "warning: no API key in \$OPENAI_API_KEY" "$T/nokey-remote.err")" 1 "no-key warning once"
 assert_eq "$(jqs "$(dump "$T/nokey.ttrace")" '.[]|select(.kind=="header")|.options.auth')" none "no auth"
 
 # a key on the command line is refused without being repeated
