@@ -85,8 +85,9 @@ static void header(FILE *out, const struct group_set *set,
     struct buf b;
     summary_totals(set, &t);
     buf_init(&b, 0);
-    buf_printf(&b, "%zu trace%s, %llu requests, %llu failed", set->n_traces,
+    buf_printf(&b, "%zu trace%s, %llu request%s, %llu failed", set->n_traces,
                set->n_traces == 1 ? "" : "s", (unsigned long long)o->requests,
+               o->requests == 1 ? "" : "s",
                (unsigned long long)group_failed(o));
     if (o->interrupted)
         buf_printf(&b, ", %llu interrupted",

@@ -23,14 +23,14 @@ assert_eq "$(jq -r 'select(.model=="bad")|.finish_reason' "$T/req.json" | sort -
 assert_eq "$(jq -c '.groups[]|select(.model=="ok")|.finish' "$T/s.json")" \
     '{"stop":2,"length":2,"tool_calls":0,"other":0,"none":0,"error":0}' "JSON counts"
 assert_eq "$(jq -c '.groups[]|select(.model=="bad")|.finish.error' "$T/s.json")" 2 "failed ones count as error"
-"$TT_ANALYZE" summary "$out" "$T/len.ttrace" >"$T/s.txt"
+"$TT_ANALYZE" summary --detail "$out" "$T/len.ttrace" >"$T/s.txt"
 grep -q '^  ended: stop=2 length=2$' "$T/s.txt" || fail "ended line: $(cat "$T/s.txt")"
 
 # an all-failed group: its counts and errors, no empty metric table
 awk '/^bad /{g=1;print;next} /^$/{g=0} g' "$T/s.txt" >"$T/bad.txt"
 grep -q '^bad / short-short   requests 2, ok 0$' "$T/bad.txt" || fail "failed group: $(cat "$T/bad.txt")"
 grep -q 'metric\|tokens from' "$T/bad.txt" && fail "empty table for a failed group: $(cat "$T/bad.txt")"
-"$TT_ANALYZE" summary --format markdown "$out" | awk '/^### bad/{g=1} /^### ok/{g=0} g' | grep -q '| metric' &&
+"$TT_ANALYZE" summary --detail --format markdown "$out" | awk '/^### bad/{g=1} /^### ok/{g=0} g' | grep -q '| metric' &&
     fail "empty markdown table for a failed group"
 
 # --ignore-eos that the server does not honour: 6 tokens of 20 asked
@@ -43,8 +43,10 @@ grep -q "warning: ok / short-short: 2 of 2 requests of an --ignore-eos run ended
 
 # one request: "1 request"
 "$TT_RECORD" -q -u "$URL" -m ok -n 1 --classes short-short -o "$T/one.ttrace" || fail "record one"
-"$TT_ANALYZE" summary "$T/one.ttrace" | head -1 | grep -q '^1 trace, 1 request (1 ok, 0 failed)' ||
-    fail "plural: $("$TT_ANALYZE" summary "$T/one.ttrace" | head -1)"
+"$TT_ANALYZE" summary --detail "$T/one.ttrace" | head -1 | grep -q '^1 trace, 1 request (1 ok, 0 failed)' ||
+    fail "plural: $("$TT_ANALYZE" summary --detail "$T/one.ttrace" | head -1)"
+"$TT_ANALYZE" summary "$T/one.ttrace" | head -1 | grep -q '^1 trace, 1 request, 0 failed' ||
+    fail "plural, compact: $("$TT_ANALYZE" summary "$T/one.ttrace" | head -1)"
 # the doctor says "1 token event"
 "$TT_RECORD" -u "$URL" -m ok --max-tokens 1 --check >"$T/check.out" 2>&1 || fail "check: $(cat "$T/check.out")"
 grep -q ', 1 token event$' "$T/check.out" || fail "check plural: $(cat "$T/check.out")"
@@ -53,7 +55,7 @@ grep -q ', 1 token event$' "$T/check.out" || fail "check plural: $(cat "$T/check
 # a 100 ms one; pooled, the slow trace would have hidden the fast one
 "$TT_GEN_TRACE" "$T/fast.ttrace" 4 20 100 10 lag_us=2000 >/dev/null
 "$TT_GEN_TRACE" "$T/slow.ttrace" 40 20 100 100 lag_us=2000 >/dev/null
-"$TT_ANALYZE" summary "$T/fast.ttrace" "$T/slow.ttrace" >"$T/lag.txt" 2>"$T/lag.err"
+"$TT_ANALYZE" summary --detail "$T/fast.ttrace" "$T/slow.ttrace" >"$T/lag.txt" 2>"$T/lag.err"
 grep -q "^recorder self-check ($T/fast.ttrace, trace 0): .*: over 10% of the trace's ITL p50" "$T/lag.txt" ||
     fail "fast trace: $(cat "$T/lag.txt")"
 grep "^recorder self-check ($T/slow.ttrace, trace 1): " "$T/lag.txt" | grep -q "over 10%" &&
@@ -74,7 +76,7 @@ grep -q "warning: .*usage counts +100% tokens against the chunks carrying text: 
 
 # rows line up: every value column starts where the header's does
 "$TT_RECORD" -q -u "$URL" -m ok -n 3 -r 50 --classes short-short -o "$T/open.ttrace" || fail "record open loop"
-"$TT_ANALYZE" summary "$T/open.ttrace" >"$T/open.txt"
+"$TT_ANALYZE" summary --detail "$T/open.ttrace" >"$T/open.txt"
 grep -q "latency from sched" "$T/open.txt" || fail "no open-loop row: $(cat "$T/open.txt")"
 # fixed-width columns: every row of the table as long as its header
 assert_eq "$(awk '/^  metric/{t=1} /^$/{t=0} t && !/^  (ended|errors)/{print length($0)}' "$T/open.txt" | sort -u | wc -l)" 1 \
