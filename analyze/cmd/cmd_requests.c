@@ -158,6 +158,10 @@ static void row_fill(struct row *r, struct requests_ctx *c,
     row_num(r, "server_tpot_ms", m->server_tpot_ms);
     row_num(r, "client_overhead_ms", m->client_overhead_ms);
     row_str(r, "finish_reason", m->finish_reason);
+    /* gateway forensics */
+    row_num(r, "burst_share", m->burst_share);
+    row_bool(r, "buffered", m->buffered);
+    row_int(r, "keepalives", m->keepalives, true);
 }
 
 static void flush_line(struct requests_ctx *c)

@@ -9,6 +9,7 @@
 #include "analyze_options.h"
 #include "commands.h"
 #include "log.h"
+#include "stream_bursts.h"
 #include "summary_output.h"
 #include "text_out.h"
 
@@ -37,8 +38,8 @@ static void summary_help(void)
         "requests\n"
         "are excluded.\n"
         "\n"
-        "  --by KEYS        group by model, class, trace, label:KEY (comma "
-        "list)\n"
+        "  --by KEYS        group by model, class, trace, label:KEY,\n"
+        "                   header:NAME (a kept response header; comma list)\n"
         "  --format F       table (default), json (stable schema 1), csv, "
         "markdown,\n"
         "                   openmetrics (Prometheus text exposition, "
@@ -115,6 +116,28 @@ static void warn_packed(const struct group_set *set)
  * and sent merged (llama.cpp's byte-fallback tokens of one multi-byte
  * character: 1-2% on non-ASCII text), which leaves TPOT and ITL right. */
 #define SUMMARY_PACKING_SHARE 0.10
+
+/* Warns once per group whose streams look held and released by something
+ * between the server and the client (a gateway or proxy that buffers). */
+static void warn_buffered(const struct group_set *set)
+{
+    char name[600];
+    for (size_t i = 0; i < set->n_groups; i++) {
+        const struct group *g = set->groups[i];
+        if (!g->buffered)
+            continue;
+        group_describe(g, name, sizeof(name));
+        log_warn("%s: %llu of %llu requests look buffered on the way: their "
+                 "chunks, one token each, arrive in bursts (%.0f%% or more of "
+                 "the gaps under %.1f ms) after holds of %lld ms or more; a "
+                 "gateway or proxy holds the stream, so ITL and TPOT describe "
+                 "it, not the server (requests: burst_share, buffered)",
+                 name, (unsigned long long)g->buffered,
+                 (unsigned long long)g->ok, 100 * STREAM_BUFFERED_SHARE,
+                 (double)STREAM_BURST_GAP_NS / 1e6,
+                 (long long)(STREAM_BUFFER_HOLD_NS / 1000000));
+    }
+}
 
 /* Once per group whose usage and token-event counts disagree: a warning
  * when it is packing, a note when it is only merged tokens. */
@@ -277,6 +300,7 @@ int cmd_summary(int argc, char **argv)
     warn_disagreement(&set);
     warn_packed(&set);
     warn_ignore_eos(&set);
+    warn_buffered(&set);
     for (size_t i = 0; i < set.n_traces; i++)
         if (summary_self_lag_too_high(&set, set.traces[i]))
             log_warn("%s: the recorder's own event loop woke up to %.3f ms "

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "duration.h"
 #include "error_kinds.h"
@@ -63,11 +64,14 @@ int group_by_parse(const char *spec, struct group_by *by, char *err,
         } else if (strncmp(tok, "label:", 6) == 0 && tok[6]) {
             by->label_keys[by->n] = strdup(tok + 6);
             by->dims[by->n++] = DIM_LABEL;
+        } else if (strncmp(tok, "header:", 7) == 0 && tok[7]) {
+            by->label_keys[by->n] = strdup(tok + 7);
+            by->dims[by->n++] = DIM_HEADER;
         } else {
             if (err)
                 snprintf(err, err_size,
                          "--by: unknown key '%s' (use model, class, trace, "
-                         "stage, label:KEY)",
+                         "stage, label:KEY, header:NAME)",
                          tok);
             goto bad;
         }
@@ -206,6 +210,12 @@ static const char *key_value(const struct group_set *set, size_t i,
     case DIM_STAGE:
         stage_info_name(m->trace, m->stage, tmp, tmp_size);
         return tmp;
+    case DIM_HEADER:
+        for (size_t k = 0; k < m->n_headers; k++)
+            if (m->headers[k].key && m->headers[k].value &&
+                strcasecmp(m->headers[k].key, set->by.label_keys[i]) == 0)
+                return m->headers[k].value;
+        return "(none)";
     }
     return "";
 }
@@ -469,6 +479,7 @@ static void add_to(struct group_index *ix, struct group *g,
         g->ignore_eos_early +=
             m->output_tokens >= 0 && m->output_tokens < m->max_tokens;
     }
+    g->buffered += m->buffered;
     if (m->ok && m->usage_output_tokens < 0 && m->token_events > 0 &&
         m->text_bytes_per_event >= METRICS_PACKED_BYTES_PER_EVENT) {
         g->packed_no_usage++;
@@ -622,6 +633,9 @@ const char *group_dim_name(const struct group_set *set, size_t i, char *tmp,
         return "stage";
     case DIM_LABEL:
         snprintf(tmp, tmp_size, "label:%s", set->by.label_keys[i]);
+        return tmp;
+    case DIM_HEADER:
+        snprintf(tmp, tmp_size, "header:%s", set->by.label_keys[i]);
         return tmp;
     }
     return "";

@@ -46,11 +46,18 @@ extern const struct metric_def metric_defs[M_COUNT];
 
 #define GROUP_MAX_DIMS 4
 
-enum group_dim { DIM_MODEL, DIM_CLASS, DIM_LABEL, DIM_TRACE, DIM_STAGE };
+enum group_dim {
+    DIM_MODEL,
+    DIM_CLASS,
+    DIM_LABEL,
+    DIM_TRACE,
+    DIM_STAGE,
+    DIM_HEADER
+};
 
 struct group_by {
     enum group_dim dims[GROUP_MAX_DIMS];
-    char *label_keys[GROUP_MAX_DIMS]; /* for DIM_LABEL */
+    char *label_keys[GROUP_MAX_DIMS]; /* DIM_LABEL's key, DIM_HEADER's name */
     size_t n;
     bool measured_class; /* DIM_CLASS uses the measured class */
 };
@@ -116,6 +123,7 @@ struct group {
     /* Ok requests without usage whose chunks carry many text bytes each
      * (METRICS_PACKED_BYTES_PER_EVENT): token counts from chunks are low. */
     uint64_t packed_no_usage, packed_text_bytes;
+    uint64_t buffered; /* successful requests that look gateway-buffered */
     uint64_t slo_met;
     uint64_t output_tokens_total;
     struct error_count *errors;
@@ -160,8 +168,9 @@ const struct group *group_set_find(const struct group_set *set,
                                    const char *const *vals, size_t n);
 
 /* Parses "--by" ("model,class", "label:week,model", "trace", "stage":
- * a sweep's stages, named by their load). Returns 0, or
- * -1 with a one-line reason in err. */
+ * a sweep's stages, named by their load; "header:x-served-by": a kept
+ * response header, case-insensitive). Returns 0, or -1 with a one-line
+ * reason in err. */
 int group_by_parse(const char *spec, struct group_by *by, char *err,
                    size_t err_size);
 

@@ -389,6 +389,7 @@ static void request_facts(const struct trace_request *q,
     f->usage_output_tokens = s->usage_output_tokens;
     f->usage_input_tokens = s->usage_input_tokens;
     f->server = s->server_timings;
+    f->comments = s->comments;
 }
 
 /* Computes the metrics of one request and hands them to the sink. res is
@@ -418,6 +419,8 @@ static void finish_request(struct loader *L, struct pending *p,
     m.superseded = superseded;
     m.http_status = res ? res->http_status : 0;
     m.max_tokens = q->max_tokens;
+    m.headers = res ? res->headers : NULL;
+    m.n_headers = res ? res->n_headers : 0;
     m.stream = s;
     m.error_kind = derive_error(q, res, s, kind_buf, sizeof(kind_buf));
     if (m.error_kind && strcmp(m.error_kind, ERROR_KIND_BAD_TIMES) == 0)

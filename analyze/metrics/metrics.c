@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "stats.h"
+#include "stream_bursts.h"
 
 /* Milliseconds from one absolute time to another; NAN when either is
  * unknown. */
@@ -257,11 +258,32 @@ static int token_arrays(const struct metrics_facts *f, struct metrics_buf *b,
     return METRICS_OK;
 }
 
+/* ---- gateway buffering ---------------------------------------------- */
+
+/* The share of gaps inside bursts and whether the request looks held and
+ * released by something between the server and the client
+ * (common/stream_bursts.h), or its ITL is far below the server's own time
+ * per token. m's ITL p50, server TPOT and tokens per chunk must be set. */
+static void buffering(const struct metrics_facts *f, struct request_metrics *m)
+{
+    struct stream_bursts b;
+    m->burst_share = NAN;
+    m->buffered = false;
+    if (!f->ok || f->n_tokens < 2)
+        return;
+    stream_bursts_of(f->tokens, f->n_tokens, &b);
+    m->burst_share = stream_bursts_share(&b);
+    m->buffered = stream_bursts_buffered(&b, m->tokens_per_chunk);
+    if (m->server_tpot_ms > 0 && m->itl_p50_ms < 0.25 * m->server_tpot_ms)
+        m->buffered = true;
+}
+
 /* ---- the whole request ---------------------------------------------- */
 
 int metrics_compute(const struct metrics_facts *f, struct metrics_buf *buf,
                     struct request_metrics *m)
 {
+    int rc;
     m->ok = f->ok;
     m->open_loop = f->scheduled_ns >= 0;
     m->scheduled_ns = f->scheduled_ns;
@@ -330,7 +352,10 @@ int metrics_compute(const struct metrics_facts *f, struct metrics_buf *buf,
         m->response_ttft_ms = m->response_latency_ms = NAN;
         m->client_overhead_ms = NAN;
     }
-    return token_arrays(f, buf, m);
+    m->keepalives = (int64_t)f->comments;
+    rc = token_arrays(f, buf, m);
+    buffering(f, m);
+    return rc;
 }
 
 void metrics_buf_free(struct metrics_buf *buf)

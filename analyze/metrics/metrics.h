@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "stream_events.h"
+#include "trace.h"
 
 struct trace_info; /* what a trace said about itself (analyze/load/load.h) */
 
@@ -79,6 +80,7 @@ struct metrics_facts {
     int64_t usage_input_tokens;  /* -1 likewise */
     /* The server's own timings (llama.cpp's "timings"), present or not. */
     struct stream_server_timings server;
+    uint64_t comments; /* SSE comment lines (keep-alives) */
 };
 
 struct request_metrics {
@@ -107,6 +109,8 @@ struct request_metrics {
     /* The last finish_reason / stop_reason of the stream, as the server
      * wrote it ("stop", "length", "end_turn"...); NULL when none. */
     const char *finish_reason;
+    const struct trace_kv *headers; /* kept response headers (trace.h) */
+    size_t n_headers;
     /* The parsed stream itself, for readers that need more than the
      * numbers below (analyze/definitions: peers' definitions). */
     const struct stream_state *stream;
@@ -172,6 +176,14 @@ struct request_metrics {
     double server_prompt_ms, server_decode_ms, server_tpot_ms;
     int64_t server_prompt_n, server_predicted_n, server_cache_n;
     double client_overhead_ms;
+
+    /* Gateway forensics: the share of token-event gaps inside bursts
+     * (NAN without gaps), whether the request looks buffered on the way
+     * (common/stream_bursts.h, or an ITL p50 below a quarter of the
+     * server's own time per token), and the keep-alive comment lines. */
+    double burst_share;
+    bool buffered;
+    int64_t keepalives;
 
     /* Arrival time of every stored token event, absolute ns, in order
      * (failed requests too). In the metrics_buf. */

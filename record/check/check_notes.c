@@ -1,5 +1,6 @@
 /* check_notes: the numbers of a --check probe that streamed (tokens, TPOT)
  * and the notes and warnings about them. */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -120,6 +121,20 @@ void check_verdict_notes(const struct probe_facts *f, struct check_notes *out)
             (unsigned long long)f->reasoning_events,
             (unsigned long long)f->token_events,
             f->ttft_content_ns >= 0 ? (double)f->ttft_content_ns / 1e6 : -1.0);
+    if (stream_bursts_buffered(
+            &f->bursts, f->usage_tokens >= 0 && f->token_events > 0
+                            ? (double)f->usage_tokens / (double)f->token_events
+                            : NAN))
+        add(out, true,
+            "the stream looks buffered on the way: %.0f%% of its chunks "
+            "(one token each) came within %.1f ms of the one before, after "
+            "holds of up to %.0f ms; a gateway or proxy holds the events and "
+            "releases them together, so users see bursts and ITL measures "
+            "the gateway (turn off response buffering: nginx "
+            "proxy_buffering off / X-Accel-Buffering: no)",
+            100 * stream_bursts_share(&f->bursts),
+            (double)STREAM_BURST_GAP_NS / 1e6,
+            (double)f->bursts.longest_gap_ns / 1e6);
     if (f->comments > 0)
         add(out, false,
             "%llu keep-alive comment%s before or between events "

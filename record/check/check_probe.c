@@ -140,6 +140,7 @@ static void stream_facts(struct check_probe *p, const char *key,
     f->token_events = s->token_events;
     f->reasoning_events = s->reasoning_events;
     f->comments = s->comments;
+    stream_bursts_of(s->tokens, s->n_tokens, &f->bursts);
     f->text_chars = s->text_chars;
     f->usage_tokens = s->usage_output_tokens;
     f->ttft_ns = since(p, s->first_token_ns);

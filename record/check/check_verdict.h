@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "stream_bursts.h"
+
 /* Thresholds of the TTFT / TPOT balance warnings (probe of a short
  * prompt). */
 #define CHECK_TTFT_HIGH_MS 2000.0
@@ -71,7 +73,8 @@ struct probe_facts {
     uint64_t sse_events;
     uint64_t token_events;
     uint64_t reasoning_events;
-    uint64_t comments; /* keep-alive comment lines */
+    uint64_t comments;           /* keep-alive comment lines */
+    struct stream_bursts bursts; /* token-event gaps (stream_bursts.h) */
     uint64_t text_chars;
     int64_t usage_tokens;      /* usage in the stream, -1 none */
     int64_t json_usage_tokens; /* usage of a non-streamed reply, -1 none */

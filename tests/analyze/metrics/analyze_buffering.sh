@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# analyze_buffering: a proxy that holds the stream and releases it every
+# 80 ms (tests/lib/buffering_proxy.py) between the recorder and the replay
+# server makes chunks of one token each arrive in bursts: summary warns
+# that the stream looks buffered and `requests` marks the requests; the
+# same server without the proxy is not flagged; the doctor (--check) says
+# the same. Keep-alive comments are counted per request.
+. "${TT_SOURCE_DIR:?}/tests/lib/lib.sh"
+start_replay -q --fault keepalive@slow \
+    --synthetic 'ttft=20ms,tpot=5ms,tokens=40;model=slow,ttft=450ms,tpot=5ms,tokens=10'
+python3 "$TT_SOURCE_DIR/tests/lib/buffering_proxy.py" "$T/proxy.port" "127.0.0.1:$PORT" 80 &
+TT_PIDS+=("$!")
+for _ in $(seq 1 100); do [ -s "$T/proxy.port" ] && break; sleep 0.05; done
+[ -s "$T/proxy.port" ] || fail "proxy did not start"
+PROXY="http://127.0.0.1:$(cat "$T/proxy.port")"
+
+"$TT_RECORD" -u "$PROXY" -m m -n 2 -c 2 --classes short-short -o "$T/held.ttrace" -q 2>"$T/h.err" ||
+    { cat "$T/h.err"; fail "record through the proxy"; }
+"$TT_RECORD" -u "$URL" -m m -m slow -n 2 -c 2 --classes short-short -o "$T/direct.ttrace" -q 2>"$T/d.err" ||
+    { cat "$T/d.err"; fail "record direct"; }
+
+"$TT_ANALYZE" summary "$T/held.ttrace" >/dev/null 2>"$T/held.warn"
+grep -q "requests look buffered on the way" "$T/held.warn" ||
+    { cat "$T/held.warn"; fail "no buffering warning through the buffering proxy"; }
+"$TT_ANALYZE" requests "$T/held.ttrace" --format json |
+    jq -se '[.[] | select(.ok and (.warmup|not))] | length > 0 and all(.buffered and .burst_share >= 0.5)' >/dev/null ||
+    fail "requests through the proxy not marked buffered"
+
+"$TT_ANALYZE" summary "$T/direct.ttrace" >/dev/null 2>"$T/direct.warn"
+! grep -q "buffered" "$T/direct.warn" || { cat "$T/direct.warn"; fail "warned without a proxy"; }
+"$TT_ANALYZE" requests "$T/direct.ttrace" --format json >"$T/direct.jsonl"
+jq -se '[.[] | select(.ok)] | length > 0 and all(.buffered | not)' "$T/direct.jsonl" >/dev/null ||
+    fail "direct requests marked buffered"
+# keep-alive comments (every 200 ms before a 450 ms TTFT) are counted
+jq -se '[.[] | select(.model=="slow" and .ok)] | length > 0 and all(.keepalives >= 1)' "$T/direct.jsonl" >/dev/null ||
+    fail "keep-alives not counted"
+jq -se '[.[] | select(.model=="m")] | all(.keepalives == 0)' "$T/direct.jsonl" >/dev/null ||
+    fail "keep-alives counted where none were sent"
+# the doctor says so too, and only through the proxy
+"$TT_RECORD" --check -u "$PROXY" -m m >"$T/check.held" 2>&1 || { cat "$T/check.held"; fail "check through the proxy"; }
+grep -q "warning: the stream looks buffered on the way" "$T/check.held" ||
+    { cat "$T/check.held"; fail "the doctor did not report buffering"; }
+"$TT_RECORD" --check -u "$URL" -m m >"$T/check.direct" 2>&1 || { cat "$T/check.direct"; fail "check direct"; }
+! grep -q "buffered" "$T/check.direct" || { cat "$T/check.direct"; fail "the doctor reported buffering without a proxy"; }
+echo "analyze_buffering: ok"
