@@ -122,6 +122,12 @@ static void warn_packed(const struct group_set *set)
 static void warn_buffered(const struct group_set *set)
 {
     char name[600];
+    int64_t self_max = -1;
+    /* the recorder's own stalls pile events up in the socket the same way */
+    for (size_t i = 0; i < set->n_traces; i++)
+        if (set->traces[i]->loop_lag_samples > 0 &&
+            set->traces[i]->loop_lag_max_ns > self_max)
+            self_max = set->traces[i]->loop_lag_max_ns;
     for (size_t i = 0; i < set->n_groups; i++) {
         const struct group *g = set->groups[i];
         if (!g->buffered)
@@ -131,11 +137,15 @@ static void warn_buffered(const struct group_set *set)
                  "chunks, one token each, arrive in bursts (%.0f%% or more of "
                  "the gaps under %.1f ms) after holds of %lld ms or more; a "
                  "gateway or proxy holds the stream, so ITL and TPOT describe "
-                 "it, not the server (requests: burst_share, buffered)",
+                 "it, not the server (requests: burst_share, buffered)%s",
                  name, (unsigned long long)g->buffered,
                  (unsigned long long)g->ok, 100 * STREAM_BUFFERED_SHARE,
                  (double)STREAM_BURST_GAP_NS / 1e6,
-                 (long long)(STREAM_BUFFER_HOLD_NS / 1000000));
+                 (long long)(STREAM_BUFFER_HOLD_NS / 1000000),
+                 self_max >= STREAM_BUFFER_HOLD_NS
+                     ? "; but the recorder itself woke up that late (see its "
+                       "self-check), and its own stalls look the same"
+                     : "");
     }
 }
 
