@@ -38,7 +38,7 @@ static void summary_help(void)
         "requests\n"
         "are excluded.\n"
         "\n"
-        "  --by KEYS        group by model, class, trace, label:KEY,\n"
+        "  --by KEYS        group by model, class, trace, stage, label:KEY,\n"
         "                   header:NAME (a kept response header; comma list)\n"
         "  --format F       table (default), json (stable schema 1), csv, "
         "markdown,\n"
