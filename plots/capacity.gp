@@ -18,6 +18,7 @@ if (has_knee) {
 }
 set ylabel 'requests/s'
 set yrange [0:*]
+set offsets 0, 0, graph 0.1, 0
 set xlabel ''
 if (nvalid == 0 && ninvalid == 0) {
     set label 2 'no stages' at graph 0.5,0.5 center
@@ -32,6 +33,7 @@ if (nvalid == 0 && ninvalid == 0) {
     set xlabel xlabel_text
     set ylabel 'p99 from intended send (ms)'
     set logscale y
+    set offsets 0, 0, 0, 0
     set yrange [*:*]
     if (has_slo_ttft) { set arrow 2 from graph 0, first slo_ttft to graph 1, first slo_ttft nohead lt 1 dt 3 }
     if (has_slo_tpot) { set arrow 3 from graph 0, first slo_tpot to graph 1, first slo_tpot nohead lt 2 dt 3 }

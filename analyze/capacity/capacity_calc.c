@@ -175,14 +175,18 @@ static int judge_stage(struct cap_set *s, struct cap_stage *st)
     st->window_s = from >= 0 && to > from ? (double)(to - from) / 1e9 : NAN;
     st->attainment = st->steady ? (double)st->met / (double)st->steady : NAN;
     {
-        uint64_t ok_used = 0;
+        /* the rates count every reply that ended inside the window, a
+         * ramp-up request's too: the server delivered it at that load */
+        uint64_t ok_in = 0, met_in = 0;
         for (i = 0; i < st->n; i++)
-            if (rows[i].ok && (s->opt.include_transient || !rows[i].transient))
-                ok_used++;
+            if (rows[i].end_ns > from && rows[i].end_ns <= to) {
+                ok_in += rows[i].ok;
+                met_in += rows[i].met;
+            }
         st->achieved_rps =
-            st->window_s > 0 ? (double)ok_used / st->window_s : NAN;
+            st->window_s > 0 ? (double)ok_in / st->window_s : NAN;
         st->goodput_rps =
-            st->window_s > 0 ? (double)st->met / st->window_s : NAN;
+            st->window_s > 0 ? (double)met_in / st->window_s : NAN;
     }
     if ((rc = summarize(s, st, F_TTFT, &st->ttft)) ||
         (rc = summarize(s, st, F_TPOT, &st->tpot)) ||

@@ -85,10 +85,14 @@ int cap_write_table(const struct cap_set *s, FILE *out)
                     num(c, sizeof c, s->attain_hi * 100));
         fprintf(out, "\n");
     } else {
+        size_t valid = 0;
+        for (i = 0; i < s->n_stages; i++)
+            valid += s->stages[i].valid && !isnan(s->stages[i].load);
         fprintf(out, "knee: none: %s\n",
                 s->n_stages == 0 ? "the trace has no stages (record with "
                                    "--sweep)"
-                : s->all_pass    ? "no valid stage"
+                : valid == 0     ? "no valid stage: the recorder limited "
+                                   "every one (below)"
                                  : "the lightest valid stage already breaks "
                                    "the SLO");
     }

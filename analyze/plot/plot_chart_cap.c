@@ -59,7 +59,8 @@ static int write_capacity(const struct plot_ctx *c, FILE *dat,
     plot_var_int(&out->vars, "nvalid", nv ? 1 : 0);
     plot_var_int(&out->vars, "ninvalid", ni ? 1 : 0);
     plot_var_int(&out->vars, "ivalid", 1);
-    plot_var_int(&out->vars, "iinvalid", nv ? 2 : 1);
+    /* an existing block even when unused: gnuplot reads it anyway */
+    plot_var_int(&out->vars, "iinvalid", ni && nv ? 2 : 1);
     plot_var_num(&out->vars, "xmax", xmax * 1.1);
     plot_var_int(&out->vars, "has_knee", k != NULL);
     plot_var_num(&out->vars, "knee_load", k ? k->load : NAN);

@@ -10,6 +10,10 @@
 #include "run_outcome.h"
 
 #define RUN_TICK_US 100000 /* flush, idle check, signal check, progress */
+/* Open loop: sends at most this many due requests before the loop serves
+ * other events (a client behind schedule must still read its replies and
+ * see its deadline). */
+#define RUN_PACE_BURST 64
 
 /* Stops everything after a failed write (RUN_E_WRITE) or allocation. */
 static void set_fatal(struct run_loop *r, int rc)
@@ -342,6 +346,7 @@ static void stop_transfer(struct run_loop *r, struct transfer *t,
 }
 
 static void on_pace(evutil_socket_t fd, short what, void *arg);
+static void on_deadline(evutil_socket_t fd, short what, void *arg);
 
 /* evloop: a transfer ended. Its place goes to the next request: in a
  * closed loop at once, in an open loop to a due one the cap held. */
@@ -413,6 +418,7 @@ static void on_pace(evutil_socket_t fd, short what, void *arg)
     struct run_loop *r = arg;
     int64_t now = clock_mono_ns();
     bool was_blocked = r->cap_blocked;
+    unsigned burst = 0;
     (void)fd;
     (void)what;
     if (r->rate <= 0) { /* a closed loop's ramp: one more may join */
@@ -423,13 +429,26 @@ static void on_pace(evutil_socket_t fd, short what, void *arg)
     r->cap_blocked = false;
     while (has_next(r) && run_pacer_due(&r->pacer, now)) {
         int64_t due = r->pacer.next_due_ns;
+        if (r->send_until_ns >= 0 && due >= r->send_until_ns) {
+            /* due at or after --duration's end: not sent, however late
+             * the loop is, so the bound is exact */
+            on_deadline(-1, 0, r);
+            return;
+        }
         if (busy(r) >= r->max_inflight) {
             r->cap_blocked = true;
             break;
         }
+        if (burst == RUN_PACE_BURST) {
+            /* behind schedule: let the loop serve replies and timers
+             * first; the lateness shows as send lag */
+            run_timer_after(r->pace, 0);
+            return;
+        }
         start_next(r, due,
                    was_blocked && r->released_ns > due ? r->released_ns : -1);
         run_pacer_advance(&r->pacer);
+        burst++;
         now = clock_mono_ns();
     }
     if (r->fatal)
@@ -618,8 +637,11 @@ static void begin_stage(struct run_loop *r, size_t idx)
         r->sched.warmup = 0;
         r->next_k = 0;
     }
-    if (c->duration_s > 0)
+    r->send_until_ns = -1;
+    if (c->duration_s > 0) {
         run_timer_after(r->deadline, (int64_t)(c->duration_s * 1e9));
+        r->send_until_ns = now + (int64_t)(c->duration_s * 1e9);
+    }
     if (sw->mode == SWEEP_RATE) {
         r->rate = sw->loads[idx];
         /* each stage its own seeded arrivals, the same for a seed */
@@ -645,8 +667,11 @@ void run_loop_run(struct run_loop *r)
         self_lag_stop(&r->lag);
         return;
     }
-    if (c->duration_s > 0)
+    r->send_until_ns = -1;
+    if (c->duration_s > 0) {
         run_timer_after(r->deadline, (int64_t)(c->duration_s * 1e9));
+        r->send_until_ns = r->mono_zero + (int64_t)(c->duration_s * 1e9);
+    }
     if (r->s->arrivals) {
         run_pacer_start_list(&r->pacer, r->s->arrivals->at_ns,
                              r->s->arrivals->n, r->mono_zero);

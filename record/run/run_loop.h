@@ -56,6 +56,8 @@ struct run_loop {
     bool stage_over;      /* the stage sends no more (its --duration ran out) */
     bool stage_written;   /* its stage record is written */
     int64_t ramp_zero_ns; /* --ramp counts from the run's or stage's start */
+    int64_t send_until_ns;    /* open loop: nothing due from here is sent
+                                 (--duration's end), -1 none */
     struct cli_sweep plan;    /* the stages: --sweep's, or --search's so far */
     struct run_search search; /* --search */
     uint64_t stage_final;     /* requests of the stage ended for good */

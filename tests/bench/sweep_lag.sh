@@ -2,7 +2,7 @@
 # sweep_lag.sh BUILD WORK [REPS] [SECONDS]: does a sweep's scheduling add
 # send lag? At 1,000 requests/s (constant arrivals) against a light replay
 # server, a plain open loop (-r 1000) and a two-stage sweep of the same
-# rate (--sweep rate=1000,1000) run interleaved REPS times for SECONDS of
+# rate (--sweep rate=999,1000: distinct names for --by stage) run interleaved REPS times for SECONDS of
 # sending each; the send lag (start - intended send) p50/p99/max of each
 # run and of each stage is printed, from `summary --format json` (docs/
 # performance.md, "Sweep scheduling at 1,000 requests/s").
@@ -28,7 +28,7 @@ for r in $(seq "$REPS"); do
     "$B/tokentrace-record" -q -u "$URL" -m m --classes short-short --no-content \
         -r 1000 --arrival constant --duration "$SECS" -o "$WORK/plain.$r.ttrace" --force
     "$B/tokentrace-record" -q -u "$URL" -m m --classes short-short --no-content \
-        --sweep rate=1000,1000 --arrival constant --duration "$SECS" \
+        --sweep rate=999,1000 --arrival constant --duration "$SECS" \
         -o "$WORK/sweep.$r.ttrace" --force
     echo "rep $r plain (model p50 p99 max ms): $(lag "$WORK/plain.$r.ttrace" model)"
     lag "$WORK/sweep.$r.ttrace" stage | sed "s/^/rep $r sweep stage /"
