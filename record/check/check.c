@@ -135,6 +135,31 @@ static void record_hint(struct check_ctx *c)
         snprintf(c->record_hint + n, sizeof c->record_hint - n, "%s",
                  cfg->api_key_env);
     }
+    /* the body options the probe was sent with, shell-quoted; never when
+     * the key is in them (the hint is printed) */
+    if (cfg->extra_body && !(c->key.value && c->key.value[0] &&
+                             strstr(cfg->extra_body, c->key.value))) {
+        char q[sizeof c->record_hint];
+        size_t n = 0, used = strlen(c->record_hint);
+        const char *p;
+        for (p = cfg->extra_body; *p && n + 5 < sizeof q; p++) {
+            if (*p == '\'') { /* a ' ends the quoting: '\'' */
+                memcpy(q + n, "'\\''", 4);
+                n += 4;
+            } else {
+                q[n++] = *p;
+            }
+        }
+        q[n] = '\0';
+        if (!*p && used + n + 17 < sizeof c->record_hint) {
+            char *o = c->record_hint + used;
+            memcpy(o, " --extra-body '", 15);
+            memcpy(o + 15, q, n);
+            memcpy(o + 15 + n, "'", 2);
+        } else /* too long for the hint line */
+            snprintf(c->record_hint + used, sizeof c->record_hint - used,
+                     " --extra-body ...");
+    }
     /* the TLS setting the probe worked with, or recording fails where the
      * check passed */
     if (cfg->cacert || cfg->insecure) {

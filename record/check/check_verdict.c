@@ -351,7 +351,7 @@ static const struct verdict_case cases[] = {
      "not found (HTTP 404): nothing answers at {url}: the base URL's path "
      "is wrong{server}",
      "use the API base from the gateway's docs: the part before "
-     "/v1/chat/completions (like https://gateway.example/api)"},
+     "{api_path} (like https://gateway.example/api)"},
     {"redirect", false, m_redirect,
      "redirect (HTTP {status}) to {location}: API clients do not follow a "
      "redirected POST",

@@ -171,7 +171,15 @@ static const struct row rows[] = {
     {.kind = "http_404",
      .status = 404,
      .want_id = "wrong-path",
-     .in_cause = "nothing answers at http://gw/api/v1/chat/completions"},
+     .in_cause = "nothing answers at http://gw/api/v1/chat/completions",
+     .in_fix = "the part before /v1/chat/completions"},
+    /* the fix names the path of the API kind asked for */
+    {.kind = "http_404",
+     .status = 404,
+     .anthropic = true,
+     .want_id = "wrong-path",
+     .in_cause = "nothing answers at http://gw/api/v1/messages",
+     .in_fix = "the part before /v1/messages"},
     {.kind = "http_301",
      .status = 301,
      .location = "https://gw/api",
@@ -244,8 +252,9 @@ static void facts_of(const struct row *r, struct probe_facts *f)
     memset(f, 0, sizeof *f);
     f->model = "m";
     f->base = r->base ? r->base : "http://gw/api";
-    f->url = r->sdk ? "http://gw/api/chat/completions"
-                    : "http://gw/api/v1/chat/completions";
+    f->url = r->sdk         ? "http://gw/api/chat/completions"
+             : r->anthropic ? "http://gw/api/v1/messages"
+                            : "http://gw/api/v1/chat/completions";
     f->host = r->https ? "gw:443" : "gw:80";
     f->https = r->https;
     f->sdk_base = r->sdk;

@@ -82,7 +82,11 @@ want=$(ttft_of traced good)
 got=$(jq -r '.groups[]|select(.model=="good")|.ttft_ms.p50|floor' "$T/probe.json")
 between "$got" "$((want - 1))" "$((want + 2))" "analyzer TTFT of the probe (check said $want)"
 assert_eq "$(jq -r '.groups[]|select(.model=="packed")|.output_tokens.p50' "$T/probe.json")" 16 "packed tokens"
-for f in ok.out ok.err shapes.out traced.out traced.err mixed.out; do
+# the hint keeps the flags the probe was sent with, quoted for the shell
+rec body --check -u "$URL/api" -m good --api anthropic --api-key-env TT_CHECK_KEY \
+    --extra-body '{"temperature":0,"stop":["it'"'"'s"]}'
+has body.out "hint: ready to record: tokentrace-record -u $URL/api --api anthropic --api-key-env TT_CHECK_KEY --extra-body '{\"temperature\":0,\"stop\":[\"it'\\''s\"]}' -m good"
+for f in ok.out ok.err shapes.out traced.out traced.err mixed.out body.out; do
     hasnt "$f" "$KEY"
 done
 if grep -aqF "$KEY" "$T/probe.ttrace" "$d"; then fail "the key is in the probe trace"; fi
