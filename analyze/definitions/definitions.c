@@ -22,8 +22,8 @@ static const struct defs_tool_info tools[DEFS_N_TOOLS] = {
         DEFS_PCT_LINEAR,
         {"TTFT", "TPOT", "ITL", "E2EL"},
         {"stops at the first chunk with choices, a role-only chunk included",
-         "(E2EL - TTFT) / (usage tokens - 1): the role chunk's time counts as "
-         "decode",
+         "(E2EL - TTFT) / (usage tokens - 1), both ends at chunks with "
+         "choices (role-only and finish chunks count)",
          "gaps between every chunk with choices (role and finish chunks "
          "included), pooled",
          "ends at the last chunk with choices (the finish chunk)"},
