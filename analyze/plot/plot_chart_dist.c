@@ -25,10 +25,17 @@ static const struct group *group_of(const struct plot_data *d, size_t model,
     return plot_data_group(d, d->models.v[model], d->classes.v[cls]);
 }
 
-/* Writes one CDF line: every value when few, else quantiles. */
+/* Writes one CDF line: every value when few, else quantiles. The line
+ * starts at 0 at the smallest value (the empirical CDF is 0 below it), so
+ * a group of 4 does not seem to begin at 25%; the quantile form starts at
+ * q = 0 by itself. */
 static void write_cdf_rows(FILE *dat, const double *v, size_t n)
 {
     if (n <= CDF_MAX_POINTS) {
+        if (n) {
+            plot_dat_num(dat, v[0]);
+            fprintf(dat, " 0\n");
+        }
         for (size_t i = 0; i < n; i++) {
             plot_dat_num(dat, v[i]);
             fprintf(dat, " %.6g\n", (double)(i + 1) / (double)n);

@@ -132,15 +132,26 @@ static void add_inflight(double *bins, size_t nbins, double width, double from,
 }
 
 /* Writes one series: rows of bin start, tokens/s, in flight; a last row
- * closes the last step. */
+ * closes the last step at end (the run's end, inside the last bin). */
 static void write_series(FILE *dat, const double *tok, const double *infl,
-                         size_t nbins, double width)
+                         size_t nbins, double width, double end)
 {
     for (size_t b = 0; b < nbins; b++)
         fprintf(dat, "%.6g %.6g %.6g\n", (double)b * width, tok[b], infl[b]);
     if (nbins)
-        fprintf(dat, "%.6g %.6g %.6g\n", (double)nbins * width, tok[nbins - 1],
-                infl[nbins - 1]);
+        fprintf(dat, "%.6g %.6g %.6g\n", end, tok[nbins - 1], infl[nbins - 1]);
+}
+
+/* The last bin covers only [start, end) of its width: its rates are over
+ * that time, or a run that ends 0.1 s into a bin shows a false drop. */
+static void rescale_last_bin(double *tok, double *infl, size_t nbins,
+                             double width, double end)
+{
+    double covered = end - (double)(nbins - 1) * width;
+    if (nbins == 0 || !(covered > 0) || covered >= width)
+        return;
+    tok[nbins - 1] *= width / covered;
+    infl[nbins - 1] *= width / covered;
 }
 
 /* throughput.dat: a block per model (and one for all models) of bins:
@@ -150,7 +161,7 @@ static int write_throughput(const struct plot_ctx *c, FILE *dat,
 {
     const struct plot_data *d = c->d;
     struct plot_blocks bl = {0};
-    double span = 0, width = 1, *tok, *infl, *all_tok, *all_infl;
+    double span = 0, end, width = 1, *tok, *infl, *all_tok, *all_infl;
     size_t nbins, seconds, models_drawn = 0;
     bool tokens_seen = false;
     int index = 0;
@@ -164,6 +175,7 @@ static int write_throughput(const struct plot_ctx *c, FILE *dat,
     if (seconds > THROUGHPUT_MAX_BINS)
         width = ceil((double)seconds / THROUGHPUT_MAX_BINS);
     nbins = (size_t)ceil((double)seconds / width);
+    end = span < (double)nbins * width ? span : (double)nbins * width;
     tok = calloc(4 * (nbins + 1), sizeof(double));
     if (!tok)
         return -1;
@@ -188,6 +200,7 @@ static int write_throughput(const struct plot_ctx *c, FILE *dat,
         }
         if (reqs == 0 || nbins == 0)
             continue;
+        rescale_last_bin(tok, infl, nbins, width, end);
         for (size_t b = 0; b < nbins; b++) {
             tokens_seen = tokens_seen || tok[b] > 0;
             all_tok[b] += tok[b];
@@ -195,13 +208,13 @@ static int write_throughput(const struct plot_ctx *c, FILE *dat,
         }
         plot_blocks_add(&bl, plot_model_lt(m), plot_model_dt(m), 7);
         plot_dat_block(dat, &index, d->models.v[m]);
-        write_series(dat, tok, infl, nbins, width);
+        write_series(dat, tok, infl, nbins, width, end);
         models_drawn++;
     }
     if (models_drawn > 1) {
         plot_blocks_add(&bl, 9, 1, 7);
         plot_dat_block(dat, &index, "all models");
-        write_series(dat, all_tok, all_infl, nbins, width);
+        write_series(dat, all_tok, all_infl, nbins, width, end);
     }
     snprintf(title, sizeof(title),
              "Output tokens/s and requests in flight (%g s bins since the run "

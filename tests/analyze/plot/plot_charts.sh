@@ -23,6 +23,21 @@ grep -q "dat = 'ttft-cdf.dat'" "$T/out/ttft-cdf.gp" || fail "ttft-cdf.gp does no
 grep -q '^"model-a: p50 100, p99 100 ms (n=15)"$' "$T/out/ttft-cdf.dat" ||
     fail "ttft-cdf.dat lacks model-a's line: $(head -5 "$T/out/ttft-cdf.dat")"
 grep -q '^"model-b' "$T/out/ttft-cdf.dat" || fail "ttft-cdf.dat lacks model-b"
+# Each CDF line starts at 0 at its smallest value (not at 1/n).
+assert_eq "$(grep -A1 '^"model-a: p50' "$T/out/ttft-cdf.dat" | tail -1)" "100 0" "CDF start"
+# The last, partial throughput bin is a rate over the time it covers: no
+# false drop at the end of a steady run (the all-models rate is ~66 tok/s
+# throughout; the run ends part-way into its last second).
+python3 - "$T/out/throughput.dat" <<'PY' || fail "throughput: the last bin drops"
+import sys
+blocks = open(sys.argv[1]).read().split("\n\n\n")
+rows = [l.split() for l in blocks[-1].splitlines()[1:] if l.strip()]
+rates = [float(r[1]) for r in rows[:-1]]
+ends = [float(r[0]) for r in rows]
+assert ends[-1] < ends[-2] + 1, ends            # closes at the run's end
+assert ends[-1] != int(ends[-1]), ends          # inside the last bin
+assert rates[-1] >= 0.8 * min(rates[:-1]), rates
+PY
 
 # Redraw from another directory: the picture comes back.
 for c in ttft-cdf timeline; do
