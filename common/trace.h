@@ -188,6 +188,19 @@ struct mp_value; /* common/mp.h: the decoded msgpack tree */
  * TRACE_E_EXISTS unless force. On success *out owns the file. */
 int trace_writer_open(const char *path, bool force, struct trace_writer **out);
 
+/* Compresses the trace: from now on each flush writes the buffered records
+ * as one independent zstd frame (with its content checksum) at the given
+ * level (1..19; 0 turns it off), so a file cut after any frame reads back
+ * whole up to it and compressed files concatenate. Call before the first
+ * record; TRACE_E_NOMEM when zstd has no memory. */
+int trace_writer_set_compression(struct trace_writer *w, int level);
+
+/* The level the recorder and share compress with (docs/performance.md). */
+#define TRACE_ZSTD_LEVEL 3
+
+/* True when path names a compressed trace (ends in ".zst"). */
+bool trace_path_compressed(const char *path);
+
 /* Each appends one record to the write buffer. A failure of the underlying
  * write (disk full...) is returned by this or a later call and sticks:
  * every later call returns the same error. */

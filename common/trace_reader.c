@@ -13,6 +13,7 @@
 
 #include "fast_path.h"
 #include "mp.h"
+#include "trace_input.h"
 
 #define READ_STEP ((size_t)256 << 10)
 #define MAX_NODES ((size_t)1 << 20) /* decoded nodes in one record */
@@ -38,6 +39,7 @@ struct scratch_block {
 struct trace_reader {
     int fd;
     bool owns_fd;
+    struct trace_input *in; /* plain or zstd-framed bytes of fd */
     char *name;
     uint8_t *buf;
     size_t cap, pos, fill;
@@ -121,6 +123,13 @@ int trace_reader_open(const char *path, struct trace_reader **out)
         errno = e;
         return err;
     }
+    if (trace_input_open(r->fd, &r->in) != 0) {
+        if (r->owns_fd)
+            close(r->fd);
+        free(r->name);
+        free(r);
+        return TRACE_E_NOMEM;
+    }
     mp_arena_init(&r->arena, MAX_NODES);
     r->fast_chunks = !fast_path_disabled();
     *out = r;
@@ -133,6 +142,7 @@ void trace_reader_close(struct trace_reader *r)
         return;
     if (r->owns_fd)
         close(r->fd);
+    trace_input_close(r->in);
     free(r->buf);
     free(r->name);
     mp_arena_free(&r->arena);
@@ -169,13 +179,16 @@ static int fail(struct trace_reader *r, int err, uint64_t offset,
     va_end(ap);
     r->error_offset = offset;
     r->error_code = err;
-    snprintf(r->error, sizeof(r->error), "%s: byte %llu: %s", r->name,
-             (unsigned long long)offset, detail);
+    /* a compressed trace's offsets count the decompressed bytes */
+    snprintf(r->error, sizeof(r->error), "%s: byte %llu%s: %s", r->name,
+             (unsigned long long)offset,
+             trace_input_compressed(r->in) ? " (decompressed)" : "", detail);
     return -err;
 }
 
 /* Makes room for and reads at least some more bytes; sets eof at the end.
- * Returns TRACE_OK or TRACE_E_IO / TRACE_E_NOMEM. */
+ * Returns TRACE_OK, TRACE_E_IO / TRACE_E_NOMEM, or TRACE_E_MALFORMED for
+ * a damaged zstd frame (trace_input_error says which). */
 static int fill_more(struct trace_reader *r)
 {
     ssize_t n;
@@ -201,11 +214,11 @@ static int fill_more(struct trace_reader *r)
         r->buf = p;
         r->cap = ncap;
     }
-    do {
-        n = read(r->fd, r->buf + r->fill, r->cap - r->fill);
-    } while (n < 0 && errno == EINTR);
+    n = trace_input_read(r->in, r->buf + r->fill, r->cap - r->fill);
+    if (n == -2)
+        return TRACE_E_MALFORMED;
     if (n < 0)
-        return TRACE_E_IO;
+        return errno == ENOMEM ? TRACE_E_NOMEM : TRACE_E_IO;
     if (n == 0)
         r->eof = true;
     r->fill += (size_t)n;
@@ -576,8 +589,59 @@ static size_t read_chunk_fast(const struct trace_reader *r,
     return off + k;
 }
 
+/* Fails with the error of fill_more's err. */
+static int fail_fill(struct trace_reader *r, int err)
+{
+    if (err == TRACE_E_MALFORMED)
+        return fail(r, err, r->base + r->fill, "%s", trace_input_error(r->in));
+    return fail(r, err, r->base + r->fill, "%s: %s", trace_strerror(err),
+                strerror(errno));
+}
+
+/* A zstd frame where a record should start (a plain trace, then a
+ * compressed one): its bytes go back to the input to be decompressed.
+ * Returns 1 when they did, 0 when no frame starts here, or -err. */
+static int frame_here(struct trace_reader *r)
+{
+    for (;;) {
+        size_t avail = r->fill - r->pos;
+        int err;
+        if (avail == 0 || r->buf[r->pos] != TRACE_ZSTD_MAGIC[0])
+            return 0;
+        if (avail >= 4)
+            break;
+        if (r->eof) {
+            if (memcmp(r->buf + r->pos, TRACE_ZSTD_MAGIC, avail) != 0)
+                return 0;
+            return fail(r, TRACE_E_TRUNCATED, r->base + r->pos,
+                        "the file ends inside the magic of a zstd frame "
+                        "(the tail was cut)");
+        }
+        if ((err = fill_more(r)) != TRACE_OK)
+            return fail_fill(r, err);
+    }
+    if (memcmp(r->buf + r->pos, TRACE_ZSTD_MAGIC, 4) != 0 ||
+        !trace_input_unread(r->in, r->buf + r->pos, r->fill - r->pos))
+        return 0;
+    r->fill = r->pos;
+    r->eof = false;
+    return 1;
+}
+
+/* " inside the zstd frame at file byte N" when the input ended in one. */
+static const char *cut_frame(const struct trace_reader *r, char *out,
+                             size_t size)
+{
+    out[0] = '\0';
+    if (trace_input_cut(r->in))
+        snprintf(out, size, " inside the zstd frame at file byte %llu",
+                 (unsigned long long)trace_input_frame_offset(r->in));
+    return out;
+}
+
 int trace_reader_next(struct trace_reader *r, struct trace_record *rec)
 {
+    char where[80];
     struct mp_value *v;
     size_t used = 0, want = 1;
     uint64_t inner;
@@ -588,6 +652,8 @@ int trace_reader_next(struct trace_reader *r, struct trace_record *rec)
     memset(rec, 0, sizeof(*rec));
     mp_arena_reset(&r->arena);
     scratch_reset(r);
+    if ((st = frame_here(r)) < 0)
+        return st;
     if (r->fast_chunks && r->seen_header &&
         (used = read_chunk_fast(r, rec)) > 0 &&
         !embedded_header(r, r->pos + 1, r->pos + used)) {
@@ -603,8 +669,13 @@ int trace_reader_next(struct trace_reader *r, struct trace_record *rec)
         uint64_t here = r->base + r->pos;
         size_t avail = r->fill - r->pos;
         bool measure;
-        if (avail == 0 && r->eof)
+        if (avail == 0 && r->eof) {
+            if (trace_input_cut(r->in))
+                return fail(r, TRACE_E_TRUNCATED, here,
+                            "the file ends%s (the tail was cut)",
+                            cut_frame(r, where, sizeof(where)));
             return 0;
+        }
         /* Measuring is linear in the bytes so far, so a record arriving in
          * small reads (a pipe gives 64 KiB) is measured again only once
          * twice as many bytes, or as many as it claims, are in: reading it
@@ -626,16 +697,15 @@ int trace_reader_next(struct trace_reader *r, struct trace_record *rec)
         }
         if (r->eof)
             return fail(r, TRACE_E_TRUNCATED, here,
-                        "record truncated: the file ends %zu bytes into it "
+                        "record truncated: the file ends%s %zu bytes into it "
                         "(the tail was cut)",
-                        r->fill - r->pos);
+                        cut_frame(r, where, sizeof(where)), r->fill - r->pos);
         if (r->fill - r->pos > TRACE_MAX_RECORD)
             return fail(r, TRACE_E_TOO_LARGE, here,
                         "record larger than %zu bytes", TRACE_MAX_RECORD);
         err = fill_more(r);
         if (err)
-            return fail(r, err, r->base + r->fill, "%s: %s",
-                        trace_strerror(err), strerror(errno));
+            return fail_fill(r, err);
     }
     rec->offset = r->base + r->pos;
     rec->size = used;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zstd.h>
 
 #include "buf.h"
 #include "mp.h"
@@ -23,6 +24,10 @@ struct trace_writer {
     msgpack_packer pk;
     int error; /* first error, sticky */
     int saved_errno;
+    ZSTD_CCtx *zc; /* compressing: one zstd frame per flush */
+    uint8_t *zbuf;
+    size_t zcap;
+    uint64_t frames; /* zstd frames written */
 };
 
 static int pack_to_buf(void *data, const char *p, size_t len)
@@ -463,19 +468,80 @@ int trace_write_stage(struct trace_writer *w, const struct trace_stage *s)
     return end_record(w, start);
 }
 
+int trace_writer_set_compression(struct trace_writer *w, int level)
+{
+    if (w->out.len || w->frames)
+        return TRACE_E_MALFORMED; /* only before the first record */
+    if (level <= 0) {
+        ZSTD_freeCCtx(w->zc);
+        w->zc = NULL;
+        return TRACE_OK;
+    }
+    if (!w->zc && !(w->zc = ZSTD_createCCtx()))
+        return TRACE_E_NOMEM;
+    /* each frame carries its content checksum: a damaged frame is found */
+    if (ZSTD_isError(
+            ZSTD_CCtx_setParameter(w->zc, ZSTD_c_compressionLevel, level)) ||
+        ZSTD_isError(ZSTD_CCtx_setParameter(w->zc, ZSTD_c_checksumFlag, 1)))
+        return TRACE_E_MALFORMED;
+    return TRACE_OK;
+}
+
+bool trace_path_compressed(const char *path)
+{
+    size_t n = strlen(path);
+    return n > 4 && strcmp(path + n - 4, ".zst") == 0;
+}
+
+/* Compresses the buffered records into one zstd frame in zbuf; returns
+ * its size, or 0 with w->error set. */
+static size_t compress_frame(struct trace_writer *w)
+{
+    size_t bound = ZSTD_compressBound(w->out.len), n;
+    if (w->zcap < bound) {
+        uint8_t *p = realloc(w->zbuf, bound);
+        if (!p) {
+            w->error = TRACE_E_NOMEM;
+            return 0;
+        }
+        w->zbuf = p;
+        w->zcap = bound;
+    }
+    n = ZSTD_compress2(w->zc, w->zbuf, w->zcap, w->out.data, w->out.len);
+    if (ZSTD_isError(n)) {
+        w->error = TRACE_E_NOMEM;
+        return 0;
+    }
+    w->frames++;
+    return n;
+}
+
 int trace_writer_flush(struct trace_writer *w)
 {
-    size_t off = 0;
+    size_t off = 0, len;
+    const char *data;
     if (w->error)
         return w->error;
-    while (off < w->out.len) {
-        ssize_t n = write(w->fd, w->out.data + off, w->out.len - off);
+    if (w->out.len == 0)
+        return TRACE_OK;
+    data = w->out.data;
+    len = w->out.len;
+    if (w->zc) {
+        /* A frame is written whole or the error sticks: never half a
+         * frame followed by another one. */
+        if ((len = compress_frame(w)) == 0)
+            return w->error;
+        data = (const char *)w->zbuf;
+    }
+    while (off < len) {
+        ssize_t n = write(w->fd, data + off, len - off);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0) {
             w->saved_errno = n < 0 ? errno : EIO;
             w->error = TRACE_E_IO;
-            buf_consume(&w->out, off);
+            if (!w->zc)
+                buf_consume(&w->out, off);
             return w->error;
         }
         off += (size_t)n;
@@ -506,6 +572,8 @@ int trace_writer_close(struct trace_writer *w)
         err = TRACE_E_IO;
     }
     buf_free(&w->out);
+    ZSTD_freeCCtx(w->zc);
+    free(w->zbuf);
     free(w);
     return err;
 }

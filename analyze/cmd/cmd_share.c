@@ -14,7 +14,8 @@ static void share_help(void)
 {
     printf(
         "usage: tokentrace-analyze share TRACE -o OUT [--keep-prompts]\n"
-        "                                [--anonymize-models] [--force]\n"
+        "                                [--anonymize-models] [--compress] "
+        "[--force]\n"
         "\n"
         "Writes a copy of TRACE that is safe to attach to a bug report: the "
         "text\n"
@@ -37,6 +38,7 @@ static void share_help(void)
         "  --keep-prompts      keep the request bodies (prompts) as recorded\n"
         "  --anonymize-models  model names become model-1, model-2...; label\n"
         "                      values value-1, value-2...\n"
+        "  --compress          write zstd frames (also when OUT ends in .zst)\n"
         "  --force             overwrite OUT\n"
         "\n"
         "exit codes: 0 ok, 1 TRACE was damaged (the records before the damage\n"
@@ -115,6 +117,8 @@ int cmd_share(int argc, char **argv)
             o.keep_prompts = true;
         } else if (strcmp(a, "--anonymize-models") == 0) {
             o.anonymize_models = true;
+        } else if (strcmp(a, "--compress") == 0) {
+            o.compress = true;
         } else if (strcmp(a, "--force") == 0) {
             o.force = true;
         } else if (a[0] == '-' && a[1]) {

@@ -15,6 +15,7 @@ struct share_options {
     bool keep_prompts;     /* --keep-prompts: request bodies as recorded */
     bool anonymize_models; /* --anonymize-models: model-N, label values */
     bool force;            /* overwrite OUT */
+    bool compress;         /* --compress (or OUT ending in .zst): zstd */
 };
 
 /* What share removed and kept, for the report. Names are static or owned

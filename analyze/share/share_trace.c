@@ -458,9 +458,12 @@ int share_trace(const char *in, const char *out, const struct share_options *o,
         return 2;
     }
     st = trace_writer_open(out, o->force, &c.w);
+    if (st == TRACE_OK && (o->compress || trace_path_compressed(out)))
+        st = trace_writer_set_compression(c.w, TRACE_ZSTD_LEVEL);
     if (st != TRACE_OK) {
         snprintf(err, err_size, "%s: %s%s", out, trace_strerror(st),
                  st == TRACE_E_EXISTS ? " (--force replaces it)" : "");
+        trace_writer_close(c.w);
         trace_reader_close(r);
         return 2;
     }

@@ -89,6 +89,9 @@ static int open_trace(struct check_ctx *c)
 {
     struct run_setup s;
     int rc = trace_writer_open(c->cfg->output, c->cfg->force, &c->env.writer);
+    if (rc == TRACE_OK &&
+        (c->cfg->compress || trace_path_compressed(c->cfg->output)))
+        rc = trace_writer_set_compression(c->env.writer, TRACE_ZSTD_LEVEL);
     if (rc == TRACE_E_EXISTS) {
         log_error("%s exists; use --force to overwrite it or -o to pick "
                   "another name",

@@ -42,6 +42,7 @@ enum opt_id {
     OPT_CONNECT_TIMEOUT,
     OPT_LABEL,
     OPT_NO_CONTENT,
+    OPT_COMPRESS,
     OPT_HTTP2,
     OPT_PROGRESS,
     OPT_QUIET,
@@ -95,6 +96,7 @@ static const struct opt opts[] = {
     {"connect-timeout", 0, true, OPT_CONNECT_TIMEOUT},
     {"label", 0, true, OPT_LABEL},
     {"no-content", 0, false, OPT_NO_CONTENT},
+    {"compress", 0, false, OPT_COMPRESS},
     {"http2", 0, false, OPT_HTTP2},
     {"progress", 0, true, OPT_PROGRESS},
     {"quiet", 'q', false, OPT_QUIET},
@@ -400,6 +402,9 @@ static int apply(struct config *cfg, const struct opt *o, const char *v,
     }
     case OPT_NO_CONTENT:
         cfg->no_content = true;
+        break;
+    case OPT_COMPRESS:
+        cfg->compress = true;
         break;
     case OPT_HTTP2:
         cfg->http2 = true;

@@ -87,6 +87,7 @@ struct config {
     struct cli_label labels[CLI_MAX_LABELS];
     size_t n_labels;
     bool no_content;
+    bool compress; /* --compress (or -o NAME.zst): zstd frames */
     bool http2;
     bool quiet;
     bool no_request_id;

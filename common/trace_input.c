@@ -1,0 +1,215 @@
+/* trace_input: plain and zstd-framed trace bytes as one stream (see
+ * trace_input.h). Raw bytes are read in bounded steps; a frame is
+ * decompressed as a stream, so a frame's size never matters. */
+#include "trace_input.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#define RAW_STEP ((size_t)128 << 10)
+
+struct trace_input {
+    int fd;
+    ZSTD_DCtx *dctx;
+    uint8_t *raw;
+    size_t pos, fill, cap;
+    uint64_t raw_base; /* file offset of raw[0] */
+    bool eof;
+    bool in_frame;
+    bool any_frame;
+    bool cut;
+    uint64_t frame_off;
+    uint64_t frames;
+    uint64_t plain_run; /* bytes handed out plain since the last frame */
+    bool plain;         /* inside plain bytes: a frame starts only where the
+                           reader finds one at a record's start (unread) */
+    char error[200];
+};
+
+int trace_input_open(int fd, struct trace_input **out)
+{
+    struct trace_input *in = calloc(1, sizeof(*in));
+    if (!in)
+        return -1;
+    in->fd = fd;
+    *out = in;
+    return 0;
+}
+
+void trace_input_close(struct trace_input *in)
+{
+    if (!in)
+        return;
+    ZSTD_freeDCtx(in->dctx);
+    free(in->raw);
+    free(in);
+}
+
+/* Reads more raw bytes (keeping the unread ones). 0, or -1 with errno. */
+static int refill(struct trace_input *in)
+{
+    ssize_t n;
+    if (in->pos > 0) {
+        memmove(in->raw, in->raw + in->pos, in->fill - in->pos);
+        in->raw_base += in->pos;
+        in->fill -= in->pos;
+        in->pos = 0;
+    }
+    if (in->cap - in->fill < RAW_STEP) {
+        size_t ncap = in->fill + RAW_STEP;
+        uint8_t *p = realloc(in->raw, ncap);
+        if (!p) {
+            errno = ENOMEM;
+            return -1;
+        }
+        in->raw = p;
+        in->cap = ncap;
+    }
+    do {
+        n = read(in->fd, in->raw + in->fill, in->cap - in->fill);
+    } while (n < 0 && errno == EINTR);
+    if (n < 0)
+        return -1;
+    if (n == 0)
+        in->eof = true;
+    in->fill += (size_t)n;
+    return 0;
+}
+
+static ssize_t read_frame(struct trace_input *in, uint8_t *dst, size_t cap)
+{
+    for (;;) {
+        ZSTD_inBuffer ib;
+        ZSTD_outBuffer ob = {dst, cap, 0};
+        size_t ret;
+        if (in->pos == in->fill && !in->eof && refill(in) != 0)
+            return -1;
+        if (in->pos == in->fill && in->eof) {
+            in->cut = true; /* the input ends inside the frame */
+            in->in_frame = false;
+            return 0;
+        }
+        ib.src = in->raw + in->pos;
+        ib.size = in->fill - in->pos;
+        ib.pos = 0;
+        ret = ZSTD_decompressStream(in->dctx, &ob, &ib);
+        in->pos += ib.pos;
+        if (ZSTD_isError(ret)) {
+            snprintf(in->error, sizeof(in->error),
+                     "zstd frame at file byte %llu is damaged: %s",
+                     (unsigned long long)in->frame_off, ZSTD_getErrorName(ret));
+            return -2;
+        }
+        if (ret == 0) {
+            in->in_frame = false;
+            in->plain = false; /* another frame may follow at once */
+            in->frames++;
+        }
+        if (ob.pos > 0 || !in->in_frame) {
+            if (ob.pos > 0)
+                return (ssize_t)ob.pos;
+            return -3; /* an empty frame: look at what follows */
+        }
+    }
+}
+
+ssize_t trace_input_read(struct trace_input *in, uint8_t *dst, size_t cap)
+{
+    for (;;) {
+        size_t avail, n;
+        if (in->in_frame) {
+            ssize_t got = read_frame(in, dst, cap);
+            if (got == -3)
+                continue;
+            if (got > 0)
+                in->plain_run = 0;
+            return got;
+        }
+        while (!in->plain && in->fill - in->pos < 4 && !in->eof)
+            if (refill(in) != 0)
+                return -1;
+        if (in->pos == in->fill && !in->eof && refill(in) != 0)
+            return -1;
+        avail = in->fill - in->pos;
+        if (avail == 0)
+            return 0;
+        if (!in->plain && avail < 4 &&
+            memcmp(in->raw + in->pos, TRACE_ZSTD_MAGIC, avail) == 0) {
+            in->cut = true; /* the file ends inside a frame's magic */
+            in->frame_off = in->raw_base + in->pos;
+            in->pos = in->fill;
+            return 0;
+        }
+        if (!in->plain && avail >= 4 &&
+            memcmp(in->raw + in->pos, TRACE_ZSTD_MAGIC, 4) == 0) {
+            if (!in->dctx && !(in->dctx = ZSTD_createDCtx())) {
+                errno = ENOMEM;
+                return -1;
+            }
+            ZSTD_DCtx_reset(in->dctx, ZSTD_reset_session_only);
+            in->in_frame = in->any_frame = true;
+            in->frame_off = in->raw_base + in->pos;
+            continue;
+        }
+        n = avail < cap ? avail : cap;
+        memcpy(dst, in->raw + in->pos, n);
+        in->pos += n;
+        in->plain_run += n;
+        in->plain = true;
+        return (ssize_t)n;
+    }
+}
+
+bool trace_input_unread(struct trace_input *in, const uint8_t *p, size_t n)
+{
+    if (n > in->plain_run || n < 4 || memcmp(p, TRACE_ZSTD_MAGIC, 4) != 0)
+        return false;
+    if (in->pos < n) { /* make room in front of the unread raw bytes */
+        size_t rest = in->fill - in->pos;
+        if (in->cap < n + rest) {
+            uint8_t *q = realloc(in->raw, n + rest + RAW_STEP);
+            if (!q)
+                return false;
+            in->raw = q;
+            in->cap = n + rest + RAW_STEP;
+        }
+        memmove(in->raw + n, in->raw + in->pos, rest);
+        in->raw_base -= n - in->pos;
+        in->pos = n;
+        in->fill = n + rest;
+    }
+    in->pos -= n;
+    memcpy(in->raw + in->pos, p, n);
+    in->plain_run -= n;
+    in->plain = false; /* the frame's magic is next */
+    return true;
+}
+
+bool trace_input_compressed(const struct trace_input *in)
+{
+    return in->any_frame;
+}
+
+bool trace_input_cut(const struct trace_input *in)
+{
+    return in->cut;
+}
+
+uint64_t trace_input_frame_offset(const struct trace_input *in)
+{
+    return in->frame_off;
+}
+
+uint64_t trace_input_frames(const struct trace_input *in)
+{
+    return in->frames;
+}
+
+const char *trace_input_error(const struct trace_input *in)
+{
+    return in->error;
+}
