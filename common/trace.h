@@ -288,6 +288,10 @@ int trace_reader_resync(struct trace_reader *r);
  * that returned 1, else "". */
 const char *trace_reader_resync_note(const struct trace_reader *r);
 
+/* True once the input held a zstd frame: offsets then count decompressed
+ * bytes, not the file's. */
+bool trace_reader_compressed(const struct trace_reader *r);
+
 /* Name given to open ("-" shown as "<stdin>"). */
 const char *trace_reader_name(const struct trace_reader *r);
 

@@ -160,6 +160,11 @@ uint64_t trace_reader_error_offset(const struct trace_reader *r)
     return r->error_offset;
 }
 
+bool trace_reader_compressed(const struct trace_reader *r)
+{
+    return trace_input_compressed(r->in);
+}
+
 const char *trace_reader_name(const struct trace_reader *r)
 {
     return r->name;
