@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #define TRACE_FORMAT_NAME "tokentrace"
-#define TRACE_FORMAT_VERSION 1
+#define TRACE_FORMAT_VERSION 2 /* written by default; 1 still read */
 
 enum trace_kind {
     TRACE_UNKNOWN = 0, /* a kind this reader does not know: skip it */
@@ -38,6 +38,7 @@ enum trace_err {
     TRACE_E_TOO_LARGE = 6, /* a record claims more bytes than allowed */
     TRACE_E_VERSION = 7,   /* a header with a format version from the future */
     TRACE_E_NOT_TRACE = 8, /* first record is not a tokentrace header */
+    TRACE_E_CHECKSUM = 9,  /* version 2: a record's bytes changed */
 };
 
 /* Returns a static description of a trace_err. */
@@ -49,7 +50,7 @@ struct trace_kv {
 };
 
 struct trace_header {
-    uint32_t format_version; /* writer fills in TRACE_FORMAT_VERSION */
+    uint32_t format_version; /* the writer fills in its version */
     const char *tool_version;
     const char *trace_id;     /* short random hex; prefixes X-Request-Id */
     const char *host;         /* recorder's hostname */
@@ -188,6 +189,14 @@ struct mp_value; /* common/mp.h: the decoded msgpack tree */
  * TRACE_E_EXISTS unless force. On success *out owns the file. */
 int trace_writer_open(const char *path, bool force, struct trace_writer **out);
 
+/* Writes format version `version` (1 or 2; 2 by default: every record
+ * ends with its CRC-32C, docs/trace-format.md). Call before the first
+ * record; TRACE_E_VERSION for a version this writer does not write. */
+int trace_writer_set_version(struct trace_writer *w, unsigned version);
+
+/* The format version being written. */
+unsigned trace_writer_version(const struct trace_writer *w);
+
 /* Compresses the trace: from now on each flush writes the buffered records
  * as one independent zstd frame (with its content checksum) at the given
  * level (1..19; 0 turns it off), so a file cut after any frame reads back
@@ -229,6 +238,11 @@ int trace_writer_errno(const struct trace_writer *w);
 /* Flushes and closes. Returns the first error seen over the writer's life.
  * NULL-safe. */
 int trace_writer_close(struct trace_writer *w);
+
+/* trace_writer_close, and when sha256_hex_out is not NULL (65 bytes) the
+ * SHA-256 of every byte written, as hex: what `sha256sum` says of the
+ * file when nothing failed. */
+int trace_writer_close_digest(struct trace_writer *w, char *sha256_hex_out);
 
 /* ---- reading ---------------------------------------------------------- */
 
@@ -287,6 +301,17 @@ int trace_reader_resync(struct trace_reader *r);
 /* "FILE: bytes N to M (K bytes) skipped: ..." after a resynchronization
  * that returned 1, else "". */
 const char *trace_reader_resync_note(const struct trace_reader *r);
+
+/* Records read so far whose checksum matched (version 2 traces; version
+ * 1 records have none). */
+uint64_t trace_reader_verified(const struct trace_reader *r);
+
+/* Reads the rest of the input without decoding it and writes the SHA-256
+ * of all its bytes as they came (what `sha256sum FILE` prints; compressed
+ * bytes for a compressed file) into hex, 64 digits and a NUL. Nothing more
+ * can be read after it. Returns 0, or TRACE_E_IO (the digest then covers
+ * what was read). */
+int trace_reader_sha256(struct trace_reader *r, char hex[65]);
 
 /* True once the input held a zstd frame: offsets then count decompressed
  * bytes, not the file's. */

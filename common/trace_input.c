@@ -10,6 +10,8 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include "sha256.h"
+
 #define RAW_STEP ((size_t)128 << 10)
 
 struct trace_input {
@@ -28,6 +30,7 @@ struct trace_input {
     bool plain;         /* inside plain bytes: a frame starts only where the
                            reader finds one at a record's start (unread) */
     char error[200];
+    struct sha256 sha; /* of every raw byte read */
 };
 
 int trace_input_open(int fd, struct trace_input **out)
@@ -36,6 +39,7 @@ int trace_input_open(int fd, struct trace_input **out)
     if (!in)
         return -1;
     in->fd = fd;
+    sha256_init(&in->sha);
     *out = in;
     return 0;
 }
@@ -76,6 +80,7 @@ static int refill(struct trace_input *in)
         return -1;
     if (n == 0)
         in->eof = true;
+    sha256_update(&in->sha, in->raw + in->fill, (size_t)n);
     in->fill += (size_t)n;
     return 0;
 }
@@ -207,6 +212,21 @@ uint64_t trace_input_frame_offset(const struct trace_input *in)
 uint64_t trace_input_frames(const struct trace_input *in)
 {
     return in->frames;
+}
+
+int trace_input_sha256(struct trace_input *in, char hex[65])
+{
+    int rc = 0;
+    while (!in->eof) {
+        in->pos = in->fill; /* what is left is not read as records */
+        if (refill(in) != 0) {
+            rc = -1;
+            break;
+        }
+    }
+    in->pos = in->fill;
+    sha256_hex(&in->sha, hex);
+    return rc;
 }
 
 const char *trace_input_error(const struct trace_input *in)

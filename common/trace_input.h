@@ -43,6 +43,12 @@ uint64_t trace_input_frame_offset(const struct trace_input *in);
 /* Frames read whole so far. */
 uint64_t trace_input_frames(const struct trace_input *in);
 
+/* Reads the rest of the input (nothing more is read as records) and
+ * writes the SHA-256 of all of its bytes as it came (compressed or not) as
+ * 64 hex digits into hex. Returns 0, or -1 on a read error (errno set; the
+ * digest then covers the bytes read). */
+int trace_input_sha256(struct trace_input *in, char hex[65]);
+
 /* What went wrong with a frame (after -2), else "". */
 const char *trace_input_error(const struct trace_input *in);
 

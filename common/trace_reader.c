@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "crc32c.h"
 #include "fast_path.h"
 #include "mp.h"
 #include "trace_input.h"
@@ -49,6 +50,10 @@ struct trace_reader {
     bool fast_chunks; /* read_chunk_fast on (env TOKENTRACE_NO_FAST_PATH) */
     unsigned trace_index;
     unsigned headers;
+    unsigned version;  /* format version of the current trace (from its
+                          header): 2 and up end every record with a CRC */
+    uint64_t records;  /* records delivered */
+    uint64_t verified; /* of them, with a checksum that matched */
     struct mp_arena arena;
     struct scratch_block *scratch;
     char error[512];
@@ -515,7 +520,7 @@ static int interpret(struct trace_reader *r, const struct mp_value *v,
 }
 
 /* Where a header record would start if HEADER_KEY sits at buf[m], or -1:
- * 0x92 0x01 and a map prefix must come right before it. */
+ * 0x92 (or 0x93) 0x01 and a map prefix must come right before it. */
 static int64_t header_start(const struct trace_reader *r, size_t m)
 {
     static const size_t prefix[] = {3, 5, 7}; /* fixmap, map16, map32 */
@@ -526,7 +531,8 @@ static int64_t header_start(const struct trace_reader *r, size_t m)
         if (m < k)
             continue;
         p = r->buf + m - k;
-        if (p[0] != 0x92 || p[1] != TRACE_HEADER)
+        /* [1, map] (version 1) or [1, map, crc] (version 2) */
+        if ((p[0] != 0x92 && p[0] != 0x93) || p[1] != TRACE_HEADER)
             continue;
         if (i == 0 ? (p[2] & 0xf0) == 0x80 : p[2] == marker[i])
             return (int64_t)(m - k);
@@ -572,7 +578,8 @@ static size_t read_chunk_fast(const struct trace_reader *r,
     const uint8_t *p = r->buf + r->pos, *data;
     size_t avail = r->fill - r->pos, off = 2, k, n;
     int64_t id, t;
-    if (avail < 5 || p[0] != 0x94 || p[1] != TRACE_CHUNK)
+    bool crc = r->version >= 2;
+    if (avail < 5 || p[0] != (crc ? 0x95 : 0x94) || p[1] != TRACE_CHUNK)
         return 0;
     k = mp_read_int(p + off, avail - off, &id);
     if (k == 0 || id < 0 || id > UINT32_MAX)
@@ -585,13 +592,88 @@ static size_t read_chunk_fast(const struct trace_reader *r,
     k = mp_read_bytes(p + off, avail - off, &data, &n);
     if (k == 0)
         return 0;
+    off += k;
+    if (crc) { /* 0xce and the CRC-32C of the bytes before it */
+        uint32_t stored;
+        if (avail - off < 5 || p[off] != 0xce)
+            return 0;
+        stored = (uint32_t)p[off + 1] << 24 | (uint32_t)p[off + 2] << 16 |
+                 (uint32_t)p[off + 3] << 8 | (uint32_t)p[off + 4];
+        if (crc32c(0, p, off) != stored)
+            return 0; /* the general path names the damage */
+        off += 5;
+    }
     rec->kind = TRACE_CHUNK;
     rec->raw_kind = TRACE_CHUNK;
     rec->u.chunk.request_id = (uint32_t)id;
     rec->u.chunk.t_ns = t;
     rec->u.chunk.data = data;
     rec->u.chunk.len = n;
-    return off + k;
+    return off;
+}
+
+/* "a chunk of request 7", "a result", "a record of kind 9": what the
+ * damaged record v is, for messages. */
+static void describe(const struct mp_value *v, char *out, size_t size)
+{
+    static const char *const names[] = {NULL,      "header", "chunk",
+                                        "request", "result", "footer"};
+    int64_t kind = -1, id;
+    if (v->type == MP_ARRAY && v->n >= 1)
+        (void)mp_get_int(&v->v.items[0], &kind);
+    if (kind == TRACE_CHUNK && v->n >= 2 && mp_get_int(&v->v.items[1], &id))
+        snprintf(out, size, "a chunk of request %lld", (long long)id);
+    else if (kind >= 1 && kind <= 5)
+        snprintf(out, size, "a %s", names[kind]);
+    else
+        snprintf(out, size, "a record of kind %lld", (long long)kind);
+}
+
+/* True when the record v must end with a checksum: any record of a
+ * version 2 trace, and a header of the shape every version 2 writer gives
+ * it, [1, map, crc] (a version 1 header is [1, map]), whatever its map
+ * says: so a changed "version" is found too. */
+static bool wants_checksum(const struct trace_reader *r,
+                           const struct mp_value *v)
+{
+    int64_t kind, version;
+    if (v->type == MP_ARRAY && v->n >= 2 && mp_get_int(&v->v.items[0], &kind) &&
+        kind == TRACE_HEADER && v->v.items[1].type == MP_MAP) {
+        if (v->n >= 3)
+            return true;
+        /* [1, map] claiming version 2 lacks its checksum: damage */
+        return mp_get_int(mp_map_get(&v->v.items[1], "version"), &version) &&
+               version >= 2;
+    }
+    return r->version >= 2;
+}
+
+/* Checks a version 2 record's checksum (its last element: 0xce and 4
+ * bytes) against its bytes at p, size bytes, and drops that element from
+ * the tree. Returns 0 or -TRACE_E_CHECKSUM (fail called). */
+static int verify_checksum(struct trace_reader *r, struct trace_record *rec,
+                           struct mp_value *v, const uint8_t *p, size_t size)
+{
+    char what[64];
+    uint32_t stored, computed;
+    describe(v, what, sizeof(what));
+    if (v->type != MP_ARRAY || v->n < 2 || size < 6 || p[size - 5] != 0xce ||
+        v->v.items[v->n - 1].type != MP_UINT)
+        return fail(r, TRACE_E_CHECKSUM, rec->offset,
+                    "record %llu (%s) has no checksum, which every record of "
+                    "a version 2 trace ends with: damage",
+                    (unsigned long long)r->records + 1, what);
+    stored = (uint32_t)p[size - 4] << 24 | (uint32_t)p[size - 3] << 16 |
+             (uint32_t)p[size - 2] << 8 | (uint32_t)p[size - 1];
+    computed = crc32c(0, p, size - 5);
+    if (stored != computed)
+        return fail(r, TRACE_E_CHECKSUM, rec->offset,
+                    "record %llu (%s): checksum mismatch: its bytes changed "
+                    "after it was written (stored %08x, computed %08x)",
+                    (unsigned long long)r->records + 1, what, stored, computed);
+    v->n--;
+    r->verified++;
+    return 0;
 }
 
 /* Fails with the error of fill_more's err. */
@@ -668,6 +750,8 @@ int trace_reader_next(struct trace_reader *r, struct trace_record *rec)
         r->pos += used;
         r->prev_off = rec->offset;
         r->prev_size = used;
+        r->records++;
+        r->verified += r->version >= 2;
         return 1;
     }
     for (;;) {
@@ -723,6 +807,9 @@ int trace_reader_next(struct trace_reader *r, struct trace_record *rec)
     if (st != MP_OK)
         return fail(r, st == MP_NOMEM ? TRACE_E_TOO_LARGE : TRACE_E_MALFORMED,
                     rec->offset, "record has too many elements");
+    if (wants_checksum(r, v) &&
+        (st = verify_checksum(r, rec, v, r->buf + r->pos, used)) < 0)
+        return st;
     r->pos += used;
     rec->raw = v;
     rec->trace_index = r->trace_index;
@@ -732,10 +819,23 @@ int trace_reader_next(struct trace_reader *r, struct trace_record *rec)
     if (!r->seen_header && rec->kind != TRACE_HEADER)
         return fail(r, TRACE_E_NOT_TRACE, rec->offset,
                     "the first record is not a tokentrace header");
+    if (rec->kind == TRACE_HEADER)
+        r->version = rec->u.header.format_version;
     r->seen_header = true;
     r->prev_off = rec->offset;
     r->prev_size = rec->size;
+    r->records++;
     return 1;
+}
+
+uint64_t trace_reader_verified(const struct trace_reader *r)
+{
+    return r->verified;
+}
+
+int trace_reader_sha256(struct trace_reader *r, char hex[65])
+{
+    return trace_input_sha256(r->in, hex) == 0 ? TRACE_OK : TRACE_E_IO;
 }
 
 int trace_reader_resync(struct trace_reader *r)

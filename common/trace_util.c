@@ -25,6 +25,8 @@ const char *trace_strerror(int err)
         return "unsupported (newer) trace format version";
     case TRACE_E_NOT_TRACE:
         return "not a tokentrace file";
+    case TRACE_E_CHECKSUM:
+        return "record checksum mismatch (its bytes changed after writing)";
     default:
         return "unknown error";
     }

@@ -11,7 +11,9 @@
 #include <zstd.h>
 
 #include "buf.h"
+#include "crc32c.h"
 #include "mp.h"
+#include "sha256.h"
 
 /* Flush on its own once this many bytes wait (callers also flush on a timer).
  */
@@ -27,7 +29,9 @@ struct trace_writer {
     ZSTD_CCtx *zc; /* compressing: one zstd frame per flush */
     uint8_t *zbuf;
     size_t zcap;
-    uint64_t frames; /* zstd frames written */
+    uint64_t frames;   /* zstd frames written */
+    unsigned version;  /* format version written: 2 (checksums) or 1 */
+    struct sha256 sha; /* of every byte written */
 };
 
 static int pack_to_buf(void *data, const char *p, size_t len)
@@ -61,6 +65,8 @@ int trace_writer_open(const char *path, bool force, struct trace_writer **out)
     }
     buf_init(&w->out, (size_t)512 << 20);
     msgpack_packer_init(&w->pk, w, pack_to_buf);
+    w->version = TRACE_FORMAT_VERSION;
+    sha256_init(&w->sha);
     *out = w;
     return TRACE_OK;
 }
@@ -118,16 +124,30 @@ static void pack_kv_map(msgpack_packer *pk, const char *k,
     }
 }
 
-/* Starts a record: [kind, ...] with `fields` elements after the kind. */
+/* Starts a record: [kind, ...] with `fields` elements after the kind (and,
+ * in version 2, room for the checksum end_record appends). */
 static void begin_record(struct trace_writer *w, enum trace_kind kind,
                          size_t fields)
 {
-    msgpack_pack_array(&w->pk, 1 + fields);
+    msgpack_pack_array(&w->pk, 1 + fields + (w->version >= 2));
     msgpack_pack_uint8(&w->pk, (uint8_t)kind);
+}
+
+/* Version 2: the record's last element, a uint32 always written as 0xce
+ * and 4 bytes big-endian: the CRC-32C of the record's bytes before it. */
+static void append_checksum(struct trace_writer *w, size_t start_len)
+{
+    uint32_t crc = crc32c(0, w->out.data + start_len, w->out.len - start_len);
+    uint8_t b[5] = {0xce, (uint8_t)(crc >> 24), (uint8_t)(crc >> 16),
+                    (uint8_t)(crc >> 8), (uint8_t)crc};
+    if (buf_append(&w->out, b, sizeof(b)) != BUF_OK && !w->error)
+        w->error = TRACE_E_NOMEM;
 }
 
 static int end_record(struct trace_writer *w, size_t start_len)
 {
+    if (!w->error && w->version >= 2)
+        append_checksum(w, start_len);
     if (w->error) {
         /* Keep the buffer to whole records: drop the partial one. */
         if (w->out.len > start_len)
@@ -148,7 +168,7 @@ int trace_write_header(struct trace_writer *w, const struct trace_header *h)
     begin_record(w, TRACE_HEADER, 1);
     msgpack_pack_map(pk, 16);
     pack_kv_str(pk, "format", TRACE_FORMAT_NAME);
-    pack_kv_uint(pk, "version", TRACE_FORMAT_VERSION);
+    pack_kv_uint(pk, "version", w->version);
     pack_kv_str(pk, "tool_version", h->tool_version);
     pack_kv_str(pk, "trace_id", h->trace_id);
     pack_kv_str(pk, "host", h->host);
@@ -295,7 +315,7 @@ int trace_write_chunk(struct trace_writer *w, uint32_t request_id, int64_t t_ns,
 
     if (w->error)
         return w->error;
-    head[n++] = 0x94; /* fixarray of 4 */
+    head[n++] = w->version >= 2 ? 0x95 : 0x94; /* fixarray of 4 (+ crc) */
     head[n++] = (uint8_t)TRACE_CHUNK;
     n += put_uint(head + n, request_id);
     n += put_int(head + n, t_ns);
@@ -431,7 +451,9 @@ int trace_write_tree(struct trace_writer *w, const struct mp_value *v)
         return w->error;
     if (v->type != MP_ARRAY || v->n < 1)
         return TRACE_E_MALFORMED;
-    pack_tree(&w->pk, v);
+    msgpack_pack_array(&w->pk, v->n + (w->version >= 2));
+    for (uint32_t i = 0; i < v->n; i++)
+        pack_tree(&w->pk, &v->v.items[i]);
     return end_record(w, start);
 }
 
@@ -466,6 +488,20 @@ int trace_write_stage(struct trace_writer *w, const struct trace_stage *s)
         pack_kv_int(pk, "loop_lag_max_ns", s->loop_lag_max_ns);
     }
     return end_record(w, start);
+}
+
+int trace_writer_set_version(struct trace_writer *w, unsigned version)
+{
+    if (w->out.len || w->frames || version < 1 ||
+        version > TRACE_FORMAT_VERSION)
+        return TRACE_E_VERSION;
+    w->version = version;
+    return TRACE_OK;
+}
+
+unsigned trace_writer_version(const struct trace_writer *w)
+{
+    return w->version;
 }
 
 int trace_writer_set_compression(struct trace_writer *w, int level)
@@ -537,6 +573,8 @@ int trace_writer_flush(struct trace_writer *w)
         ssize_t n = write(w->fd, data + off, len - off);
         if (n < 0 && errno == EINTR)
             continue;
+        if (n > 0)
+            sha256_update(&w->sha, data + off, (size_t)n);
         if (n <= 0) {
             w->saved_errno = n < 0 ? errno : EIO;
             w->error = TRACE_E_IO;
@@ -562,10 +600,17 @@ int trace_writer_errno(const struct trace_writer *w)
 
 int trace_writer_close(struct trace_writer *w)
 {
+    return trace_writer_close_digest(w, NULL);
+}
+
+int trace_writer_close_digest(struct trace_writer *w, char *sha256_hex_out)
+{
     int err;
     if (!w)
         return TRACE_OK;
     trace_writer_flush(w);
+    if (sha256_hex_out)
+        sha256_hex(&w->sha, sha256_hex_out);
     err = w->error;
     if (w->owns_fd && close(w->fd) != 0 && !err) {
         w->saved_errno = errno;

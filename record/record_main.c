@@ -323,6 +323,8 @@ static int prepare_and_record(struct config *cfg)
     s.command_line = sanitize_command_line(cfg->argc, cfg->argv, key.value);
     rc = s.command_line ? trace_writer_open(out_name, cfg->force, &s.writer)
                         : TRACE_E_NOMEM;
+    if (rc == TRACE_OK && cfg->format_version)
+        rc = trace_writer_set_version(s.writer, cfg->format_version);
     if (rc == TRACE_OK && (cfg->compress || trace_path_compressed(out_name)))
         rc = trace_writer_set_compression(s.writer, TRACE_ZSTD_LEVEL);
     if (rc == TRACE_E_EXISTS) {

@@ -22,6 +22,7 @@ struct check_counts {
     uint64_t records, headers, requests, results, chunks, footers, stages,
         unknown;
     uint64_t bytes;
+    uint64_t v1_headers; /* traces of format version 1: no checksums */
 };
 
 /* A set of request ids seen, as a growable bitmap (ids are small and dense). */
@@ -219,6 +220,7 @@ static void on_record(struct check_state *s, const struct trace_record *rec)
     switch (rec->kind) {
     case TRACE_HEADER:
         c->headers++;
+        c->v1_headers += rec->u.header.format_version < 2;
         trace_state_clear(&s->t); /* ids restart with each trace */
         break;
     case TRACE_REQUEST:
@@ -247,15 +249,37 @@ static void on_record(struct check_state *s, const struct trace_record *rec)
     }
 }
 
+/* One line on the records' checksums: how many matched (version 2), that
+ * version 1 records have none, or that one failed (the damage line says
+ * which record). */
+static void print_checksums(const struct check_state *s, uint64_t verified,
+                            bool bad)
+{
+    if (bad)
+        printf("%s: checksums: %" PRIu64 " matched, then a record's did not: "
+               "its bytes changed after it was written (damage, not a "
+               "misread)\n",
+               s->name, verified);
+    else if (s->c.headers > s->c.v1_headers)
+        printf("%s: checksums: all %" PRIu64 " records of version 2 match%s\n",
+               s->name, verified,
+               s->c.v1_headers ? "; the version 1 traces have none" : "");
+    else if (s->c.headers)
+        printf("%s: checksums: none (format version 1: a changed byte inside "
+               "text or a number reads as valid)\n",
+               s->name);
+}
+
 /* Checks one file; prints a verdict line and returns 0 when intact. */
 static int check_file(const char *path)
 {
     struct trace_reader *r;
     struct trace_record rec;
     struct check_state s;
-    char damage[512] = "";
+    char damage[512] = "", sha[65];
     uint64_t damage_records = 0;
     int st, rc = 0;
+    bool bad_checksum = false;
     if (trace_reader_open(path, &r) != TRACE_OK) {
         log_error("%s: cannot open: %m", path);
         return 1;
@@ -270,6 +294,7 @@ static int check_file(const char *path)
         }
         if (st == 0)
             break;
+        bad_checksum |= st == -TRACE_E_CHECKSUM;
         if (!damage[0]) {
             snprintf(damage, sizeof(damage), "%s", trace_reader_error(r));
             damage_records = s.c.records;
@@ -291,6 +316,11 @@ static int check_file(const char *path)
     if (s.c.unknown)
         printf(", %" PRIu64 " unknown (skipped)", s.c.unknown);
     printf("\n");
+    print_checksums(&s, trace_reader_verified(r), bad_checksum);
+    if (trace_reader_sha256(r, sha) == TRACE_OK)
+        printf("%s: sha256 %s (of the file's bytes, as sha256sum computes "
+               "it)\n",
+               s.name, sha);
     if (damage[0]) {
         printf("%s: DAMAGED: %s; the %" PRIu64
                " complete records before it read back\n",
@@ -306,6 +336,18 @@ static int check_file(const char *path)
                s.findings > CHECK_MAX_LINES ? " (the first 10 above)"
                                             : " (above)",
                s.first_finding_offset);
+        /* what a checksum can and cannot tell about them */
+        if (s.c.v1_headers == 0)
+            printf("%s: every record's checksum matches: the bytes are as "
+                   "they were written, so these contradictions are not damage "
+                   "to the file but came with the records (a bug of the "
+                   "program that wrote them)\n",
+                   s.name);
+        else
+            printf("%s: format version 1 has no checksums: a byte changed "
+                   "after writing cannot be told from records written "
+                   "wrong\n",
+                   s.name);
         rc = 1;
     } else if (s.c.footers < s.c.headers) {
         printf("%s: INCOMPLETE: no footer (the recording did not end "
@@ -334,8 +376,11 @@ int cmd_check(int argc, char **argv)
                 "a result or footer whose counts differ from the records); "
                 "or INCOMPLETE when the recording ended without a footer. "
                 "After damage, reading goes on at the next trace header of "
-                "a concatenation, saying which bytes were skipped. Exit 0 "
-                "when every file is OK, 1 otherwise.\n");
+                "a concatenation, saying which bytes were skipped. In a "
+                "version 2 trace every record's checksum is verified: a "
+                "changed byte is named as damage with its record. Prints "
+                "the SHA-256 of each file (quote it in a bug report). Exit "
+                "0 when every file is OK, 1 otherwise.\n");
         return argc < 1 ? 2 : 0;
     }
     for (int i = 0; i < argc; i++)

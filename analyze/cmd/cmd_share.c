@@ -39,6 +39,7 @@ static void share_help(void)
         "  --anonymize-models  model names become model-1, model-2...; label\n"
         "                      values value-1, value-2...\n"
         "  --compress          write zstd frames (also when OUT ends in .zst)\n"
+        "  --format-version N  2 (default: a checksum per record) or 1\n"
         "  --force             overwrite OUT\n"
         "\n"
         "exit codes: 0 ok, 1 TRACE was damaged (the records before the damage\n"
@@ -86,6 +87,9 @@ static void report(FILE *f, const char *out, const struct share_report *r,
             "kept: timing, sizes, usage, finish reasons, model names%s, "
             "endpoint, trace and request ids, server error messages\n",
             r->models_renamed ? " (renamed)" : " and labels");
+    if (r->sha256[0])
+        fprintf(f, "sha256 of the shared trace: %s (quote it in the report)\n",
+                r->sha256);
     if (r->unknown_records)
         fprintf(f,
                 "kept as they are: %" PRIu64
@@ -117,6 +121,16 @@ int cmd_share(int argc, char **argv)
             o.keep_prompts = true;
         } else if (strcmp(a, "--anonymize-models") == 0) {
             o.anonymize_models = true;
+        } else if (strcmp(a, "--format-version") == 0 ||
+                   strncmp(a, "--format-version=", 17) == 0) {
+            const char *v = a[16] == '='   ? a + 17
+                            : i + 1 < argc ? argv[++i]
+                                           : "";
+            if (strcmp(v, "1") != 0 && strcmp(v, "2") != 0) {
+                log_error("share: --format-version: '%s' is not 1 or 2", v);
+                return 2;
+            }
+            o.format_version = (unsigned)(v[0] - '0');
         } else if (strcmp(a, "--compress") == 0) {
             o.compress = true;
         } else if (strcmp(a, "--force") == 0) {

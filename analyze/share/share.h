@@ -12,10 +12,11 @@
 #include <stdint.h>
 
 struct share_options {
-    bool keep_prompts;     /* --keep-prompts: request bodies as recorded */
-    bool anonymize_models; /* --anonymize-models: model-N, label values */
-    bool force;            /* overwrite OUT */
-    bool compress;         /* --compress (or OUT ending in .zst): zstd */
+    bool keep_prompts;       /* --keep-prompts: request bodies as recorded */
+    bool anonymize_models;   /* --anonymize-models: model-N, label values */
+    bool force;              /* overwrite OUT */
+    bool compress;           /* --compress (or OUT ending in .zst): zstd */
+    unsigned format_version; /* --format-version; 0: the newest */
 };
 
 /* What share removed and kept, for the report. Names are static or owned
@@ -33,6 +34,7 @@ struct share_report {
     unsigned models_renamed, labels_renamed;
     uint64_t unknown_records; /* kinds this reader does not know: copied */
     char *damage;             /* the reader's error when the input is damaged */
+    char sha256[65];          /* of the bytes written ("" when none) */
 };
 
 /* Reads the trace at in ("-" stdin) and writes the shared copy to out

@@ -247,7 +247,7 @@ static int share_header(struct share_ctx *c, const struct mp_value *raw)
             continue; /* written anew below */
         if (key_is(k, "version")) {
             v->type = MP_UINT;
-            v->v.u = TRACE_FORMAT_VERSION;
+            v->v.u = trace_writer_version(c->w);
         } else if (key_is(k, "host") && v->type == MP_STR) {
             set_str(v, REMOVED);
             c->rep->hosts++;
@@ -458,6 +458,8 @@ int share_trace(const char *in, const char *out, const struct share_options *o,
         return 2;
     }
     st = trace_writer_open(out, o->force, &c.w);
+    if (st == TRACE_OK && o->format_version)
+        st = trace_writer_set_version(c.w, o->format_version);
     if (st == TRACE_OK && (o->compress || trace_path_compressed(out)))
         st = trace_writer_set_compression(c.w, TRACE_ZSTD_LEVEL);
     if (st != TRACE_OK) {
@@ -481,7 +483,7 @@ int share_trace(const char *in, const char *out, const struct share_options *o,
         rep->damage = strdup(trace_reader_error(r));
         rc = 1;
     }
-    st = trace_writer_close(c.w);
+    st = trace_writer_close_digest(c.w, rep->sha256);
     if (st != TRACE_OK && rc != 2) {
         snprintf(err, err_size, "%s: %s", out, trace_strerror(st));
         rc = 2;

@@ -89,6 +89,8 @@ static int open_trace(struct check_ctx *c)
 {
     struct run_setup s;
     int rc = trace_writer_open(c->cfg->output, c->cfg->force, &c->env.writer);
+    if (rc == TRACE_OK && c->cfg->format_version)
+        rc = trace_writer_set_version(c->env.writer, c->cfg->format_version);
     if (rc == TRACE_OK &&
         (c->cfg->compress || trace_path_compressed(c->cfg->output)))
         rc = trace_writer_set_compression(c->env.writer, TRACE_ZSTD_LEVEL);

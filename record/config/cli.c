@@ -16,6 +16,7 @@
 #include "rng.h"
 #include "sanitize.h"
 #include "suggest.h"
+#include "trace.h"
 
 enum opt_id {
     OPT_URL,
@@ -43,6 +44,7 @@ enum opt_id {
     OPT_LABEL,
     OPT_NO_CONTENT,
     OPT_COMPRESS,
+    OPT_FORMAT_VERSION,
     OPT_HTTP2,
     OPT_PROGRESS,
     OPT_QUIET,
@@ -97,6 +99,7 @@ static const struct opt opts[] = {
     {"label", 0, true, OPT_LABEL},
     {"no-content", 0, false, OPT_NO_CONTENT},
     {"compress", 0, false, OPT_COMPRESS},
+    {"format-version", 0, true, OPT_FORMAT_VERSION},
     {"http2", 0, false, OPT_HTTP2},
     {"progress", 0, true, OPT_PROGRESS},
     {"quiet", 'q', false, OPT_QUIET},
@@ -406,6 +409,16 @@ static int apply(struct config *cfg, const struct opt *o, const char *v,
     case OPT_COMPRESS:
         cfg->compress = true;
         break;
+    case OPT_FORMAT_VERSION: {
+        uint64_t version;
+        if (cli_parse_u64(v, 1, TRACE_FORMAT_VERSION, &version))
+            return usage(err, errlen,
+                         "--format-version: '%s' is not 1 or %d (the trace "
+                         "format versions this recorder writes)",
+                         shown(v), TRACE_FORMAT_VERSION);
+        cfg->format_version = (unsigned)version;
+        break;
+    }
     case OPT_HTTP2:
         cfg->http2 = true;
         break;

@@ -87,7 +87,8 @@ struct config {
     struct cli_label labels[CLI_MAX_LABELS];
     size_t n_labels;
     bool no_content;
-    bool compress; /* --compress (or -o NAME.zst): zstd frames */
+    bool compress;           /* --compress (or -o NAME.zst): zstd frames */
+    unsigned format_version; /* --format-version, 0: the newest */
     bool http2;
     bool quiet;
     bool no_request_id;

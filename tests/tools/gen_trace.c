@@ -35,7 +35,9 @@
  *   usage_extra=N usage counts N more output tokens than the chunks carry
  *                 (a server holding back tokens and merging them)
  *   lag_us=N      the footer's recorder event-loop lateness: p50 N/4,
- *                 p99 and max N microseconds, 100 samples */
+ *                 p99 and max N microseconds, 100 samples
+ *   version=N     trace format version (default 1, the bytes as ever; 2
+ *                 ends every record with its CRC-32C) */
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -63,6 +65,7 @@ struct gen_options {
     long fail_every, warmup;
     bool no_footer;
     long usage_extra, lag_us;
+    unsigned version;
 };
 
 static long number(const char *s)
@@ -108,6 +111,8 @@ static void named_arg(struct gen_options *o, char *a)
         o->usage_extra = number(v);
     else if (strcmp(a, "lag_us") == 0)
         o->lag_us = number(v);
+    else if (strcmp(a, "version") == 0)
+        o->version = (unsigned)number(v);
     else if (strcmp(a, "label") == 0 && strchr(v, '=') &&
              o->n_labels < MAX_LABELS) {
         char *leq = strchr(v, '=');
@@ -194,6 +199,10 @@ static int gen_trace_steady(int argc, char **argv)
     if (trace_writer_open(argv[1], true, &w) != TRACE_OK) {
         perror(argv[1]);
         return 1;
+    }
+    if (trace_writer_set_version(w, o.version ? o.version : 1) != TRACE_OK) {
+        fprintf(stderr, "gen_trace: version=%u is not written\n", o.version);
+        return 2;
     }
     struct trace_header h = {.tool_version = "gen_trace",
                              .trace_id = o.trace_id,

@@ -124,6 +124,7 @@ int gen_trace_mix(int argc, char **argv)
         perror(o.out);
         return 1;
     }
+    trace_writer_set_version(w, 1); /* the same bytes as ever */
     struct trace_header h = {.tool_version = "test_plot_gentrace",
                              .trace_id = o.trace_id,
                              .host = "generator",

@@ -73,6 +73,7 @@ int gen_trace_replay(int argc, char **argv)
     }
     if (trace_writer_open(argv[1], true, &w) != TRACE_OK)
         return 1;
+    trace_writer_set_version(w, 1); /* the same bytes as ever */
     memset(&h, 0, sizeof(h));
     h.tool_version = "replay_trace_gen";
     h.trace_id = "r3p1a7";
