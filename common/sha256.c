@@ -33,17 +33,25 @@ static void compress(struct sha256 *s, const uint8_t *b)
         uint32_t s1 = ror(w[i - 2], 17) ^ ror(w[i - 2], 19) ^ (w[i - 2] >> 10);
         w[i] = w[i - 16] + s0 + w[i - 7] + s1;
     }
-    memcpy(v, s->h, sizeof(v));
+    uint32_t a = s->h[0], b2 = s->h[1], c = s->h[2], d = s->h[3];
+    uint32_t e = s->h[4], f = s->h[5], g = s->h[6], h = s->h[7];
     for (int i = 0; i < 64; i++) {
-        uint32_t S1 = ror(v[4], 6) ^ ror(v[4], 11) ^ ror(v[4], 25);
-        uint32_t ch = (v[4] & v[5]) ^ (~v[4] & v[6]);
-        uint32_t t1 = v[7] + S1 + ch + K[i] + w[i];
-        uint32_t S0 = ror(v[0], 2) ^ ror(v[0], 13) ^ ror(v[0], 22);
-        uint32_t maj = (v[0] & v[1]) ^ (v[0] & v[2]) ^ (v[1] & v[2]);
-        memmove(v + 1, v, 7 * sizeof(v[0]));
-        v[4] += t1;
-        v[0] = t1 + S0 + maj;
+        uint32_t S1 = ror(e, 6) ^ ror(e, 11) ^ ror(e, 25);
+        uint32_t ch = (e & f) ^ (~e & g);
+        uint32_t t1 = h + S1 + ch + K[i] + w[i];
+        uint32_t S0 = ror(a, 2) ^ ror(a, 13) ^ ror(a, 22);
+        uint32_t maj = (a & b2) ^ (a & c) ^ (b2 & c);
+        h = g;
+        g = f;
+        f = e;
+        e = d + t1;
+        d = c;
+        c = b2;
+        b2 = a;
+        a = t1 + S0 + maj;
     }
+    v[0] = a, v[1] = b2, v[2] = c, v[3] = d;
+    v[4] = e, v[5] = f, v[6] = g, v[7] = h;
     for (int i = 0; i < 8; i++)
         s->h[i] += v[i];
 }
@@ -63,7 +71,14 @@ void sha256_update(struct sha256 *s, const void *data, size_t n)
     const uint8_t *p = data;
     s->len += n;
     while (n > 0) {
-        size_t k = 64 - s->fill < n ? 64 - s->fill : n;
+        size_t k;
+        if (s->fill == 0 && n >= 64) { /* a whole block, straight */
+            compress(s, p);
+            p += 64;
+            n -= 64;
+            continue;
+        }
+        k = 64 - s->fill < n ? 64 - s->fill : n;
         memcpy(s->block + s->fill, p, k);
         s->fill += k;
         p += k;

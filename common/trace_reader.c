@@ -641,9 +641,10 @@ static bool wants_checksum(const struct trace_reader *r,
         kind == TRACE_HEADER && v->v.items[1].type == MP_MAP) {
         if (v->n >= 3)
             return true;
-        /* [1, map] claiming version 2 lacks its checksum: damage */
+        /* [1, map] claiming version 2 lacks its checksum: damage (a
+         * version from the future is refused as such by interpret) */
         return mp_get_int(mp_map_get(&v->v.items[1], "version"), &version) &&
-               version >= 2;
+               version >= 2 && version <= TRACE_FORMAT_VERSION;
     }
     return r->version >= 2;
 }

@@ -26,15 +26,23 @@ static void write_trace(const char *path, unsigned version)
                               .body_len = 31,
                               .scheduled_ns = -1,
                               .start_ns = 10};
-    struct trace_result s = {.id = 1, .end_ns = 99, .http_status = 200,
-                             .bytes = 0, .chunks = 3, .attempt = 1};
-    struct trace_footer f = {.end_ns = 100, .requests = 1, .ok = 1,
-                             .chunks = 3, .reason = "complete"};
-    const char *text[] = {"data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}"
-                          "\n\n",
-                          "data: {\"choices\":[{\"delta\":{\"content\":\"b\"}}]}"
-                          "\n\n",
-                          "data: [DONE]\n\n"};
+    struct trace_result s = {.id = 1,
+                             .end_ns = 99,
+                             .http_status = 200,
+                             .bytes = 0,
+                             .chunks = 3,
+                             .attempt = 1};
+    struct trace_footer f = {.end_ns = 100,
+                             .requests = 1,
+                             .ok = 1,
+                             .chunks = 3,
+                             .reason = "complete"};
+    const char *text[] = {
+        "data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}"
+        "\n\n",
+        "data: {\"choices\":[{\"delta\":{\"content\":\"b\"}}]}"
+        "\n\n",
+        "data: [DONE]\n\n"};
     CHECK(trace_writer_open(path, true, &w) == TRACE_OK);
     CHECK(trace_writer_set_version(w, version) == TRACE_OK);
     CHECK(trace_writer_version(w) == version);
@@ -70,8 +78,7 @@ static void spill(const char *path, const void *p, size_t len)
 
 /* Reads every record: returns how many, *end the last status, *verified
  * the checksums that matched, sha the file's digest. */
-static int read_all(const char *path, int *end, uint64_t *verified,
-                    char *sha)
+static int read_all(const char *path, int *end, uint64_t *verified, char *sha)
 {
     struct trace_reader *r;
     struct trace_record rec;

@@ -54,7 +54,7 @@ for cmd in summary requests compare trend info; do
     args=("$T/v99.ttrace")
     [ "$cmd" = compare ] && args=("$T/t.ttrace" "$T/v99.ttrace")
     expect_exit 1 "$A" "$cmd" "${args[@]}" >"$T/v.out" 2>"$T/v.err"
-    grep -q "error: .*v99.ttrace: byte 0: trace format version 99 is newer than this reader (1): upgrade tokentrace; this trace is not analyzed" "$T/v.err" ||
+    grep -q "error: .*v99.ttrace: byte 0: trace format version 99 is newer than this reader (2): upgrade tokentrace; this trace is not analyzed" "$T/v.err" ||
         fail "$cmd does not refuse version 99 clearly: $(cat "$T/v.err")"
 done
 expect_exit 1 "$A" summary "$T/v99.ttrace" --format json >"$T/v99.json" 2>/dev/null
