@@ -239,9 +239,13 @@ int trace_writer_errno(const struct trace_writer *w);
  * NULL-safe. */
 int trace_writer_close(struct trace_writer *w);
 
+/* Hashes every byte written from now on, for trace_writer_close_digest
+ * (call before the first record; recordings skip the cost). */
+void trace_writer_want_digest(struct trace_writer *w);
+
 /* trace_writer_close, and when sha256_hex_out is not NULL (65 bytes) the
- * SHA-256 of every byte written, as hex: what `sha256sum` says of the
- * file when nothing failed. */
+ * SHA-256 of every byte written since trace_writer_want_digest, as hex:
+ * what `sha256sum` says of the file when nothing failed ("" without it). */
 int trace_writer_close_digest(struct trace_writer *w, char *sha256_hex_out);
 
 /* ---- reading ---------------------------------------------------------- */
@@ -305,6 +309,10 @@ const char *trace_reader_resync_note(const struct trace_reader *r);
 /* Records read so far whose checksum matched (version 2 traces; version
  * 1 records have none). */
 uint64_t trace_reader_verified(const struct trace_reader *r);
+
+/* Asks for the SHA-256 of the input (trace_reader_sha256): call right
+ * after open. Hashing costs CPU, so readers that do not print it skip it. */
+void trace_reader_want_sha256(struct trace_reader *r);
 
 /* Reads the rest of the input without decoding it and writes the SHA-256
  * of all its bytes as they came (what `sha256sum FILE` prints; compressed

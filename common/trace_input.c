@@ -30,7 +30,8 @@ struct trace_input {
     bool plain;         /* inside plain bytes: a frame starts only where the
                            reader finds one at a record's start (unread) */
     char error[200];
-    struct sha256 sha; /* of every raw byte read */
+    bool hashing;      /* trace_input_want_sha256 was called */
+    struct sha256 sha; /* of every raw byte read, when hashing */
 };
 
 int trace_input_open(int fd, struct trace_input **out)
@@ -80,7 +81,8 @@ static int refill(struct trace_input *in)
         return -1;
     if (n == 0)
         in->eof = true;
-    sha256_update(&in->sha, in->raw + in->fill, (size_t)n);
+    if (in->hashing)
+        sha256_update(&in->sha, in->raw + in->fill, (size_t)n);
     in->fill += (size_t)n;
     return 0;
 }
@@ -214,9 +216,16 @@ uint64_t trace_input_frames(const struct trace_input *in)
     return in->frames;
 }
 
+void trace_input_want_sha256(struct trace_input *in)
+{
+    in->hashing = in->raw_base == 0 && in->fill == 0 && !in->eof;
+}
+
 int trace_input_sha256(struct trace_input *in, char hex[65])
 {
     int rc = 0;
+    if (!in->hashing)
+        return -1;
     while (!in->eof) {
         in->pos = in->fill; /* what is left is not read as records */
         if (refill(in) != 0) {

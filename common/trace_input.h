@@ -43,10 +43,15 @@ uint64_t trace_input_frame_offset(const struct trace_input *in);
 /* Frames read whole so far. */
 uint64_t trace_input_frames(const struct trace_input *in);
 
+/* Hashes every byte from now on (SHA-256 costs about 7 ns a byte, so
+ * only when asked). Call before the first read. */
+void trace_input_want_sha256(struct trace_input *in);
+
 /* Reads the rest of the input (nothing more is read as records) and
  * writes the SHA-256 of all of its bytes as it came (compressed or not) as
  * 64 hex digits into hex. Returns 0, or -1 on a read error (errno set; the
- * digest then covers the bytes read). */
+ * digest then covers the bytes read; -1 also without
+ * trace_input_want_sha256). */
 int trace_input_sha256(struct trace_input *in, char hex[65]);
 
 /* What went wrong with a frame (after -2), else "". */

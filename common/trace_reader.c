@@ -834,6 +834,11 @@ uint64_t trace_reader_verified(const struct trace_reader *r)
     return r->verified;
 }
 
+void trace_reader_want_sha256(struct trace_reader *r)
+{
+    trace_input_want_sha256(r->in);
+}
+
 int trace_reader_sha256(struct trace_reader *r, char hex[65])
 {
     return trace_input_sha256(r->in, hex) == 0 ? TRACE_OK : TRACE_E_IO;

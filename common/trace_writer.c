@@ -31,7 +31,8 @@ struct trace_writer {
     size_t zcap;
     uint64_t frames;   /* zstd frames written */
     unsigned version;  /* format version written: 2 (checksums) or 1 */
-    struct sha256 sha; /* of every byte written */
+    bool hashing;      /* trace_writer_want_digest */
+    struct sha256 sha; /* of every byte written, when hashing */
 };
 
 static int pack_to_buf(void *data, const char *p, size_t len)
@@ -490,6 +491,11 @@ int trace_write_stage(struct trace_writer *w, const struct trace_stage *s)
     return end_record(w, start);
 }
 
+void trace_writer_want_digest(struct trace_writer *w)
+{
+    w->hashing = w->out.len == 0 && w->frames == 0;
+}
+
 int trace_writer_set_version(struct trace_writer *w, unsigned version)
 {
     if (w->out.len || w->frames || version < 1 ||
@@ -573,7 +579,7 @@ int trace_writer_flush(struct trace_writer *w)
         ssize_t n = write(w->fd, data + off, len - off);
         if (n < 0 && errno == EINTR)
             continue;
-        if (n > 0)
+        if (n > 0 && w->hashing)
             sha256_update(&w->sha, data + off, (size_t)n);
         if (n <= 0) {
             w->saved_errno = n < 0 ? errno : EIO;
@@ -609,8 +615,10 @@ int trace_writer_close_digest(struct trace_writer *w, char *sha256_hex_out)
     if (!w)
         return TRACE_OK;
     trace_writer_flush(w);
-    if (sha256_hex_out)
+    if (sha256_hex_out && w->hashing)
         sha256_hex(&w->sha, sha256_hex_out);
+    else if (sha256_hex_out)
+        sha256_hex_out[0] = '\0';
     err = w->error;
     if (w->owns_fd && close(w->fd) != 0 && !err) {
         w->saved_errno = errno;

@@ -284,6 +284,7 @@ static int check_file(const char *path)
         log_error("%s: cannot open: %m", path);
         return 1;
     }
+    trace_reader_want_sha256(r);
     memset(&s, 0, sizeof(s));
     s.name = trace_reader_name(r);
     for (;;) {

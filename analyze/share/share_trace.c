@@ -458,6 +458,8 @@ int share_trace(const char *in, const char *out, const struct share_options *o,
         return 2;
     }
     st = trace_writer_open(out, o->force, &c.w);
+    if (st == TRACE_OK)
+        trace_writer_want_digest(c.w);
     if (st == TRACE_OK && o->format_version)
         st = trace_writer_set_version(c.w, o->format_version);
     if (st == TRACE_OK && (o->compress || trace_path_compressed(out)))

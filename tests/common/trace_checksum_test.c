@@ -84,6 +84,8 @@ static int read_all(const char *path, int *end, uint64_t *verified, char *sha)
     struct trace_record rec;
     int n = 0;
     CHECK(trace_reader_open(path, &r) == TRACE_OK);
+    if (sha)
+        trace_reader_want_sha256(r);
     while ((*end = trace_reader_next(r, &rec)) == 1)
         n++;
     *verified = trace_reader_verified(r);
