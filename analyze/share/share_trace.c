@@ -30,7 +30,8 @@ static const char *const prompt_keep[] = {
 
 struct alias {
     char *name;
-    char alias[32];
+    char *alias; /* its own allocation: trees point at it while the
+                    list grows */
 };
 
 struct share_ctx {
@@ -83,11 +84,15 @@ static const char *alias_of(struct alias **list, size_t *n, const char *prefix,
     *list = p;
     p += *n;
     p->name = malloc(len + 1);
-    if (!p->name)
+    p->alias = malloc(32);
+    if (!p->name || !p->alias) {
+        free(p->name);
+        free(p->alias);
         return NULL;
+    }
     memcpy(p->name, name, len);
     p->name[len] = '\0';
-    snprintf(p->alias, sizeof(p->alias), "%s-%zu", prefix, *n + 1);
+    snprintf(p->alias, 32, "%s-%zu", prefix, *n + 1);
     (*n)++;
     (*made)++;
     return p->alias;
@@ -494,10 +499,14 @@ int share_trace(const char *in, const char *out, const struct share_options *o,
     fills_clear(&c);
     id_map_free(&c.fills);
     buf_free(&c.scratch);
-    for (size_t i = 0; i < c.n_models; i++)
+    for (size_t i = 0; i < c.n_models; i++) {
         free(c.models[i].name);
-    for (size_t i = 0; i < c.n_labels; i++)
+        free(c.models[i].alias);
+    }
+    for (size_t i = 0; i < c.n_labels; i++) {
         free(c.labels[i].name);
+        free(c.labels[i].alias);
+    }
     free(c.models);
     free(c.labels);
     return rc;

@@ -250,7 +250,7 @@ static void test_concatenated_and_unknown(void)
     path_in_dir(both, sizeof(both), "both.ttrace");
     long size = write_sample(a, 1);
     FILE *fp = fopen(a, "rb");
-    unsigned char *all = malloc((size_t)size * 2 + 8);
+    unsigned char *all = malloc((size_t)size * 2 + 16);
     CHECK(fread(all, 1, (size_t)size, fp) == (size_t)size);
     fclose(fp);
     /* An unknown record kind 42 between the two traces: [42, "x", crc]
