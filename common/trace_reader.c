@@ -694,6 +694,14 @@ static int frame_here(struct trace_reader *r)
     for (;;) {
         size_t avail = r->fill - r->pos;
         int err;
+        if (avail == 0 && !r->eof) {
+            /* the last read ended exactly at a record's end (a pipe from
+             * `cat plain zst` delivers each file apart): look at the next
+             * bytes before they are parsed as a record */
+            if ((err = fill_more(r)) != TRACE_OK)
+                return fail_fill(r, err);
+            continue;
+        }
         if (avail == 0 || r->buf[r->pos] != TRACE_ZSTD_MAGIC[0])
             return 0;
         if (avail >= 4)

@@ -24,6 +24,10 @@ cat "$T/a.ttrace.zst" "$T/p.ttrace" "$T/s.zst" | "$A" check - >"$T/cat.txt" || f
 grep -q '3 traces, 15 requests' "$T/cat.txt" || fail "concatenation: $(cat "$T/cat.txt")"
 cat "$T/p.ttrace" "$T/a.ttrace.zst" | "$A" summary --format json - | jq -e '.traces|length == 2' >/dev/null ||
     fail "plain then compressed"
+# the same through a pipe that delivers each file apart (a read ends
+# exactly at the plain trace's end): the frame is still seen
+{ cat "$T/p.ttrace"; sleep 0.3; cat "$T/a.ttrace.zst"; } | "$A" summary --format json - |
+    jq -e '.traces|length == 2' >/dev/null || fail "plain then compressed, the pipe split between them"
 # the same numbers as the decompressed bytes give
 if command -v zstd >/dev/null; then
     zstd -q -d -c "$T/a.ttrace.zst" >"$T/a.plain"
