@@ -915,6 +915,9 @@ int trace_reader_resync(struct trace_reader *r)
         r->pos = r->fill > keep ? r->fill - keep : 0;
         if (r->base + r->pos < at)
             r->pos = (size_t)(at - r->base);
+        if (r->pos > r->fill) /* at is past what is held (a frame's bytes
+                                 went back to the input) */
+            r->pos = r->fill;
         at = r->base + r->pos;
         if (fill_more(r) != TRACE_OK) {
             r->pos = r->fill;
