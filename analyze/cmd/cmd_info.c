@@ -146,20 +146,11 @@ static void row_integrity(struct buf *b, const struct trace_info *t)
     buf_puts(b, " |\n");
 }
 
-/* The value of option key, or NULL. */
-static const char *option(const struct trace_info *t, const char *key)
-{
-    for (size_t i = 0; i < t->n_options; i++)
-        if (strcmp(t->options[i].key, key) == 0)
-            return t->options[i].value;
-    return NULL;
-}
-
 /* "| retries | ... |": the --retry setting the trace was recorded with and
  * how many attempts a retry superseded (not counted as requests). */
 static void row_retries(struct buf *b, const struct trace_info *t)
 {
-    const char *setting = option(t, "retry");
+    const char *setting = trace_info_option(t, "retry");
     buf_puts(b, "| retries | --retry ");
     if (setting)
         md_put(b, setting, INFO_MAX_TEXT);
@@ -176,7 +167,8 @@ static void row_retries(struct buf *b, const struct trace_info *t)
  * when no proxy variable was set. */
 static void row_proxy(struct buf *b, const struct trace_info *t)
 {
-    const char *proxy = option(t, "proxy"), *from = option(t, "proxy_from");
+    const char *proxy = trace_info_option(t, "proxy"),
+               *from = trace_info_option(t, "proxy_from");
     if (!proxy || !from)
         return;
     buf_puts(b, "| proxy | ");

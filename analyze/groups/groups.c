@@ -331,10 +331,8 @@ enum finish_kind finish_kind_of(bool ok, const char *r)
 /* True when the trace was recorded with --ignore-eos. */
 static bool ignore_eos_run(const struct trace_info *t)
 {
-    for (size_t i = 0; t && i < t->n_options; i++)
-        if (strcmp(t->options[i].key, "ignore_eos") == 0)
-            return strcmp(t->options[i].value, "true") == 0;
-    return false;
+    const char *v = trace_info_option(t, "ignore_eos");
+    return v && strcmp(v, "true") == 0;
 }
 
 /* Keeps m's message on a kind that has none yet: the server's words

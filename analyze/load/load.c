@@ -77,6 +77,14 @@ static void free_kv(struct trace_kv *kv, size_t n)
     free(kv);
 }
 
+const char *trace_info_option(const struct trace_info *t, const char *key)
+{
+    for (size_t i = 0; t && i < t->n_options; i++)
+        if (strcmp(t->options[i].key, key) == 0)
+            return t->options[i].value;
+    return NULL;
+}
+
 void load_free_infos(struct trace_info **infos, size_t n)
 {
     for (size_t i = 0; infos && i < n; i++) {

@@ -103,6 +103,9 @@ int load_trace_files(char *const *paths, size_t n_paths,
                      trace_sink tsink, void *ctx, struct trace_info ***infos,
                      size_t *n_infos);
 
+/* The value of the header option key of t (NULL t, or none: NULL). */
+const char *trace_info_option(const struct trace_info *t, const char *key);
+
 /* Frees what load_trace_file appended. NULL-safe. */
 void load_free_infos(struct trace_info **infos, size_t n);
 
