@@ -39,10 +39,12 @@ enum replay_fault {
     FAULT_COUNT
 };
 
-/* A set of faults, one bit per enum replay_fault. */
-typedef uint32_t replay_fault_set;
-#define FAULT_BIT(k) ((replay_fault_set)1u << (k))
+/* A set of faults, one bit per enum replay_fault (64 bits: 29 kinds used
+ * when it was widened from 32). */
+typedef uint64_t replay_fault_set;
+#define FAULT_BIT(k) ((replay_fault_set)1 << (k))
 #define FAULT_HAS(set, k) (((set)&FAULT_BIT(k)) != 0)
+_Static_assert(FAULT_COUNT <= 64, "replay_fault_set holds 64 kinds");
 
 #define REPLAY_MAX_FAULTS 32
 #define REPLAY_FAULT_MODEL_MAX 128
