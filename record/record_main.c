@@ -1,5 +1,6 @@
 /* record_main: tokentrace-record's main: prepares a run, prints the
- * summary and picks the exit code (0 done, 1 failed, 2 usage, 130 signal). */
+ * summary and picks the exit code (0 done, 1 failed, 2 usage, 3 started
+ * after --start-at, 130 signal). */
 #include <cjson/cJSON.h>
 #include <curl/curl.h>
 #include <errno.h>
@@ -18,12 +19,14 @@
 #include "log.h"
 #include "proxy_env.h"
 #include "run.h"
+#include "run_start.h"
 #include "sanitize.h"
 #include "trace.h"
 #include "version.h"
 #include "workload.h"
 
 #define EXIT_USAGE 2
+#define EXIT_LATE 3 /* --start-at had passed: nothing sent */
 #define EXIT_SIGNAL 130
 
 /* Prints a usage error (one line and a hint) and returns the usage exit
@@ -203,6 +206,24 @@ static void print_no_success(const struct config *cfg,
                   "key and model (the same options plus --check)");
 }
 
+/* The shard and the start instant, said before the wait or the first
+ * request (a scheduler's variables decide what this process sends). */
+static void print_scale_out(const struct config *cfg)
+{
+    const struct cli_shard *sh = &cfg->shard;
+    char when[48];
+    if (sh->count > 1)
+        log_note("shard %u/%u (from %s): requests k with k %% %u == %u of "
+                 "the global schedule, run id %s (from %s)",
+                 sh->index, sh->count, sh->from ? sh->from : "--shard",
+                 sh->count, sh->index, cli_shard_run_id(sh), sh->run_id_from);
+    if (sh->start_at_ns) {
+        cli_format_instant(sh->start_at_ns, when, sizeof when);
+        log_note("starting at %s (in %.3f s)", when,
+                 (double)(sh->start_at_ns - clock_real_ns()) / 1e9);
+    }
+}
+
 /* Runs with a prepared writer and returns the exit code. */
 static int record(const struct config *cfg, struct run_setup *s,
                   const char *out_name)
@@ -220,6 +241,16 @@ static int record(const struct config *cfg, struct run_setup *s,
             e ? strerror(e)
               : trace_strerror(rc == RUN_E_WRITE ? o.write_err : close_err));
         return EXIT_FAILURE;
+    }
+    if (rc == RUN_E_LATE) {
+        log_error("--start-at: this process began %.3f s after the start "
+                  "instant (more than %.0f ms late), so its schedule would "
+                  "not line up with the other shards: nothing was sent and "
+                  "%s holds no trace; start the shards earlier or give a "
+                  "later --start-at",
+                  (double)o.late_ns / 1e9, (double)RUN_START_LATE_NS / 1e6,
+                  strcmp(out_name, "-") == 0 ? "stdout" : out_name);
+        return EXIT_LATE;
     }
     if (rc) {
         log_error("%s",
@@ -343,6 +374,7 @@ static int prepare_and_record(struct config *cfg)
                  cfg->n_models, cfg->n_models == 1 ? "" : "s", trace_id);
         if (proxy.from[0])
             log_note("%s", proxy_env_describe(&proxy, note, sizeof note));
+        print_scale_out(cfg);
         print_origins(cfg, &key);
         ret = record(cfg, &s, out_name);
     }

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli_shard.h"
 #include "cline_settings.h"
 #include "duration.h"
 #include "retry.h"
@@ -64,6 +65,10 @@ enum opt_id {
     OPT_SEARCH,
     OPT_ARRIVALS,
     OPT_SPEED,
+    OPT_SHARD,
+    OPT_START_AT,
+    OPT_RUN_ID,
+    OPT_PROCS,
 };
 
 struct opt {
@@ -119,6 +124,10 @@ static const struct opt opts[] = {
     {"search", 0, true, OPT_SEARCH},
     {"arrivals", 0, true, OPT_ARRIVALS},
     {"speed", 0, true, OPT_SPEED},
+    {"shard", 0, true, OPT_SHARD},
+    {"start-at", 0, true, OPT_START_AT},
+    {"run-id", 0, true, OPT_RUN_ID},
+    {"procs", 0, true, OPT_PROCS},
 };
 
 #define N_OPTS (sizeof opts / sizeof opts[0])
@@ -510,6 +519,25 @@ static int apply(struct config *cfg, const struct opt *o, const char *v,
         cfg->speed = d;
         break;
     }
+    case OPT_SHARD:
+        return cli_shard_parse(v, &cfg->shard, err, errlen) ? CLI_E_USAGE
+                                                            : CLI_OK;
+    case OPT_START_AT:
+        return cli_start_at_parse(v, &cfg->shard, err, errlen) ? CLI_E_USAGE
+                                                               : CLI_OK;
+    case OPT_RUN_ID:
+        if (cli_run_id_check(v, "--run-id", err, errlen))
+            return CLI_E_USAGE;
+        cfg->shard.run_id = v;
+        break;
+    case OPT_PROCS:
+        if (cli_parse_u64(v, 1, CLI_PROCS_MAX, &u))
+            return usage(err, errlen,
+                         "--procs: '%s' is not a count from 1 "
+                         "to %d",
+                         shown(v), CLI_PROCS_MAX);
+        cfg->shard.procs = (uint32_t)u;
+        break;
     case OPT_SEARCH:
         if (cli_search_parse(v, &cfg->search, err, errlen)) {
             if (sanitize_looks_secret(v))
@@ -589,6 +617,48 @@ static int check_config(struct config *cfg, char *err, size_t errlen)
                      cfg->cline_file ? " (or cline.openAiModelId in the "
                                        "settings file)"
                                      : "");
+    return CLI_OK;
+}
+
+/* --shard / --procs with the rest: what a shard cannot do alone, and a
+ * closed loop's concurrency that leaves a shard nothing. */
+static int check_shards(struct config *cfg, char *err, size_t errlen)
+{
+    struct cli_shard *sh = &cfg->shard;
+    uint64_t parts;
+    if (cli_shard_resolve(sh, cfg->seed, err, errlen))
+        return CLI_E_USAGE;
+    parts = (uint64_t)sh->count * (sh->procs ? sh->procs : 1);
+    if (parts <= 1)
+        return CLI_OK;
+    if (cfg->search.mode != SWEEP_NONE)
+        return usage(err, errlen,
+                     "--search picks each probe from the results so far, "
+                     "which separate shards cannot share: run --search in "
+                     "one process, or --sweep the loads over the shards");
+    if (cfg->check)
+        return usage(err, errlen,
+                     "--check runs in one process: leave out "
+                     "--shard and --procs");
+    if (sh->procs > 1 && cfg->output && strcmp(cfg->output, "-") == 0)
+        return usage(err, errlen,
+                     "--procs writes its shards to files it "
+                     "joins: give -o a file name");
+    if (cfg->rate <= 0 && cfg->sweep.mode != SWEEP_RATE &&
+        !cfg->arrivals_file) {
+        uint64_t lo = cfg->concurrency;
+        for (size_t i = 0; i < cfg->sweep.n; i++)
+            if (cfg->sweep.mode == SWEEP_CONCURRENCY &&
+                (i == 0 || cfg->sweep.loads[i] < (double)lo))
+                lo = (uint64_t)cfg->sweep.loads[i];
+        if (lo < parts)
+            return usage(err, errlen,
+                         "a closed loop of concurrency %llu cannot be "
+                         "split over %llu shards (each needs at least 1): "
+                         "give -c %llu or more",
+                         (unsigned long long)lo, (unsigned long long)parts,
+                         (unsigned long long)parts);
+    }
     return CLI_OK;
 }
 
@@ -677,6 +747,9 @@ int cli_parse(int argc, char **argv, struct config *cfg, char *err,
         return usage(err, errlen,
                      "--arrival needs an open loop (-r RATE or "
                      "--sweep rate=...)");
+    rc = check_shards(cfg, err, errlen);
+    if (rc != CLI_OK)
+        return rc;
     return check_config(cfg, err, errlen);
 }
 

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "api_kind.h"
+#include "cli_shard.h"
 #include "cli_sweep.h"
 
 #define CLI_MAX_MODELS 64
@@ -65,6 +66,8 @@ struct config {
     struct cli_search search;  /* --search (mode SWEEP_NONE: none) */
     const char *arrivals_file; /* --arrivals FILE, or NULL */
     double speed;              /* --speed: arrival times divided by it, 1 */
+    struct cli_shard shard;    /* --shard, --start-at, --run-id, --procs
+                                  (or the scheduler's variables) */
     double burstiness; /* --burstiness: gamma shape of the gaps, 0 off */
     double ramp_s;     /* --ramp: rate or concurrency climbs, 0 off */
     enum arrival_kind arrival;

@@ -9,6 +9,7 @@
 
 #include "clock.h"
 #include "log.h"
+#include "run_start.h"
 
 /* Raises the open-file limit and returns how many requests may be in
  * flight at once. */
@@ -50,6 +51,7 @@ static void write_footer(struct run_loop *r)
 int run_execute(const struct run_setup *s, struct run_outcome *out)
 {
     struct run_loop r;
+    struct run_start st;
     uint64_t cap = inflight_cap();
     int rc;
     memset(out, 0, sizeof *out);
@@ -63,11 +65,23 @@ int run_execute(const struct run_setup *s, struct run_outcome *out)
         log_warn("-c %llu is above the open-file limit; expect connect "
                  "errors",
                  (unsigned long long)s->cfg->concurrency);
-    out->start_ns = clock_mono_ns();
+    if (run_start_wait(s->cfg->shard.start_at_ns, &st)) {
+        /* too late for the shared instant: nothing is written, so the
+         * merge names this shard as missing */
+        out->late_ns = st.late_ns;
+        run_loop_close(&r);
+        return RUN_E_LATE;
+    }
+    out->start_ns = st.mono_zero_ns;
+    out->late_ns = st.late_ns;
     run_loop_begin(&r, out->start_ns);
-    rc = run_write_header(s, r.mono_zero, clock_real_ns());
-    if (!run_loop_check_write(&r, rc))
+    rc = run_write_header(s, r.mono_zero, st.real_zero_ns);
+    if (st.signalled) { /* stopped while it waited: header and footer */
+        out->signalled = true;
+        out->reason = "signal";
+    } else if (!run_loop_check_write(&r, rc)) {
         run_loop_run(&r);
+    }
     out->end_ns = clock_mono_ns();
     if (out->signalled)
         out->interrupted = true;

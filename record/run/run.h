@@ -67,6 +67,7 @@ struct run_outcome {
     bool interrupted;   /* signal, or --duration cut a finite run short */
     bool signalled;     /* stopped by SIGINT / SIGTERM */
     const char *reason; /* "complete", "duration", "signal", "write_error" */
+    int64_t late_ns;    /* --start-at: how late the run began */
     int write_err;      /* trace_err of the failed write, 0 if none */
     int write_errno;
 };
@@ -76,6 +77,8 @@ enum run_err {
     RUN_E_WRITE = 1, /* the trace could not be written: see outcome */
     RUN_E_NOMEM = 2,
     RUN_E_SETUP = 3, /* libevent or libcurl could not start */
+    RUN_E_LATE = 4,  /* --start-at had passed (outcome.late_ns): nothing
+                        was sent or written */
 };
 
 /* Installs the SIGINT / SIGTERM handlers (they only set

@@ -12,9 +12,10 @@
 #include "buf.h"
 #include "cline_settings.h"
 #include "clock.h"
+#include "clock_sync.h"
 #include "sanitize.h"
 
-#define MAX_OPTIONS 48
+#define MAX_OPTIONS 64
 
 struct options {
     struct trace_kv kv[MAX_OPTIONS];
@@ -113,6 +114,40 @@ static char *sweep_text(const struct cli_sweep *sw)
     return out;
 }
 
+/* The scale-out keys (docs/trace-format.md): the shard and its run, the
+ * shared start instant, and the wall clock's synchronization now. */
+static int scale_options(const struct run_setup *s, struct options *o)
+{
+    const struct cli_shard *sh = &s->cfg->shard;
+    struct clock_sync cs;
+    char when[48];
+    int e = 0;
+    if (sh->count > 1) {
+        e |= add_opt(o, "shard", "%u/%u", sh->index, sh->count);
+        e |= add_opt(o, "shard_from", "%s", sh->from ? sh->from : "--shard");
+        if (s->cfg->rate <= 0 && s->cfg->sweep.mode == SWEEP_NONE &&
+            !s->arrivals)
+            e |= add_opt(
+                o, "shard_concurrency", "%llu",
+                (unsigned long long)cli_shard_share(sh, s->cfg->concurrency));
+    }
+    if (sh->count > 1 || sh->run_id) {
+        e |= add_opt(o, "run_id", "%s", cli_shard_run_id(sh));
+        e |= add_opt(o, "run_id_from", "%s", sh->run_id_from);
+    }
+    if (sh->start_at_ns) {
+        cli_format_instant(sh->start_at_ns, when, sizeof when);
+        e |= add_opt(o, "start_at", "%s", when);
+    }
+    clock_sync_read(&cs);
+    e |= add_opt(o, "clock_sync", "%s", clock_sync_state_name(cs.state));
+    if (cs.maxerror_us >= 0)
+        e |= add_opt(o, "clock_maxerror_us", "%lld", (long long)cs.maxerror_us);
+    if (cs.esterror_us >= 0)
+        e |= add_opt(o, "clock_esterror_us", "%lld", (long long)cs.esterror_us);
+    return e;
+}
+
 /* Fills the run settings. Returns 0 or -1 (out of memory / too many). */
 static int fill_options(const struct run_setup *s, struct options *o)
 {
@@ -196,6 +231,7 @@ static int fill_options(const struct run_setup *s, struct options *o)
                      s->proxy->url[0] ? s->proxy->shown : "none");
         e |= add_opt(o, "proxy_from", "%s", s->proxy->from);
     }
+    e |= scale_options(s, o);
     e |= add_opt(o, "libcurl", "%s",
                  curl_version_info(CURLVERSION_NOW)->version);
     e |= cline_options(s, o);

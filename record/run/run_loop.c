@@ -133,9 +133,9 @@ static void start_next(struct run_loop *r, int64_t scheduled_ns,
     struct schedule_slot slot;
     if (!schedule_slot(&r->sched, r->next_k, &slot))
         return;
-    r->next_k++;
+    r->next_k += r->shard_n; /* --shard: this shard's slots only */
     r->stage.sent++;
-    start_attempt(r, r->next_k - 1, scheduled_ns, released_ns, 1, 0);
+    start_attempt(r, r->next_k - r->shard_n, scheduled_ns, released_ns, 1, 0);
 }
 
 /* Closed loop with --ramp: how many may be in flight at now_ns (one more
@@ -480,6 +480,16 @@ static void on_deadline(evutil_socket_t fd, short what, void *arg)
     check_end(r);
 }
 
+/* Of the n first requests of the global schedule, how many are this
+ * shard's (k % N == I); UINT64_MAX stays unknown. */
+static uint64_t shard_part(const struct config *c, uint64_t n)
+{
+    uint64_t i = c->shard.index, m = c->shard.count;
+    if (m <= 1 || n == UINT64_MAX)
+        return n;
+    return n > i ? (n - i + m - 1) / m : 0;
+}
+
 /* The sends an open loop bounded by --duration plans: its own seeded
  * arrivals counted up to the end (a Poisson schedule is not rate x
  * duration), or rate x duration when that would take too long to count. */
@@ -489,14 +499,14 @@ static uint64_t planned_sends(const struct config *c)
     int64_t end_ns = (int64_t)(c->duration_s * 1e9);
     uint64_t n = 0;
     if (c->rate * c->duration_s > 1e7)
-        return (uint64_t)(c->rate * c->duration_s + 0.5);
+        return shard_part(c, (uint64_t)(c->rate * c->duration_s + 0.5));
     arrival_init(&a, c->arrival == ARRIVAL_POISSON, c->rate, c->seed);
     if (c->burstiness > 0)
         arrival_set_burstiness(&a, c->burstiness);
     arrival_set_ramp(&a, (int64_t)(c->ramp_s * 1e9));
     while (arrival_next(&a) < end_ns)
         n++;
-    return n;
+    return shard_part(c, n);
 }
 
 /* Whether the progress line is drawn: not with -q; with --progress always,
@@ -560,6 +570,13 @@ int run_loop_open(struct run_loop *r, const struct run_setup *s,
         c->rate > 0 || c->sweep.mode == SWEEP_RATE || s->arrivals
             ? (c->concurrency_given ? c->concurrency : inflight_cap)
             : c->concurrency;
+    /* --shard: this shard's part of the global schedule (slots k with
+     * k % N == I) and of the concurrency, so the shares sum to -c */
+    r->shard_i = c->shard.count > 1 ? c->shard.index : 0;
+    r->shard_n = c->shard.count > 1 ? c->shard.count : 1;
+    r->next_k = r->shard_i;
+    if (r->shard_n > 1 && (c->concurrency_given || r->rate <= 0))
+        r->max_inflight = cli_shard_share(&c->shard, r->max_inflight);
     /* Counted here, before the run's clock zero, so no send waits for it;
      * and only for a line that is drawn. */
     r->planned = UINT64_MAX;
@@ -575,6 +592,7 @@ void run_loop_begin(struct run_loop *r, int64_t mono_zero)
     const struct config *c = r->cfg;
     bool show = progress_shown(c);
     uint64_t total = schedule_total(&r->sched);
+    uint64_t per_stage = shard_part(c, total);
     int64_t end_ns = -1;
     r->mono_zero = mono_zero;
     if (c->sweep.n) {
@@ -584,14 +602,15 @@ void run_loop_begin(struct run_loop *r, int64_t mono_zero)
         if (total != UINT64_MAX)
             total =
                 total * c->sweep.n - c->warmup * c->n_models * (c->sweep.n - 1);
-        progress_init(&r->progress, show, total, mono_zero);
+        progress_init(&r->progress, show, shard_part(c, total), mono_zero);
         if (c->duration_s > 0)
             end_ns =
                 mono_zero + (int64_t)(c->duration_s * 1e9 * (double)c->sweep.n);
         progress_set_plan(&r->progress, UINT64_MAX, end_ns);
         return;
     }
-    progress_init(&r->progress, show, total, mono_zero);
+    /* a shard counts its own requests; the ETA is the global schedule's */
+    progress_init(&r->progress, show, per_stage, mono_zero);
     /* the ETA: open loop ends with its schedule (total / rate, or the
      * duration), a closed loop when its count is done or the duration */
     if (c->duration_s > 0)
@@ -635,7 +654,7 @@ static void begin_stage(struct run_loop *r, size_t idx)
         return;
     if (idx > 0) {
         r->sched.warmup = 0;
-        r->next_k = 0;
+        r->next_k = r->shard_i;
     }
     r->send_until_ns = -1;
     if (c->duration_s > 0) {
@@ -647,9 +666,10 @@ static void begin_stage(struct run_loop *r, size_t idx)
         /* each stage its own seeded arrivals, the same for a seed */
         run_pacer_start(&r->pacer, c, r->rate,
                         idx ? rng_mix(c->seed, idx) : c->seed, now);
+        run_pacer_keep_shard(&r->pacer, r->shard_i, r->shard_n);
         on_pace(-1, 0, r);
     } else {
-        r->max_inflight = (uint64_t)sw->loads[idx];
+        r->max_inflight = cli_shard_share(&c->shard, (uint64_t)sw->loads[idx]);
         refill(r);
         check_end(r);
     }
@@ -675,9 +695,11 @@ void run_loop_run(struct run_loop *r)
     if (r->s->arrivals) {
         run_pacer_start_list(&r->pacer, r->s->arrivals->at_ns,
                              r->s->arrivals->n, r->mono_zero);
+        run_pacer_keep_shard(&r->pacer, r->shard_i, r->shard_n);
         on_pace(-1, 0, r);
     } else if (c->rate > 0) {
         run_pacer_init(&r->pacer, c, r->mono_zero);
+        run_pacer_keep_shard(&r->pacer, r->shard_i, r->shard_n);
         on_pace(-1, 0, r);
     } else {
         refill(r);

@@ -46,6 +46,8 @@ struct run_loop {
     struct schedule sched;
     struct self_lag lag;    /* the recorder's own event-loop lateness */
     uint64_t next_k;        /* next schedule slot */
+    uint64_t shard_i;       /* --shard I/N: slots k % shard_n == shard_i */
+    uint64_t shard_n;       /* 1: not sharded */
     uint64_t max_inflight;  /* requests in flight or waiting to retry */
     uint64_t retry_rng;     /* state of the backoff jitter (retry_wait_ms) */
     double rate;            /* the open loop's requests/s now, 0: closed */

@@ -17,6 +17,7 @@ void run_pacer_start(struct run_pacer *p, const struct config *cfg, double rate,
         arrival_set_burstiness(&p->arrival, cfg->burstiness);
     arrival_set_ramp(&p->arrival, (int64_t)(cfg->ramp_s * 1e9));
     p->zero_ns = zero_ns;
+    p->step = 1;
     p->next_due_ns = zero_ns + arrival_next(&p->arrival);
 }
 
@@ -26,6 +27,7 @@ void run_pacer_start_list(struct run_pacer *p, const int64_t *at_ns, uint64_t n,
     arrival_init(&p->arrival, false, 1, 0);
     arrival_set_list(&p->arrival, at_ns, n);
     p->zero_ns = zero_ns;
+    p->step = 1;
     p->next_due_ns = zero_ns + arrival_next(&p->arrival);
 }
 
@@ -34,9 +36,20 @@ bool run_pacer_due(const struct run_pacer *p, int64_t now_ns)
     return p->next_due_ns <= now_ns;
 }
 
+void run_pacer_keep_shard(struct run_pacer *p, uint32_t i, uint32_t n)
+{
+    if (n <= 1)
+        return;
+    for (uint32_t k = 0; k < i; k++)
+        p->next_due_ns = p->zero_ns + arrival_next(&p->arrival);
+    p->step = n;
+}
+
 void run_pacer_advance(struct run_pacer *p)
 {
-    p->next_due_ns = p->zero_ns + arrival_next(&p->arrival);
+    /* every arrival is drawn, so a shard's times are the global ones */
+    for (uint32_t k = 0; k < (p->step ? p->step : 1); k++)
+        p->next_due_ns = p->zero_ns + arrival_next(&p->arrival);
 }
 
 int64_t run_pacer_wait_ns(const struct run_pacer *p, int64_t now_ns,

@@ -23,6 +23,7 @@ struct run_pacer {
     struct arrival arrival;
     int64_t zero_ns;     /* arrivals are offsets from this (the run's start) */
     int64_t next_due_ns; /* when the next request is due */
+    uint32_t step;       /* --shard: arrivals per request kept (1: all) */
 };
 
 /* Starts cfg's arrivals at zero_ns and draws the first due time. */
@@ -39,6 +40,12 @@ void run_pacer_start(struct run_pacer *p, const struct config *cfg, double rate,
  * (--arrivals) and draws the first due time. */
 void run_pacer_start_list(struct run_pacer *p, const int64_t *at_ns, uint64_t n,
                           int64_t zero_ns);
+
+/* --shard I/N: of the arrivals just started, keeps the ones of requests
+ * k with k % n == i (the same global schedule on every shard): skips to
+ * arrival i and then steps by n. Call right after a start; n <= 1 keeps
+ * all. */
+void run_pacer_keep_shard(struct run_pacer *p, uint32_t i, uint32_t n);
 
 /* True when the next request is due at now_ns. */
 bool run_pacer_due(const struct run_pacer *p, int64_t now_ns);
