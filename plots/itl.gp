@@ -8,7 +8,9 @@ set ylabel 'share of gaps (%)'
 set title 'Inter-token latency: histogram of the gaps between token events'
 set logscale x 10
 set yrange [0:*]
-set key below nobox Left reverse height 1.5
+# Below the plot nothing is hidden by the key: no opaque box there (it
+# painted over the x-axis label).
+set key below nobox noopaque Left reverse height 1.5
 if (nb == 0) {
     set label 1 'no request with two or more token events' at graph 0.5,0.5 center
     unset logscale x

@@ -12,7 +12,9 @@ set xrange [0:*]
 set yrange [0:*]
 # A margin on the right and top, so points at the extremes stay visible.
 set offsets 0, graph 0.05, graph 0.05, 0
-set key below nobox Left reverse height 1.5
+# Below the plot nothing is hidden by the key: no opaque box there (it
+# painted over the x-axis label).
+set key below nobox noopaque Left reverse height 1.5
 if (nb == 0) {
     set label 1 'no successful requests' at graph 0.5,0.5 center
     plot [0:1][0:1] 2 notitle

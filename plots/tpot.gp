@@ -19,7 +19,9 @@ do for [i=1:nticks] {
 }
 set boxwidth boxw absolute
 set style fill transparent solid 0.15 border
-set key below nobox Left reverse height 1.5
+# Below the plot nothing is hidden by the key: no opaque box there (it
+# painted over the x-axis label).
+set key below nobox noopaque Left reverse height 1.5
 if (nb == 0) {
     set label 1 'no request with two or more output tokens' at graph 0.5,0.5 center
     plot [xmin:xmax][0:1] 2 notitle

@@ -10,7 +10,9 @@ set yrange [0:1.02]
 set ytics 0.1
 set xrange [0:*]
 set offsets 0, graph 0.05, 0, 0
-set key below nobox Left reverse height 1.5
+# Below the plot nothing is hidden by the key: no opaque box there (it
+# painted over the x-axis label).
+set key below nobox noopaque Left reverse height 1.5
 set multiplot layout rows,cols title 'Time to first token: empirical CDF per model and prompt class'
 do for [c=1:npanels] {
     stats dat index 0 every ::(c-1)::(c-1) using (panel_title = strcol(1), 0) nooutput

@@ -42,7 +42,7 @@ static int write_timeline(const struct plot_ctx *c, FILE *dat,
     const struct plot_data *d = c->d;
     struct plot_blocks bl = {0};
     const struct plot_req **order = malloc((d->n_reqs + 1) * sizeof(*order));
-    size_t n = 0, stride, shown = 0, failed = 0, *y;
+    size_t n = 0, stride, shown = 0, failed = 0, failed_all = 0, *y;
     int index = 0;
     char title[600];
     if (!order)
@@ -51,6 +51,8 @@ static int write_timeline(const struct plot_ctx *c, FILE *dat,
         if (isfinite(d->reqs[i].start_s) && isfinite(d->reqs[i].end_s))
             order[n++] = &d->reqs[i];
     qsort(order, n, sizeof(*order), cmp_start);
+    for (size_t i = 0; i < n; i++)
+        failed_all += !drawn_ok(order[i]);
     stride = n > TIMELINE_MAX_BARS
                  ? (n + TIMELINE_MAX_BARS - 1) / TIMELINE_MAX_BARS
                  : 1;
@@ -91,21 +93,25 @@ static int write_timeline(const struct plot_ctx *c, FILE *dat,
                 fprintf(dat, "%zu %.6f NaN %.6f\n", y[i], r->start_s, r->end_s);
         }
     }
-    if (stride > 1)
+    {
+        char sample[64] = "", fails[64] = "";
+        if (stride > 1)
+            snprintf(sample, sizeof(sample), "1 in %zu of ", stride);
+        if (failed_all)
+            snprintf(fails, sizeof(fails), " - %zu failed (red x)", failed_all);
         snprintf(title, sizeof(title),
-                 "Request timeline: 1 in %zu of %zu requests by start time "
-                 "(thin: waiting for the first token / thick: streaming)",
-                 stride, n);
-    else
-        snprintf(title, sizeof(title),
-                 "Request timeline: %zu requests (thin: waiting for the first "
-                 "token / thick: streaming)",
-                 n);
+                 "Request timeline: %s%zu requests%s%s - thin: waiting for the "
+                 "first token / thick: streaming",
+                 sample, n, stride > 1 ? " by start time" : "", fails);
+    }
     plot_blocks_vars(&bl, &out->vars);
     plot_var_int(&out->vars, "nfailed", failed ? 1 : 0);
     plot_var_int(&out->vars, "nshown", (long long)shown);
     plot_var_num(&out->vars, "barw",
                  shown ? fmin(10, fmax(1, 360.0 / (double)shown)) : 1);
+    /* failed bars: as thick as a streaming bar, so they are seen */
+    plot_var_num(&out->vars, "failw",
+                 shown ? fmin(10, fmax(1.5, 360.0 / (double)shown)) : 1.5);
     plot_var_str(&out->vars, "timeline_title", title);
     out->height = 700;
     plot_blocks_free(&bl);

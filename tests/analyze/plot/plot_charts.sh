@@ -63,6 +63,32 @@ for c in $PLOT_CHARTS; do
     grep -q '<svg' "$T/deep/svg/$c.svg" || fail "$c.svg is not SVG"
     [ ! -e "$T/deep/svg/$c.png" ] || fail "$c.png drawn with --format svg"
 done
+# No text is hidden: no label under an opaque key box, no two texts on
+# each other (the x-axis labels of tpot, itl, latency-vs-tokens and
+# ttft-cdf were painted over by their legends below the plot).
+python3 "$TT_SOURCE_DIR/tests/lib/svg_layout.py" "$T"/deep/svg/*.svg || fail "chart text hidden"
+"$TT_GEN_TRACE" --mix "$T/ten.ttrace" -n 200 -c 8 -m a1 -m b2-long-model-name -m c3 -m d4 \
+    -m e5 -m f6 -m g7 -m h8 -m i9 -m '模型十' -k short-short -k long-short -f 9
+"$TT_ANALYZE" plot "$T/ten.ttrace" -o "$T/ten" --format svg >/dev/null || fail "plot of ten models"
+python3 "$TT_SOURCE_DIR/tests/lib/svg_layout.py" "$T"/ten/*.svg || fail "chart text hidden (ten models)"
+# Failed requests on the timeline: a red bar with a red cross at its end
+# for each, a legend entry and the title with their count (counted here
+# from `requests`, not from the chart's own data).
+nfail=$("$TT_ANALYZE" requests "$T/ten.ttrace" --format csv |
+    awk -F, 'NR==1{for(i=1;i<=NF;i++){if($i=="ok")ok=i;if($i=="warmup")w=i}next} $w=="false"&&$ok=="false"{c++} END{print c+0}')
+[ "$nfail" -gt 10 ] || fail "the ten-model trace has $nfail failed requests"
+grep -q "^timeline_title = 'Request timeline: 200 requests - $nfail failed (red x)" "$T/ten/timeline.gp" ||
+    fail "timeline title: $(grep timeline_title "$T/ten/timeline.gp")"
+python3 - "$T/ten/timeline.svg" "$nfail" <<'PY' || fail "failed requests not drawn on the timeline"
+import re, sys
+svg, n = open(sys.argv[1], encoding="utf-8").read(), int(sys.argv[2])
+red = "rgb(204,   0,   0)"
+assert f"<title>failed ({n})</title>" in svg, "no legend entry 'failed (%d)'" % n
+crosses = len(re.findall(r"<use xlink:href='#gpPt1'[^>]*color='%s'" % re.escape(red), svg))
+assert crosses == n + 1, f"{crosses} red crosses, want {n} and the legend's"
+bars = sum(p.count("M") for p in re.findall(r"<path stroke='%s'\s+d='([^']*)'" % re.escape(red), svg))
+assert bars >= n, f"{bars} red bars, want {n}"
+PY
 n=$(grep -c '<svg' "$T/deep/svg/report.html")
 [ "$n" -ge 6 ] || fail "report.html holds $n inline SVGs, want 6"
 
