@@ -75,6 +75,10 @@ static void summary_help(void)
         "A trace read twice ('a a', 'cat a a') is counted once, with a "
         "warning;\n"
         "--keep-repeated counts every copy.\n"
+        "Shards of one run (tokentrace-record --shard, --procs) are pooled;\n"
+        "a block per run says which shards are missing or twice, the wall\n"
+        "span with its clock uncertainty and a row per shard (requests,\n"
+        "errors, send lag, loop lag, host); JSON: \"shards\".\n"
         "examples:\n"
         "  tokentrace-analyze summary week48.ttrace\n"
         "  tokentrace-analyze summary a.ttrace b.ttrace --by model,label:week "
@@ -283,6 +287,7 @@ int cmd_summary(int argc, char **argv)
 {
     struct analyze_options o;
     struct group_set set;
+    struct shard_set shards;
     int rc, wrc;
     unsigned formats = 1u << FMT_TABLE | 1u << FMT_JSON | 1u << FMT_CSV |
                        1u << FMT_MARKDOWN | 1u << FMT_OPENMETRICS;
@@ -340,8 +345,16 @@ int cmd_summary(int argc, char **argv)
         }
         break;
     }
-    if (o.format == FMT_TABLE || o.format == FMT_MARKDOWN)
+    if (o.format == FMT_TABLE || o.format == FMT_MARKDOWN) {
+        if (shard_set_build(&set, &shards) == 0 &&
+            summary_write_shards(stdout, &shards, o.format == FMT_MARKDOWN))
+            wrc = -1;
         integrity_lines(stdout, &set, o.format == FMT_MARKDOWN);
+    } else if (shard_set_build(&set, &shards)) {
+        log_error("out of memory");
+    }
+    shard_set_warn(&shards);
+    shard_set_free(&shards);
     if (fflush(stdout) != 0 || wrc)
         rc = 1;
     group_set_free(&set);

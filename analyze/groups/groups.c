@@ -181,8 +181,10 @@ void group_set_free(struct group_set *set)
     free(set->groups);
     group_free(&set->overall);
     group_index_free(&set->index);
-    for (size_t i = 0; i < set->n_trace_itl; i++)
+    for (size_t i = 0; i < set->n_trace_itl; i++) {
         stats_vec_free(&set->trace_itl[i].v);
+        stats_vec_free(&set->trace_itl[i].lag);
+    }
     free(set->trace_itl);
     for (size_t i = 0; i < GROUP_MAX_DIMS; i++)
         free(set->by.label_keys[i]);
@@ -500,7 +502,8 @@ static void add_trace_itl(struct group_set *set,
                           const struct request_metrics *m)
 {
     unsigned i = m->trace ? m->trace->index : 0;
-    if (!m->ok || m->warmup || m->superseded || isnan(m->itl_p50_ms))
+    struct trace_itl *own;
+    if (m->warmup || m->superseded)
         return;
     if (i >= set->n_trace_itl) {
         size_t n = (size_t)i + 1;
@@ -508,13 +511,29 @@ static void add_trace_itl(struct group_set *set,
         if (!p)
             return;
         for (size_t k = set->n_trace_itl; k < n; k++) {
+            memset(&p[k], 0, sizeof(p[k]));
             stats_vec_init(&p[k].v, 0);
-            p[k].p50 = NAN;
+            stats_vec_init(&p[k].lag, 0);
+            p[k].p50 = p[k].lag_p50 = p[k].lag_p99 = NAN;
         }
         set->trace_itl = p;
         set->n_trace_itl = n;
     }
-    stats_vec_push(&set->trace_itl[i].v, m->itl_p50_ms);
+    own = &set->trace_itl[i];
+    own->requests++;
+    if (!m->ok &&
+        !(m->error_kind && strcmp(m->error_kind, ERROR_KIND_INTERRUPTED) == 0))
+        own->failed++;
+    if (!isnan(m->send_lag_ms))
+        stats_vec_push(&own->lag, m->send_lag_ms);
+    if (m->ok && !isnan(m->itl_p50_ms))
+        stats_vec_push(&own->v, m->itl_p50_ms);
+}
+
+const struct trace_itl *group_set_trace_own(const struct group_set *set,
+                                            unsigned i)
+{
+    return i < set->n_trace_itl ? &set->trace_itl[i] : NULL;
 }
 
 double group_set_trace_itl_p50(const struct group_set *set, unsigned i)
@@ -570,6 +589,11 @@ void group_set_summarize(struct group_set *set)
         struct stats_vec *v = &set->trace_itl[i].v;
         set->trace_itl[i].p50 =
             v->n && stats_summarize(v->v, v->n, &sum) == 0 ? sum.p50 : NAN;
+        v = &set->trace_itl[i].lag;
+        if (v->n && stats_summarize(v->v, v->n, &sum) == 0) {
+            set->trace_itl[i].lag_p50 = sum.p50;
+            set->trace_itl[i].lag_p99 = sum.p99;
+        }
     }
 }
 

@@ -147,10 +147,15 @@ struct group_set {
     size_t value_limit; /* cap of each distribution (group_set_limit_values) */
     struct group_index index; /* groups by key, error kinds by group */
     /* Each trace's own ITL (by trace index): its ok requests' ITL
-     * medians, and their median once summarized (NAN: none). */
+     * medians, and their median once summarized (NAN: none); and the
+     * trace's own counts and send lag, for the per-shard table. */
     struct trace_itl {
         struct stats_vec v;
         double p50;
+        uint64_t requests, failed; /* measured (no warmup, no superseded);
+                                      failed: neither ok nor interrupted */
+        struct stats_vec lag;      /* open loop: send lag ms */
+        double lag_p50, lag_p99;   /* NAN: none */
     } * trace_itl;
     size_t n_trace_itl;
 };
@@ -160,6 +165,11 @@ struct group_set {
  * none. Multi-trace decisions about one trace use this, not the pooled
  * ITL of every trace. */
 double group_set_trace_itl_p50(const struct group_set *set, unsigned i);
+
+/* Trace index i's own facts (after group_set_summarize), or NULL when it
+ * handed no request. */
+const struct trace_itl *group_set_trace_own(const struct group_set *set,
+                                            unsigned i);
 
 /* The group whose key values (one per --by dimension, in order) are vals,
  * or NULL (also when n is not the set's number of dimensions). Constant

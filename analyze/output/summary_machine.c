@@ -165,6 +165,7 @@ int summary_write_json(FILE *out, const struct group_set *set)
 {
     struct buf b;
     struct run_totals t;
+    struct shard_set shards;
     char tmp[300];
     summary_totals(set, &t);
     buf_init(&b, 0);
@@ -196,7 +197,13 @@ int summary_write_json(FILE *out, const struct group_set *set)
     buf_puts(&b, ",\"req_per_s_counts\":\"ok\""); /* failed ones not */
     buf_puts(&b, ",\"output_tok_per_s\":");
     json_put_double(&b, t.output_tok_per_s);
-    buf_puts(&b, "}}\n");
+    buf_puts(&b, "}");
+    if (shard_set_build(set, &shards) == 0 && shards.n_runs) {
+        buf_puts(&b, ",\"shards\":"); /* only for shards: schema 1 grows */
+        summary_json_shards(&b, &shards);
+    }
+    shard_set_free(&shards);
+    buf_puts(&b, "}\n");
     fwrite(b.data, 1, b.len, out);
     buf_free(&b);
     return ferror(out) ? -1 : 0;

@@ -6,7 +6,9 @@
 
 #include <stdio.h>
 
+#include "buf.h"
 #include "groups.h"
+#include "shard_set.h"
 #include "summary_view.h"
 
 /* The default: a header line, one row per group, the findings
@@ -22,6 +24,14 @@ int summary_write_csv(FILE *out, const struct group_set *set);
  * seconds with quantiles, counters of requests and errors, run gauges,
  * "# EOF" at the end. */
 int summary_write_openmetrics(FILE *out, const struct group_set *set);
+
+/* The per-shard block after the table (summary_shards.c): per run of
+ * shards, its completeness and wall span with the clock uncertainty, a
+ * row per shard; md: markdown. Nothing when s has no run. */
+int summary_write_shards(FILE *out, const struct shard_set *s, bool md);
+
+/* Appends the JSON array of s's runs (summary --format json, "shards"). */
+void summary_json_shards(struct buf *b, const struct shard_set *s);
 
 /* Shared by the formats: the overall line ("3 traces, 24 requests ...")
  * numbers. */
