@@ -98,6 +98,13 @@ struct trace_request {
      * cap_released_ns - scheduled_ns the queueing at the cap. */
     uint32_t stage;
     int64_t cap_released_ns;
+    /* Sessions (multi-turn workloads): the session the request belongs to
+     * (from 1; 0: none, not written) and its turn in it (from 1). */
+    uint32_t session;
+    uint32_t turn;
+    /* From turn 2: the think time drawn before it, counted from the end
+     * of the turn before (that result's end_ns); -1 or 0: none. */
+    int64_t think_ns;
 };
 
 /* libcurl's phase times, as durations from start_ns (-1 unknown). */

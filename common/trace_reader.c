@@ -373,6 +373,9 @@ static void read_request(struct trace_reader *r, const struct mp_value *m,
     q->retry_of = (uint32_t)clamp_u32(map_int(m, "retry_of", 0));
     q->stage = (uint32_t)clamp_u32(map_int(m, "stage", 0));
     q->cap_released_ns = map_int(m, "cap_released_ns", -1);
+    q->session = (uint32_t)clamp_u32(map_int(m, "session", 0));
+    q->turn = (uint32_t)clamp_u32(map_int(m, "turn", 0));
+    q->think_ns = map_int(m, "think_ns", -1);
 }
 
 static void read_result(struct trace_reader *r, const struct mp_value *m,

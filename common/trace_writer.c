@@ -200,7 +200,8 @@ int trace_write_request(struct trace_writer *w, const struct trace_request *r)
     bool released = r->cap_released_ns > 0;
     begin_record(w, TRACE_REQUEST, 1);
     msgpack_pack_map(pk, (retry ? 13 : 11) + (r->stage ? 1 : 0) +
-                             (released ? 1 : 0));
+                             (released ? 1 : 0) + (r->session ? 2 : 0) +
+                             (r->session && r->think_ns > 0 ? 1 : 0));
     pack_kv_uint(pk, "id", r->id);
     pack_kv_str(pk, "model", r->model);
     pack_kv_str(pk, "class", r->class_name);
@@ -226,6 +227,12 @@ int trace_write_request(struct trace_writer *w, const struct trace_request *r)
         pack_kv_uint(pk, "stage", r->stage);
     if (released)
         pack_kv_int(pk, "cap_released_ns", r->cap_released_ns);
+    if (r->session) {
+        pack_kv_uint(pk, "session", r->session);
+        pack_kv_uint(pk, "turn", r->turn);
+        if (r->think_ns > 0)
+            pack_kv_int(pk, "think_ns", r->think_ns);
+    }
     return end_record(w, start);
 }
 

@@ -69,6 +69,8 @@ enum opt_id {
     OPT_START_AT,
     OPT_RUN_ID,
     OPT_PROCS,
+    OPT_THINK_TIME,
+    OPT_HISTORY,
 };
 
 struct opt {
@@ -128,6 +130,8 @@ static const struct opt opts[] = {
     {"start-at", 0, true, OPT_START_AT},
     {"run-id", 0, true, OPT_RUN_ID},
     {"procs", 0, true, OPT_PROCS},
+    {"think-time", 0, true, OPT_THINK_TIME},
+    {"history", 0, true, OPT_HISTORY},
 };
 
 #define N_OPTS (sizeof opts / sizeof opts[0])
@@ -501,6 +505,22 @@ static int apply(struct config *cfg, const struct opt *o, const char *v,
                          "--ramp: '%s' is not a duration above 0 (30s, 2m)",
                          shown(v));
         cfg->ramp_s = d;
+        break;
+    case OPT_THINK_TIME:
+        if (think_time_parse(v, &cfg->think))
+            return usage(err, errlen,
+                         "--think-time: '%s' is not " THINK_TIME_WANT,
+                         shown(v));
+        break;
+    case OPT_HISTORY:
+        if (strcmp(v, "received") == 0)
+            cfg->history = HISTORY_RECEIVED;
+        else if (strcmp(v, "recorded") == 0)
+            cfg->history = HISTORY_RECORDED;
+        else
+            return usage(err, errlen,
+                         "--history: '%s' is not received or recorded",
+                         shown(v));
         break;
     case OPT_ARRIVALS:
         if (*v == '\0')

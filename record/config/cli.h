@@ -12,6 +12,7 @@
 #include "api_kind.h"
 #include "cli_shard.h"
 #include "cli_sweep.h"
+#include "think_time.h"
 
 #define CLI_MAX_MODELS 64
 #define CLI_MAX_LABELS 64
@@ -19,6 +20,13 @@
 enum arrival_kind {
     ARRIVAL_POISSON = 0,
     ARRIVAL_CONSTANT = 1,
+};
+
+/* --history: what a session's next turn carries as the assistant's
+ * earlier replies. */
+enum history_mode {
+    HISTORY_RECEIVED = 0, /* the replies actually received */
+    HISTORY_RECORDED = 1, /* the workload file's (identical across targets) */
 };
 
 enum progress_mode {
@@ -72,9 +80,11 @@ struct config {
     double ramp_s;     /* --ramp: rate or concurrency climbs, 0 off */
     enum arrival_kind arrival;
     uint64_t seed;
-    uint64_t warmup;    /* warmup requests per model */
-    double duration_s;  /* 0: no bound */
-    int64_t max_tokens; /* -1: by class */
+    uint64_t warmup;           /* warmup requests per model */
+    double duration_s;         /* 0: no bound */
+    struct think_time think;   /* --think-time between a session's turns */
+    enum history_mode history; /* --history */
+    int64_t max_tokens;        /* -1: by class */
     bool ignore_eos;
     const char *extra_body; /* a JSON object (validated), or NULL */
     double timeout_s;

@@ -47,10 +47,11 @@ static bool has_next(const struct run_loop *r)
            schedule_slot(&r->sched, r->next_k, &slot);
 }
 
-/* Requests in flight plus those waiting to retry. */
+/* Requests in flight plus those waiting to retry, plus sessions between
+ * two turns (a session holds its place while its user thinks). */
 static uint64_t busy(const struct run_loop *r)
 {
-    return r->req.n_inflight + r->waiting.n;
+    return r->req.n_inflight + r->waiting.n + r->sessions.thinking;
 }
 
 static void begin_stage(struct run_loop *r, size_t idx);
@@ -108,34 +109,56 @@ static void check_end(struct run_loop *r)
     event_base_loopexit(r->base, NULL);
 }
 
-/* Starts one attempt of schedule slot k (see run_requests_start); a
- * failure stops the run. */
+/* Starts one attempt of schedule slot k (see run_requests_start; sess:
+ * the session it is the current turn of, or NULL); a failure stops the
+ * run. */
 static void start_attempt(struct run_loop *r, uint64_t k, int64_t scheduled_ns,
                           int64_t released_ns, uint32_t attempt,
-                          uint32_t retry_of)
+                          uint32_t retry_of, struct run_session *sess)
 {
     struct schedule_slot slot;
     int rc;
     if (!schedule_slot(&r->sched, k, &slot))
         return;
     rc = run_requests_start(&r->req, k, &slot, scheduled_ns, released_ns,
-                            attempt, retry_of);
+                            attempt, retry_of, sess);
     if (rc)
         set_fatal(r, rc);
 }
 
-/* Starts the next request of the schedule; scheduled_ns is its intended
- * send time (-1 in a closed loop), released_ns when the in-flight cap let
- * it go (-1: it did not wait). */
+/* The conversation of schedule slot slot, or NULL when its item is a
+ * single request. */
+static const struct workload_session *
+slot_session(const struct run_loop *r, const struct schedule_slot *slot)
+{
+    const struct workload_class *c = &r->s->wl->classes[slot->cls];
+    return c->items[slot->round % c->n_items].session;
+}
+
+/* Starts the next request of the schedule (for a session item: a new
+ * session, with its first turn); scheduled_ns is its intended send time
+ * (-1 in a closed loop), released_ns when the in-flight cap let it go
+ * (-1: it did not wait). */
 static void start_next(struct run_loop *r, int64_t scheduled_ns,
                        int64_t released_ns)
 {
     struct schedule_slot slot;
+    const struct workload_session *ws;
+    struct run_session *sess = NULL;
     if (!schedule_slot(&r->sched, r->next_k, &slot))
         return;
+    ws = slot_session(r, &slot);
+    if (ws) {
+        sess = run_session_start(&r->sessions, r->next_k, ws, slot.warmup);
+        if (!sess) {
+            set_fatal(r, RUN_E_NOMEM);
+            return;
+        }
+    }
     r->next_k += r->shard_n; /* --shard: this shard's slots only */
     r->stage.sent++;
-    start_attempt(r, r->next_k - r->shard_n, scheduled_ns, released_ns, 1, 0);
+    start_attempt(r, r->next_k - r->shard_n, scheduled_ns, released_ns, 1, 0,
+                  sess);
 }
 
 /* Closed loop with --ramp: how many may be in flight at now_ns (one more
@@ -221,7 +244,8 @@ static void on_retry_due(evutil_socket_t fd, short what, void *arg)
         return;
     run_retry_unlink(&r->waiting, w);
     if (!r->fatal && !r->aborting)
-        start_attempt(r, w->slot_k, scheduled_ns, -1, w->attempt, w->first_id);
+        start_attempt(r, w->slot_k, scheduled_ns, -1, w->attempt, w->first_id,
+                      w->session);
     run_retry_free(w);
     if (!r->fatal)
         check_end(r);
@@ -299,6 +323,79 @@ static void count_for_search(struct run_loop *r, const struct transfer *t,
         r->stage_met++;
 }
 
+/* The think time of a session ran out: its next turn goes out now. */
+static void on_think_due(evutil_socket_t fd, short what, void *arg)
+{
+    struct run_session *sess = arg;
+    struct run_loop *r = sess->owner;
+    (void)fd;
+    (void)what;
+    /* never before its time (libevent's clock is cached per loop turn) */
+    if (clock_mono_ns() < sess->due_ns && !r->fatal && !r->no_more &&
+        run_timer_at(sess->timer, sess->due_ns) == 0)
+        return;
+    run_session_set_thinking(&r->sessions, sess, false);
+    if (r->fatal || r->no_more) {
+        run_session_end(&r->sessions, sess);
+    } else {
+        /* open loop: the turn is due at its time, so its send lag is the
+         * recorder's own lateness, like any scheduled request */
+        start_attempt(r, sess->slot_k, r->rate > 0 ? sess->due_ns : -1, -1, 1,
+                      0, sess);
+    }
+    if (!r->fatal)
+        check_end(r);
+}
+
+/* A session's turn ended for good as e: when it worked and the session
+ * has another turn, its reply is kept (when the history needs it) and
+ * the think time armed; otherwise the session is over (a failed turn
+ * ends it: the rest would carry a history it never had). */
+static void next_turn(struct run_loop *r, struct run_session *sess,
+                      const struct run_ended *e)
+{
+    bool ok = !e->res.error_kind || !e->res.error_kind[0];
+    const struct workload_turn *turn = &sess->ws->turns[sess->turn];
+    size_t len = 0;
+    const char *text;
+    if (!ok || !run_session_has_more(sess) || r->no_more || r->aborting ||
+        r->fatal) {
+        run_session_end(&r->sessions, sess);
+        return;
+    }
+    if (r->cfg->history == HISTORY_RECEIVED || !turn->reply) {
+        text = e->reply ? run_reply_text(e->reply, &len) : "";
+        if (run_session_keep_reply(sess, text, len)) {
+            set_fatal(r, RUN_E_NOMEM);
+            return;
+        }
+    }
+    sess->turn++;
+    sess->think_ns =
+        think_time_draw(&r->cfg->think, r->cfg->seed, sess->id, sess->turn);
+    sess->due_ns = e->res.end_ns + sess->think_ns;
+    sess->owner = r;
+    if (!sess->timer)
+        sess->timer = evtimer_new(r->base, on_think_due, sess);
+    if (!sess->timer || run_timer_at(sess->timer, sess->due_ns) != 0) {
+        set_fatal(r, RUN_E_NOMEM);
+        return;
+    }
+    run_session_set_thinking(&r->sessions, sess, true);
+}
+
+/* Ends every session between two turns (a signal, --duration, teardown):
+ * their next turns are not sent. */
+static void end_thinking(struct run_loop *r)
+{
+    struct run_session *s = r->sessions.head, *next;
+    for (; s; s = next) {
+        next = s->next;
+        if (s->thinking)
+            run_session_end(&r->sessions, s);
+    }
+}
+
 /* An attempt ended (code: libcurl's, or CURLE_OK when it was stopped):
  * writes its result; then either it is sent again after a wait (counted
  * as retried) or the request ends with it. Frees t. */
@@ -320,6 +417,7 @@ static void finish(struct run_loop *r, struct transfer *t, CURLcode code)
     if (rc) {
         set_fatal(r, rc);
         run_retry_free(again);
+        run_reply_delete(e.reply);
         transfer_free(t);
         return;
     }
@@ -333,7 +431,10 @@ static void finish(struct run_loop *r, struct transfer *t, CURLcode code)
                             t->warmup,
                             run_retry_exhausted(r->cfg->retry, t, &e.res));
         count_for_search(r, t, &e.res);
+        if (t->session)
+            next_turn(r, t->session, &e);
     }
+    run_reply_delete(e.reply);
     transfer_free(t);
 }
 
@@ -383,6 +484,7 @@ static void stop_on_signal(struct run_loop *r)
         stop_transfer(r, t, "interrupted");
     }
     cancel_retries(r, true);
+    end_thinking(r);
 }
 
 /* Every 100 ms: signals, idle requests, flushing, the progress line. */
@@ -470,13 +572,14 @@ static void on_deadline(evutil_socket_t fd, short what, void *arg)
         check_end(r);
         return;
     }
-    if (has_next(r)) {
+    if (has_next(r) || r->sessions.thinking) {
         if (!r->sched.unbounded)
             r->out->interrupted = true; /* a finite run was cut short */
         if (!r->out->signalled)
             r->out->reason = "duration";
     }
     r->no_more = true;
+    end_thinking(r);
     check_end(r);
 }
 
@@ -517,6 +620,16 @@ static bool progress_shown(const struct config *c)
                          (c->progress == PROGRESS_AUTO && isatty(2)));
 }
 
+/* True when the workload has a session item. */
+static bool has_sessions(const struct workload *wl)
+{
+    for (size_t i = 0; i < wl->n_classes; i++)
+        for (size_t j = 0; j < wl->classes[i].n_items; j++)
+            if (wl->classes[i].items[j].session)
+                return true;
+    return false;
+}
+
 int run_loop_open(struct run_loop *r, const struct run_setup *s,
                   struct run_outcome *out, uint64_t inflight_cap)
 {
@@ -533,7 +646,8 @@ int run_loop_open(struct run_loop *r, const struct run_setup *s,
     /* Open-loop pacing needs sub-ms timers; they cost a timerfd_settime per
      * loop turn (~0.6 per chunk), so a closed loop goes without. The
      * self-lag timer keeps its own precision (self_lag.h). */
-    if (c->rate > 0 || c->sweep.mode == SWEEP_RATE || s->arrivals)
+    if (c->rate > 0 || c->sweep.mode == SWEEP_RATE || s->arrivals ||
+        has_sessions(s->wl)) /* think times are kept to the ms */
         event_config_set_flag(ec, EVENT_BASE_FLAG_PRECISE_TIMER);
     r->base = event_base_new_with_config(ec);
     event_config_free(ec);
@@ -724,6 +838,8 @@ void run_loop_close(struct run_loop *r)
 {
     run_requests_free_all(&r->req);
     cancel_retries(r, false);
+    while (r->sessions.head)
+        run_session_end(&r->sessions, r->sessions.head);
     self_lag_free(&r->lag);
     if (r->tick)
         event_free(r->tick);

@@ -21,6 +21,7 @@
 #include "run_requests.h"
 #include "run_retry.h"
 #include "run_search.h"
+#include "run_session.h"
 #include "run_stage.h"
 #include "run_timers.h"
 #include "schedule.h"
@@ -35,11 +36,12 @@ struct run_loop {
     struct event_base *base;
     struct evloop *loop;
     struct event *tick;
-    struct event *pace;            /* open loop: the next request is due */
-    struct event *deadline;        /* --duration */
-    struct run_requests req;       /* attempts in flight */
-    struct run_retry_list waiting; /* requests waiting for their next try */
-    struct run_pacer pacer;        /* open loop */
+    struct event *pace;               /* open loop: the next request is due */
+    struct event *deadline;           /* --duration */
+    struct run_requests req;          /* attempts in flight */
+    struct run_retry_list waiting;    /* requests waiting for their next try */
+    struct run_session_list sessions; /* sessions in progress */
+    struct run_pacer pacer;           /* open loop */
     struct progress progress;
     uint64_t planned; /* open loop with --duration: the sends it plans, or
                          UINT64_MAX (unknown, or no progress line) */

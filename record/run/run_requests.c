@@ -21,6 +21,7 @@
 
 struct reply_head {
     const struct transfer *t;
+    struct run_reply *reply; /* a session's turn: its text, else NULL */
     size_t n;
     char data[REPLY_HEAD_MAX];
 };
@@ -30,6 +31,8 @@ static void keep_head(void *ud, int64_t t_ns, const char *p, size_t n)
 {
     struct reply_head *h = ud;
     (void)t_ns;
+    if (h->reply && h->t->resp.status < 300)
+        run_reply_feed(h->reply, p, n);
     if (h->t->resp.status < 400 || h->n == sizeof h->data)
         return;
     if (n > sizeof h->data - h->n)
@@ -41,8 +44,10 @@ static void keep_head(void *ud, int64_t t_ns, const char *p, size_t n)
 /* Frees the body head hung on t (NULL-safe, idempotent). */
 static void drop_head(struct transfer *t)
 {
+    struct reply_head *h = t->observe_ud;
     if (t->observe != keep_head)
         return;
+    run_reply_delete(h->reply);
     free(t->observe_ud);
     t->observe = NULL;
     t->observe_ud = NULL;
@@ -153,7 +158,8 @@ static int write_request(struct run_requests *q, const struct transfer *t,
                          int64_t released_ns,
                          const struct request_body_opts *bo,
                          const struct workload_class *c,
-                         const struct workload_item *it)
+                         const struct workload_item *it,
+                         const struct run_session *sess, int64_t input_est)
 {
     const struct config *cfg = q->s->cfg;
     struct trace_request req;
@@ -173,6 +179,12 @@ static int write_request(struct run_requests *q, const struct transfer *t,
     req.retry_of = t->retry_of;
     req.stage = q->stage;
     req.cap_released_ns = released_ns;
+    if (sess) {
+        req.session = sess->id;
+        req.turn = sess->turn + 1;
+        req.think_ns = sess->turn ? sess->think_ns : 0;
+        req.input_tokens_est = input_est;
+    }
     req.request_id = cfg->no_request_id ? NULL : t->request_id;
     req.body = cfg->no_content ? NULL : t->body;
     req.body_len = cfg->no_content ? 0 : t->body_len;
@@ -189,9 +201,43 @@ static int write_request(struct run_requests *q, const struct transfer *t,
     return rc;
 }
 
+/* The body of a session's current turn: its history as messages.
+ * Returns a malloc'd string (its input estimate in *est) or NULL. */
+static char *session_body(const struct run_requests *q,
+                          const struct request_body_opts *bo,
+                          const struct run_session *sess, int64_t *est)
+{
+    struct workload_item tmp;
+    cJSON *msgs = run_session_messages(sess, q->s->cfg->history);
+    char *body;
+    if (!msgs)
+        return NULL;
+    memset(&tmp, 0, sizeof tmp);
+    tmp.messages = msgs;
+    *est = workload_messages_chars(msgs) / 4;
+    body = request_body_build(bo, &tmp);
+    cJSON_Delete(msgs); /* references only: the history stays shared */
+    return body;
+}
+
+/* Hangs the observer on t: the head of an error body and, for a
+ * session's turn, its reply text. Out of memory: the status line only. */
+static void observe(struct transfer *t, bool reply)
+{
+    struct reply_head *h = calloc(1, sizeof *h);
+    if (!h)
+        return;
+    h->t = t;
+    if (reply)
+        h->reply = run_reply_new();
+    t->observe_ud = h;
+    t->observe = keep_head;
+}
+
 int run_requests_start(struct run_requests *q, uint64_t k,
                        const struct schedule_slot *slot, int64_t scheduled_ns,
-                       int64_t released_ns, uint32_t attempt, uint32_t retry_of)
+                       int64_t released_ns, uint32_t attempt, uint32_t retry_of,
+                       struct run_session *sess)
 {
     const struct config *cfg = q->s->cfg;
     const struct workload_class *c = &q->s->wl->classes[slot->cls];
@@ -200,13 +246,15 @@ int run_requests_start(struct run_requests *q, uint64_t k,
     struct transfer *t;
     char rid[48];
     char *body;
+    int64_t est = -1;
     memset(&bo, 0, sizeof bo);
     bo.api = cfg->api;
     bo.model = cfg->models[slot->model];
     bo.max_tokens = pick_max_tokens(cfg, c, it);
     bo.ignore_eos = cfg->ignore_eos;
     bo.extra = q->s->extra_body;
-    body = request_body_build(&bo, it);
+    body =
+        sess ? session_body(q, &bo, sess, &est) : request_body_build(&bo, it);
     if (!body)
         return RUN_E_NOMEM;
     q->next_id++;
@@ -215,6 +263,7 @@ int run_requests_start(struct run_requests *q, uint64_t k,
                      cfg->no_request_id ? NULL : rid, body, &t))
         return RUN_E_NOMEM;
     t->slot_k = k;
+    t->session = sess;
     t->attempt = attempt;
     t->retry_of = retry_of;
     t->scheduled_ns = scheduled_ns;
@@ -225,12 +274,9 @@ int run_requests_start(struct run_requests *q, uint64_t k,
         return RUN_E_NOMEM;
     }
     link_transfer(q, t);
-    t->observe_ud = calloc(1, sizeof(struct reply_head));
-    if (t->observe_ud) { /* else: the status line only */
-        ((struct reply_head *)t->observe_ud)->t = t;
-        t->observe = keep_head;
-    }
-    return write_request(q, t, released_ns, &bo, c, it);
+    /* the reply is kept only when a later turn carries it */
+    observe(t, sess && run_session_has_more(sess));
+    return write_request(q, t, released_ns, &bo, c, it, sess, est);
 }
 
 /* A connection that failed: the system's reason ("Connection refused")
@@ -264,6 +310,12 @@ int run_requests_end(struct run_requests *q, struct transfer *t, CURLcode code,
         t->resp.status, t->resp.content_type, token_scan_sse(&t->scan));
     snprintf(e->content_type, sizeof e->content_type, "%s",
              e->sse_mislabelled ? t->resp.content_type : "");
+    e->reply = NULL;
+    if (t->observe == keep_head) {
+        struct reply_head *h = t->observe_ud;
+        e->reply = h->reply; /* handed to the caller */
+        h->reply = NULL;
+    }
     drop_head(t);
     return RUN_OK;
 }

@@ -12,6 +12,8 @@
 
 #include "event_loop.h"
 #include "run.h"
+#include "run_reply.h"
+#include "run_session.h"
 #include "schedule.h"
 #include "trace.h"
 #include "transfer.h"
@@ -36,6 +38,9 @@ struct run_ended {
     char msg[CURL_ERROR_SIZE + 128];
     bool sse_mislabelled;   /* an event stream under another Content-Type */
     char content_type[128]; /* the type it came with, when mislabelled */
+    /* A session's turn: its reply's text as received (the caller owns it:
+     * run_reply_free and free), else NULL. */
+    struct run_reply *reply;
 };
 
 /* Prepares q for the run of s on loop (transfer settings from s->cfg).
@@ -44,7 +49,9 @@ void run_requests_init(struct run_requests *q, const struct run_setup *s,
                        struct evloop *loop);
 
 /* Starts attempt `attempt` of schedule slot k (its model, class, round in
- * slot) and writes its request record (with q->stage). scheduled_ns: the
+ * slot) and writes its request record (with q->stage). sess: the session
+ * it is the current turn of (its body the session's history, its record
+ * the session id and turn), or NULL. scheduled_ns: the
  * intended send time (-1 in a closed loop); released_ns: when the
  * in-flight cap let it go after it waited (-1: it did not wait);
  * retry_of: id of the request's first attempt (0 for a first attempt). Returns
@@ -53,8 +60,8 @@ void run_requests_init(struct run_requests *q, const struct run_setup *s,
  * why). */
 int run_requests_start(struct run_requests *q, uint64_t k,
                        const struct schedule_slot *slot, int64_t scheduled_ns,
-                       int64_t released_ns, uint32_t attempt,
-                       uint32_t retry_of);
+                       int64_t released_ns, uint32_t attempt, uint32_t retry_of,
+                       struct run_session *sess);
 
 /* Takes t off the in-flight list and describes how it ended in *e (code:
  * libcurl's; end_ns: when the loop learnt it). Returns RUN_OK, or

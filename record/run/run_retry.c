@@ -40,6 +40,7 @@ struct run_retry *run_retry_new(const struct transfer *t,
     if (!w)
         return NULL;
     w->slot_k = t->slot_k;
+    w->session = t->session;
     w->first_id = t->retry_of ? t->retry_of : t->id;
     w->attempt = t->attempt + 1;
     w->warmup = t->warmup;

@@ -19,6 +19,7 @@ struct run_retry {
     struct event *timer;
     void *owner;       /* the loop's, for the timer callback */
     uint64_t slot_k;   /* the schedule slot: model, class, prompt */
+    void *session;     /* the session it is a turn of (run_session), or NULL */
     int64_t due_ns;    /* when the next attempt may go out */
     uint32_t first_id; /* id of the first attempt */
     uint32_t attempt;  /* the attempt to send (2 for the first retry) */

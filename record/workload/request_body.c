@@ -62,7 +62,9 @@ static int add_messages(cJSON *body, const struct request_body_opts *o,
         return 0;
     }
     if (o->api != API_ANTHROPIC) {
-        msgs = cJSON_Duplicate(item->messages, true);
+        /* a reference: the item's messages are printed, not copied (a
+         * session's history is large and shared) */
+        msgs = cJSON_CreateArrayReference(item->messages->child);
         return !msgs || !cJSON_AddItemToObject(body, "messages", msgs);
     }
     /* Anthropic takes the system prompt as a top-level field. */
@@ -80,7 +82,7 @@ static int add_messages(cJSON *body, const struct request_body_opts *o,
                 goto fail;
             continue;
         }
-        m = cJSON_Duplicate(src, true);
+        m = cJSON_CreateObjectReference(src->child);
         if (!m || !cJSON_AddItemToArray(msgs, m))
             goto fail;
     }

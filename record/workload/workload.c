@@ -47,8 +47,10 @@ static void item_free(struct workload_item *it)
 {
     free(it->prompt);
     cJSON_Delete(it->messages);
+    workload_session_free(it->session);
     it->prompt = NULL;
     it->messages = NULL;
+    it->session = NULL;
 }
 
 int workload_add(struct workload *wl, const char *name,
@@ -95,7 +97,7 @@ static int add_lines(struct workload *wl, const char *cls, const char *text,
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
         size_t total = n + (prefix ? prefix_len + 2 : 0);
-        struct workload_item it = {line, NULL, NULL, -1, 0, 0};
+        struct workload_item it = {line, NULL, NULL, -1, 0, 0, NULL};
         int err;
         if (n > 0 && p[n - 1] == '\r')
             n--, total--;

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "workload_session.h"
+
 struct workload_item {
     int64_t index;            /* line in its file, from 0 */
     char *prompt;             /* a text prompt, or NULL */
@@ -19,6 +21,10 @@ struct workload_item {
      * gets a filler text of this many tokens (about 4 characters each),
      * made when the request is sent. 0: none. */
     int64_t filler_tokens;
+    /* A session (a "conversation" line, or a built-in session class): its
+     * turns are sent one after another; prompt and messages are NULL.
+     * Owned. NULL for a single request. */
+    struct workload_session *session;
 };
 
 struct workload_class {

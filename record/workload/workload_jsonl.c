@@ -54,13 +54,34 @@ static const char *check_messages(const cJSON *msgs, int64_t *chars)
     return NULL;
 }
 
+/* A "conversation" line: the session of its messages (detached from
+ * obj into it->session). Returns NULL or why it is refused (in why_buf
+ * when it names a message). */
+static const char *parse_conversation(cJSON *obj, cJSON *conv,
+                                      struct workload_item *it, char *why_buf,
+                                      size_t why_len)
+{
+    const char *why;
+    size_t at;
+    if (!cJSON_IsArray(conv))
+        return "\"conversation\" must be an array of messages";
+    cJSON_DetachItemViaPointer(obj, conv);
+    if (workload_session_new(conv, &it->session, &why, &at) == 0)
+        return NULL;
+    if (!at)
+        return why;
+    snprintf(why_buf, why_len, "\"conversation\" message %zu: %s", at, why);
+    return why_buf;
+}
+
 /* Turns one parsed line into an item (taking what it needs from obj).
  * Returns NULL or the reason the line is refused. */
 static const char *parse_item(cJSON *obj, const char **cls,
-                              struct workload_item *it)
+                              struct workload_item *it, char *why_buf,
+                              size_t why_len)
 {
     const cJSON *c, *mt;
-    cJSON *msgs, *prompt;
+    cJSON *msgs, *prompt, *conv;
     int64_t chars = 0;
     const char *why;
     if (!cJSON_IsObject(obj))
@@ -77,11 +98,16 @@ static const char *parse_item(cJSON *obj, const char **cls,
     *cls = c->valuestring;
     msgs = cJSON_GetObjectItemCaseSensitive(obj, "messages");
     prompt = cJSON_GetObjectItemCaseSensitive(obj, "prompt");
-    if (msgs && prompt)
-        return "give \"messages\" or \"prompt\", not both";
-    if (!msgs && !prompt)
-        return "missing \"messages\" (or \"prompt\")";
-    if (msgs) {
+    conv = cJSON_GetObjectItemCaseSensitive(obj, "conversation");
+    if ((msgs != NULL) + (prompt != NULL) + (conv != NULL) > 1)
+        return "give one of \"messages\", \"prompt\" or \"conversation\"";
+    if (!msgs && !prompt && !conv)
+        return "missing \"messages\" (or \"prompt\", \"conversation\")";
+    if (conv) {
+        why = parse_conversation(obj, conv, it, why_buf, why_len);
+        if (why)
+            return why;
+    } else if (msgs) {
         why = check_messages(msgs, &chars);
         if (why)
             return why;
@@ -98,6 +124,10 @@ static const char *parse_item(cJSON *obj, const char **cls,
         if (!cJSON_IsNumber(mt) || v < 1 || v > 1e7 || v != floor(v))
             return "\"max_tokens\" must be a whole number from 1";
         it->max_tokens = (int64_t)v;
+    }
+    if (conv) {
+        it->input_tokens_est = it->session->turns[0].input_chars / 4;
+        return NULL;
     }
     it->input_tokens_est = chars / 4;
     if (msgs) {
@@ -125,7 +155,8 @@ static int load_line(struct workload *wl, const char *path, int64_t lineno,
                      char *line, size_t len, char *err, size_t errlen)
 {
     const char *end = NULL, *cls = NULL, *why;
-    struct workload_item it = {lineno - 1, NULL, NULL, -1, 0, 0};
+    char why_buf[160];
+    struct workload_item it = {lineno - 1, NULL, NULL, -1, 0, 0, NULL};
     cJSON *obj = cJSON_ParseWithLengthOpts(line, len, &end, false);
     int rc;
     if (!obj) {
@@ -142,10 +173,11 @@ static int load_line(struct workload *wl, const char *path, int64_t lineno,
         cJSON_Delete(obj);
         return WORKLOAD_E_INVALID;
     }
-    why = parse_item(obj, &cls, &it);
+    why = parse_item(obj, &cls, &it, why_buf, sizeof why_buf);
     if (why) {
         snprintf(err, errlen, "%s:%lld: %s", path, (long long)lineno, why);
         cJSON_Delete(obj);
+        workload_session_free(it.session);
         return WORKLOAD_E_INVALID;
     }
     rc = workload_add(wl, cls, &it);
@@ -153,6 +185,7 @@ static int load_line(struct workload *wl, const char *path, int64_t lineno,
     if (rc) {
         free(it.prompt);
         cJSON_Delete(it.messages);
+        workload_session_free(it.session);
         snprintf(err, errlen, "out of memory reading %s", path);
     }
     return rc;

@@ -84,7 +84,7 @@ static const struct {
     {"{\"prompt\":\"x\"}\n", ":1: missing \"class\""},
     {"{\"class\":\"\",\"prompt\":\"x\"}\n", ":1: \"class\" must be"},
     {"{\"class\":\"a\"}\n", ":1: missing \"messages\""},
-    {"{\"class\":\"a\",\"prompt\":\"x\",\"messages\":[]}\n", "not both"},
+    {"{\"class\":\"a\",\"prompt\":\"x\",\"messages\":[]}\n", "give one of"},
     {"{\"class\":\"a\",\"messages\":[]}\n", "non-empty array"},
     {"{\"class\":\"a\",\"messages\":[{\"content\":\"x\"}]}\n", "\"role\""},
     {"{\"class\":\"a\",\"messages\":[{\"role\":\"user\"}]}\n", "\"content\""},
@@ -159,8 +159,8 @@ static const char *str(const cJSON *j, const char *path1, const char *path2)
 
 static void test_bodies(void)
 {
-    struct workload_item text = {0, "Hi there", NULL, -1, 2, 0};
-    struct workload_item chat = {0, NULL, NULL, -1, 2, 0};
+    struct workload_item text = {0, "Hi there", NULL, -1, 2, 0, NULL};
+    struct workload_item chat = {0, NULL, NULL, -1, 2, 0, NULL};
     cJSON *j, *extra;
     chat.messages = cJSON_Parse("[{\"role\":\"system\",\"content\":\"S\"},"
                                 "{\"role\":\"user\",\"content\":\"U\"}]");

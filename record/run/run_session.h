@@ -1,0 +1,70 @@
+/* run_session: the sessions of a run in progress (a session workload,
+ * docs/workloads.md): which turn each is at, the replies it received,
+ * its think timer. Facts only: it arms nothing and starts nothing;
+ * run_loop.c decides when a turn goes out.
+ *
+ * Ownership: a session owns its received replies and its timer; the
+ * workload's conversation is borrowed (shared by every session run from
+ * it, never copied). */
+#ifndef TT_RECORD_RUN_SESSION_H
+#define TT_RECORD_RUN_SESSION_H
+
+#include <cjson/cJSON.h>
+#include <event2/event.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cli.h"
+#include "workload_session.h"
+
+struct run_session {
+    uint32_t id;     /* from 1, in the trace's request records */
+    uint64_t slot_k; /* the schedule slot: model, class, conversation */
+    const struct workload_session *ws;
+    bool warmup;
+    uint32_t turn;       /* the turn in flight or next, from 0 */
+    cJSON **replies;     /* per turn: the reply received (owned), or NULL */
+    struct event *timer; /* the think time before the next turn (owned) */
+    void *owner;         /* the loop's, for the timer callback */
+    int64_t due_ns;      /* when the next turn is due (while thinking) */
+    int64_t think_ns;    /* the pause drawn before the next turn */
+    bool thinking;       /* waiting for the next turn */
+    struct run_session *prev, *next;
+};
+
+struct run_session_list {
+    struct run_session *head;
+    uint64_t n;        /* sessions in progress */
+    uint64_t thinking; /* of them: between two turns */
+    uint32_t last_id;
+};
+
+/* A new session on slot k for conversation ws, with the next id of l,
+ * linked into l. NULL when out of memory. */
+struct run_session *run_session_start(struct run_session_list *l, uint64_t k,
+                                      const struct workload_session *ws,
+                                      bool warmup);
+
+/* Keeps the reply of the session's current turn (text, len bytes; copied)
+ * as an assistant message for the history. Returns 0, or -1 out of
+ * memory. */
+int run_session_keep_reply(struct run_session *s, const char *text, size_t len);
+
+/* The messages of the session's current turn (workload_session_history):
+ * the history with the received replies (HISTORY_RECEIVED) or the
+ * file's (HISTORY_RECORDED; a turn the file gives none for uses the
+ * received one). NULL when out of memory. */
+cJSON *run_session_messages(const struct run_session *s,
+                            enum history_mode mode);
+
+/* True when the session has a turn after its current one. */
+bool run_session_has_more(const struct run_session *s);
+
+/* Marks s as between turns (or not), keeping l's count. */
+void run_session_set_thinking(struct run_session_list *l, struct run_session *s,
+                              bool thinking);
+
+/* Takes s off l and frees it (its replies, its timer). NULL-safe. */
+void run_session_end(struct run_session_list *l, struct run_session *s);
+
+#endif
