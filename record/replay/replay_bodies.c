@@ -40,10 +40,14 @@ static int full_messages(struct buf *b, const struct replay_fmt *f, size_t n,
                         strcmp(finish, "length") == 0 ? "max_tokens"
                                                       : "end_turn");
     if (rc == BUF_OK && with_usage)
-        rc = buf_printf(b,
-                        ",\"usage\":{\"input_tokens\":%lld,"
-                        "\"output_tokens\":%lld}",
-                        (long long)prompt, (long long)n);
+        rc = buf_printf(b, ",\"usage\":{\"input_tokens\":%lld",
+                        (long long)(f->cached_tokens > 0
+                                        ? prompt - f->cached_tokens
+                                        : prompt));
+    if (rc == BUF_OK && with_usage)
+        rc = replay_fmt_cache_usage(b, f, true);
+    if (rc == BUF_OK && with_usage)
+        rc = buf_printf(b, ",\"output_tokens\":%lld}", (long long)n);
     return rc == BUF_OK ? buf_puts(b, "}") : rc;
 }
 
@@ -81,9 +85,13 @@ int replay_body_full(struct buf *b, const struct replay_fmt *f, size_t n,
     if (rc == BUF_OK && with_usage)
         rc = buf_printf(b,
                         ",\"usage\":{\"prompt_tokens\":%lld,"
-                        "\"completion_tokens\":%lld,\"total_tokens\":%lld}",
+                        "\"completion_tokens\":%lld,\"total_tokens\":%lld",
                         (long long)prompt, (long long)n,
                         (long long)(prompt + (int64_t)n));
+    if (rc == BUF_OK && with_usage)
+        rc = replay_fmt_cache_usage(b, f, false);
+    if (rc == BUF_OK && with_usage)
+        rc = buf_puts(b, "}");
     return rc == BUF_OK ? buf_puts(b, "}") : rc;
 }
 

@@ -61,6 +61,7 @@ void replay_fmt_init(struct replay_fmt *f, enum api_kind api, bool crlf,
 
     memset(f, 0, sizeof(*f));
     f->api = api;
+    f->cached_tokens = -1;
     f->crlf = crlf;
     f->utf8 = utf8;
     f->created = (long long)time(NULL);
@@ -239,6 +240,20 @@ int replay_fmt_finish(struct buf *b, const struct replay_fmt *f,
     return rc == BUF_OK ? ev_end(b, f) : rc;
 }
 
+int replay_fmt_cache_usage(struct buf *b, const struct replay_fmt *f,
+                           bool anthropic)
+{
+    if (f->cached_tokens < 0)
+        return BUF_OK;
+    if (anthropic)
+        return buf_printf(b,
+                          ",\"cache_read_input_tokens\":%lld,"
+                          "\"cache_creation_input_tokens\":0",
+                          (long long)f->cached_tokens);
+    return buf_printf(b, ",\"prompt_tokens_details\":{\"cached_tokens\":%lld}",
+                      (long long)f->cached_tokens);
+}
+
 int replay_fmt_usage(struct buf *b, const struct replay_fmt *f,
                      int64_t prompt_tokens, int64_t completion_tokens)
 {
@@ -246,9 +261,13 @@ int replay_fmt_usage(struct buf *b, const struct replay_fmt *f,
     if (rc == BUF_OK)
         rc = buf_printf(b,
                         "],\"usage\":{\"prompt_tokens\":%lld,"
-                        "\"completion_tokens\":%lld,\"total_tokens\":%lld}}",
+                        "\"completion_tokens\":%lld,\"total_tokens\":%lld",
                         (long long)prompt_tokens, (long long)completion_tokens,
                         (long long)(prompt_tokens + completion_tokens));
+    if (rc == BUF_OK)
+        rc = replay_fmt_cache_usage(b, f, false);
+    if (rc == BUF_OK)
+        rc = buf_puts(b, "}}");
     return rc == BUF_OK ? ev_end(b, f) : rc;
 }
 
@@ -270,13 +289,17 @@ int replay_fmt_llama_timings(struct buf *b, const struct replay_fmt *f,
                              int64_t completion_tokens)
 {
     int rc = chunk_head(b, f);
-    if (rc == BUF_OK && with_usage)
+    if (rc == BUF_OK && with_usage) {
         rc = buf_printf(b,
                         "],\"usage\":{\"prompt_tokens\":%lld,"
-                        "\"completion_tokens\":%lld,\"total_tokens\":%lld}",
+                        "\"completion_tokens\":%lld,\"total_tokens\":%lld",
                         (long long)prompt_tokens, (long long)completion_tokens,
                         (long long)(prompt_tokens + completion_tokens));
-    else if (rc == BUF_OK)
+        if (rc == BUF_OK)
+            rc = replay_fmt_cache_usage(b, f, false);
+        if (rc == BUF_OK)
+            rc = buf_puts(b, "}");
+    } else if (rc == BUF_OK)
         rc = buf_puts(b, "]");
     if (rc == BUF_OK)
         rc = buf_printf(
@@ -284,12 +307,16 @@ int replay_fmt_llama_timings(struct buf *b, const struct replay_fmt *f,
             ",\"timings\":{\"prompt_n\":%lld,\"prompt_ms\":%.3f,"
             "\"prompt_per_token_ms\":%.3f,\"prompt_per_second\":%.3f,"
             "\"predicted_n\":%lld,\"predicted_ms\":%.3f,"
-            "\"predicted_per_token_ms\":%.3f,\"predicted_per_second\":%.3f}}",
+            "\"predicted_per_token_ms\":%.3f,\"predicted_per_second\":%.3f",
             (long long)t->prompt_n, t->prompt_ms,
             per(t->prompt_ms, t->prompt_n), rate(t->prompt_n, t->prompt_ms),
             (long long)t->predicted_n, t->predicted_ms,
             per(t->predicted_ms, t->predicted_n),
             rate(t->predicted_n, t->predicted_ms));
+    if (rc == BUF_OK && f->cached_tokens >= 0) /* llama.cpp's own name */
+        rc = buf_printf(b, ",\"cache_n\":%lld", (long long)f->cached_tokens);
+    if (rc == BUF_OK)
+        rc = buf_puts(b, "}}");
     return rc == BUF_OK ? ev_end(b, f) : rc;
 }
 
@@ -425,10 +452,14 @@ int replay_fmt_msg_start(struct buf *b, const struct replay_fmt *f,
                         "null,\"stop_sequence\":null",
                         f->id, f->model_json);
     if (rc == BUF_OK && with_usage)
-        rc = buf_printf(b,
-                        ",\"usage\":{\"input_tokens\":%lld,"
-                        "\"output_tokens\":1}",
-                        (long long)input_tokens);
+        rc = buf_printf(b, ",\"usage\":{\"input_tokens\":%lld",
+                        (long long)(f->cached_tokens > 0
+                                        ? input_tokens - f->cached_tokens
+                                        : input_tokens));
+    if (rc == BUF_OK && with_usage)
+        rc = replay_fmt_cache_usage(b, f, true);
+    if (rc == BUF_OK && with_usage)
+        rc = buf_puts(b, ",\"output_tokens\":1}");
     if (rc == BUF_OK)
         rc = buf_puts(b, "}}");
     return rc == BUF_OK ? ev_end(b, f) : rc;

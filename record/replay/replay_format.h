@@ -26,11 +26,21 @@ struct replay_fmt {
      * into every event). */
     char chunk_pre[160];
     size_t chunk_pre_len;
+    /* Input tokens found in the prefix cache (--synthetic cache=N), shown
+     * in usage; -1 (set by replay_fmt_init): no cache, not shown. */
+    int64_t cached_tokens;
 };
 
 /* Fills f for request number rr of api and model (borrowed). */
 void replay_fmt_init(struct replay_fmt *f, enum api_kind api, bool crlf,
                      bool utf8, uint64_t rr, const char *model);
+
+/* The cache members of a usage object, when f has a cache: OpenAI's
+ * ,"prompt_tokens_details":{"cached_tokens":N} (anthropic false), or
+ * Anthropic's ,"cache_read_input_tokens":N,"cache_creation_input_tokens":0
+ * (anthropic true). Appends nothing without one. */
+int replay_fmt_cache_usage(struct buf *b, const struct replay_fmt *f,
+                           bool anthropic);
 
 /* Appends s as the inside of a JSON string (escaped, no quotes). */
 int replay_json_escape(struct buf *b, const char *s);

@@ -4,12 +4,14 @@
 #include <event2/http.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "buf.h"
 #include "clock.h"
 #include "replay_bodies.h"
+#include "replay_prefix.h"
 #include "replay_request.h"
 #include "replay_send_log.h"
 #include "replay_server.h"
@@ -215,7 +217,11 @@ admitted(struct replay_server *srv, const struct replay_req_info *info,
     if (p->capacity == 0 || (faults & NO_SLOT_FAULTS) != 0)
         return p;
     *timed = *p;
-    timed->ttft_ns = p->ttft_ns + p->ttft_per_1k_ns * info->input_tokens / 1000;
+    timed->ttft_ns =
+        p->ttft_ns + p->ttft_per_1k_ns *
+                         (info->input_tokens -
+                          (info->cached_tokens > 0 ? info->cached_tokens : 0)) /
+                         1000;
     timed->ttft_per_1k_ns = 0;
     replay_capacity_admit(&srv->capacity[slot], arrival, timed->ttft_ns,
                           replay_synth_output_tokens(p, info->max_tokens),
@@ -223,6 +229,35 @@ admitted(struct replay_server *srv, const struct replay_req_info *info,
     timed->ttft_ns += a.queue_ns;
     timed->tpot_ns = a.tpot_ns;
     return timed;
+}
+
+/* --synthetic cache=N: how many of the request's input tokens the
+ * model's prefix cache holds (info->cached_tokens; -1 without a cache),
+ * and the request's blocks are cached from now on. Out of memory: none
+ * cached. */
+static void look_up_cache(struct replay_server *srv,
+                          struct replay_req_info *info, const char *body,
+                          size_t len)
+{
+    const struct synth_profile *p =
+        synth_spec_lookup(&srv->cfg->synth, info->model);
+    struct replay_prefix_cache *c;
+    uint64_t *blocks;
+    size_t n, hit;
+    info->cached_tokens = -1;
+    if (p->cache_tokens <= 0)
+        return;
+    info->cached_tokens = 0;
+    c = replay_prefix_caches_get(
+        &srv->caches, info->model,
+        (size_t)(p->cache_tokens / REPLAY_PREFIX_BLOCK_TOKENS) + 1);
+    if (!c || replay_prefix_blocks(info->api, body, len, &blocks, &n))
+        return;
+    hit = replay_prefix_cache_use(c, blocks, n);
+    free(blocks);
+    info->cached_tokens = (int64_t)hit * REPLAY_PREFIX_BLOCK_TOKENS;
+    if (info->cached_tokens > info->input_tokens)
+        info->cached_tokens = info->input_tokens;
 }
 
 /* Parses the body and starts the synthetic or recorded stream. */
@@ -271,6 +306,7 @@ static void serve_api(struct replay_server *srv, struct evhttp_request *req,
             reply_error(srv, req, log_id, api, 500, "out of memory");
         return;
     }
+    look_up_cache(srv, &info, body, len);
     if (FAULT_HAS(faults, FAULT_LEAKY_BODY)) {
         const struct evhttp_uri *uri = evhttp_request_get_evhttp_uri(req);
         const char *path = uri ? evhttp_uri_get_path(uri) : NULL;

@@ -80,6 +80,7 @@ int replay_request_parse(enum api_kind api, const char *body, size_t len,
     memset(out, 0, sizeof(*out));
     out->api = api;
     out->max_tokens = -1;
+    out->cached_tokens = -1;
     if (root == NULL) {
         snprintf(err, errlen, "request body is not valid JSON");
         goto done;

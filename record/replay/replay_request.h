@@ -19,6 +19,9 @@ struct replay_req_info {
     int64_t max_tokens;   /* -1 when not given */
     int64_t input_chars;  /* UTF-8 characters of all prompt text */
     int64_t input_tokens; /* input_chars / 4 */
+    /* Of them: found in the model's prefix cache (--synthetic cache=N;
+     * set by the handler), -1 when it has none (as parsed). */
+    int64_t cached_tokens;
 };
 
 /* Parses a JSON request body for api. Returns 0, or -1 with a one-line

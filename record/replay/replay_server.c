@@ -191,6 +191,7 @@ int replay_server_close(struct replay_server *srv)
     replay_trace_source_free(srv->trace);
     for (size_t i = 0; i <= SYNTH_MAX_MODELS; i++)
         replay_capacity_free(&srv->capacity[i]);
+    replay_prefix_caches_free(&srv->caches);
     if (srv->base)
         event_base_free(srv->base);
     free(srv);

@@ -8,6 +8,7 @@
 
 #include "replay_capacity.h"
 #include "replay_config.h"
+#include "replay_prefix_cache.h"
 
 struct event;
 struct event_base;
@@ -27,6 +28,8 @@ struct replay_server {
     int port;
     /* the batch model's slots: one per model profile, then the default's */
     struct replay_capacity capacity[SYNTH_MAX_MODELS + 1];
+    /* --synthetic cache=N: each model's prefix cache */
+    struct replay_prefix_caches caches;
 };
 
 /* Loads the trace (if any), opens the send log, binds and listens.

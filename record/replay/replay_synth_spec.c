@@ -91,11 +91,13 @@ static int apply_key(struct synth_profile *p, const char *key, const char *val,
         rc = parse_int(val, 0, SYNTH_MAX_CAPACITY, &p->capacity);
     else if (strcmp(key, "batch_tpot") == 0)
         rc = synth_parse_duration(val, &p->batch_tpot_ns);
+    else if (strcmp(key, "cache") == 0)
+        rc = parse_int(val, 0, SYNTH_MAX_CACHE_TOKENS, &p->cache_tokens);
     else {
         snprintf(err, errlen,
                  "unknown key '%s' (known: ttft, tpot, tokens, jitter, "
                  "ttft_per_1k, tokens_per_chunk, keepalive, capacity, "
-                 "batch_tpot, model)",
+                 "batch_tpot, cache, model)",
                  key);
         return -1;
     }
@@ -110,6 +112,8 @@ static int apply_key(struct synth_profile *p, const char *key, const char *val,
             want = "a fraction from 0 to 1";
         else if (strcmp(key, "capacity") == 0)
             want = "an integer from 0 (unlimited) to 65536";
+        else if (strcmp(key, "cache") == 0)
+            want = "a number of tokens from 0 (none) to 100000000";
         snprintf(err, errlen, "bad value '%s' for %s: want %s", val, key, want);
         return -1;
     }

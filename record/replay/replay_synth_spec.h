@@ -26,7 +26,8 @@
  * time fits the int64 nanosecond clock. */
 #define SYNTH_MAX_GENERATION_NS (1000000LL * SYNTH_MAX_DURATION_NS)
 #define SYNTH_MAX_TOKENS_PER_CHUNK 1024
-#define SYNTH_MAX_CAPACITY 65536 /* REPLAY_CAPACITY_MAX */
+#define SYNTH_MAX_CAPACITY 65536         /* REPLAY_CAPACITY_MAX */
+#define SYNTH_MAX_CACHE_TOKENS 100000000 /* 10^8 tokens */
 
 struct synth_profile {
     char model[SYNTH_MODEL_MAX]; /* "" for the default profile */
@@ -41,6 +42,10 @@ struct synth_profile {
     int64_t capacity;      /* streams decoding at once (replay_capacity.h);
                               0: unlimited */
     int64_t batch_tpot_ns; /* extra TPOT per other stream decoding */
+    /* A prefix cache of this many tokens (replay_prefix_cache.h): the
+     * input tokens found cached skip ttft_per_1k, and usage reports them;
+     * 0: none. */
+    int64_t cache_tokens;
 };
 
 struct synth_spec {

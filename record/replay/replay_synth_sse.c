@@ -251,6 +251,8 @@ static int llama_timings(const struct synth_stream *s, struct buf *b, int64_t t)
 {
     struct replay_llama_timings lt;
     lt.prompt_n = s->prompt_tokens > 0 ? s->prompt_tokens : 0;
+    if (s->fmt.cached_tokens > 0) /* llama.cpp: prompt_n excludes cache_n */
+        lt.prompt_n -= s->fmt.cached_tokens;
     lt.prompt_ms = (double)(s->first_ns - s->arrival_ns) / 1e6;
     lt.predicted_n = (int64_t)s->n;
     lt.predicted_ms = (double)(t - s->first_ns) / 1e6;

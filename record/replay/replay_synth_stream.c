@@ -72,6 +72,13 @@ static void pick_mode(struct synth_stream *s, bool stream)
         s->mode = MODE_SSE;
 }
 
+/* The input tokens the model must prefill: those not found cached. */
+static int64_t uncached_tokens(const struct replay_req_info *req)
+{
+    return req->cached_tokens > 0 ? req->input_tokens - req->cached_tokens
+                                  : req->input_tokens;
+}
+
 int replay_synth_stream_new(const struct replay_req_info *req,
                             const struct synth_profile *profile,
                             replay_fault_set faults, uint64_t rr, uint64_t seed,
@@ -90,8 +97,9 @@ int replay_synth_stream_new(const struct replay_req_info *req,
     pick_mode(s, req->stream);
     s->include_usage = req->include_usage && !FAULT_HAS(faults, FAULT_NO_USAGE);
     s->arrival_ns = arrival_ns;
+    /* cached input tokens need no prefill (--synthetic cache=N) */
     s->first_ns = arrival_ns + profile->ttft_ns +
-                  profile->ttft_per_1k_ns * req->input_tokens / 1000;
+                  profile->ttft_per_1k_ns * uncached_tokens(req) / 1000;
     s->tpot_ns = profile->tpot_ns;
     s->jitter = profile->jitter;
     s->rng = rng_mix(seed, rr);
@@ -103,6 +111,7 @@ int replay_synth_stream_new(const struct replay_req_info *req,
                ? SYNTH_MULTI_TOKENS
                : (size_t)profile->tokens_per_chunk;
     s->prompt_tokens = req->input_tokens;
+    s->fmt.cached_tokens = req->cached_tokens; /* -1: no cache */
     s->finish = req->max_tokens > 0 && (int64_t)s->n == req->max_tokens
                     ? "length"
                     : "stop";

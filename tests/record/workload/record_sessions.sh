@@ -58,6 +58,54 @@ python3 "$CHECK" "$d" --lag-ms 60 >/dev/null || fail "rate histories"
 assert_eq "$(jqs "$d" '[.[]|select(.kind=="request" and .turn>1)|.think_ns|(. >= 20000000 and . <= 60000000)]|all')" \
     true "uniform think times in range"
 
+# the replay server's prefix cache: turn 2 carries turn 1's prompt, so it
+# finds it cached (usage says how much) and pays the prefill only for the
+# rest; without cache= usage has no cached tokens
+python3 - "$T/long.jsonl" <<'PY'
+import json, sys
+sysm = "You are a careful coding assistant. " * 120      # ~1,080 tokens
+conv = [{"role": "system", "content": sysm},
+        {"role": "user", "content": "Read the file. " * 20},
+        {"role": "assistant", "content": "ok"},
+        {"role": "user", "content": "Now fix it. " * 20}]
+open(sys.argv[1], "w").write(json.dumps({"class": "s", "conversation": conv}) + "\n")
+PY
+per_turn() { # DUMP: "turn ttft_ms cached" per request of session 1
+    python3 - "$1" <<'PY'
+import json, sys
+req, first, cached = {}, {}, {}
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    if r["kind"] == "request":
+        req[r["id"]] = r
+    elif r["kind"] == "chunk":
+        d = r.get("data", "")
+        if '"content":"' in d and '"content":""' not in d and r["request_id"] not in first:
+            first[r["request_id"]] = r["t_ns"]
+        if '"usage"' in d:
+            u = json.loads(d.split("data: ", 1)[1].split("\n")[0])["usage"]
+            cached[r["request_id"]] = (u.get("prompt_tokens_details") or {}).get("cached_tokens", "none")
+for i, r in sorted(req.items()):
+    print(r["turn"], round((first[i] - r["start_ns"]) / 1e6), cached.get(i))
+PY
+}
+kill "$REPLAY_PID"
+start_replay --synthetic 'ttft=10ms,ttft_per_1k=300ms,tpot=1ms,tokens=4,cache=100000'
+"$TT_RECORD" -q -u "$URL" -m m -w "$T/long.jsonl" -n 1 -o "$T/cache.ttrace" || fail "cache"
+turns=$(per_turn "$(dump "$T/cache.ttrace")")
+echo "turn ttft_ms cached_tokens:"; echo "$turns"
+read -r t1 ttft1 c1 < <(sed -n 1p <<<"$turns")
+read -r t2 ttft2 c2 < <(sed -n 2p <<<"$turns")
+assert_eq "$c1" 0 "turn 1 cached tokens"
+[ "$c2" -ge 1000 ] || fail "turn 2 cached only $c2 tokens"
+# turn 1 prefills ~1,200 tokens (~360 ms), turn 2 only ~100 (~40 ms)
+[ "$ttft1" -ge 300 ] || fail "turn 1 TTFT $ttft1 ms: the prefill is missing"
+[ $((ttft1 - ttft2)) -ge 200 ] || fail "turn 2 ($ttft2 ms) not faster than turn 1 ($ttft1 ms)"
+kill "$REPLAY_PID"
+start_replay --synthetic 'ttft=1ms,tpot=1ms,tokens=2'
+"$TT_RECORD" -q -u "$URL" -m m -w "$T/long.jsonl" -n 1 -o "$T/nocache.ttrace" || fail "nocache"
+assert_eq "$(per_turn "$(dump "$T/nocache.ttrace")" | awk '{print $3}' | sort -u)" none "no cache, no cached tokens"
+
 # malformed conversations: file and line
 bad() {
     printf '%s\n' '{"class":"a","prompt":"ok"}' "$1" >"$T/bad.jsonl"
