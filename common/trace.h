@@ -25,6 +25,9 @@ enum trace_kind {
     TRACE_RESULT = 4,  /* written when that request ends, however it ends */
     TRACE_FOOTER = 5,
     TRACE_STAGE = 6, /* a stage of a sweep ended (--sweep, optional) */
+    /* a scrape of the server's Prometheus /metrics (--server-metrics,
+     * optional; docs/server-metrics.md) */
+    TRACE_SERVER_METRICS = 7,
 };
 
 /* Error codes of every trace_* function (0 is success). */
@@ -180,6 +183,24 @@ struct trace_stage {
     int64_t cpu_ns;
 };
 
+/* One scrape of a server's Prometheus text endpoint (--server-metrics):
+ * the lines of the families that matter, as served (docs/server-metrics.md
+ * says which and why). A failed scrape has error_kind set and no text. */
+struct trace_server_metrics {
+    const char *url;  /* the metrics URL, no credentials, the key hidden */
+    const char *when; /* "before" the first request, "during", "after" */
+    int64_t start_ns; /* handed to libcurl */
+    int64_t end_ns;   /* its body was complete, or it failed */
+    int http_status;  /* 0 when no response */
+    const char *error_kind;    /* NULL or "" when it succeeded */
+    const char *error_message; /* NULL when none */
+    uint64_t bytes;            /* body bytes received */
+    const char *text;          /* the kept lines, '\n'-separated, raw */
+    size_t text_len;
+    uint64_t lines_dropped; /* sample lines of other families left out */
+    bool truncated;         /* the kept lines passed the cap: cut at a line */
+};
+
 struct trace_chunk {
     uint32_t request_id;
     int64_t t_ns;
@@ -227,6 +248,8 @@ int trace_write_chunk(struct trace_writer *w, uint32_t request_id, int64_t t_ns,
 int trace_write_result(struct trace_writer *w, const struct trace_result *r);
 int trace_write_footer(struct trace_writer *w, const struct trace_footer *f);
 int trace_write_stage(struct trace_writer *w, const struct trace_stage *s);
+int trace_write_server_metrics(struct trace_writer *w,
+                               const struct trace_server_metrics *m);
 
 /* Appends one record given as a decoded msgpack tree (common/mp.h), as
  * it is: for tools that copy records they do not all know (share). The
@@ -271,6 +294,7 @@ struct trace_record {
         struct trace_footer footer;
         struct trace_chunk chunk;
         struct trace_stage stage;
+        struct trace_server_metrics server_metrics;
     } u;
     /* The whole record as a generic tree (NULL for chunks read by the fast
      * path). Valid until the next trace_reader_next. */

@@ -453,6 +453,24 @@ static void read_stage(struct trace_reader *r, const struct mp_value *m,
     s->loop_lag_max_ns = map_int(m, "loop_lag_max_ns", -1);
 }
 
+static void read_server_metrics(struct trace_reader *r,
+                                const struct mp_value *m,
+                                struct trace_server_metrics *s)
+{
+    memset(s, 0, sizeof(*s));
+    s->url = map_str(r, m, "url");
+    s->when = map_str(r, m, "when");
+    s->start_ns = map_int(m, "start_ns", -1);
+    s->end_ns = map_int(m, "end_ns", -1);
+    s->http_status = (int)map_int(m, "http_status", 0);
+    s->error_kind = map_str(r, m, "error_kind");
+    s->error_message = map_str(r, m, "error_message");
+    s->bytes = (uint64_t)map_int(m, "bytes", 0);
+    s->text = get_str(r, mp_map_get(m, "text"), &s->text_len);
+    s->lines_dropped = (uint64_t)map_int(m, "lines_dropped", 0);
+    s->truncated = map_bool(m, "truncated");
+}
+
 /* Fills rec from a decoded record tree. Returns 1 or -error. */
 static int interpret(struct trace_reader *r, const struct mp_value *v,
                      struct trace_record *rec)
@@ -487,6 +505,7 @@ static int interpret(struct trace_reader *r, const struct mp_value *v,
     case TRACE_RESULT:
     case TRACE_FOOTER:
     case TRACE_STAGE:
+    case TRACE_SERVER_METRICS:
         if (!body || body->type != MP_MAP)
             return fail(r, TRACE_E_MALFORMED, rec->offset,
                         "record of kind %d has no field map", (int)kind);
@@ -516,6 +535,8 @@ static int interpret(struct trace_reader *r, const struct mp_value *v,
         read_result(r, body, &rec->u.result);
     } else if (kind == TRACE_STAGE) {
         read_stage(r, body, &rec->u.stage);
+    } else if (kind == TRACE_SERVER_METRICS) {
+        read_server_metrics(r, body, &rec->u.server_metrics);
     } else {
         read_footer(r, body, &rec->u.footer);
     }

@@ -498,6 +498,38 @@ int trace_write_stage(struct trace_writer *w, const struct trace_stage *s)
     return end_record(w, start);
 }
 
+int trace_write_server_metrics(struct trace_writer *w,
+                               const struct trace_server_metrics *m)
+{
+    size_t start = w->out.len;
+    msgpack_packer *pk = &w->pk;
+    bool failed = m->error_kind && m->error_kind[0];
+    if (w->error)
+        return w->error;
+    begin_record(w, TRACE_SERVER_METRICS, 1);
+    msgpack_pack_map(pk, 7 + (failed ? 2 : 0) + (m->lines_dropped > 0) +
+                             (m->truncated ? 1 : 0));
+    pack_kv_str(pk, "url", m->url);
+    pack_kv_str(pk, "when", m->when);
+    pack_kv_int(pk, "start_ns", m->start_ns);
+    pack_kv_int(pk, "end_ns", m->end_ns);
+    pack_kv_int(pk, "http_status", m->http_status);
+    pack_kv_uint(pk, "bytes", m->bytes);
+    /* bin: what a server sends need not be UTF-8 */
+    pack_key(pk, "text");
+    msgpack_pack_bin(pk, m->text_len);
+    msgpack_pack_bin_body(pk, m->text ? m->text : "", m->text_len);
+    if (failed) {
+        pack_kv_str(pk, "error_kind", m->error_kind);
+        pack_kv_str(pk, "error_message", m->error_message);
+    }
+    if (m->lines_dropped > 0)
+        pack_kv_uint(pk, "lines_dropped", m->lines_dropped);
+    if (m->truncated)
+        pack_kv_bool(pk, "truncated", true);
+    return end_record(w, start);
+}
+
 void trace_writer_want_digest(struct trace_writer *w)
 {
     w->hashing = w->out.len == 0 && w->frames == 0;

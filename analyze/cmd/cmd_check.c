@@ -20,7 +20,7 @@
 
 struct check_counts {
     uint64_t records, headers, requests, results, chunks, footers, stages,
-        unknown;
+        scrapes, unknown;
     uint64_t bytes;
     uint64_t v1_headers; /* traces of format version 1: no checksums */
 };
@@ -243,6 +243,9 @@ static void on_record(struct check_state *s, const struct trace_record *rec)
     case TRACE_STAGE:
         c->stages++;
         break;
+    case TRACE_SERVER_METRICS:
+        c->scrapes++;
+        break;
     default:
         c->unknown++;
         break;
@@ -314,6 +317,8 @@ static int check_file(const char *path)
            s.c.chunks, s.c.bytes, s.c.footers);
     if (s.c.stages)
         printf(", %" PRIu64 " stage records", s.c.stages);
+    if (s.c.scrapes)
+        printf(", %" PRIu64 " server metrics scrapes", s.c.scrapes);
     if (s.c.unknown)
         printf(", %" PRIu64 " unknown (skipped)", s.c.unknown);
     printf("\n");

@@ -26,6 +26,8 @@ static const char *kind_name(enum trace_kind k)
         return "footer";
     case TRACE_STAGE:
         return "stage";
+    case TRACE_SERVER_METRICS:
+        return "server_metrics";
     default:
         return "unknown";
     }

@@ -71,6 +71,9 @@ enum opt_id {
     OPT_PROCS,
     OPT_THINK_TIME,
     OPT_HISTORY,
+    OPT_SERVER_METRICS,
+    OPT_SERVER_METRICS_INTERVAL,
+    OPT_SERVER_METRICS_SEND_KEY,
 };
 
 struct opt {
@@ -132,6 +135,9 @@ static const struct opt opts[] = {
     {"procs", 0, true, OPT_PROCS},
     {"think-time", 0, true, OPT_THINK_TIME},
     {"history", 0, true, OPT_HISTORY},
+    {"server-metrics", 0, true, OPT_SERVER_METRICS},
+    {"server-metrics-interval", 0, true, OPT_SERVER_METRICS_INTERVAL},
+    {"server-metrics-send-key", 0, false, OPT_SERVER_METRICS_SEND_KEY},
 };
 
 #define N_OPTS (sizeof opts / sizeof opts[0])
@@ -165,6 +171,7 @@ static void config_defaults(struct config *cfg, int argc, char **argv)
     cfg->max_tokens = -1;
     cfg->timeout_s = 600;
     cfg->idle_timeout_s = 120;
+    cfg->server_metrics_interval_s = 1;
     cfg->progress = PROGRESS_AUTO;
     cfg->speed = 1;
     cfg->argc = argc;
@@ -481,6 +488,30 @@ static int apply(struct config *cfg, const struct opt *o, const char *v,
         break;
     case OPT_NO_PROXY:
         cfg->no_proxy = true;
+        break;
+    case OPT_SERVER_METRICS:
+        if (strncmp(v, "http://", 7) != 0 && strncmp(v, "https://", 8) != 0)
+            return usage(err, errlen,
+                         "--server-metrics: '%s' is not an http:// or "
+                         "https:// URL (the server's /metrics)",
+                         shown(v));
+        if (cfg->n_server_metrics == CLI_MAX_SERVER_METRICS)
+            return usage(err, errlen, "--server-metrics: at most %d URLs",
+                         CLI_MAX_SERVER_METRICS);
+        cfg->server_metrics[cfg->n_server_metrics++] = v;
+        break;
+    case OPT_SERVER_METRICS_INTERVAL:
+        if (duration_parse(v, DURATION_S, DURATION_S, &d) || d < 0.1 ||
+            d > 3600)
+            return usage(
+                err, errlen,
+                "--server-metrics-interval: '%s' is not a duration "
+                "from 100ms to 1h (seconds, or with a unit " DURATION_UNITS ")",
+                shown(v));
+        cfg->server_metrics_interval_s = d;
+        break;
+    case OPT_SERVER_METRICS_SEND_KEY:
+        cfg->server_metrics_send_key = true;
         break;
     case OPT_CACERT:
         if (*v == '\0')

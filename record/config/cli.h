@@ -16,6 +16,7 @@
 
 #define CLI_MAX_MODELS 64
 #define CLI_MAX_LABELS 64
+#define CLI_MAX_SERVER_METRICS 8
 
 enum arrival_kind {
     ARRIVAL_POISSON = 0,
@@ -99,6 +100,13 @@ struct config {
     const char *cacert; /* --cacert FILE: CA bundle to verify with, or NULL */
     struct cli_label labels[CLI_MAX_LABELS];
     size_t n_labels;
+    /* --server-metrics URL (repeatable): Prometheus text endpoints scraped
+     * during the run (docs/server-metrics.md) */
+    const char *server_metrics[CLI_MAX_SERVER_METRICS];
+    size_t n_server_metrics;
+    double server_metrics_interval_s; /* --server-metrics-interval, 1 */
+    bool server_metrics_send_key; /* --server-metrics-send-key: the run's
+                                     key goes to the metrics URLs too */
     bool no_content;
     bool compress;           /* --compress (or -o NAME.zst): zstd frames */
     unsigned format_version; /* --format-version, 0: the newest */

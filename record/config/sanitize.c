@@ -199,6 +199,29 @@ static int append_quoted(struct buf *b, const char *arg)
     return err ? err : buf_puts(b, "'");
 }
 
+/* s with a URL's "user:password@" as "[redacted]@" (a --server-metrics
+ * URL may carry credentials). Returns a malloc'd copy, NULL when out of
+ * memory. */
+static char *hide_userinfo(const char *s)
+{
+    const char *p = strstr(s, "://"), *end, *at;
+    struct buf b;
+    if (!p)
+        return strdup(s);
+    p += 3;
+    end = p + strcspn(p, "/?#");
+    at = memchr(p, '@', (size_t)(end - p));
+    if (!at)
+        return strdup(s);
+    buf_init(&b, 0);
+    if (buf_append(&b, s, (size_t)(p - s)) || buf_puts(&b, REDACTED) ||
+        buf_puts(&b, at)) {
+        buf_free(&b);
+        return NULL;
+    }
+    return b.data;
+}
+
 char *sanitize_command_line(int argc, char **argv, const char *key)
 {
     struct buf b;
@@ -230,7 +253,11 @@ char *sanitize_command_line(int argc, char **argv, const char *key)
             }
             continue;
         }
-        clean = sanitize_string(arg, key);
+        {
+            char *plain = hide_userinfo(arg);
+            clean = plain ? sanitize_string(plain, key) : NULL;
+            free(plain);
+        }
         if (!clean) {
             err = 1;
             break;

@@ -65,6 +65,8 @@ int run_execute(const struct run_setup *s, struct run_outcome *out)
         log_warn("-c %llu is above the open-file limit; expect connect "
                  "errors",
                  (unsigned long long)s->cfg->concurrency);
+    run_loop_prepare(&r); /* --server-metrics: the state before the run
+                             (before --start-at's wait: it never delays it) */
     if (run_start_wait(s->cfg->shard.start_at_ns, &st)) {
         /* too late for the shared instant: nothing is written, so the
          * merge names this shard as missing */

@@ -450,11 +450,19 @@ static void on_pace(evutil_socket_t fd, short what, void *arg);
 static void on_deadline(evutil_socket_t fd, short what, void *arg);
 
 /* evloop: a transfer ended. Its place goes to the next request: in a
- * closed loop at once, in an open loop to a due one the cap held. */
+ * closed loop at once, in an open loop to a due one the cap held. A
+ * --server-metrics scrape that ended is only recorded. */
 static void on_done(void *ud, CURL *easy, CURLcode code)
 {
     struct run_loop *r = ud;
     struct transfer *t = NULL;
+    if (run_scrapes_owns(&r->scrapes, easy)) {
+        if (!r->fatal)
+            run_loop_check_write(r, run_scrapes_done(&r->scrapes, easy, code,
+                                                     clock_mono_ns(),
+                                                     r->s->writer));
+        return;
+    }
     curl_easy_getinfo(easy, CURLINFO_PRIVATE, (char **)&t);
     if (!t)
         return;
@@ -510,6 +518,19 @@ static void on_tick(evutil_socket_t fd, short what, void *arg)
     progress_draw(&r->progress, now, false);
     refill(r);
     check_end(r);
+}
+
+/* --server-metrics: every interval, a scrape of each URL (one not done
+ * since the last time is left to finish). Scrapes run on the loop beside
+ * the streams, on their own connections, and their bytes are filtered as
+ * they arrive, so a stream's chunk never waits for a whole page. */
+static void on_scrape(evutil_socket_t fd, short what, void *arg)
+{
+    struct run_loop *r = arg;
+    (void)fd;
+    (void)what;
+    if (!r->fatal)
+        run_scrapes_start(&r->scrapes, r->loop, clock_mono_ns());
 }
 
 /* Open loop: starts every request that is due, then waits for the next.
@@ -658,6 +679,13 @@ int run_loop_open(struct run_loop *r, const struct run_setup *s,
     r->deadline = evtimer_new(r->base, on_deadline, r);
     if (!r->tick || !r->pace || !r->deadline || event_add(r->tick, &tick))
         return RUN_E_SETUP;
+    if (run_scrapes_open(&r->scrapes, s))
+        return RUN_E_SETUP;
+    if (r->scrapes.n) {
+        r->scrape_timer = event_new(r->base, -1, EV_PERSIST, on_scrape, r);
+        if (!r->scrape_timer)
+            return RUN_E_SETUP;
+    }
     run_requests_init(&r->req, s, r->loop);
     r->retry_rng = c->seed ^ 0x5265747279ULL; /* jitter, repeatable per seed */
     r->idle_ns = (int64_t)(c->idle_timeout_s * 1e9);
@@ -698,6 +726,38 @@ int run_loop_open(struct run_loop *r, const struct run_setup *s,
         schedule_total(&r->sched) == UINT64_MAX)
         r->planned = planned_sends(c);
     return RUN_OK;
+}
+
+void run_loop_prepare(struct run_loop *r)
+{
+    run_scrapes_before(&r->scrapes);
+}
+
+/* --server-metrics: writes the scrapes taken before the run (the header
+ * is written) and arms the interval timer. */
+static void scrapes_begin(struct run_loop *r)
+{
+    int64_t us = (int64_t)(r->cfg->server_metrics_interval_s * 1e6);
+    struct timeval every = {(time_t)(us / 1000000),
+                            (suseconds_t)(us % 1000000)};
+    if (!r->scrapes.n)
+        return;
+    run_loop_check_write(r,
+                         run_scrapes_write_held(&r->scrapes, r->s->writer));
+    if (!r->fatal)
+        event_add(r->scrape_timer, &every);
+}
+
+/* --server-metrics: the timer stops, the scrapes still running are
+ * dropped, and each URL is scraped once more, after the last request. */
+static void scrapes_end(struct run_loop *r)
+{
+    if (!r->scrapes.n)
+        return;
+    event_del(r->scrape_timer);
+    if (!r->fatal)
+        run_loop_check_write(
+            r, run_scrapes_after(&r->scrapes, r->loop, r->s->writer));
 }
 
 void run_loop_begin(struct run_loop *r, int64_t mono_zero)
@@ -792,6 +852,9 @@ static void begin_stage(struct run_loop *r, size_t idx)
 void run_loop_run(struct run_loop *r)
 {
     const struct config *c = r->cfg;
+    scrapes_begin(r);
+    if (r->fatal)
+        return;
     if (c->sweep.n) {
         begin_stage(r, 0);
         if (r->fatal)
@@ -799,6 +862,7 @@ void run_loop_run(struct run_loop *r)
         self_lag_start(&r->lag, r->base, 0);
         event_base_dispatch(r->base);
         self_lag_stop(&r->lag);
+        scrapes_end(r);
         return;
     }
     r->send_until_ns = -1;
@@ -826,6 +890,7 @@ void run_loop_run(struct run_loop *r)
     check_end(r);
     event_base_dispatch(r->base);
     self_lag_stop(&r->lag);
+    scrapes_end(r);
 }
 
 void run_loop_end(struct run_loop *r, int64_t end_ns)
@@ -836,6 +901,12 @@ void run_loop_end(struct run_loop *r, int64_t end_ns)
 
 void run_loop_close(struct run_loop *r)
 {
+    for (size_t i = 0; i < r->scrapes.n; i++)
+        if (r->scrapes.s[i]->busy) /* a run that failed mid-scrape */
+            evloop_remove(r->loop, r->scrapes.s[i]->easy);
+    run_scrapes_close(&r->scrapes);
+    if (r->scrape_timer)
+        event_free(r->scrape_timer);
     run_requests_free_all(&r->req);
     cancel_retries(r, false);
     while (r->sessions.head)

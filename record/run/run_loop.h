@@ -20,6 +20,7 @@
 #include "run.h"
 #include "run_requests.h"
 #include "run_retry.h"
+#include "run_scrapes.h"
 #include "run_search.h"
 #include "run_session.h"
 #include "run_stage.h"
@@ -38,6 +39,8 @@ struct run_loop {
     struct event *tick;
     struct event *pace;               /* open loop: the next request is due */
     struct event *deadline;           /* --duration */
+    struct event *scrape_timer;       /* --server-metrics: scrape now */
+    struct run_scrapes scrapes;       /* --server-metrics */
     struct run_requests req;          /* attempts in flight */
     struct run_retry_list waiting;    /* requests waiting for their next try */
     struct run_session_list sessions; /* sessions in progress */
@@ -80,6 +83,11 @@ struct run_loop {
  * RUN_E_SETUP; call run_loop_close either way. */
 int run_loop_open(struct run_loop *r, const struct run_setup *s,
                   struct run_outcome *out, uint64_t inflight_cap);
+
+/* Before the run's clock starts: the --server-metrics scrapes of the
+ * server's state before any request (synchronous; none when there are no
+ * URLs). Call once, before run_loop_begin. */
+void run_loop_prepare(struct run_loop *r);
 
 /* The run's clock starts at mono_zero (arrivals count from it) and the
  * progress line with it. Call once, before run_loop_run. */

@@ -303,6 +303,68 @@ static void test_chunk_overhead(void)
     trace_writer_close(w);
 }
 
+/* A server metrics record (kind 7) reads back: a scrape and a failed one;
+ * the text is bytes (not UTF-8 checked), its length kept. */
+static void test_server_metrics(void)
+{
+    char path[256];
+    struct trace_writer *w;
+    struct trace_reader *r;
+    struct trace_record rec;
+    const char text[] = "# TYPE x gauge\nx{a=\"\xff\"} 1\n";
+    struct trace_server_metrics ok = {.url = "http://h:8000/metrics",
+                                      .when = "before",
+                                      .start_ns = 10,
+                                      .end_ns = 20,
+                                      .http_status = 200,
+                                      .bytes = 999,
+                                      .text = text,
+                                      .text_len = sizeof text - 1,
+                                      .lines_dropped = 7,
+                                      .truncated = true};
+    struct trace_server_metrics bad = {.url = "http://h:8000/metrics",
+                                       .when = "during",
+                                       .start_ns = 30,
+                                       .end_ns = 40,
+                                       .http_status = 500,
+                                       .error_kind = "http_500",
+                                       .error_message = "HTTP 500"};
+    int n = 0, st;
+    path_in_dir(path, sizeof(path), "sm.ttrace");
+    write_sample(path, 1);
+    CHECK(trace_writer_open(path, true, &w) == TRACE_OK);
+    {
+        struct trace_header h = {
+            .tool_version = "0", .trace_id = "t", .api = "openai-chat"};
+        CHECK(trace_write_header(w, &h) == TRACE_OK);
+    }
+    CHECK(trace_write_server_metrics(w, &ok) == TRACE_OK);
+    CHECK(trace_write_server_metrics(w, &bad) == TRACE_OK);
+    CHECK(trace_writer_close(w) == TRACE_OK);
+    CHECK(trace_reader_open(path, &r) == TRACE_OK);
+    while ((st = trace_reader_next(r, &rec)) > 0) {
+        const struct trace_server_metrics *m = &rec.u.server_metrics;
+        if (rec.kind != TRACE_SERVER_METRICS)
+            continue;
+        if (n++ == 0) {
+            CHECK(strcmp(m->url, ok.url) == 0 &&
+                  strcmp(m->when, "before") == 0);
+            CHECK(m->start_ns == 10 && m->end_ns == 20 &&
+                  m->http_status == 200);
+            CHECK(m->bytes == 999 && m->lines_dropped == 7 && m->truncated);
+            CHECK(m->text_len == sizeof text - 1 &&
+                  memcmp(m->text, text, m->text_len) == 0);
+            CHECK(m->error_kind == NULL);
+        } else {
+            CHECK(strcmp(m->error_kind, "http_500") == 0);
+            CHECK(strcmp(m->error_message, "HTTP 500") == 0);
+            CHECK(m->text_len == 0 && !m->truncated && m->lines_dropped == 0);
+        }
+    }
+    CHECK(st == 0 && n == 2);
+    trace_reader_close(r);
+}
+
 int main(void)
 {
     if (!mkdtemp(dir))
@@ -313,6 +375,7 @@ int main(void)
     test_not_a_trace_and_version();
     test_concatenated_and_unknown();
     test_chunk_overhead();
+    test_server_metrics();
     char cmd[300];
     snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
     if (system(cmd) != 0)

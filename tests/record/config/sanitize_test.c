@@ -93,6 +93,11 @@ static const struct {
      NULL,
      "rec --label 'note=[redacted]'"},
     {3, {"rec", "--max-tokens", "64"}, NULL, "rec --max-tokens 64"},
+    /* a URL's credentials (--server-metrics http://user:pw@host/metrics) */
+    {3,
+     {"rec", "--server-metrics", "http://scraper:pw1@h:9/metrics?a=b@c"},
+     NULL,
+     "rec --server-metrics 'http://[redacted]@h:9/metrics?a=b@c'"},
     {3,
      {"rec", "--access-token", "abc"},
      NULL,
