@@ -32,8 +32,7 @@ static const struct server_metric table[] = {
     {"sglang", "sglang:queue_time_seconds", SQ_QUEUE, SMT_HISTOGRAM},
     {"sglang", "sglang:e2e_request_latency_seconds", SQ_E2E, SMT_HISTOGRAM},
     {"sglang", "sglang:inter_token_latency_seconds", SQ_ITL, SMT_HISTOGRAM},
-    {"sglang", "sglang:time_per_output_token_seconds", SQ_ITL,
-     SMT_HISTOGRAM},
+    {"sglang", "sglang:time_per_output_token_seconds", SQ_ITL, SMT_HISTOGRAM},
     {"sglang", "sglang:prompt_tokens", SQ_PROMPT_TOKENS, SMT_COUNTER},
     {"sglang", "sglang:generation_tokens", SQ_GEN_TOKENS, SMT_COUNTER},
     {"sglang", "sglang:num_requests", SQ_REQUESTS, SMT_COUNTER},
@@ -41,18 +40,15 @@ static const struct server_metric table[] = {
     {"tgi", "tgi_queue_size", SQ_WAITING, SMT_GAUGE},
     {"tgi", "tgi_request_queue_duration", SQ_QUEUE, SMT_HISTOGRAM},
     {"tgi", "tgi_request_duration", SQ_E2E, SMT_HISTOGRAM},
-    {"tgi", "tgi_request_mean_time_per_token_duration", SQ_ITL,
-     SMT_HISTOGRAM},
+    {"tgi", "tgi_request_mean_time_per_token_duration", SQ_ITL, SMT_HISTOGRAM},
     {"tgi", "tgi_request_input_length", SQ_PROMPT_TOKENS, SMT_HISTOGRAM},
     {"tgi", "tgi_request_generated_tokens", SQ_GEN_TOKENS, SMT_HISTOGRAM},
     {"tgi", "tgi_request_success", SQ_REQUESTS, SMT_COUNTER},
     {"llamacpp", "llamacpp:requests_processing", SQ_RUNNING, SMT_GAUGE},
     {"llamacpp", "llamacpp:requests_deferred", SQ_WAITING, SMT_GAUGE},
     {"llamacpp", "llamacpp:kv_cache_usage_ratio", SQ_KV_USAGE, SMT_GAUGE},
-    {"llamacpp", "llamacpp:prompt_tokens_total", SQ_PROMPT_TOKENS,
-     SMT_COUNTER},
-    {"llamacpp", "llamacpp:tokens_predicted_total", SQ_GEN_TOKENS,
-     SMT_COUNTER},
+    {"llamacpp", "llamacpp:prompt_tokens_total", SQ_PROMPT_TOKENS, SMT_COUNTER},
+    {"llamacpp", "llamacpp:tokens_predicted_total", SQ_GEN_TOKENS, SMT_COUNTER},
     {"llamacpp", "llamacpp:prompt_seconds_total", SQ_PROMPT_SECONDS,
      SMT_COUNTER},
     {"llamacpp", "llamacpp:tokens_predicted_seconds_total", SQ_GEN_SECONDS,
@@ -89,10 +85,19 @@ const struct server_metric *server_metric_find(const char *name, size_t len)
 
 const char *server_quantity_name(enum server_quantity q)
 {
-    static const char *const names[SQ_COUNT] = {
-        "running",       "waiting",    "kv_cache_usage", "ttft",
-        "queue",         "prefill",    "decode",         "e2e",
-        "itl",           "prompt_tokens", "generation_tokens", "requests",
-        "prompt_seconds", "generation_seconds"};
+    static const char *const names[SQ_COUNT] = {"running",
+                                                "waiting",
+                                                "kv_cache_usage",
+                                                "ttft",
+                                                "queue",
+                                                "prefill",
+                                                "decode",
+                                                "e2e",
+                                                "itl",
+                                                "prompt_tokens",
+                                                "generation_tokens",
+                                                "requests",
+                                                "prompt_seconds",
+                                                "generation_seconds"};
     return q < SQ_COUNT ? names[q] : "?";
 }

@@ -11,18 +11,18 @@
 
 /* What a family measures, server-neutral. */
 enum server_quantity {
-    SQ_RUNNING = 0,   /* requests running (in a batch), gauge */
-    SQ_WAITING,       /* requests waiting (queued, deferred), gauge */
-    SQ_KV_USAGE,      /* KV-cache in use, 0..1, gauge */
-    SQ_TTFT,          /* time to first token, s, histogram */
-    SQ_QUEUE,         /* time queued, s, histogram */
-    SQ_PREFILL,       /* time in prefill, s, histogram */
-    SQ_DECODE,        /* time in decode, s, histogram */
-    SQ_E2E,           /* end-to-end request time, s, histogram */
-    SQ_ITL,           /* inter-token latency or time per output token, s */
-    SQ_PROMPT_TOKENS, /* prompt tokens processed: counter, or histogram sum */
-    SQ_GEN_TOKENS,    /* tokens generated: counter, or histogram sum */
-    SQ_REQUESTS,      /* requests finished, counter */
+    SQ_RUNNING = 0,    /* requests running (in a batch), gauge */
+    SQ_WAITING,        /* requests waiting (queued, deferred), gauge */
+    SQ_KV_USAGE,       /* KV-cache in use, 0..1, gauge */
+    SQ_TTFT,           /* time to first token, s, histogram */
+    SQ_QUEUE,          /* time queued, s, histogram */
+    SQ_PREFILL,        /* time in prefill, s, histogram */
+    SQ_DECODE,         /* time in decode, s, histogram */
+    SQ_E2E,            /* end-to-end request time, s, histogram */
+    SQ_ITL,            /* inter-token latency or time per output token, s */
+    SQ_PROMPT_TOKENS,  /* prompt tokens processed: counter, or histogram sum */
+    SQ_GEN_TOKENS,     /* tokens generated: counter, or histogram sum */
+    SQ_REQUESTS,       /* requests finished, counter */
     SQ_PROMPT_SECONDS, /* time spent on prompts, s, counter (llama.cpp) */
     SQ_GEN_SECONDS,    /* time spent generating, s, counter (llama.cpp) */
     SQ_COUNT

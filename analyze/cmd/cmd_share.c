@@ -90,6 +90,18 @@ static void report(FILE *f, const char *out, const struct share_report *r,
     if (r->sha256[0])
         fprintf(f, "sha256 of the shared trace: %s (quote it in the report)\n",
                 r->sha256);
+    if (r->scrapes_kept)
+        fprintf(f,
+                "kept as they are: %" PRIu64
+                " server metrics scrapes (numbers, metric names, model "
+                "labels)\n",
+                r->scrapes_kept);
+    if (r->scrapes_dropped)
+        fprintf(f,
+                "dropped: %" PRIu64
+                " server metrics scrapes (--anonymize-models: their labels "
+                "name the models)\n",
+                r->scrapes_dropped);
     if (r->unknown_records)
         fprintf(f,
                 "kept as they are: %" PRIu64

@@ -33,8 +33,12 @@ struct share_report {
     size_t n_header_names;
     unsigned models_renamed, labels_renamed;
     uint64_t unknown_records; /* kinds this reader does not know: copied */
-    char *damage;             /* the reader's error when the input is damaged */
-    char sha256[65];          /* of the bytes written ("" when none) */
+    /* --server-metrics scrapes: copied as they are (numbers and metric
+     * names), or dropped with --anonymize-models (their labels name the
+     * models) */
+    uint64_t scrapes_kept, scrapes_dropped;
+    char *damage;    /* the reader's error when the input is damaged */
+    char sha256[65]; /* of the bytes written ("" when none) */
 };
 
 /* Reads the trace at in ("-" stdin) and writes the shared copy to out

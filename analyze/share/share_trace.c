@@ -428,6 +428,15 @@ static int share_record(struct share_ctx *c, const struct trace_record *rec)
         return share_result(c, rec);
     case TRACE_FOOTER:
         return trace_write_tree(c->w, rec->raw);
+    case TRACE_SERVER_METRICS:
+        /* numbers, metric names and the URL (the endpoint is kept too);
+         * but label values name the models, so not when they are hidden */
+        if (c->o->anonymize_models) {
+            c->rep->scrapes_dropped++;
+            return 0;
+        }
+        c->rep->scrapes_kept++;
+        return trace_write_tree(c->w, rec->raw);
     default:
         c->rep->unknown_records++;
         return rec->raw ? trace_write_tree(c->w, rec->raw) : 0;

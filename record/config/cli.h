@@ -105,8 +105,8 @@ struct config {
     const char *server_metrics[CLI_MAX_SERVER_METRICS];
     size_t n_server_metrics;
     double server_metrics_interval_s; /* --server-metrics-interval, 1 */
-    bool server_metrics_send_key; /* --server-metrics-send-key: the run's
-                                     key goes to the metrics URLs too */
+    bool server_metrics_send_key;     /* --server-metrics-send-key: the run's
+                                         key goes to the metrics URLs too */
     bool no_content;
     bool compress;           /* --compress (or -o NAME.zst): zstd frames */
     unsigned format_version; /* --format-version, 0: the newest */

@@ -78,8 +78,8 @@ static size_t on_header(char *ptr, size_t size, size_t nmemb, void *ud)
     if (n > 9 && memcmp(ptr, "HTTP/", 5) == 0) {
         const char *sp = memchr(ptr, ' ', n);
         if (sp && (size_t)(sp - ptr) + 4 <= n)
-            s->status = (sp[1] - '0') * 100 + (sp[2] - '0') * 10 +
-                        (sp[3] - '0');
+            s->status =
+                (sp[1] - '0') * 100 + (sp[2] - '0') * 10 + (sp[3] - '0');
     }
     return n;
 }

@@ -742,8 +742,7 @@ static void scrapes_begin(struct run_loop *r)
                             (suseconds_t)(us % 1000000)};
     if (!r->scrapes.n)
         return;
-    run_loop_check_write(r,
-                         run_scrapes_write_held(&r->scrapes, r->s->writer));
+    run_loop_check_write(r, run_scrapes_write_held(&r->scrapes, r->s->writer));
     if (!r->fatal)
         event_add(r->scrape_timer, &every);
 }

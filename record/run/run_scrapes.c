@@ -23,8 +23,7 @@ static char *shown_url(const char *url, const char *key)
     if (!plain)
         return NULL;
     if (at) /* drop the credentials between :// and @ */
-        memmove(plain + (p - url), plain + (at + 1 - url),
-                strlen(at + 1) + 1);
+        memmove(plain + (p - url), plain + (at + 1 - url), strlen(at + 1) + 1);
     out = sanitize_url(plain, key);
     free(plain);
     return out;

@@ -107,9 +107,20 @@ creds="http://scraper:s3cr3tpass@${MURL#http://}"
     --server-metrics "$creds" -o "$T/d.ttrace" 2>/dev/null || fail "record d"
 ! grep -qaF s3cr3tpass "$T/d.ttrace" || fail "the URL's password is in the trace"
 
-# 5. usage errors
+# 5. share copies the scrapes as they are, and drops them when the models
+# are anonymized (their labels name the model)
+"$TT_ANALYZE" share "$T/a.ttrace" -o "$T/s.ttrace" 2>"$T/s.err" >/dev/null || fail "share"
+assert_eq "$(count "$(dump "$T/s.ttrace")" server_metrics)" "$(count "$T/a.ttrace.jsonl" server_metrics)" "scrapes kept by share"
+assert_eq "$(jqs "$T/s.ttrace.jsonl" '[.[]|select(.kind=="server_metrics")|.text]')" \
+    "$(jqs "$T/a.ttrace.jsonl" '[.[]|select(.kind=="server_metrics")|.text]')" "scrape text unchanged"
+"$TT_ANALYZE" share "$T/a.ttrace" -o "$T/s2.ttrace" --anonymize-models >"$T/s2.out" 2>&1 || fail "share --anonymize-models"
+assert_eq "$(count "$(dump "$T/s2.ttrace")" server_metrics)" 0 "scrapes dropped with --anonymize-models"
+grep -q "dropped: .* server metrics scrapes" "$T/s2.out" || fail "share does not say it dropped the scrapes"
+
+# 6. usage errors
 expect_exit 2 "$TT_RECORD" -u "$URL" -m test --server-metrics ftp://x/metrics -o "$T/e.ttrace"
 expect_exit 2 "$TT_RECORD" -u "$URL" -m test --server-metrics "$MURL" \
     --server-metrics-interval 1ms -o "$T/e.ttrace"
-"$TT_RECORD" --help | grep -q -- "--server-metrics URL" || fail "--help lacks --server-metrics"
+"$TT_RECORD" --help >"$T/help"
+grep -q -- "--server-metrics URL" "$T/help" || fail "--help lacks --server-metrics"
 echo ok
