@@ -26,6 +26,11 @@ static void summary_help(void)
         "failed %%, TTFT, TPOT, ITL, latency, per-request tok/s) and the\n"
         "findings: the fastest and slowest model per class, failures, what\n"
         "not to trust. --detail prints every metric of every group instead.\n"
+        "A trace recorded with --server-metrics adds the server's own side\n"
+        "after the table: running/waiting requests and KV-cache use (min,\n"
+        "median, max), its TTFT, queue, prefill, decode, e2e histograms as\n"
+        "deltas over the run (JSON: traces[].server_metrics;\n"
+        "docs/server-metrics.md).\n"
         "\n"
         "Recomputes every metric from the raw bytes in the traces (see\n"
         "docs/metrics.md): TTFT, TTFT of the first answer token, server TTFT,\n"
@@ -345,6 +350,8 @@ int cmd_summary(int argc, char **argv)
         }
         break;
     }
+    if (o.format == FMT_TABLE && summary_write_server(stdout, &set, o.detail))
+        wrc = 1;
     if (o.format == FMT_TABLE || o.format == FMT_MARKDOWN) {
         if (shard_set_build(&set, &shards) == 0 &&
             summary_write_shards(stdout, &shards, o.format == FMT_MARKDOWN))

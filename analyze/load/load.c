@@ -105,6 +105,7 @@ void load_free_infos(struct trace_info **infos, size_t n)
         free(t->footer_reason);
         free(t->damage);
         free(t->stages);
+        server_metrics_free(&t->server);
         free(t);
     }
     free(infos);
@@ -768,6 +769,11 @@ static int load_one_file(const char *path, const struct load_options *opt,
         case TRACE_STAGE:
             if (L.info)
                 note_stage(L.info, &rec.u.stage);
+            break;
+        case TRACE_SERVER_METRICS:
+            if (L.info &&
+                server_metrics_add(&L.info->server, &rec.u.server_metrics))
+                L.info->server_lost++;
             break;
         default:
             break;

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "metrics.h"
+#include "server_sample.h"
 #include "trace.h"
 
 /* One stage of a sweep, from its stage records (docs/capacity.md): the
@@ -62,6 +63,10 @@ struct trace_info {
     int64_t measured_start_ns, measured_end_ns;
     struct stage_info *stages; /* in the order first seen */
     size_t n_stages;
+    /* --server-metrics: the scrapes, per URL (n 0: none); samples left
+     * out for lack of memory are counted */
+    struct server_metrics server;
+    uint64_t server_lost;
 };
 
 /* Called once per request, in the order requests end in the trace (then

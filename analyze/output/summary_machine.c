@@ -158,6 +158,10 @@ static void json_trace(struct buf *b, const struct trace_info *t)
                (unsigned long long)t->requests,
                t->has_footer && !t->damage ? "true" : "false");
     json_put_cstr(b, t->damage);
+    if (t->server.n) { /* optional: only traces with scrapes */
+        buf_puts(b, ",\"server_metrics\":");
+        summary_json_server(b, t);
+    }
     buf_puts(b, "}");
 }
 

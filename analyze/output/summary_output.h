@@ -20,6 +20,13 @@ int summary_write_table(FILE *out, const struct group_set *set);
 int summary_write_markdown(FILE *out, const struct group_set *set);
 int summary_write_json(FILE *out, const struct group_set *set);
 int summary_write_csv(FILE *out, const struct group_set *set);
+/* The server's side of each trace with --server-metrics scrapes
+ * (summary_server.c): a block per URL after the table; detail: every
+ * quantity, with the family it came from. Nothing without scrapes. */
+int summary_write_server(FILE *out, const struct group_set *set, bool detail);
+/* The same per trace as a JSON array (of trace_info's scrape URLs). */
+struct buf;
+void summary_json_server(struct buf *b, const struct trace_info *t);
 /* The OpenMetrics text exposition (summary_openmetrics.c): summaries in
  * seconds with quantiles, counters of requests and errors, run gauges,
  * "# EOF" at the end. */
