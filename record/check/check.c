@@ -1,6 +1,7 @@
 /* check: --check orchestration: the base URL and key lines, one probe per
  * model, its verdict, and the exit code. */
 #include "check.h"
+#include "check_api_alt.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -248,6 +249,7 @@ static int probe_model(struct check_ctx *c, size_t i)
     struct check_verdict v;
     f.proxy = c->proxy.url[0] ? c->proxy_note : "";
     char rid[48], models[1024] = "", record[sizeof c->record_hint + 256];
+    char missing[1024] = "", alt_url[BASE_URL_MAX + 128] = "";
     char *body;
     bool from_file;
     int rc;
@@ -296,6 +298,9 @@ static int probe_model(struct check_ctx *c, size_t i)
     snprintf(record, sizeof record, "%s%s%s", c->record_hint,
              from_file ? "" : " -m ", from_file ? "" : model);
     f.record_hint = record;
+    f.models_missing = missing;
+    f.api = api_kind_name(c->cfg->api);
+    f.alt_api = f.alt_url = "";
     check_verdict_classify(&f, &v);
     if (strcmp(v.id, "unknown-model") == 0) {
         char url[BASE_URL_MAX + 16];
@@ -303,6 +308,32 @@ static int probe_model(struct check_ctx *c, size_t i)
         check_models_hint(url, c->key.header, c->tc.proxy, f.anthropic, model,
                           min_d(5.0, c->tc.timeout_s), models, sizeof models);
         check_verdict_classify(&f, &v);
+    } else if (v.ok) { /* a server that ignores the name answers for any */
+        char url[BASE_URL_MAX + 16];
+        models_url(c, url, sizeof url);
+        check_models_missing(url, c->key.header, c->tc.proxy, f.anthropic,
+                             model, min_d(5.0, c->tc.timeout_s), missing,
+                             sizeof missing);
+    } else if (strcmp(v.id, "wrong-path") == 0 && !c->cfg->sdk_base) {
+        struct check_api_alt alt = {
+            .base_url = c->cfg->base_url,
+            .api = c->cfg->api,
+            .key = c->key.value,
+            .proxy = c->tc.proxy,
+            .cacert = c->cfg->cacert,
+            .insecure = c->cfg->insecure,
+            .timeout_s = min_d(5.0, c->tc.timeout_s),
+            .item = &c->wl.classes[0].items[0],
+            .max_tokens = (long long)c->max_tokens,
+        };
+        f.alt_status = check_api_alt_find(&alt, model, &f.alt_api, alt_url,
+                                          sizeof alt_url);
+        if (f.alt_status) {
+            f.alt_url = alt_url;
+            check_verdict_classify(&f, &v);
+        } else {
+            f.alt_api = "";
+        }
     }
     check_report_probe(model, &f, &v);
     check_probe_free(&p);

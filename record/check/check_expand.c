@@ -59,10 +59,18 @@ static const char *fact(const struct probe_facts *f, const char *name, char *b,
         return f->location[0] ? f->location : "(no Location header)";
     if (!strcmp(name, "models"))
         return f->models_hint;
+    if (!strcmp(name, "api"))
+        return f->api ? f->api : "";
+    if (!strcmp(name, "alt_api"))
+        return f->alt_api ? f->alt_api : "";
+    if (!strcmp(name, "alt_url"))
+        return f->alt_url ? f->alt_url : "";
     if (!strcmp(name, "record"))
         return f->record_hint;
     if (!strcmp(name, "status"))
         snprintf(b, len, "%d", f->http_status);
+    else if (!strcmp(name, "alt_status"))
+        snprintf(b, len, "%d", f->alt_status);
     else if (!strcmp(name, "key_len"))
         snprintf(b, len, "%zu", f->key_len);
     else if (!strcmp(name, "max_tokens"))

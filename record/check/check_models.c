@@ -8,6 +8,8 @@
 #include <strings.h>
 
 #include "buf.h"
+#include "printable.h"
+#include "suggest.h"
 
 #define MODELS_MAX_BODY ((size_t)2 << 20)
 #define NAME_MAX_CMP 128
@@ -122,41 +124,54 @@ static size_t on_body(char *p, size_t size, size_t nmemb, void *ud)
     return buf_append(ud, p, n) == BUF_OK ? n : CURL_WRITEFUNC_ERROR;
 }
 
+/* GETs models_url into b (capped); returns the HTTP status, 0 when no
+ * answer came. */
+static long fetch_list(const char *models_url, const char *auth_header,
+                       const char *proxy, bool anthropic, double timeout_s,
+                       struct buf *b)
+{
+    CURL *e = curl_easy_init();
+    struct curl_slist *h = NULL, *n;
+    long status = 0;
+    if (!e)
+        return 0;
+    if (auth_header && (n = curl_slist_append(h, auth_header)))
+        h = n;
+    if (anthropic && (n = curl_slist_append(h, "anthropic-version: "
+                                               "2023-06-01")))
+        h = n;
+    curl_easy_setopt(e, CURLOPT_URL, models_url);
+    curl_easy_setopt(e, CURLOPT_HTTPHEADER, h);
+    curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(e, CURLOPT_WRITEDATA, b);
+    curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, (long)(timeout_s * 1000));
+    curl_easy_setopt(e, CURLOPT_USERAGENT, "tokentrace-record/" TT_VERSION);
+    if (proxy) { /* the probes' proxy (no_proxy already applied) */
+        curl_easy_setopt(e, CURLOPT_PROXY, proxy);
+        curl_easy_setopt(e, CURLOPT_NOPROXY, "");
+    }
+    if (curl_easy_perform(e) != CURLE_OK ||
+        curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &status) != CURLE_OK)
+        status = 0;
+    curl_slist_free_all(h);
+    curl_easy_cleanup(e);
+    return status;
+}
+
 void check_models_hint(const char *models_url, const char *auth_header,
                        const char *proxy, bool anthropic, const char *model,
                        double timeout_s, char *hint, size_t len)
 {
-    CURL *e = curl_easy_init();
-    struct curl_slist *h = NULL, *n;
     struct buf b;
     char names[600], best[160];
-    long status = 0;
     int count = -1;
     buf_init(&b, MODELS_MAX_BODY);
-    if (e && auth_header && (n = curl_slist_append(h, auth_header)))
-        h = n;
-    if (e && anthropic &&
-        (n = curl_slist_append(h, "anthropic-version: "
-                                  "2023-06-01")))
-        h = n;
-    if (e) {
-        curl_easy_setopt(e, CURLOPT_URL, models_url);
-        curl_easy_setopt(e, CURLOPT_HTTPHEADER, h);
-        curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
-        curl_easy_setopt(e, CURLOPT_WRITEDATA, &b);
-        curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
-        curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, (long)(timeout_s * 1000));
-        curl_easy_setopt(e, CURLOPT_USERAGENT, "tokentrace-record/" TT_VERSION);
-        if (proxy) { /* the probes' proxy (no_proxy already applied) */
-            curl_easy_setopt(e, CURLOPT_PROXY, proxy);
-            curl_easy_setopt(e, CURLOPT_NOPROXY, "");
-        }
-        if (curl_easy_perform(e) == CURLE_OK &&
-            curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &status) == CURLE_OK &&
-            status == 200 && b.len)
-            count = check_models_parse(b.data, b.len, model, 12, names,
-                                       sizeof names, best, sizeof best);
-    }
+    if (fetch_list(models_url, auth_header, proxy, anthropic, timeout_s, &b) ==
+            200 &&
+        b.len)
+        count = check_models_parse(b.data, b.len, model, 12, names,
+                                   sizeof names, best, sizeof best);
     if (count > 0)
         snprintf(hint, len, ": the gateway lists %d model%s: %s%s%s%s", count,
                  count == 1 ? "" : "s", names,
@@ -164,8 +179,102 @@ void check_models_hint(const char *models_url, const char *auth_header,
     else
         snprintf(hint, len, " (the gateway's list, if it has one: GET %s)",
                  models_url);
-    curl_slist_free_all(h);
-    if (e)
-        curl_easy_cleanup(e);
+    buf_free(&b);
+}
+
+/* The list of a models reply, or NULL (root is set for cJSON_Delete). */
+static const cJSON *model_list(const char *body, size_t len, cJSON **root)
+{
+    const cJSON *list;
+    *root = cJSON_ParseWithLength(body, len);
+    list = cJSON_IsArray(*root)
+               ? *root
+               : cJSON_GetObjectItemCaseSensitive(*root, "data");
+    if (!cJSON_IsArray(list))
+        list = cJSON_GetObjectItemCaseSensitive(*root, "models");
+    return cJSON_IsArray(list) ? list : NULL;
+}
+
+#define LISTED_MAX_RANK 8
+
+int check_models_listed(const char *body, size_t len, const char *model,
+                        size_t max, char *closest, size_t closest_len,
+                        int *count)
+{
+    cJSON *root;
+    const cJSON *list = model_list(body, len, &root), *e;
+    const char *rank[LISTED_MAX_RANK];
+    size_t dist[LISTED_MAX_RANK], n_rank = 0, pos = 0, limit, i;
+    int n = 0, listed = 0;
+    closest[0] = '\0';
+    *count = 0;
+    if (!list) {
+        cJSON_Delete(root);
+        return -1;
+    }
+    if (max > LISTED_MAX_RANK)
+        max = LISTED_MAX_RANK;
+    /* close enough to name: a third of the name, at least 3 edits */
+    limit = strlen(model) / 3 < 3 ? 3 : strlen(model) / 3;
+    cJSON_ArrayForEach(e, list)
+    {
+        const char *name = entry_name(e);
+        size_t d, k;
+        if (!name || !*name)
+            continue;
+        n++;
+        if (strcasecmp(name, model) == 0 ||
+            strcasecmp(base_name(name), base_name(model)) == 0)
+            listed = 1;
+        d = suggest_distance(name, model);
+        if (d > limit)
+            continue;
+        /* insertion into the ranking, nearest first, ties in list order */
+        for (k = n_rank; k > 0 && dist[k - 1] > d; k--)
+            if (k < max) {
+                rank[k] = rank[k - 1];
+                dist[k] = dist[k - 1];
+            }
+        if (k < max) {
+            rank[k] = name;
+            dist[k] = d;
+            if (n_rank < max)
+                n_rank++;
+        }
+    }
+    *count = n;
+    for (i = 0; !listed && i < n_rank && pos + 1 < closest_len; i++) {
+        char shown[120]; /* a server's text, shown on a terminal */
+        pos += (size_t)snprintf(closest + pos, closest_len - pos, "%s'%s'",
+                                i ? ", " : "",
+                                printable_copy(shown, sizeof shown, rank[i]));
+        if (pos >= closest_len)
+            pos = closest_len - 1;
+    }
+    cJSON_Delete(root);
+    return n == 0 ? -1 : listed;
+}
+
+void check_models_missing(const char *models_url, const char *auth_header,
+                          const char *proxy, bool anthropic, const char *model,
+                          double timeout_s, char *out, size_t len)
+{
+    struct buf b;
+    char closest[400];
+    int count = 0;
+    buf_init(&b, MODELS_MAX_BODY);
+    out[0] = '\0';
+    if (fetch_list(models_url, auth_header, proxy, anthropic, timeout_s, &b) ==
+            200 &&
+        b.len &&
+        check_models_listed(b.data, b.len, model, 3, closest, sizeof closest,
+                            &count) == 0)
+        snprintf(out, len,
+                 "GET %s lists %d model%s and not '%s'%s%s%s: the server "
+                 "answered anyway, so it may ignore the name and serve "
+                 "another model; the trace will say '%s' all the same",
+                 models_url, count, count == 1 ? "" : "s", model,
+                 closest[0] ? " (closest: " : "", closest,
+                 closest[0] ? ")" : "", model);
     buf_free(&b);
 }

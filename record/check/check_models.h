@@ -24,4 +24,23 @@ int check_models_parse(const char *body, size_t len, const char *model,
                        size_t max, char *out, size_t outlen, char *best,
                        size_t bestlen);
 
+/* Writes into out, for a model that answered, a warning when the
+ * server's GET models_url lists models and model is not among them (a
+ * server that ignores the model name answers for any): "lists 2 models
+ * and not 'x' (closest: 'a', 'b')". out is "" when the model is listed,
+ * or when the list cannot be had (no such endpoint, not a list, no
+ * answer within timeout_s). Arguments as check_models_hint. */
+void check_models_missing(const char *models_url, const char *auth_header,
+                          const char *proxy, bool anthropic, const char *model,
+                          double timeout_s, char *out, size_t len);
+
+/* Whether the model list body names model (exactly, or the same name
+ * after a "provider/" or path prefix, ignoring case): 1 listed, 0 not
+ * (then the up to max closest names, quoted, comma-separated, go into
+ * closest, "" when none is close, and *count is the list's length), -1
+ * when body is not a model list. */
+int check_models_listed(const char *body, size_t len, const char *model,
+                        size_t max, char *closest, size_t closest_len,
+                        int *count);
+
 #endif

@@ -97,6 +97,8 @@ void check_verdict_notes(const struct probe_facts *f, struct check_notes *out)
             "but clients that trust the header (SDKs, Cline) may parse it "
             "as a single JSON body and fail: fix the gateway's Content-Type",
             f->content_type && *f->content_type ? f->content_type : "(none)");
+    if (f->models_missing && f->models_missing[0])
+        add(out, true, "%s", f->models_missing);
     chunking_notes(f, out);
     if (ttft >= CHECK_TTFT_HIGH_MS && tpot >= 0 &&
         tpot < CHECK_TPOT_NORMAL_MS) {

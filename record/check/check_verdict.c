@@ -170,6 +170,12 @@ static bool m_404(const struct probe_facts *f)
     return f->http_status == 404;
 }
 
+/* 404 here while another API kind's path answers. */
+static bool m_404_other_api(const struct probe_facts *f)
+{
+    return f->http_status == 404 && f->alt_api && f->alt_api[0];
+}
+
 static bool m_redirect(const struct probe_facts *f)
 {
     return f->http_status >= 300 && f->http_status < 400;
@@ -203,6 +209,12 @@ static bool m_reset(const struct probe_facts *f)
 static bool m_stream_error(const struct probe_facts *f)
 {
     return f->stream_errors > 0 || kind_is(f, ERROR_KIND_STREAM_ERROR);
+}
+
+/* The error came before any token: the user got no answer at all. */
+static bool m_stream_error_first(const struct probe_facts *f)
+{
+    return m_stream_error(f) && f->token_events == 0;
 }
 
 static bool m_stall(const struct probe_facts *f)
@@ -347,6 +359,11 @@ static const struct verdict_case cases[] = {
      "Cline posts to cline.openAiBaseUrl + /chat/completions and most "
      "gateways want that base to end in /v1: set cline.openAiBaseUrl to "
      "{base}/v1"},
+    {"wrong-api", false, m_404_other_api,
+     "not found (HTTP 404): nothing answers at {url}, but POST {alt_url} "
+     "answers (HTTP {alt_status}): the server speaks {alt_api}, not "
+     "{api}{server}",
+     "add --api {alt_api} (the base URL is right; the API kind is not)"},
     {"wrong-path", false, m_404,
      "not found (HTTP 404): nothing answers at {url}: the base URL's path "
      "is wrong{server}",
@@ -380,12 +397,20 @@ static const struct verdict_case cases[] = {
     {"reset", false, m_reset, "connection closed before the answer ({curl})",
      "the server or a proxy hung up: check the scheme (http or https) and "
      "the port, and that the gateway is up"},
+    {"stream-error", false, m_stream_error_first,
+     "error inside the stream: HTTP {status}, then an error event before "
+     "the first token{stream_error}",
+     "the upstream failed after the gateway had answered 200 (overload, "
+     "content filter, a prompt longer than the context); users get no "
+     "answer at all; check again later (the analyzer counts these as "
+     "stream_error)"},
     {"stream-error", false, m_stream_error,
      "error inside the stream: HTTP {status}, then after {token_events} an "
      "error event{stream_error}",
-     "the upstream failed after the gateway had answered 200 (overload, "
-     "content filter, context length); users see a cut answer; check again "
-     "later (the analyzer counts these as stream_error)"},
+     "the upstream failed mid-answer after the gateway had answered 200 "
+     "(overload, content filter, the context filled up); users see a cut "
+     "answer; check again later (the analyzer counts these as "
+     "stream_error)"},
     {"stall", false, m_stall,
      "stalled: no data for {wait} s after {token_events}",
      "the stream stopped without ending: a hung upstream or a buffering "

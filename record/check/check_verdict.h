@@ -45,6 +45,15 @@ struct probe_facts {
     int64_t max_tokens;
     double timeout_s, idle_timeout_s, connect_timeout_s;
     const char *models_hint; /* ": the gateway lists ..." or "" */
+    /* a model that answered but is not in GET /v1/models
+     * (check_models_missing), "" when listed or unknown */
+    const char *models_missing;
+    const char *api; /* the API kind's name, "openai-chat" */
+    /* after a 404: another API kind whose path answers (check_api_alt):
+     * its name ("" none), shown URL and HTTP status */
+    const char *alt_api;
+    const char *alt_url;
+    int alt_status;
     const char *record_hint; /* arguments to record with, for the OK fix */
     /* "via proxy URL (from VAR)" when requests go through one, else "" */
     const char *proxy;

@@ -22,6 +22,7 @@ struct row {
     int tokens; /* token events, -1: 0 */
     uint64_t stream_errors;
     bool oversized;
+    const char *alt; /* another API kind whose path answered */
     const char *want_id;
     const char *in_cause;
     const char *in_fix;
@@ -180,6 +181,15 @@ static const struct row rows[] = {
      .want_id = "wrong-path",
      .in_cause = "nothing answers at http://gw/api/v1/messages",
      .in_fix = "the part before /v1/messages"},
+    /* ... and when another kind's path answers, that kind */
+    {.kind = "http_404",
+     .status = 404,
+     .anthropic = true,
+     .alt = "openai-chat",
+     .want_id = "wrong-api",
+     .in_cause = "but POST http://gw/api/v1/chat/completions answers (HTTP "
+                 "200): the server speaks openai-chat, not anthropic",
+     .in_fix = "add --api openai-chat"},
     {.kind = "http_301",
      .status = 301,
      .location = "https://gw/api",
@@ -216,7 +226,14 @@ static const struct row rows[] = {
      .tokens = 3,
      .stream_errors = 1,
      .want_id = "stream-error",
-     .in_cause = "after 3 token events"},
+     .in_cause = "after 3 token events",
+     .in_fix = "users see a cut answer"},
+    {.kind = "stream_error",
+     .tokens = -1,
+     .stream_errors = 1,
+     .want_id = "stream-error",
+     .in_cause = "an error event before the first token",
+     .in_fix = "users get no answer at all"},
     {.kind = "idle_timeout",
      .idle = true,
      .tokens = 3,
@@ -310,6 +327,10 @@ static void facts_of(const struct row *r, struct probe_facts *f)
     f->stream_error_type = "";
     f->stream_error_message = "";
     f->oversized = r->oversized;
+    f->api = r->anthropic ? "anthropic" : "openai-chat";
+    f->alt_api = r->alt ? r->alt : "";
+    f->alt_url = r->alt ? "http://gw/api/v1/chat/completions" : "";
+    f->alt_status = r->alt ? 200 : 0;
 }
 
 /* Notes of working probes: several tokens per chunk, TTFT vs TPOT. */
@@ -420,6 +441,38 @@ static void test_models(void)
           strcmp(best, "a") == 0);
 }
 
+/* Whether a list names the model, and the closest when not. */
+static void test_models_listed(void)
+{
+    char closest[256];
+    int n = 0;
+    const char *list = "{\"data\":[{\"id\":\"llama-3.1-8b-instruct\"},"
+                       "{\"id\":\"llama-3.1-70b-instruct\"},{\"id\":"
+                       "\"qwen2.5-7b\"},{\"id\":\"models/Tiny.gguf\"}]}";
+    CHECK(check_models_listed(list, strlen(list), "qwen2.5-7b", 3, closest,
+                              sizeof closest, &n) == 1);
+    /* a path or provider prefix, and case, do not matter */
+    CHECK(check_models_listed(list, strlen(list), "tiny.gguf", 3, closest,
+                              sizeof closest, &n) == 1);
+    CHECK(check_models_listed(list, strlen(list), "llama-3.1-8b-instruc", 3,
+                              closest, sizeof closest, &n) == 0 &&
+          n == 4);
+    CHECK_MSG(strcmp(closest, "'llama-3.1-8b-instruct', "
+                              "'llama-3.1-70b-instruct'") == 0,
+              "closest: %s", closest);
+    CHECK(check_models_listed(list, strlen(list), "gpt-4o", 3, closest,
+                              sizeof closest, &n) == 0 &&
+          closest[0] == '\0');
+    /* at most max names, nearest first */
+    CHECK(check_models_listed(list, strlen(list), "llama-3.1-8b-instruc", 1,
+                              closest, sizeof closest, &n) == 0 &&
+          strcmp(closest, "'llama-3.1-8b-instruct'") == 0);
+    CHECK(check_models_listed("{}", 2, "x", 3, closest, sizeof closest, &n) ==
+          -1);
+    CHECK(check_models_listed("{\"data\":[]}", 11, "x", 3, closest,
+                              sizeof closest, &n) == -1);
+}
+
 int main(void)
 {
     const char *const *ids = check_verdict_ids();
@@ -453,5 +506,6 @@ int main(void)
     test_notes();
     test_bodies();
     test_models();
+    test_models_listed();
     return CHECK_DONE();
 }

@@ -4,7 +4,8 @@
 # listening socket with a full backlog for a connect timeout), TLS (https
 # to a plain-http port; a TCP server that never answers the handshake),
 # first byte (accept-no-answer), and failures after the answer began: a
-# stall, a reset, an error event mid-stream, headers and then nothing, an
+# stall, a reset, an error event mid-stream (and one before the first
+# token: no answer at all, not a cut one), headers and then nothing, an
 # endless line. Every one exits 1, within its timeout.
 . "${TT_SOURCE_DIR:?}/tests/lib/lib.sh"
 . "$TT_SOURCE_DIR/tests/lib/doctor_lib.sh"
@@ -40,7 +41,8 @@ has tlsto.out "try http:// instead of https://"
 start_replay --synthetic 'ttft=30ms,tpot=5ms,tokens=12' \
     --fault accept-no-answer@silent --fault stall@stalls \
     --fault reset-mid-stream@resets --fault error-mid-stream@errs \
-    --fault headers-only@headers --fault endless-line@endless
+    --fault headers-only@headers --fault endless-line@endless \
+    --fault error-first@errfirst
 fails tls tls "TLS: the handshake with 127.0.0.1:$PORT failed" \
     -u "https://127.0.0.1:$PORT/api" -m m
 has tls.out "an https:// URL on a plain-http port (try http://)"
@@ -52,6 +54,12 @@ fails reset reset "connection reset mid-stream after 3 token events" \
     -u "$URL/api" -m resets
 fails errs stream-error "error inside the stream: HTTP 200, then after 3 token events an error event: server_error" \
     -u "$URL/api" -m errs
+has errs.out "users see a cut answer"
+# an error before any token: no answer at all, not a cut one
+fails errfirst stream-error "error inside the stream: HTTP 200, then an error event before the first token" \
+    -u "$URL/api" -m errfirst
+has errfirst.out "users get no answer at all"
+hasnt errfirst.out "cut answer"
 fails headers timeout-first-token "timeout (first token): HTTP 200 and no body, but no token within 1 s" \
     -u "$URL/api" -m headers --idle-timeout 1s
 fails endless not-sse "not an event stream" -u "$URL/api" -m endless
