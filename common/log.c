@@ -19,6 +19,11 @@ void log_set_quiet(int q)
     quiet = q;
 }
 
+int log_quiet(void)
+{
+    return quiet;
+}
+
 static void vlog(const char *kind, const char *fmt, va_list ap)
     __attribute__((format(printf, 2, 0)));
 

@@ -9,6 +9,10 @@ void log_set_program(const char *name);
 /* Silences warnings and notes (errors still print). */
 void log_set_quiet(int quiet);
 
+/* The current setting of log_set_quiet (to restore it after a pass that
+ * reads inputs a second time and must not repeat their warnings). */
+int log_quiet(void);
+
 /* Prints "<prog>: error: <msg>\n" on stderr. */
 void log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

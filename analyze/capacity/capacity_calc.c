@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "capacity.h"
+#include "stage_window.h"
 
 static int cmp_rows(const void *a, const void *b)
 {
@@ -17,35 +18,25 @@ static int cmp_rows(const void *a, const void *b)
     return (x->start_ns > y->start_ns) - (x->start_ns < y->start_ns);
 }
 
-/* Marks the requests of rows[0..n) (one stage, by start) that started
- * before the stage's first request ended (ramp-up: the server was still
- * filling) or ended after the first end that followed the stage's last
- * send (drain: the load was already falling), or were sent before
- * ramp_end (--ramp; -1 none), and returns the window
- * between those two moments in *from / *to (-1 when there is none). */
-static void mark_transient(struct cap_row *rows, size_t n, int64_t ramp_end,
-                           int64_t *from, int64_t *to)
+/* Marks the transient requests of rows[0..n) (one stage) by the shared
+ * rule (analyze/load/stage_window.h) and returns the steady window in
+ * *from / *to. Returns 0 or STATS_E_NOMEM. */
+static int mark_transient(struct cap_row *rows, size_t n, int64_t ramp_end,
+                          int64_t *from, int64_t *to)
 {
-    int64_t first_end = -1, last_send = -1, drain = -1;
+    struct stage_span *spans = malloc((n ? n : 1) * sizeof *spans);
     size_t i;
+    if (!spans)
+        return STATS_E_NOMEM;
     for (i = 0; i < n; i++) {
-        if (rows[i].end_ns >= 0 &&
-            (first_end < 0 || rows[i].end_ns < first_end))
-            first_end = rows[i].end_ns;
-        if (rows[i].start_ns > last_send)
-            last_send = rows[i].start_ns;
+        spans[i].start_ns = rows[i].start_ns;
+        spans[i].end_ns = rows[i].end_ns;
     }
+    stage_window_mark(spans, n, ramp_end, from, to);
     for (i = 0; i < n; i++)
-        if (rows[i].end_ns > last_send && (drain < 0 || rows[i].end_ns < drain))
-            drain = rows[i].end_ns;
-    /* with --ramp, the ramp is ramp-up too, however long it lasts */
-    if (ramp_end > first_end)
-        first_end = ramp_end;
-    for (i = 0; i < n; i++)
-        rows[i].transient = rows[i].start_ns < first_end ||
-                            rows[i].end_ns < 0 || rows[i].end_ns > drain;
-    *from = first_end;
-    *to = drain;
+        rows[i].transient = spans[i].transient;
+    free(spans);
+    return STATS_OK;
 }
 
 enum row_field { F_TTFT, F_TPOT, F_LATENCY, F_ITL_P50 };
@@ -150,7 +141,8 @@ static int judge_stage(struct cap_set *s, struct cap_stage *st)
     size_t i;
     int rc;
     describe(s, st);
-    mark_transient(rows, st->n, st->ramp_end_ns, &from, &to);
+    if ((rc = mark_transient(rows, st->n, st->ramp_end_ns, &from, &to)))
+        return rc;
     for (i = 0; i < st->n; i++) {
         bool used = s->opt.include_transient || !rows[i].transient;
         st->requests++;

@@ -70,6 +70,7 @@ static const struct {
     {"--detail", OPT_DETAIL},
     {"--width", OPT_DETAIL},
     {"--fail-on", OPT_FAIL_ON},
+    {"--include-transient", OPT_TRANSIENT},
 };
 #define N_KNOWN_FLAGS (sizeof known_flags / sizeof known_flags[0])
 
@@ -175,6 +176,9 @@ int analyze_options_parse(int argc, char **argv, unsigned allowed,
         } else if ((allowed & OPT_FAIL_ON) && flag_is(a, "--fail-on")) {
             if (!(o->fail_on = flag_value(argc, argv, &i, "--fail-on")))
                 return 2;
+        } else if ((allowed & OPT_TRANSIENT) &&
+                   strcmp(a, "--include-transient") == 0) {
+            o->include_transient = true;
         } else if ((allowed & OPT_DETAIL) && strcmp(a, "--detail") == 0) {
             o->detail = true;
         } else if ((allowed & OPT_DETAIL) && flag_is(a, "--width")) {
@@ -203,6 +207,46 @@ int analyze_options_parse(int argc, char **argv, unsigned allowed,
     return 0;
 }
 
+/* Marks the stages' transient requests into set->window (a first read
+ * of the inputs). Returns 0 (also when stdin made it impossible: warned,
+ * nothing marked), 1 out of memory (said). */
+static int analyze_mark_transient(const struct analyze_options *o,
+                                  struct group_set *set)
+{
+    struct stage_window *w = calloc(1, sizeof *w);
+    int rc;
+    if (!w) {
+        log_error("out of memory");
+        return 1;
+    }
+    /* warnings (damage, repeated traces) are said by the second read, the
+     * one that counts */
+    int was_quiet = log_quiet();
+    log_set_quiet(1);
+    rc = stage_window_load(w, o->traces, o->n_traces, &o->load);
+    log_set_quiet(was_quiet);
+    if (rc == 2) {
+        log_warn("stages read from stdin: their transient requests (ramp-up, "
+                 "drain) cannot be told apart in one read, so they are in "
+                 "the stage groups; give the trace as a file to leave them "
+                 "out");
+        free(w);
+        return 0;
+    }
+    if (rc < 0) {
+        stage_window_free(w);
+        free(w);
+        log_error("out of memory");
+        return 1;
+    }
+    if (w->incomplete)
+        log_warn("too many stage requests to mark them all: some transient "
+                 "requests (ramp-up, drain) stay in the stage groups");
+    set->window = w;
+    set->keep_transient = o->include_transient;
+    return 0;
+}
+
 int analyze_load_groups(const struct analyze_options *o, const char *default_by,
                         struct group_set *set)
 {
@@ -221,5 +265,12 @@ int analyze_load_groups(const struct analyze_options *o, const char *default_by,
         return 2;
     }
     group_set_init(set, &by, &slo);
+    for (size_t i = 0; i < by.n; i++)
+        if (by.dims[i] == DIM_STAGE) {
+            int rc = analyze_mark_transient(o, set);
+            if (rc)
+                return rc;
+            break;
+        }
     return group_set_load(set, o->traces, o->n_traces, &o->load);
 }

@@ -18,15 +18,16 @@ struct analyze_options {
     enum out_format format;
     const char *slo; /* --slo */
     struct load_options load;
-    const char *out_dir; /* -o / --plot */
-    uint64_t seed;       /* --seed */
-    bool html;           /* --html */
-    bool svg;            /* --format svg (plot) */
-    const char *period;  /* trend --by day|week */
-    const char *as;      /* summary --as TOOL|all */
-    bool detail;         /* summary --detail */
-    const char *fail_on; /* compare, trend --fail-on */
-    int width;           /* summary --width (0: the terminal's) */
+    const char *out_dir;    /* -o / --plot */
+    uint64_t seed;          /* --seed */
+    bool html;              /* --html */
+    bool svg;               /* --format svg (plot) */
+    const char *period;     /* trend --by day|week */
+    const char *as;         /* summary --as TOOL|all */
+    bool detail;            /* summary --detail */
+    const char *fail_on;    /* compare, trend --fail-on */
+    int width;              /* summary --width (0: the terminal's) */
+    bool include_transient; /* --include-transient (summary --by stage) */
     bool help;
 };
 
@@ -44,6 +45,7 @@ struct analyze_options {
 #define OPT_AS 0x400u           /* summary --as TOOL|all */
 #define OPT_DETAIL 0x800u       /* --detail, --width N (summary) */
 #define OPT_FAIL_ON 0x1000u     /* --fail-on RULES (compare, trend) */
+#define OPT_TRANSIENT 0x2000u   /* --include-transient (summary, requests) */
 
 /* Parses argv (after the command name). Returns 0, or 2 after printing a
  * one-line usage error. allowed_formats is a bit set of 1 << FMT_*. */
@@ -52,8 +54,11 @@ int analyze_options_parse(int argc, char **argv, unsigned allowed,
                           struct analyze_options *o);
 
 /* Builds and loads a group_set from the options (--by default
- * "model,class"). Returns 0, 1 when an input was damaged (still loaded),
- * or 2 on a usage error (message printed). */
+ * "model,class"). Grouped by stage, the stages' transient requests
+ * (ramp-up, drain: analyze/load/stage_window.h) are marked first (the
+ * inputs are read twice; from stdin they cannot be, which is warned) and
+ * left out unless o->include_transient. Returns 0, 1 when an input was
+ * damaged (still loaded), or 2 on a usage error (message printed). */
 int analyze_load_groups(const struct analyze_options *o, const char *default_by,
                         struct group_set *set);
 

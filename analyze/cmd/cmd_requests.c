@@ -11,6 +11,7 @@
 #include "commands.h"
 #include "json_writer.h"
 #include "log.h"
+#include "stage_window.h"
 #include "text_out.h"
 
 enum row_mode { ROW_CSV_HEADER, ROW_CSV, ROW_JSON };
@@ -26,6 +27,10 @@ struct row {
 struct requests_ctx {
     enum row_mode mode;
     bool measured; /* --classify measured: class is the measured class */
+    /* the stages' transient requests, read ahead (NULL: from stdin, not
+     * known; warned at the first stage request) */
+    const struct stage_window *window;
+    bool warned_stdin;
     struct buf line;
     int write_failed;
 };
@@ -162,6 +167,19 @@ static void row_fill(struct row *r, struct requests_ctx *c,
     row_num(r, "burst_share", m->burst_share);
     row_bool(r, "buffered", m->buffered);
     row_int(r, "keepalives", m->keepalives, true);
+    /* capacity: the stage, and whether the request was sent in its
+     * ramp-up or ended in its drain (left out of its numbers) */
+    row_int(r, "stage", m->stage, m->stage != 0);
+    row_key(r, "transient");
+    if (r->mode != ROW_CSV_HEADER) {
+        if (m->stage && c->window && !m->warmup && !m->superseded)
+            buf_puts(r->b,
+                     stage_window_transient(c->window, m->trace->index, m->id)
+                         ? "true"
+                         : "false");
+        else if (r->mode == ROW_JSON)
+            buf_puts(r->b, "null");
+    }
 }
 
 static void flush_line(struct requests_ctx *c)
@@ -177,6 +195,12 @@ static int requests_row(void *ctx, const struct request_metrics *m)
 {
     struct requests_ctx *c = ctx;
     struct row r = {&c->line, c->mode, 0};
+    if (m->stage && !c->window && !c->warned_stdin) {
+        c->warned_stdin = true;
+        log_warn("requests: stages read from stdin: whether a request was "
+                 "transient (ramp-up, drain) needs a second read, so the "
+                 "transient column is empty; give the trace as a file");
+    }
     if (c->mode == ROW_JSON)
         buf_puts(&c->line, "{");
     row_fill(&r, c, m);
@@ -230,6 +254,11 @@ static void requests_help(void)
         "or the error inside the stream), at most 200 bytes on one line.\n"
         "finish_reason is how the stream said it ended (finish_reason or\n"
         "stop_reason as the server wrote it: stop, length, end_turn...).\n"
+        "stage is the --sweep / --search stage (empty outside one); transient\n"
+        "is true for a stage's request sent during its ramp-up or ended\n"
+        "during its drain, which capacity and summary --by stage leave out\n"
+        "(docs/capacity.md; empty outside a stage and for warmup; the inputs\n"
+        "are read twice for it, so from stdin it stays empty).\n"
         "\n"
         "  --format F       csv (default; header row, RFC 4180 quoting; a "
         "text\n"
@@ -281,8 +310,10 @@ int cmd_requests(int argc, char **argv)
     struct requests_ctx c;
     struct trace_info **infos = NULL;
     size_t n_infos = 0;
+    struct stage_window window;
     bool all_attempts;
-    int rc;
+    int rc, st;
+    memset(&window, 0, sizeof window);
     argc = take_all_attempts(argc, argv, &all_attempts);
     rc = analyze_options_parse(argc, argv,
                                OPT_FORMAT | OPT_TOKENS | OPT_CLASSIFY,
@@ -298,6 +329,19 @@ int cmd_requests(int argc, char **argv)
     buf_init(&c.line, 0);
     c.mode = o.format == FMT_JSON ? ROW_JSON : ROW_CSV;
     c.measured = o.load.classify_measured;
+    {
+        int was_quiet = log_quiet(); /* the second read says the warnings */
+        log_set_quiet(1);
+        st = stage_window_load(&window, o.traces, o.n_traces, &o.load);
+        log_set_quiet(was_quiet);
+        if (st < 0) {
+            log_error("requests: out of memory");
+            rc = 1;
+            goto done;
+        }
+        if (st != 2)
+            c.window = &window;
+    }
     if (c.mode == ROW_CSV)
         requests_header(&c);
     rc = load_trace_files(o.traces, o.n_traces, &o.load, requests_row, NULL, &c,
@@ -306,7 +350,9 @@ int cmd_requests(int argc, char **argv)
         log_error("requests: cannot write the output");
         rc = 1;
     }
+done:
     load_free_infos(infos, n_infos);
+    stage_window_free(&window);
     buf_free(&c.line);
     free(o.traces);
     return rc;

@@ -20,7 +20,7 @@ static void summary_help(void)
         "         [--format table|json|csv|markdown|openmetrics] [--slo "
         "ttft=500ms,tpot=50ms]\n"
         "         [--tokens auto|usage|chunks] [--classify declared|measured]\n"
-        "         [--detail] [--width N]\n"
+        "         [--detail] [--width N] [--include-transient]\n"
         "\n"
         "The table (the default) is one header line, one row per group (n,\n"
         "failed %%, TTFT, TPOT, ITL, latency, per-request tok/s) and the\n"
@@ -68,6 +68,10 @@ static void summary_help(void)
         "                   all: a reconciliation table, each number beside\n"
         "                   tokentrace's, the difference and why\n"
         "                   (docs/definitions.md; table, json or markdown)\n"
+        "  --include-transient  with --by stage: keep the requests of each\n"
+        "                   stage's ramp-up and drain (left out by default, "
+        "as\n"
+        "                   capacity does, and counted: docs/capacity.md)\n"
         "  --detail         the full block per group: p50 p90 p99 mean min max "
         "n\n"
         "                   of every metric, errors and goodput per group\n"
@@ -263,6 +267,35 @@ static void integrity_lines(FILE *out, const struct group_set *set, bool md)
     buf_free(&b);
 }
 
+/* Says how many requests of the stages' ramp-up and drain a --by stage
+ * summary left out (or kept), so a smaller n is never silent: a line
+ * under the table or markdown, a note on stderr for the other formats
+ * (JSON has each group's "transient"). */
+static void transient_line(FILE *out, const struct group_set *set,
+                           enum out_format format)
+{
+    unsigned long long n = set->overall.transient;
+    char text[400];
+    if (!set->window || n == 0)
+        return;
+    snprintf(text, sizeof text,
+             set->keep_transient
+                 ? "%llu transient request%s (sent during a stage's ramp-up "
+                   "or ended during its drain) are included "
+                   "(--include-transient)"
+                 : "%llu transient request%s (sent during a stage's ramp-up "
+                   "or ended during its drain) are left out of the stage "
+                   "groups and the overall numbers, as capacity leaves them "
+                   "out; --include-transient keeps them",
+             n, n == 1 ? "" : "s");
+    if (format == FMT_TABLE)
+        fprintf(out, "\nnote: %s\n", text);
+    else if (format == FMT_MARKDOWN)
+        fprintf(out, "\n> **Note:** %s\n", text);
+    else
+        log_note("%s", text);
+}
+
 /* The layout of the compact table: --width, else the terminal's width,
  * else $COLUMNS, else 80; colour on a terminal unless NO_COLOR is set
  * (https://no-color.org) or TERM is dumb. */
@@ -298,7 +331,8 @@ int cmd_summary(int argc, char **argv)
                        1u << FMT_MARKDOWN | 1u << FMT_OPENMETRICS;
     rc = analyze_options_parse(argc, argv,
                                OPT_BY | OPT_FORMAT | OPT_SLO | OPT_TOKENS |
-                                   OPT_CLASSIFY | OPT_AS | OPT_DETAIL,
+                                   OPT_CLASSIFY | OPT_AS | OPT_DETAIL |
+                                   OPT_TRANSIENT,
                                formats, "summary", &o);
     if (rc || o.help) {
         if (o.help)
@@ -362,6 +396,7 @@ int cmd_summary(int argc, char **argv)
     }
     shard_set_warn(&shards);
     shard_set_free(&shards);
+    transient_line(stdout, &set, o.format);
     if (fflush(stdout) != 0 || wrc)
         rc = 1;
     group_set_free(&set);

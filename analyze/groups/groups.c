@@ -186,6 +186,8 @@ void group_set_free(struct group_set *set)
         stats_vec_free(&set->trace_itl[i].lag);
     }
     free(set->trace_itl);
+    stage_window_free(set->window);
+    free(set->window);
     for (size_t i = 0; i < GROUP_MAX_DIMS; i++)
         free(set->by.label_keys[i]);
     load_free_infos(set->traces, set->n_traces);
@@ -209,8 +211,8 @@ static const char *key_value(const struct group_set *set, size_t i,
         snprintf(tmp, tmp_size, "%u:%s", m->trace->index,
                  m->trace->file ? m->trace->file : "");
         return tmp;
-    case DIM_STAGE:
-        stage_info_name(m->trace, m->stage, tmp, tmp_size);
+    case DIM_STAGE: /* the id keys it: two stages of one load are two */
+        stage_info_label(m->trace, m->stage, tmp, tmp_size);
         return tmp;
     case DIM_HEADER:
         for (size_t k = 0; k < m->n_headers; k++)
@@ -234,13 +236,15 @@ static int class_rank(const char *name)
 }
 
 /* The place of a request's stage: by load within a trace, so stages sort
- * from the lightest; stage ids when the loads are unknown. */
-static int stage_rank(const struct request_metrics *m)
+ * from the lightest, then by id (stages of one load in the order run);
+ * stage ids when the loads are unknown. */
+static int64_t stage_rank(const struct request_metrics *m)
 {
     const struct stage_info *st = trace_info_stage(m->trace, m->stage);
-    if (st && isfinite(st->load) && st->load < 1e8)
-        return (int)(st->load * 16);
-    return (int)(m->stage > 1000000 ? 1000000 : m->stage);
+    int64_t id = m->stage > 0xfffff ? 0xfffff : m->stage;
+    if (st && isfinite(st->load) && st->load >= 0 && st->load < 1e8)
+        return ((int64_t)(st->load * 16) << 20) | id;
+    return id;
 }
 
 const struct group *group_set_find(const struct group_set *set,
@@ -547,6 +551,13 @@ int group_set_add(void *ctx, const struct request_metrics *m)
     struct group *g = find_group(set, m);
     if (!g)
         return -1;
+    if (set->window && m->stage && !m->warmup && !m->superseded &&
+        stage_window_transient(set->window, m->trace->index, m->id)) {
+        g->transient++;
+        set->overall.transient++;
+        if (!set->keep_transient)
+            return 0;
+    }
     add_trace_itl(set, m);
     add_to(&set->index, g, &set->slo, m);
     add_to(&set->index, &set->overall, &set->slo, m);

@@ -9,6 +9,7 @@
 
 #include "group_index.h"
 #include "load.h"
+#include "stage_window.h"
 #include "stats.h"
 
 /* Distributions kept per group. The order is the order of every output. */
@@ -100,7 +101,7 @@ struct group {
     char *keys[GROUP_MAX_DIMS]; /* values, one per dim */
     /* Sort rank of keys[i] (the class order for a class key, else 0): what
      * group_set_sort needs besides the keys, so it sorts without context. */
-    int key_rank[GROUP_MAX_DIMS];
+    int64_t key_rank[GROUP_MAX_DIMS];
     size_t n_keys;
     uint64_t requests; /* non-warmup requests */
     uint64_t ok;
@@ -134,6 +135,10 @@ struct group {
     uint64_t dropped[M_COUNT];
     bool out_of_memory; /* some of dropped[] were for lack of memory */
     bool open_loop;
+    /* Requests of a stage's ramp-up or drain (group_set.window): left out
+     * of every count and distribution above, or with keep_transient in
+     * them and counted here too. */
+    uint64_t transient;
 };
 
 struct group_set {
@@ -158,6 +163,11 @@ struct group_set {
         double lag_p50, lag_p99;   /* NAN: none */
     } * trace_itl;
     size_t n_trace_itl;
+    /* The stages' transient requests (owned, malloc'd, freed by
+     * group_set_free; NULL: none marked), and whether they stay in
+     * (--include-transient) or are left out. */
+    struct stage_window *window;
+    bool keep_transient;
 };
 
 /* The typical ITL of trace index i alone, in ms: the median of its ok

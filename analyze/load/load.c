@@ -132,6 +132,16 @@ void stage_info_name(const struct trace_info *t, uint32_t id, char *out,
         snprintf(out, size, "%s=%g", st->mode, st->load);
 }
 
+void stage_info_label(const struct trace_info *t, uint32_t id, char *out,
+                      size_t size)
+{
+    const struct stage_info *st = trace_info_stage(t, id);
+    if (id == 0 || !st || !st->mode[0] || !isfinite(st->load))
+        stage_info_name(t, id, out, size);
+    else
+        snprintf(out, size, "%s=%g #%u", st->mode, st->load, (unsigned)id);
+}
+
 /* Keeps a stage record in t: the begin record adds the stage, the end
  * record completes it. Out of memory leaves it out (its requests are
  * then named "stage N"). */

@@ -123,6 +123,13 @@ const struct stage_info *trace_info_stage(const struct trace_info *t,
 void stage_info_name(const struct trace_info *t, uint32_t id, char *out,
                      size_t size);
 
+/* Writes the label of a stage as a group shows it: its load and its id,
+ * "concurrency=4 #3" (short enough for the table), so two stages of the same
+ * load stay two
+ * ("stage N" when its record is missing, "(none)" for id 0). */
+void stage_info_label(const struct trace_info *t, uint32_t id, char *out,
+                      size_t size);
+
 /* Looks up a label of a trace; NULL when absent. */
 const char *trace_info_label(const struct trace_info *t, const char *key);
 

@@ -91,6 +91,10 @@ static void json_group_body(struct buf *b, const struct group_set *set,
         first = 0;
     }
     buf_puts(b, "}");
+    if (set->window) /* summary --by stage: the stages' ramp-up and drain */
+        buf_printf(b, ",\"transient\":%llu,\"transient_included\":%s",
+                   (unsigned long long)g->transient,
+                   set->keep_transient ? "true" : "false");
     for (int m = 0; m < M_COUNT; m++) {
         buf_printf(b, ",\"%s\":", metric_defs[m].json_key);
         json_stats(b, &g->sum[m]);

@@ -47,7 +47,7 @@ assert_eq "$(jqs "$d" '
 "$TT_ANALYZE" summary "$T/c.ttrace" --by stage --format json >"$T/c.json" 2>/dev/null ||
     fail "summary --by stage exit $?"
 assert_eq "$(jq -r '[.groups[]|.stage]|join(",")' "$T/c.json")" \
-    "concurrency=1,concurrency=2,concurrency=4" "stage groups in load order"
+    "concurrency=1 #1,concurrency=2 #2,concurrency=4 #3" "stage groups in load order"
 assert_eq "$(jq -r '(.groups[2].ttft_ms.p50 - .groups[0].ttft_ms.p50) > 50' "$T/c.json")" true \
     "TTFT grows once the slots are full"
 
