@@ -140,6 +140,7 @@ bool stage_window_transient(const struct stage_window *w, unsigned trace,
     const struct stage_window_row *r;
     if (!w || w->n_rows == 0)
         return false;
+    memset(&key, 0, sizeof key);
     key.trace = trace;
     key.id = id;
     r = bsearch(&key, w->rows, w->n_rows, sizeof *w->rows, by_id);
