@@ -33,6 +33,11 @@ static void compare_help(void)
         "samples are per request (TTFT, TPOT, latency, tokens); for ITL each\n"
         "request contributes its median gap, since gaps within one stream are\n"
         "not independent. One verdict line per group sums it up.\n"
+        "Below %d requests on a side there is no verdict: compare says so\n"
+        "once, loudly (NO VERDICT), with the -n each side would need at its\n"
+        "own success rate. When the sides differ in API kind, load\n"
+        "(concurrency, rate, sweep) or workload it warns and compares all\n"
+        "the same (JSON: too_few, setup).\n"
         "\n"
         "Each FILE argument is one side, even when it holds several "
         "concatenated\n"
@@ -54,7 +59,7 @@ static void compare_help(void)
         "  tokentrace-analyze compare week47.ttrace week48.ttrace\n"
         "  tokentrace-analyze compare base.ttrace gw-a.ttrace gw-b.ttrace "
         "--format markdown\n",
-        STATS_BOOTSTRAP_ITERATIONS, COMPARE_MIN_SAMPLES);
+        STATS_BOOTSTRAP_ITERATIONS, COMPARE_MIN_SAMPLES, COMPARE_MIN_SAMPLES);
 }
 
 /* The metric of compare a --fail-on rule names, or -1. */
@@ -165,6 +170,8 @@ int cmd_compare(int argc, char **argv)
             n_new++;
             goto nomem;
         }
+    for (size_t i = 0; i < n_new; i++)
+        compare_warn(&res[i]);
     switch (o.format) {
     case FMT_JSON:
         wrc = compare_write_json(stdout, res, n_new, o.seed);

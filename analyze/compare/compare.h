@@ -71,13 +71,35 @@ struct compare_pair {
     struct compare_cell cell[CMP_COUNT];
 };
 
+/* What the sides ran, compared: API kind, load, workload. */
+enum compare_aspect { CMP_ASPECT_API, CMP_ASPECT_LOAD, CMP_ASPECT_WORKLOAD };
+#define COMPARE_ASPECTS 3
+
 struct compare_result {
     const struct compare_side *base, *new_;
     struct compare_pair *pairs; /* in the base's group order */
     size_t n_pairs;
     const struct group **only_base, **only_new;
     size_t n_only_base, n_only_new;
+    /* Pairs with a metric below COMPARE_MIN_SAMPLES on a side, and the
+     * -n (requests per model and class) that would give every such
+     * metric enough at the sides' own success rates (0: none). */
+    size_t n_too_few;
+    unsigned long long needed_n;
+    /* Where the sides differ in what they ran: each aspect's values on
+     * each side ("openai-chat", "concurrency=4", "builtin"; several
+     * comma-separated when a side's traces differ), and whether they
+     * differ. Compared all the same; the outputs warn. */
+    char aspect_base[COMPARE_ASPECTS][200], aspect_new[COMPARE_ASPECTS][200];
+    bool aspect_differs[COMPARE_ASPECTS];
 };
+
+/* "API kind", "load", "workload". */
+const char *compare_aspect_name(enum compare_aspect a);
+
+/* Writes the one-line warnings of r (no verdict for too few requests,
+ * sides that differ) through log_warn, loudly and once per result. */
+void compare_warn(const struct compare_result *r);
 
 /* Reads path into side (grouped by model x class, measured classes with
  * opt->classify_measured). Returns 0, 1 when the file was damaged or

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "log.h"
+#include "printable.h"
 
 const struct compare_metric_def compare_metrics[CMP_COUNT] = {
     [CMP_TTFT] = {"ttft_ms", "TTFT", "ms", M_TTFT, "slower", "faster"},
@@ -175,6 +176,141 @@ static int push_group(const struct group ***list, size_t *n,
     return 0;
 }
 
+const char *compare_aspect_name(enum compare_aspect a)
+{
+    switch (a) {
+    case CMP_ASPECT_API:
+        return "API kind";
+    case CMP_ASPECT_LOAD:
+        return "load";
+    case CMP_ASPECT_WORKLOAD:
+        break;
+    }
+    return "workload";
+}
+
+/* One trace's value of an aspect: its API kind, its load as the recorder
+ * set it ("concurrency=4", "rate=2", "sweep concurrency=1,2,4", "search
+ * rate=1", "arrivals"), or its workload name. */
+static void aspect_of(const struct trace_info *t, enum compare_aspect a,
+                      char *out, size_t size)
+{
+    const char *v;
+    out[0] = '\0';
+    switch (a) {
+    case CMP_ASPECT_API:
+        snprintf(out, size, "%s", t->api ? t->api : "unknown");
+        return;
+    case CMP_ASPECT_WORKLOAD:
+        snprintf(out, size, "%s", t->workload ? t->workload : "unknown");
+        return;
+    case CMP_ASPECT_LOAD:
+        break;
+    }
+    if ((v = trace_info_option(t, "sweep")))
+        snprintf(out, size, "sweep %s", v);
+    else if ((v = trace_info_option(t, "search")))
+        snprintf(out, size, "search %s", v);
+    else if ((v = trace_info_option(t, "arrivals")))
+        snprintf(out, size, "arrivals");
+    else if ((v = trace_info_option(t, "rate")))
+        snprintf(out, size, "rate=%s", v);
+    else if ((v = trace_info_option(t, "concurrency")))
+        snprintf(out, size, "concurrency=%s", v);
+    else
+        snprintf(out, size, "unknown");
+    if ((v = trace_info_option(t, "concurrency_cap"))) {
+        size_t n = strlen(out);
+        snprintf(out + n, size - n, " -c %s", v);
+    }
+}
+
+/* The distinct values of an aspect over a side's traces, comma-separated
+ * in the order first seen (cut at size). */
+static void side_aspect(const struct compare_side *s, enum compare_aspect a,
+                        char *out, size_t size)
+{
+    char one[200];
+    size_t len = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < s->set.n_traces; i++) {
+        const char *p = out;
+        size_t n;
+        bool seen = false;
+        aspect_of(s->set.traces[i], a, one, sizeof one);
+        n = strlen(one);
+        while (*p) { /* already in the list? */
+            size_t k = strcspn(p, ",");
+            if (k == n && strncmp(p, one, n) == 0)
+                seen = true;
+            p += k + (p[k] == ',');
+        }
+        if (seen || len + n + 2 >= size)
+            continue;
+        len += (size_t)snprintf(out + len, size - len, "%s%s", len ? "," : "",
+                                one);
+    }
+}
+
+/* The -n that gives a cell enough samples at this side's rate of samples
+ * per request; 0 when it has enough or none at all. */
+static unsigned long long needed_requests(size_t samples,
+                                          unsigned long long requests)
+{
+    if (samples == 0 || samples >= COMPARE_MIN_SAMPLES || requests == 0)
+        return 0;
+    /* ceil(MIN x requests / samples): failures and 1-token replies keep
+     * their share */
+    return (COMPARE_MIN_SAMPLES * requests + samples - 1) / samples;
+}
+
+/* Counts the too-few pairs of out and the -n that would be needed. */
+static void too_few(struct compare_result *out)
+{
+    for (size_t i = 0; i < out->n_pairs; i++) {
+        const struct compare_pair *p = &out->pairs[i];
+        bool any = false;
+        for (int m = 0; m < CMP_COUNT; m++) {
+            const struct compare_cell *c = &p->cell[m];
+            unsigned long long nb, nn;
+            if (c->verdict != VERDICT_TOO_FEW)
+                continue;
+            any = true;
+            nb = needed_requests(c->n_base, p->base->requests);
+            nn = needed_requests(c->n_new, p->new_->requests);
+            if (nb > out->needed_n)
+                out->needed_n = nb;
+            if (nn > out->needed_n)
+                out->needed_n = nn;
+        }
+        out->n_too_few += any;
+    }
+}
+
+void compare_warn(const struct compare_result *r)
+{
+    if (r->n_too_few)
+        log_warn("compare: NO VERDICT for %zu of %zu group%s: fewer than %d "
+                 "requests on a side give no verdict (\"too few\"); record "
+                 "each side with -n %llu or more (requests per model and "
+                 "class; the default is 3)",
+                 r->n_too_few, r->n_pairs, r->n_pairs == 1 ? "" : "s",
+                 COMPARE_MIN_SAMPLES,
+                 r->needed_n > COMPARE_MIN_SAMPLES
+                     ? r->needed_n
+                     : (unsigned long long)COMPARE_MIN_SAMPLES);
+    for (int a = 0; a < COMPARE_ASPECTS; a++)
+        if (r->aspect_differs[a]) {
+            char b[220], n[220];
+            log_warn("compare: the sides differ in %s: base %s, new %s; "
+                     "compared all the same, but a difference may be the "
+                     "setup's, not the server's",
+                     compare_aspect_name((enum compare_aspect)a),
+                     printable_copy(b, sizeof b, r->aspect_base[a]),
+                     printable_copy(n, sizeof n, r->aspect_new[a]));
+        }
+}
+
 int compare_run(const struct compare_side *base,
                 const struct compare_side *new_, uint64_t seed,
                 struct compare_result *out)
@@ -208,6 +344,16 @@ int compare_run(const struct compare_side *base,
         if (!find_group(&base->set, gn->keys[0], gn->keys[1]) &&
             push_group(&out->only_new, &out->n_only_new, gn))
             return -1;
+    }
+    too_few(out);
+    for (int a = 0; a < COMPARE_ASPECTS; a++) {
+        side_aspect(base, (enum compare_aspect)a, out->aspect_base[a],
+                    sizeof out->aspect_base[a]);
+        side_aspect(new_, (enum compare_aspect)a, out->aspect_new[a],
+                    sizeof out->aspect_new[a]);
+        out->aspect_differs[a] =
+            base->set.n_traces && new_->set.n_traces &&
+            strcmp(out->aspect_base[a], out->aspect_new[a]) != 0;
     }
     return 0;
 }

@@ -111,6 +111,40 @@ static void method_line(struct buf *b, uint64_t seed)
                (unsigned long long)seed);
 }
 
+/* The lines that say a comparison cannot judge, or judges different
+ * setups: table ("NO VERDICT: ...", "warning: ...") or markdown quotes. */
+static void caveat_lines(struct buf *b, const struct compare_result *r, bool md)
+{
+    if (r->n_too_few) {
+        unsigned long long n = r->needed_n > COMPARE_MIN_SAMPLES
+                                   ? r->needed_n
+                                   : COMPARE_MIN_SAMPLES;
+        buf_printf(b,
+                   "%sNO VERDICT%s for %zu of %zu group%s: fewer than %d "
+                   "requests on a side; record each side with -n %llu or "
+                   "more\n",
+                   md ? "> **" : "", md ? "**" : "", r->n_too_few, r->n_pairs,
+                   r->n_pairs == 1 ? "" : "s", COMPARE_MIN_SAMPLES, n);
+    }
+    for (int a = 0; a < COMPARE_ASPECTS; a++) {
+        if (!r->aspect_differs[a])
+            continue;
+        buf_printf(b, "%s the sides differ in %s: base ",
+                   md ? "> **Warning:**" : "warning:",
+                   compare_aspect_name((enum compare_aspect)a));
+        if (md)
+            md_put(b, r->aspect_base[a], 0);
+        else
+            printable_put(b, r->aspect_base[a]);
+        buf_puts(b, ", new ");
+        if (md)
+            md_put(b, r->aspect_new[a], 0);
+        else
+            printable_put(b, r->aspect_new[a]);
+        buf_puts(b, " (compared all the same)\n");
+    }
+}
+
 static int write_buf(FILE *out, struct buf *b)
 {
     if (b->len)
@@ -133,6 +167,7 @@ int compare_write_table(FILE *out, const struct compare_result *r, size_t n,
         side_line(&b, "new", r[k].new_);
         buf_puts(&b, "\n");
         method_line(&b, seed);
+        caveat_lines(&b, &r[k], false);
         for (size_t i = 0; i < r[k].n_pairs; i++) {
             const struct compare_pair *p = &r[k].pairs[i];
             group_describe(p->base, name, sizeof(name));
@@ -194,6 +229,11 @@ int compare_write_markdown(FILE *out, const struct compare_result *r, size_t n,
         buf_free(&line);
         buf_puts(&b, "\n\n");
         method_line(&b, seed);
+        if (r[k].n_too_few || r[k].aspect_differs[0] ||
+            r[k].aspect_differs[1] || r[k].aspect_differs[2]) {
+            buf_puts(&b, "\n");
+            caveat_lines(&b, &r[k], true);
+        }
         for (size_t i = 0; i < r[k].n_pairs; i++) {
             const struct compare_pair *p = &r[k].pairs[i];
             group_describe(p->base, name, sizeof(name));
@@ -370,6 +410,28 @@ int compare_write_json(FILE *out, const struct compare_result *r, size_t n,
         buf_puts(&b, "]");
         json_only(&b, "only_in_base", r[k].only_base, r[k].n_only_base);
         json_only(&b, "only_in_new", r[k].only_new, r[k].n_only_new);
+        /* the -n that would give a verdict; what the sides ran */
+        buf_printf(
+            &b, ",\"too_few\":{\"groups\":%zu,\"needed_n\":", r[k].n_too_few);
+        if (r[k].n_too_few)
+            buf_printf(&b, "%llu}",
+                       r[k].needed_n > COMPARE_MIN_SAMPLES
+                           ? r[k].needed_n
+                           : (unsigned long long)COMPARE_MIN_SAMPLES);
+        else
+            buf_puts(&b, "null}");
+        buf_puts(&b, ",\"setup\":{");
+        for (int a = 0; a < COMPARE_ASPECTS; a++) {
+            static const char *const keys[COMPARE_ASPECTS] = {"api", "load",
+                                                              "workload"};
+            buf_printf(&b, "%s\"%s\":{\"base\":", a ? "," : "", keys[a]);
+            json_put_cstr(&b, r[k].aspect_base[a]);
+            buf_puts(&b, ",\"new\":");
+            json_put_cstr(&b, r[k].aspect_new[a]);
+            buf_printf(&b, ",\"differs\":%s}",
+                       r[k].aspect_differs[a] ? "true" : "false");
+        }
+        buf_puts(&b, "}");
         buf_puts(&b, "}");
     }
     buf_puts(&b, "]}\n");

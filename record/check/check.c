@@ -227,13 +227,14 @@ static int prepare(struct check_ctx *c)
     return c->command_line ? 0 : EXIT_FAILURE;
 }
 
-/* The URL of the gateway's model list. */
-static void models_url(const struct check_ctx *c, char *b, size_t len)
+/* The URL of the gateway's model list below base (the endpoint, or its
+ * shown form with a key in the path redacted). */
+static void models_url(const struct check_ctx *c, const char *base, char *b,
+                       size_t len)
 {
-    size_t n = strlen(c->bu.endpoint);
-    bool v1 = n >= 3 && strcmp(c->bu.endpoint + n - 3, "/v1") == 0;
-    snprintf(b, len, "%s%s/models", c->bu.endpoint,
-             v1 || c->cfg->sdk_base ? "" : "/v1");
+    size_t n = strlen(base);
+    bool v1 = n >= 3 && strcmp(base + n - 3, "/v1") == 0;
+    snprintf(b, len, "%s%s/models", base, v1 || c->cfg->sdk_base ? "" : "/v1");
 }
 
 /* Probes one model. Returns 1 when it streams, 0 when not, -1 when the
@@ -302,18 +303,20 @@ static int probe_model(struct check_ctx *c, size_t i)
     f.api = api_kind_name(c->cfg->api);
     f.alt_api = f.alt_url = "";
     check_verdict_classify(&f, &v);
-    if (strcmp(v.id, "unknown-model") == 0) {
-        char url[BASE_URL_MAX + 16];
-        models_url(c, url, sizeof url);
-        check_models_hint(url, c->key.header, c->tc.proxy, f.anthropic, model,
-                          min_d(5.0, c->tc.timeout_s), models, sizeof models);
-        check_verdict_classify(&f, &v);
-    } else if (v.ok) { /* a server that ignores the name answers for any */
-        char url[BASE_URL_MAX + 16];
-        models_url(c, url, sizeof url);
-        check_models_missing(url, c->key.header, c->tc.proxy, f.anthropic,
-                             model, min_d(5.0, c->tc.timeout_s), missing,
-                             sizeof missing);
+    if (strcmp(v.id, "unknown-model") == 0 || v.ok) {
+        char url[BASE_URL_MAX + 16], shown[BASE_URL_MAX + 96];
+        models_url(c, c->bu.endpoint, url, sizeof url);
+        models_url(c, c->bu.shown_endpoint, shown, sizeof shown);
+        if (v.ok) /* a server that ignores the name answers for any */
+            check_models_missing(
+                url, shown, c->key.header, c->tc.proxy, f.anthropic, model,
+                min_d(5.0, c->tc.timeout_s), missing, sizeof missing);
+        else {
+            check_models_hint(url, shown, c->key.header, c->tc.proxy,
+                              f.anthropic, model, min_d(5.0, c->tc.timeout_s),
+                              models, sizeof models);
+            check_verdict_classify(&f, &v);
+        }
     } else if (strcmp(v.id, "wrong-path") == 0 && !c->cfg->sdk_base) {
         struct check_api_alt alt = {
             .base_url = c->cfg->base_url,

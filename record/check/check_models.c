@@ -159,9 +159,10 @@ static long fetch_list(const char *models_url, const char *auth_header,
     return status;
 }
 
-void check_models_hint(const char *models_url, const char *auth_header,
-                       const char *proxy, bool anthropic, const char *model,
-                       double timeout_s, char *hint, size_t len)
+void check_models_hint(const char *models_url, const char *shown_url,
+                       const char *auth_header, const char *proxy,
+                       bool anthropic, const char *model, double timeout_s,
+                       char *hint, size_t len)
 {
     struct buf b;
     char names[600], best[160];
@@ -178,7 +179,7 @@ void check_models_hint(const char *models_url, const char *auth_header,
                  best[0] ? " (did you mean '" : "", best, best[0] ? "'?)" : "");
     else
         snprintf(hint, len, " (the gateway's list, if it has one: GET %s)",
-                 models_url);
+                 shown_url);
     buf_free(&b);
 }
 
@@ -255,9 +256,10 @@ int check_models_listed(const char *body, size_t len, const char *model,
     return n == 0 ? -1 : listed;
 }
 
-void check_models_missing(const char *models_url, const char *auth_header,
-                          const char *proxy, bool anthropic, const char *model,
-                          double timeout_s, char *out, size_t len)
+void check_models_missing(const char *models_url, const char *shown_url,
+                          const char *auth_header, const char *proxy,
+                          bool anthropic, const char *model, double timeout_s,
+                          char *out, size_t len)
 {
     struct buf b;
     char closest[400];
@@ -273,7 +275,7 @@ void check_models_missing(const char *models_url, const char *auth_header,
                  "GET %s lists %d model%s and not '%s'%s%s%s: the server "
                  "answered anyway, so it may ignore the name and serve "
                  "another model; the trace will say '%s' all the same",
-                 models_url, count, count == 1 ? "" : "s", model,
+                 shown_url, count, count == 1 ? "" : "s", model,
                  closest[0] ? " (closest: " : "", closest,
                  closest[0] ? ")" : "", model);
     buf_free(&b);

@@ -9,10 +9,12 @@
 /* Writes a hint for the fix line into hint: ": the gateway lists 3 models:
  * a, b, c (did you mean 'a'?)", or " (the gateway's list: GET URL)" when
  * the list cannot be had. auth_header (may be NULL) is sent as is. Waits
- * at most timeout_s. */
-void check_models_hint(const char *models_url, const char *auth_header,
-                       const char *proxy, bool anthropic, const char *model,
-                       double timeout_s, char *hint, size_t len);
+ * at most timeout_s. models_url is what is asked; shown_url the same with
+ * a key in its path redacted, the only form printed. */
+void check_models_hint(const char *models_url, const char *shown_url,
+                       const char *auth_header, const char *proxy,
+                       bool anthropic, const char *model, double timeout_s,
+                       char *hint, size_t len);
 
 /* Writes into out the model names of a /v1/models reply body (JSON with a
  * "data" or "models" array of objects with "id"/"name", or of strings),
@@ -30,9 +32,10 @@ int check_models_parse(const char *body, size_t len, const char *model,
  * and not 'x' (closest: 'a', 'b')". out is "" when the model is listed,
  * or when the list cannot be had (no such endpoint, not a list, no
  * answer within timeout_s). Arguments as check_models_hint. */
-void check_models_missing(const char *models_url, const char *auth_header,
-                          const char *proxy, bool anthropic, const char *model,
-                          double timeout_s, char *out, size_t len);
+void check_models_missing(const char *models_url, const char *shown_url,
+                          const char *auth_header, const char *proxy,
+                          bool anthropic, const char *model, double timeout_s,
+                          char *out, size_t len);
 
 /* Whether the model list body names model (exactly, or the same name
  * after a "provider/" or path prefix, ignoring case): 1 listed, 0 not
