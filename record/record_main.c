@@ -21,6 +21,7 @@
 #include "run.h"
 #include "run_start.h"
 #include "sanitize.h"
+#include "self_test.h"
 #include "trace.h"
 #include "version.h"
 #include "workload.h"
@@ -391,6 +392,8 @@ int main(int argc, char **argv)
     char err[512];
     int rc;
     log_set_program("tokentrace-record");
+    if (self_test_wanted(argc, argv)) /* its own few flags */
+        return self_test_run(argc, argv);
     rc = cli_parse(argc, argv, &cfg, err, sizeof err);
     if (rc == CLI_HELP || rc == CLI_VERSION) {
         if (rc == CLI_HELP)

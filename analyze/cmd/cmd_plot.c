@@ -29,6 +29,7 @@ static void plot_help(void)
     printf(
         "usage: tokentrace-analyze plot TRACE... -o DIR [--format png|svg] "
         "[--html]\n"
+        "         [--by trace|model]\n"
         "       tokentrace-analyze plot --compare BASE NEW... -o DIR [...]\n"
         "       tokentrace-analyze plot --trend TRACE... -o DIR [--by "
         "week|day] [...]\n"
@@ -58,6 +59,13 @@ static void plot_help(void)
         "with\n"
         "                    the trace info, the summary and every chart "
         "inline\n"
+        "  --by trace|model  the charts' series: trace draws each model once\n"
+        "                    per trace (\"MODEL (FILE)\"), model merges a\n"
+        "                    model's runs into one series; default: trace "
+        "when\n"
+        "                    the traces differ in their settings (API kind,\n"
+        "                    endpoint, workload, recorder options), else "
+        "model\n"
         "  --by week|day     period of --trend (default week, UTC)\n"
         "  --tokens SRC      auto, usage or chunks (as in summary)\n"
         "  --classify HOW    declared or measured prompt classes\n"
@@ -149,6 +157,15 @@ static int draw(const char *gnuplot, const char *dir,
     return failed ? 1 : 0;
 }
 
+/* True when an input is stdin, which cannot be read a second time. */
+static bool reads_stdin(const struct analyze_options *o)
+{
+    for (size_t i = 0; i < o->n_traces; i++)
+        if (strcmp(o->traces[i], "-") == 0)
+            return true;
+    return false;
+}
+
 /* Loads, writes every chart's .gp/.dat, draws them and the report. */
 static int run(const struct analyze_options *o, enum plot_mode mode)
 {
@@ -156,7 +173,7 @@ static int run(const struct analyze_options *o, enum plot_mode mode)
     size_t n_charts;
     struct plot_data d;
     char gnuplot[4096];
-    bool have_gnuplot;
+    bool have_gnuplot, by_trace;
     int rc, load_rc;
     const char *fmt = o->svg ? "svg" : "png";
     struct plot_ctx ctx = {&d, o->out_dir, fmt, NULL, o->period, NULL};
@@ -172,9 +189,21 @@ static int run(const struct analyze_options *o, enum plot_mode mode)
                   strerror(errno));
         return 1;
     }
-    load_rc =
-        plot_data_load(&d, o->traces, o->n_traces, &o->load,
-                       mode == MODE_CHARTS ? "model,class" : "trace,model");
+    by_trace = mode == MODE_CHARTS && o->by && strcmp(o->by, "trace") == 0;
+    load_rc = plot_data_load(
+        &d, o->traces, o->n_traces, &o->load,
+        mode == MODE_CHARTS ? "model,class" : "trace,model", by_trace);
+    /* traces of different setups: a series each unless --by model said
+     * otherwise (a second read; stdin cannot be read again) */
+    if (mode == MODE_CHARTS && !o->by && load_rc >= 0 && load_rc != 2 &&
+        plot_data_traces_differ(&d) && !reads_stdin(o)) {
+        log_note("plot: the traces differ in their settings (API kind, "
+                 "endpoint, workload or recorder options): one series per "
+                 "model and trace (--by model merges them)");
+        plot_data_free(&d);
+        load_rc = plot_data_load(&d, o->traces, o->n_traces, &o->load,
+                                 "model,class", true);
+    }
     if (load_rc == 2 || load_rc < 0) {
         if (load_rc < 0)
             log_error("out of memory");
@@ -231,7 +260,9 @@ int cmd_plot(int argc, char **argv)
     rc = analyze_options_parse(n, args,
                                OPT_FORMAT | OPT_IMAGE_FORMAT | OPT_OUT |
                                    OPT_HTML | OPT_TOKENS | OPT_CLASSIFY |
-                                   (mode == MODE_TREND ? OPT_PERIOD : 0),
+                                   (mode == MODE_TREND    ? OPT_PERIOD
+                                    : mode == MODE_CHARTS ? OPT_BY
+                                                          : 0),
                                0, "plot", &o);
     if (rc == 0 && o.help)
         plot_help();
@@ -241,6 +272,10 @@ int cmd_plot(int argc, char **argv)
         rc = 2;
     } else if (rc == 0 && mode == MODE_COMPARE && o.n_traces < 2) {
         log_error("plot --compare needs a base trace and at least one more");
+        rc = 2;
+    } else if (rc == 0 && o.by && strcmp(o.by, "trace") != 0 &&
+               strcmp(o.by, "model") != 0) {
+        log_error("plot --by: '%s' is not trace or model", o.by);
         rc = 2;
     } else if (rc == 0 && o.period && strcmp(o.period, "week") != 0 &&
                strcmp(o.period, "day") != 0) {

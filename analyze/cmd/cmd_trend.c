@@ -31,6 +31,10 @@ static void trend_help(void)
         "that succeeded; warmup excluded), failures, and p50/p99 of TTFT, "
         "TPOT\n"
         "and latency in ms. Rows are sorted by period, model, class.\n"
+        "Traces of different API kinds (--api of the recording) are never\n"
+        "merged: a chat and a completions run of one model are two rows, and\n"
+        "the table shows an api column when there are several (JSON and CSV\n"
+        "always carry api).\n"
         "\n"
         "  --by P           week (default) or day\n"
         "  --format F       table (default), json, csv (for charts), markdown\n"
@@ -66,8 +70,8 @@ static double trend_percentile(const struct stats_summary *s, int stat)
     return stat == 50 ? s->p50 : stat == 90 ? s->p90 : s->p99;
 }
 
-/* The row before rows[i] (in period order) with the same model and class,
- * or NULL. */
+/* The row before rows[i] (in period order) with the same model, class and
+ * API kind, or NULL. */
 static const struct trend_row *previous_row(const struct trend_set *set,
                                             size_t i)
 {
@@ -76,19 +80,20 @@ static const struct trend_row *previous_row(const struct trend_set *set,
         const struct trend_row *p = set->rows[i];
         if (strcmp(p->model, r->model) == 0 &&
             strcmp(p->class_name, r->class_name) == 0 &&
-            strcmp(p->period, "unknown") != 0)
+            strcmp(p->api, r->api) == 0 && strcmp(p->period, "unknown") != 0)
             return p;
     }
     return NULL;
 }
 
-/* True when rows[i] is the last period of its model x class. */
+/* True when rows[i] is the last period of its model x class x API. */
 static bool latest_row(const struct trend_set *set, size_t i)
 {
     const struct trend_row *r = set->rows[i];
     for (size_t j = i + 1; j < set->n_rows; j++)
         if (strcmp(set->rows[j]->model, r->model) == 0 &&
-            strcmp(set->rows[j]->class_name, r->class_name) == 0)
+            strcmp(set->rows[j]->class_name, r->class_name) == 0 &&
+            strcmp(set->rows[j]->api, r->api) == 0)
             return false;
     return strcmp(r->period, "unknown") != 0;
 }

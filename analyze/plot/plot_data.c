@@ -105,13 +105,49 @@ static void add_throughput(struct plot_data *d, uint32_t model,
         add_tokens(d, model, since(zero, m->token_ns[i]), w);
 }
 
+static const char *base_name(const char *path);
+
+static bool same_str(const char *a, const char *b)
+{
+    return strcmp(a ? a : "", b ? b : "") == 0;
+}
+
+/* The series name of m's model under --by trace: "MODEL (FILE)", with
+ * the trace's number when its file name is not unique ("MODEL
+ * (2:FILE)": two inputs of one name, or traces concatenated in one). */
+static void series_name(const struct plot_data *d,
+                        const struct request_metrics *m, char *out, size_t size)
+{
+    const char *file = base_name(m->trace->file);
+    size_t same = 0;
+    bool later = false; /* a later trace of one file (concatenated) */
+    for (size_t i = 0; i < d->n_paths; i++)
+        same += strcmp(base_name(d->paths[i]), file) == 0;
+    for (size_t i = 0; i < d->set.n_traces; i++)
+        later |= d->set.traces[i]->index < m->trace->index &&
+                 same_str(d->set.traces[i]->file, m->trace->file);
+    if (same > 1 || later)
+        snprintf(out, size, "%s (%u:%s)", m->model, m->trace->index + 1, file);
+    else
+        snprintf(out, size, "%s (%s)", m->model, file);
+}
+
 /* request_sink: feeds the groups and keeps the request's chart record. */
-static int plot_data_add(void *ctx, const struct request_metrics *m)
+static int plot_data_add(void *ctx, const struct request_metrics *m_in)
 {
     struct plot_data *d = ctx;
     struct plot_req *r;
     uint32_t model, cls;
     int64_t zero;
+    struct request_metrics relabelled;
+    const struct request_metrics *m = m_in;
+    char series[700];
+    if (d->by_trace) { /* the model's name carries its trace */
+        relabelled = *m_in;
+        series_name(d, m_in, series, sizeof series);
+        relabelled.model = series;
+        m = &relabelled;
+    }
     if (group_set_add(&d->set, m))
         return -1;
     if (m->warmup)
@@ -218,12 +254,16 @@ done:
 }
 
 int plot_data_load(struct plot_data *d, char **paths, size_t n_paths,
-                   const struct load_options *opt, const char *by_spec)
+                   const struct load_options *opt, const char *by_spec,
+                   bool by_trace)
 {
     struct group_by by;
     char err[256];
     int rc;
     memset(d, 0, sizeof(*d));
+    d->by_trace = by_trace;
+    d->paths = paths;
+    d->n_paths = n_paths;
     if (group_by_parse(by_spec, &by, err, sizeof(err))) {
         log_error("%s", err);
         return 2;
@@ -241,6 +281,36 @@ int plot_data_load(struct plot_data *d, char **paths, size_t n_paths,
                  "(more than %zu); the statistics use all of them",
                  (unsigned long long)d->reqs_dropped, PLOT_MAX_REQS);
     return rc;
+}
+
+/* True when a and b hold the same keys with the same values. */
+static bool same_kv(const struct trace_kv *a, size_t na,
+                    const struct trace_kv *b, size_t nb)
+{
+    if (na != nb)
+        return false;
+    for (size_t i = 0; i < na; i++) {
+        bool found = false;
+        for (size_t j = 0; j < nb && !found; j++)
+            found = strcmp(a[i].key, b[j].key) == 0 &&
+                    strcmp(a[i].value ? a[i].value : "",
+                           b[j].value ? b[j].value : "") == 0;
+        if (!found)
+            return false;
+    }
+    return true;
+}
+
+bool plot_data_traces_differ(const struct plot_data *d)
+{
+    for (size_t i = 1; i < d->set.n_traces; i++) {
+        const struct trace_info *a = d->set.traces[0], *b = d->set.traces[i];
+        if (!same_str(a->api, b->api) || !same_str(a->endpoint, b->endpoint) ||
+            !same_str(a->workload, b->workload) ||
+            !same_kv(a->options, a->n_options, b->options, b->n_options))
+            return true;
+    }
+    return false;
 }
 
 void plot_data_free(struct plot_data *d)

@@ -48,6 +48,12 @@ struct plot_data {
     size_t n_tok_bins;
     int64_t *trace_zero_ns; /* [trace]: run start on CLOCK_MONOTONIC */
     size_t n_trace_zero;
+    /* --by trace: every model is a series per trace, named "MODEL
+     * (FILE)" ("MODEL (N:FILE)" when files share a name), in the groups
+     * and every chart; else two runs of one model are one series. */
+    bool by_trace;
+    char *const *paths; /* the inputs, for the series names (borrowed) */
+    size_t n_paths;
 };
 
 /* Loads every path, grouping the set by `by` ("model,class" for the
@@ -56,7 +62,13 @@ struct plot_data {
  * loaded), 2 on a usage error, -1 out of memory. Free with plot_data_free
  * in every case. */
 int plot_data_load(struct plot_data *d, char **paths, size_t n_paths,
-                   const struct load_options *opt, const char *by);
+                   const struct load_options *opt, const char *by,
+                   bool by_trace);
+
+/* True when the traces of d differ in what they ran (API kind, endpoint
+ * or a recorder option), so merging one model's runs into one series
+ * would mix two setups: `plot` then draws --by trace. */
+bool plot_data_traces_differ(const struct plot_data *d);
 
 /* Frees everything. NULL-safe, and safe on a zeroed struct. */
 void plot_data_free(struct plot_data *d);

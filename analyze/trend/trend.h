@@ -1,6 +1,6 @@
 /* trend: p50/p99 of TTFT, TPOT and latency per period (ISO week or day, UTC,
- * of each request's wall-clock start) x model x class, over many traces:
- * the table behind week-over-week charts. */
+ * of each request's wall-clock start) x model x class x API kind, over many
+ * traces: the table behind week-over-week charts. */
 #ifndef TT_TREND_H
 #define TT_TREND_H
 
@@ -25,6 +25,9 @@ extern const struct trend_metric_def trend_metrics[TR_COUNT];
 struct trend_row {
     char *period; /* "2026-W48", "2026-11-30" or "unknown" */
     char *model, *class_name;
+    /* The API kind of its traces ("openai-chat"): chat and completions
+     * runs of one model are two rows, never merged. */
+    char *api;
     uint64_t requests, ok; /* warmup excluded */
     unsigned *traces;      /* indexes of the traces contributing */
     size_t n_traces;
@@ -41,8 +44,9 @@ struct trend_set {
     size_t n_traces;
     struct trace_info **by_time; /* the same, by recording time */
     struct trend_row *last;      /* lookup cache */
-    struct group_index index;    /* rows by period, model and class */
-    bool nomem;                  /* a request could not be stored */
+    struct group_index index;    /* rows by period, model, class, API */
+    bool mixed_api; /* rows of more than one API kind (trend_finish) */
+    bool nomem;     /* a request could not be stored */
 };
 
 /* Initializes an empty set. Cannot fail. */

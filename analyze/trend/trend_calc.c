@@ -46,10 +46,10 @@ void trend_period(const struct request_metrics *m, bool by_week, char *out,
 }
 
 static bool row_is(const struct trend_row *r, const char *period,
-                   const char *model, const char *cls)
+                   const char *model, const char *cls, const char *api)
 {
     return strcmp(r->period, period) == 0 && strcmp(r->model, model) == 0 &&
-           strcmp(r->class_name, cls) == 0;
+           strcmp(r->class_name, cls) == 0 && strcmp(r->api, api) == 0;
 }
 
 static void row_free(struct trend_row *r)
@@ -59,6 +59,7 @@ static void row_free(struct trend_row *r)
     free(r->period);
     free(r->model);
     free(r->class_name);
+    free(r->api);
     free(r->traces);
     for (int i = 0; i < TR_COUNT; i++)
         stats_vec_free(&r->v[i]);
@@ -66,19 +67,20 @@ static void row_free(struct trend_row *r)
 }
 
 static struct trend_row *find_row(struct trend_set *set, const char *period,
-                                  const char *model, const char *cls)
+                                  const char *model, const char *cls,
+                                  const char *api)
 {
     struct trend_row *r, **p;
     char key[2048];
     size_t k, len;
     uint64_t hash;
-    if (set->last && row_is(set->last, period, model, cls))
+    if (set->last && row_is(set->last, period, model, cls, api))
         return set->last;
-    const char *const vals[3] = {period, model, cls};
-    len = group_index_key(vals, 3, key, sizeof(key));
+    const char *const vals[4] = {period, model, cls, api};
+    len = group_index_key(vals, 4, key, sizeof(key));
     hash = group_index_hash(GROUP_INDEX_HASH_INIT, key, len);
     if (group_index_get(&set->index, hash, NULL, key, &k) &&
-        row_is(set->rows[k], period, model, cls))
+        row_is(set->rows[k], period, model, cls, api))
         return set->last = set->rows[k];
     r = calloc(1, sizeof(*r));
     p = realloc(set->rows, (set->n_rows + 1) * sizeof(*p));
@@ -90,7 +92,8 @@ static struct trend_row *find_row(struct trend_set *set, const char *period,
     r->period = strdup(period);
     r->model = strdup(model);
     r->class_name = strdup(cls);
-    if (!r->period || !r->model || !r->class_name)
+    r->api = strdup(api);
+    if (!r->period || !r->model || !r->class_name || !r->api)
         goto fail;
     for (int i = 0; i < TR_COUNT; i++)
         stats_vec_init(&r->v[i], 0);
@@ -126,7 +129,8 @@ static int trend_add(void *ctx, const struct request_metrics *m)
         return 0;
     trend_period(m, set->by_week, period, sizeof(period));
     r = find_row(set, period, m->model,
-                 set->measured_class ? m->measured_class : m->class_name);
+                 set->measured_class ? m->measured_class : m->class_name,
+                 m->trace->api ? m->trace->api : "unknown");
     if (!r || note_trace(r, m->trace->index)) {
         set->nomem = true;
         return -1;
@@ -161,6 +165,8 @@ static int cmp_rows(const void *a, const void *b)
         c = strcmp(x->model, y->model);
     if (!c)
         c = class_name_cmp(x->class_name, y->class_name);
+    if (!c)
+        c = strcmp(x->api, y->api);
     return c;
 }
 
@@ -190,6 +196,7 @@ int trend_finish(struct trend_set *set)
             qsort(r->traces, r->n_traces, sizeof(*r->traces), cmp_unsigned);
         for (int k = 0; k < TR_COUNT; k++)
             stats_summarize(r->v[k].v, r->v[k].n, &r->sum[k]);
+        set->mixed_api |= strcmp(r->api, set->rows[0]->api) != 0;
     }
     if (set->n_traces == 0)
         return 0;

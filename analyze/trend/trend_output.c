@@ -74,10 +74,12 @@ int trend_write_table(FILE *out, const struct trend_set *set)
         wm = lm > wm ? (lm > TREND_MAX_WIDTH ? TREND_MAX_WIDTH : lm) : wm;
         wc = lc > wc ? (lc > TREND_MAX_WIDTH ? TREND_MAX_WIDTH : lc) : wc;
     }
-    buf_printf(&b, "\n%-10s  %-*s  %-*s %6s %6s %6s %9s %9s %9s %9s %9s %9s\n",
-               "period", wm, "model", wc, "class", "traces", "n", "failed",
-               "TTFT p50", "TTFT p99", "TPOT p50", "TPOT p99", "lat p50",
-               "lat p99");
+    buf_printf(&b, "\n%-10s  %-*s  %-*s", "period", wm, "model", wc, "class");
+    if (set->mixed_api) /* chat and completions rows apart, and labelled */
+        buf_printf(&b, "  %-18s", "api");
+    buf_printf(&b, " %6s %6s %6s %9s %9s %9s %9s %9s %9s\n", "traces", "n",
+               "failed", "TTFT p50", "TTFT p99", "TPOT p50", "TPOT p99",
+               "lat p50", "lat p99");
     for (size_t i = 0; i < set->n_rows; i++) {
         const struct trend_row *r = set->rows[i];
         char model[TREND_MAX_WIDTH * 2 + 8],
@@ -90,14 +92,21 @@ int trend_write_table(FILE *out, const struct trend_set *set)
             text_fmt_num(c[2 * k + 1], sizeof(c[0]),
                          r->sum[k].n ? r->sum[k].p99 : NAN);
         }
-        buf_printf(
-            &b,
-            "%-10s  %-*.*s  %-*.*s %6zu %6llu %6llu %9s %9s %9s %9s %9s %9s\n",
-            r->period, wm, TREND_MAX_WIDTH, model, wc, TREND_MAX_WIDTH,
-            class_name, r->n_traces, (unsigned long long)r->ok,
-            (unsigned long long)(r->requests - r->ok), c[0], c[1], c[2], c[3],
-            c[4], c[5]);
+        buf_printf(&b, "%-10s  %-*.*s  %-*.*s", r->period, wm, TREND_MAX_WIDTH,
+                   model, wc, TREND_MAX_WIDTH, class_name);
+        if (set->mixed_api) {
+            char api[TREND_MAX_WIDTH * 2 + 8];
+            buf_printf(&b, "  %-18.*s", TREND_MAX_WIDTH,
+                       printable_copy(api, sizeof(api), r->api));
+        }
+        buf_printf(&b, " %6zu %6llu %6llu %9s %9s %9s %9s %9s %9s\n",
+                   r->n_traces, (unsigned long long)r->ok,
+                   (unsigned long long)(r->requests - r->ok), c[0], c[1], c[2],
+                   c[3], c[4], c[5]);
     }
+    if (set->mixed_api)
+        buf_puts(&b, "\nrows of different API kinds are kept apart (a chat "
+                     "and a completions run of one model are two rows)\n");
     buf_puts(&b,
              "\ntimes in ms; n = requests that succeeded (warmup excluded)\n");
     return write_buf(out, &b);
@@ -112,12 +121,13 @@ int trend_write_markdown(FILE *out, const struct trend_set *set)
         &b, "## tokentrace trend by %s\n\n%zu trace%s by recording time:\n\n",
         period_name(set), set->n_traces, set->n_traces == 1 ? "" : "s");
     trace_lines(&b, set, true);
-    buf_puts(
+    buf_printf(
         &b,
-        "\n| period | model | class | traces | n | failed | TTFT p50 (ms) | "
+        "\n| period | model | class |%s traces | n | failed | TTFT p50 (ms) | "
         "TTFT p99 (ms) | TPOT p50 (ms) | TPOT p99 (ms) | latency p50 (ms) | "
         "latency p99 (ms) "
-        "|\n|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
+        "|\n|---|---|---|%s--:|--:|--:|--:|--:|--:|--:|--:|--:|\n",
+        set->mixed_api ? " api |" : "", set->mixed_api ? "---|" : "");
     for (size_t i = 0; i < set->n_rows; i++) {
         const struct trend_row *r = set->rows[i];
         for (int k = 0; k < TR_COUNT; k++) {
@@ -130,6 +140,10 @@ int trend_write_markdown(FILE *out, const struct trend_set *set)
         md_put(&b, r->model, 0);
         buf_puts(&b, " | ");
         md_put(&b, r->class_name, 0);
+        if (set->mixed_api) {
+            buf_puts(&b, " | ");
+            md_put(&b, r->api, 0);
+        }
         buf_printf(&b, " | %zu | %llu | %llu | %s | %s | %s | %s | %s | %s |\n",
                    r->n_traces, (unsigned long long)r->ok,
                    (unsigned long long)(r->requests - r->ok), c[0], c[1], c[2],
@@ -149,7 +163,7 @@ int trend_write_csv(FILE *out, const struct trend_set *set)
         buf_printf(&b, ",%.*s_n,%.*s_p50_ms,%.*s_p99_ms", (int)n, key, (int)n,
                    key, (int)n, key);
     }
-    buf_puts(&b, "\n");
+    buf_puts(&b, ",api\n"); /* appended: older columns keep their place */
     for (size_t i = 0; i < set->n_rows; i++) {
         const struct trend_row *r = set->rows[i];
         csv_put_field(&b, r->period);
@@ -166,6 +180,8 @@ int trend_write_csv(FILE *out, const struct trend_set *set)
             buf_puts(&b, ",");
             num_put(&b, r->sum[k].n ? r->sum[k].p99 : NAN, 6);
         }
+        buf_puts(&b, ",");
+        csv_put_field(&b, r->api);
         buf_puts(&b, "\n");
     }
     return write_buf(out, &b);
@@ -204,6 +220,8 @@ int trend_write_json(FILE *out, const struct trend_set *set)
         json_put_cstr(&b, r->model);
         buf_puts(&b, ",\"class\":");
         json_put_cstr(&b, r->class_name);
+        buf_puts(&b, ",\"api\":");
+        json_put_cstr(&b, r->api);
         buf_puts(&b, ",\"traces\":[");
         for (size_t k = 0; k < r->n_traces; k++)
             buf_printf(&b, "%s%u", k ? "," : "", r->traces[k]);

@@ -31,8 +31,9 @@ has ok.out "result: 1 of 1 model stream"
 between "$(ttft_of ok good)" 80 600 "TTFT of the probe"
 tpot=$(sed -n 's/.*TPOT \([0-9]*\)\.[0-9] ms.*/\1/p' "$T/ok.out")
 between "$tpot" 5 40 "TPOT of the probe"
-# the one warning: replay answers any name, and its list lacks 'good'
-assert_eq "$(grep -c 'warning:' "$T/ok.out")" 1 "warnings of a clean stream"
+# replay answers any name, and its list lacks 'good': warned once (a
+# loaded machine may add a timing warning of its own)
+assert_eq "$(grep -c 'warning: GET' "$T/ok.out")" 1 "model-list warnings"
 has ok.out "warning: GET $URL/api/v1/models lists 3 models and not 'good'"
 
 # Several tokens per chunk, no usage, reasoning, keep-alives.
