@@ -28,6 +28,7 @@ static void stream_clear(struct stream_state *s, enum api_kind api)
     s->first_token_ns = s->first_content_ns = s->last_token_ns = -1;
     s->usage_output_tokens = s->usage_input_tokens = -1;
     s->usage_reasoning_tokens = -1;
+    s->usage_cached_tokens = s->usage_cache_write_tokens = -1;
     s->usage_ns = -1;
     s->server_timings.t_ns = -1;
     s->server_timings.prompt_n = s->server_timings.predicted_n = -1;
@@ -281,6 +282,10 @@ static void stream_openai(struct stream_state *s, int64_t t_ns,
         stream_count(usage, "prompt_tokens", &s->usage_input_tokens);
         if (cJSON_IsObject(det))
             stream_count(det, "reasoning_tokens", &s->usage_reasoning_tokens);
+        stream_count(
+            cJSON_GetObjectItemCaseSensitive(usage, "prompt_tokens_details"),
+            "cached_tokens", &s->usage_cached_tokens);
+        stream_count(usage, "prompt_cache_hit_tokens", &s->usage_cached_tokens);
     }
 }
 
@@ -289,6 +294,14 @@ static bool stream_is(const cJSON *obj, const char *key, const char *want)
 {
     const char *v = stream_text(obj, key);
     return v && strcmp(v, want) == 0;
+}
+
+/* Anthropic's prompt-cache counts of a usage object (NULL-safe). */
+static void stream_anthropic_cache(struct stream_state *s, const cJSON *u)
+{
+    stream_count(u, "cache_read_input_tokens", &s->usage_cached_tokens);
+    stream_count(u, "cache_creation_input_tokens",
+                 &s->usage_cache_write_tokens);
 }
 
 /* One Anthropic Messages event; its kind is the JSON "type". */
@@ -315,12 +328,14 @@ static void stream_anthropic(struct stream_state *s, int64_t t_ns,
         u = cJSON_GetObjectItemCaseSensitive(m, "usage");
         /* Its output_tokens is a placeholder (1): only the input counts. */
         stream_count(u, "input_tokens", &s->usage_input_tokens);
+        stream_anthropic_cache(s, u);
     } else if (stream_is(root, "type", "message_delta")) {
         u = cJSON_GetObjectItemCaseSensitive(root, "usage");
         if (cJSON_IsObject(u))
             s->usage_ns = t_ns;
         stream_count(u, "output_tokens", &s->usage_output_tokens);
         stream_count(u, "input_tokens", &s->usage_input_tokens);
+        stream_anthropic_cache(s, u);
         d = cJSON_GetObjectItemCaseSensitive(root, "delta");
         stream_finish_reason(s, d, "stop_reason");
     } else if (stream_is(root, "type", "message_stop")) {
@@ -364,6 +379,10 @@ static void stream_apply_facts(struct stream_state *s, int64_t t_ns,
         s->usage_input_tokens = f->usage_input;
     if (f->usage_reasoning >= 0)
         s->usage_reasoning_tokens = f->usage_reasoning;
+    if (f->usage_cached >= 0)
+        s->usage_cached_tokens = f->usage_cached;
+    if (f->usage_cache_write >= 0)
+        s->usage_cache_write_tokens = f->usage_cache_write;
     if (f->done && !s->done_seen) {
         s->done_seen = true;
         s->done_ns = t_ns;

@@ -87,6 +87,15 @@ struct stream_state {
     int64_t usage_output_tokens;
     int64_t usage_input_tokens;
     int64_t usage_reasoning_tokens;
+    /* Prompt caching, as the server reported it (-1 unknown): input tokens
+     * read from its cache (OpenAI, vLLM, SGLang
+     * usage.prompt_tokens_details.cached_tokens; DeepSeek
+     * usage.prompt_cache_hit_tokens; Anthropic cache_read_input_tokens)
+     * and, Anthropic only, written to it (cache_creation_input_tokens;
+     * Anthropic's input_tokens counts neither). llama.cpp's own form is
+     * server_timings.cache_n. */
+    int64_t usage_cached_tokens;
+    int64_t usage_cache_write_tokens;
     int64_t usage_ns; /* arrival of the last event that carried usage */
 
     /* OpenAI events with choices but no text (peers' definitions differ

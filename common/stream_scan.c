@@ -564,6 +564,15 @@ static bool openai_details_member(struct scan *s, const char *k, size_t n,
     return scan_value(s);
 }
 
+static bool openai_prompt_details_member(struct scan *s, const char *k,
+                                         size_t n, void *ctx)
+{
+    struct scan_seen *o = ctx;
+    if (KEY_IS(k, n, "cached_tokens") && first_time(&o->seen, 1))
+        return scan_count(s, &s->facts->usage_cached);
+    return scan_value(s);
+}
+
 static bool openai_usage_member(struct scan *s, const char *k, size_t n,
                                 void *ctx)
 {
@@ -574,6 +583,10 @@ static bool openai_usage_member(struct scan *s, const char *k, size_t n,
         return scan_count(s, &s->facts->usage_input);
     if (KEY_IS(k, n, "completion_tokens_details") && first_time(&o->seen, 4))
         return scan_if_object(s, openai_details_member, &det);
+    if (KEY_IS(k, n, "prompt_tokens_details") && first_time(&o->seen, 8))
+        return scan_if_object(s, openai_prompt_details_member, &det);
+    if (KEY_IS(k, n, "prompt_cache_hit_tokens") && first_time(&o->seen, 16))
+        return scan_count(s, &s->facts->usage_cached);
     return scan_value(s);
 }
 
@@ -609,7 +622,11 @@ struct anthropic_root {
     struct anthropic_delta delta;
     int64_t message_input;             /* message.usage.input_tokens */
     int64_t usage_output, usage_input; /* usage.* */
-    bool usage_obj;                    /* usage was an object */
+    /* cache_read_input_tokens, cache_creation_input_tokens of
+     * message.usage and of usage */
+    int64_t message_cread, message_cwrite, usage_cread, usage_cwrite;
+    unsigned message_seen; /* members of message already read */
+    bool usage_obj;        /* usage was an object */
 };
 
 static bool anthropic_delta_member(struct scan *s, const char *k, size_t n,
@@ -629,23 +646,34 @@ static bool anthropic_delta_member(struct scan *s, const char *k, size_t n,
     return scan_value(s);
 }
 
-/* usage.output_tokens into *o->a, usage.input_tokens into *o->b. */
+/* Where an Anthropic usage object's counts go (NULL: not read). */
+struct anthropic_usage {
+    unsigned seen;
+    int64_t *output, *input, *cread, *cwrite;
+};
+
 static bool anthropic_usage_member(struct scan *s, const char *k, size_t n,
                                    void *ctx)
 {
-    struct scan_seen *o = ctx;
-    if (o->a && KEY_IS(k, n, "output_tokens") && first_time(&o->seen, 1))
-        return scan_count(s, o->a);
+    struct anthropic_usage *o = ctx;
+    if (o->output && KEY_IS(k, n, "output_tokens") && first_time(&o->seen, 1))
+        return scan_count(s, o->output);
     if (KEY_IS(k, n, "input_tokens") && first_time(&o->seen, 2))
-        return scan_count(s, o->b);
+        return scan_count(s, o->input);
+    if (KEY_IS(k, n, "cache_read_input_tokens") && first_time(&o->seen, 4))
+        return scan_count(s, o->cread);
+    if (KEY_IS(k, n, "cache_creation_input_tokens") && first_time(&o->seen, 8))
+        return scan_count(s, o->cwrite);
     return scan_value(s);
 }
 
 static bool anthropic_message_member(struct scan *s, const char *k, size_t n,
                                      void *ctx)
 {
-    struct scan_seen *o = ctx, usage = {0, NULL, o->b};
-    if (KEY_IS(k, n, "usage") && first_time(&o->seen, 1))
+    struct anthropic_root *r = ctx;
+    struct anthropic_usage usage = {0, NULL, &r->message_input,
+                                    &r->message_cread, &r->message_cwrite};
+    if (KEY_IS(k, n, "usage") && first_time(&r->message_seen, 1))
         return scan_if_object(s, anthropic_usage_member, &usage);
     return scan_value(s);
 }
@@ -654,8 +682,8 @@ static bool anthropic_root_member(struct scan *s, const char *k, size_t n,
                                   void *ctx)
 {
     struct anthropic_root *r = ctx;
-    struct scan_seen msg = {0, NULL, &r->message_input};
-    struct scan_seen usage = {0, &r->usage_output, &r->usage_input};
+    struct anthropic_usage usage = {0, &r->usage_output, &r->usage_input,
+                                    &r->usage_cread, &r->usage_cwrite};
     if (KEY_IS(k, n, "error"))
         return false; /* errors take cJSON's path */
     if (KEY_IS(k, n, "object"))
@@ -665,7 +693,7 @@ static bool anthropic_root_member(struct scan *s, const char *k, size_t n,
     if (KEY_IS(k, n, "delta") && first_time(&r->seen, 2))
         return scan_if_object(s, anthropic_delta_member, &r->delta);
     if (KEY_IS(k, n, "message") && first_time(&r->seen, 4))
-        return scan_if_object(s, anthropic_message_member, &msg);
+        return scan_if_object(s, anthropic_message_member, r);
     if (KEY_IS(k, n, "usage") && first_time(&r->seen, 8)) {
         r->usage_obj = peek(s) == '{';
         return scan_if_object(s, anthropic_usage_member, &usage);
@@ -711,9 +739,13 @@ static bool anthropic_facts(struct stream_scan_facts *f,
         anthropic_piece(f, &r->delta);
     } else if (str_is(t, "message_start")) {
         f->usage_input = r->message_input;
+        f->usage_cached = r->message_cread;
+        f->usage_cache_write = r->message_cwrite;
     } else if (str_is(t, "message_delta")) {
         f->usage_output = r->usage_output;
         f->usage_input = r->usage_input;
+        f->usage_cached = r->usage_cread;
+        f->usage_cache_write = r->usage_cwrite;
         f->usage = r->usage_obj;
         return note_finish(f, &r->delta.stop_reason);
     } else if (str_is(t, "message_stop")) {
@@ -731,6 +763,7 @@ bool stream_scan_event(enum api_kind api, const char *data, size_t len,
     bool ok;
     memset(out, 0, sizeof(*out));
     out->usage_output = out->usage_input = out->usage_reasoning = -1;
+    out->usage_cached = out->usage_cache_write = -1;
     s.p = (const unsigned char *)data;
     s.end = s.p + len;
     s.depth = 0;
@@ -743,6 +776,8 @@ bool stream_scan_event(enum api_kind api, const char *data, size_t len,
         struct anthropic_root r;
         memset(&r, 0, sizeof(r));
         r.message_input = r.usage_output = r.usage_input = -1;
+        r.message_cread = r.message_cwrite = r.usage_cread = r.usage_cwrite =
+            -1;
         ok = scan_object(&s, anthropic_root_member, &r) &&
              anthropic_facts(out, &r);
     } else {

@@ -44,6 +44,10 @@ struct stream_scan_facts {
     size_t finish_len;
     /* Usage counts reported (-1: none, leave the state's value). */
     int64_t usage_output, usage_input, usage_reasoning;
+    /* Prompt caching (-1: none): OpenAI prompt_tokens_details.cached_tokens
+     * or prompt_cache_hit_tokens, Anthropic cache_read_input_tokens; and
+     * Anthropic's cache_creation_input_tokens. */
+    int64_t usage_cached, usage_cache_write;
     bool done;        /* Anthropic message_stop */
     bool ping;        /* Anthropic ping */
     unsigned choices; /* OpenAI: elements of the "choices" array */

@@ -49,6 +49,10 @@ static void plot_help(void)
         "  timeline           one bar per request: start, first token, end\n"
         "  throughput         output tokens/s and requests in flight (1 s "
         "bins)\n"
+        "  turns              session workloads only: TTFT against input "
+        "tokens,\n"
+        "                     cached and uncached turns marked, and TTFT p50 "
+        "per turn\n"
         "With --compare: compare (p50/p99 bars per model for each trace, BASE\n"
         "first). With --trend: trend (p50/p99 lines per model per week or "
         "day).\n"
@@ -170,6 +174,8 @@ static bool reads_stdin(const struct analyze_options *o)
 static int run(const struct analyze_options *o, enum plot_mode mode)
 {
     const struct plot_chart *const *charts;
+    const struct plot_chart
+        *charts_sessions[sizeof charts_default / sizeof charts_default[0] + 1];
     size_t n_charts;
     struct plot_data d;
     char gnuplot[4096];
@@ -211,6 +217,12 @@ static int run(const struct analyze_options *o, enum plot_mode mode)
         return load_rc < 0 ? 1 : 2;
     }
     rc = load_rc;
+    if (mode == MODE_CHARTS && d.sessions) { /* a session workload */
+        for (size_t i = 0; i < n_charts; i++)
+            charts_sessions[i] = charts_default[i];
+        charts_sessions[n_charts++] = &plot_chart_turns;
+        charts = charts_sessions;
+    }
     ctx.font = plot_font_detect();
     for (size_t i = 0; i < n_charts; i++)
         if (plot_chart_write(&ctx, charts[i]))

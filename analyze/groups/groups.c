@@ -36,6 +36,8 @@ const struct metric_def metric_defs[M_COUNT] = {
     [M_SERVER_TPOT] = {"server_tpot_ms", "server TPOT", "ms", false},
     [M_CLIENT_OVERHEAD] = {"client_overhead_ms", "client overhead", "ms",
                            false},
+    [M_CACHED_TOKENS] = {"cached_tokens", "cached tokens", "tok", false},
+    [M_FIRST_TOOL] = {"first_tool_ms", "first tool call", "ms", false},
 };
 
 int group_by_parse(const char *spec, struct group_by *by, char *err,
@@ -61,6 +63,8 @@ int group_by_parse(const char *spec, struct group_by *by, char *err,
             by->dims[by->n++] = DIM_TRACE;
         } else if (strcmp(tok, "stage") == 0) {
             by->dims[by->n++] = DIM_STAGE;
+        } else if (strcmp(tok, "turn") == 0) {
+            by->dims[by->n++] = DIM_TURN;
         } else if (strncmp(tok, "label:", 6) == 0 && tok[6]) {
             by->label_keys[by->n] = strdup(tok + 6);
             by->dims[by->n++] = DIM_LABEL;
@@ -71,7 +75,7 @@ int group_by_parse(const char *spec, struct group_by *by, char *err,
             if (err)
                 snprintf(err, err_size,
                          "--by: unknown key '%s' (use model, class, trace, "
-                         "stage, label:KEY, header:NAME)",
+                         "stage, turn, label:KEY, header:NAME)",
                          tok);
             goto bad;
         }
@@ -188,6 +192,7 @@ void group_set_free(struct group_set *set)
     free(set->trace_itl);
     stage_window_free(set->window);
     free(set->window);
+    session_waits_free(&set->sessions);
     for (size_t i = 0; i < GROUP_MAX_DIMS; i++)
         free(set->by.label_keys[i]);
     load_free_infos(set->traces, set->n_traces);
@@ -213,6 +218,11 @@ static const char *key_value(const struct group_set *set, size_t i,
         return tmp;
     case DIM_STAGE: /* the id keys it: two stages of one load are two */
         stage_info_label(m->trace, m->stage, tmp, tmp_size);
+        return tmp;
+    case DIM_TURN:
+        if (!m->turn)
+            return "(none)";
+        snprintf(tmp, tmp_size, "%u", m->turn);
         return tmp;
     case DIM_HEADER:
         for (size_t k = 0; k < m->n_headers; k++)
@@ -292,6 +302,7 @@ static struct group *find_group(struct group_set *set,
     for (size_t i = 0; i < set->by.n; i++) {
         g->key_rank[i] = set->by.dims[i] == DIM_CLASS   ? class_rank(vals[i])
                          : set->by.dims[i] == DIM_STAGE ? stage_rank(m)
+                         : set->by.dims[i] == DIM_TURN  ? (int)m->turn
                                                         : 0;
         g->keys[g->n_keys++] = strdup(vals[i]);
     }
@@ -442,6 +453,9 @@ static void add_to(struct group_index *ix, struct group *g,
         [M_SERVER_PROMPT] = m->ok ? m->server_prompt_ms : NAN,
         [M_SERVER_TPOT] = m->ok ? m->server_tpot_ms : NAN,
         [M_CLIENT_OVERHEAD] = m->client_overhead_ms,
+        [M_CACHED_TOKENS] =
+            m->ok && m->cached_tokens >= 0 ? (double)m->cached_tokens : NAN,
+        [M_FIRST_TOOL] = m->ok ? m->first_tool_ms : NAN,
     };
     if (m->superseded) { /* the request is its last attempt, not this */
         if (!m->warmup)
@@ -561,6 +575,7 @@ int group_set_add(void *ctx, const struct request_metrics *m)
     add_trace_itl(set, m);
     add_to(&set->index, g, &set->slo, m);
     add_to(&set->index, &set->overall, &set->slo, m);
+    session_waits_add(&set->sessions, m);
     return 0;
 }
 
@@ -595,6 +610,7 @@ void group_set_summarize(struct group_set *set)
         group_summarize(set->groups[i], name);
     }
     group_summarize(&set->overall, "all requests");
+    session_waits_summarize(&set->sessions);
     for (size_t i = 0; i < set->n_trace_itl; i++) {
         struct stats_summary sum;
         struct stats_vec *v = &set->trace_itl[i].v;
@@ -664,6 +680,8 @@ const char *group_dim_name(const struct group_set *set, size_t i, char *tmp,
         return "trace";
     case DIM_STAGE:
         return "stage";
+    case DIM_TURN:
+        return "turn";
     case DIM_LABEL:
         snprintf(tmp, tmp_size, "label:%s", set->by.label_keys[i]);
         return tmp;

@@ -9,6 +9,7 @@
 
 #include "group_index.h"
 #include "load.h"
+#include "session_waits.h"
 #include "stage_window.h"
 #include "stats.h"
 
@@ -33,8 +34,17 @@ enum metric_id {
     M_SERVER_PROMPT,   /* the server's own prompt time (llama.cpp timings) */
     M_SERVER_TPOT,     /* the server's own ms per generated token */
     M_CLIENT_OVERHEAD, /* TTFT - server prompt time */
+    /* From here on, optional: JSON and CSV show them only when the group
+     * has values (metric_optional), so outputs without them stay as they
+     * were. */
+    M_CACHED_TOKENS, /* input tokens the server read from its cache */
+    M_FIRST_TOOL,    /* time to the first tool call */
     M_COUNT
 };
+
+/* True for the metrics (M_CACHED_TOKENS on) that JSON and CSV outputs
+ * leave out when a group has no value of them. */
+#define metric_optional(m) ((m) >= M_CACHED_TOKENS)
 
 struct metric_def {
     const char *json_key; /* key in summary --format json ("ttft_ms") */
@@ -53,7 +63,8 @@ enum group_dim {
     DIM_LABEL,
     DIM_TRACE,
     DIM_STAGE,
-    DIM_HEADER
+    DIM_HEADER,
+    DIM_TURN /* a session's turn index (docs/workloads.md) */
 };
 
 struct group_by {
@@ -168,6 +179,8 @@ struct group_set {
      * (--include-transient) or are left out. */
     struct stage_window *window;
     bool keep_transient;
+    /* Session workloads: each session's total wait (session_waits.h). */
+    struct session_waits sessions;
 };
 
 /* The typical ITL of trace index i alone, in ms: the median of its ok

@@ -407,6 +407,13 @@ static void request_facts(const struct trace_request *q,
     f->last_feed_ns = s->last_feed_ns;
     f->usage_output_tokens = s->usage_output_tokens;
     f->usage_input_tokens = s->usage_input_tokens;
+    f->cached_tokens = s->usage_cached_tokens >= 0 ? s->usage_cached_tokens
+                                                   : s->server_timings.cache_n;
+    /* Anthropic's input_tokens leaves out what the cache read and wrote */
+    if (s->api == API_ANTHROPIC && f->usage_input_tokens >= 0)
+        f->usage_input_tokens +=
+            (s->usage_cached_tokens > 0 ? s->usage_cached_tokens : 0) +
+            (s->usage_cache_write_tokens > 0 ? s->usage_cache_write_tokens : 0);
     f->server = s->server_timings;
     f->comments = s->comments;
 }
@@ -435,6 +442,8 @@ static void finish_request(struct loader *L, struct pending *p,
     m.attempt = q->attempt ? q->attempt : 1;
     m.retry_of = q->retry_of;
     m.stage = q->stage;
+    m.session = q->session;
+    m.turn = q->turn;
     m.superseded = superseded;
     m.http_status = res ? res->http_status : 0;
     m.max_tokens = q->max_tokens;

@@ -309,6 +309,13 @@ int metrics_compute(const struct metrics_facts *f, struct metrics_buf *buf,
         f->token_events ? (double)f->text_bytes / (double)f->token_events : NAN;
     m->input_tokens = f->usage_input_tokens;
     m->input_tokens_est = f->input_tokens_est;
+    m->cached_tokens = f->cached_tokens;
+    m->first_tool_ms = NAN;
+    for (size_t i = 0; f->ok && i < f->n_tokens; i++)
+        if (f->tokens[i].flags & STREAM_TOK_TOOL) {
+            m->first_tool_ms = ms_between(f->start_ns, f->tokens[i].t_ns);
+            break;
+        }
     /* the class by size: the server's count, else the estimate */
     m->measured_class = measured_class(
         m->input_tokens >= 0 ? m->input_tokens : m->input_tokens_est,

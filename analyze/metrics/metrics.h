@@ -77,7 +77,10 @@ struct metrics_facts {
     int64_t done_ns;      /* ... at this time */
     int64_t last_feed_ns; /* last body bytes: the end of an unfinished one */
     int64_t usage_output_tokens; /* -1 when the stream reported none */
-    int64_t usage_input_tokens;  /* -1 likewise */
+    int64_t usage_input_tokens;  /* -1 likewise; every prompt token, cached
+                                    or not (Anthropic's three counts summed) */
+    int64_t cached_tokens;       /* of them: read from the server's prompt cache
+                                    (usage, else llama.cpp's cache_n); -1 unknown */
     /* The server's own timings (llama.cpp's "timings"), present or not. */
     struct stream_server_timings server;
     uint64_t comments; /* SSE comment lines (keep-alives) */
@@ -97,6 +100,8 @@ struct request_metrics {
     bool superseded;        /* a failed attempt the recorder sent again: not a
                                request of its own (only with with_superseded) */
     uint32_t stage;         /* --sweep stage (from 1), 0: none */
+    uint32_t session;       /* a session workload's session (from 1), 0: none */
+    uint32_t turn;          /* its turn in the session (from 1), 0: none */
     const char *error_kind; /* NULL when ok */
     const char *error_message;
     /* The server's own words about a failure, read from the bytes: the
@@ -159,6 +164,13 @@ struct request_metrics {
      * estimate of the prompt (about 4 characters a token, -1 unknown). */
     int64_t input_tokens;
     int64_t input_tokens_est;
+    /* Of input_tokens, those the server says it read from its prompt
+     * cache; -1 when it said nothing. */
+    int64_t cached_tokens;
+    /* Time to the first tool call: the first token event that carried
+     * tool-call arguments (OpenAI tool_calls, Anthropic input_json_delta)
+     * - start; NAN when the reply called no tool. */
+    double first_tool_ms;
     bool usage_disagrees; /* usage and token events differ */
     /* Generated text of all token events (UTF-8 bytes) and its mean
      * per event (NAN without events): a server that packs several tokens

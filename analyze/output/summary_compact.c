@@ -6,9 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "summary_findings.h"
 #include "summary_output.h"
 #include "summary_view.h"
+#include "text_out.h"
 
 #define CELL 5 /* a number cell: "9.00", "13.4", "9512", "120k" */
 
@@ -365,11 +367,56 @@ static void table(FILE *out, const struct group_set *set,
     free(rows);
 }
 
+/* Sessions (docs/workloads.md): what each cost its user, and per group
+ * the input tokens the server found cached. Nothing without them. */
+static void sessions_lines(FILE *out, const struct group_set *set,
+                           const struct summary_view *v)
+{
+    const struct session_waits *w = &set->sessions;
+    char a[24], b[24], c[24];
+    struct buf line;
+    buf_init(&line, 0);
+    if (w->sessions) {
+        text_fmt_num(a, sizeof a, w->wait_ms.p50 / 1000);
+        text_fmt_num(b, sizeof b, w->wait_ms.p90 / 1000);
+        text_fmt_num(c, sizeof c, w->wait_ms.max / 1000);
+        buf_printf(&line,
+                   "sessions: %llu (%llu complete), %.0f turns p50; total "
+                   "wait per session (TTFT + generation over its turns) p50 "
+                   "%s s, p90 %s s, max %s s",
+                   (unsigned long long)w->sessions,
+                   (unsigned long long)w->complete, w->turns.p50, a, b, c);
+        view_line(out, v, VIEW_PLAIN, line.data);
+    }
+    for (size_t i = 0; i < set->n_groups; i++) {
+        const struct group *g = set->groups[i];
+        const struct stats_summary *ca = &g->sum[M_CACHED_TOKENS],
+                                   *in = &g->sum[M_INPUT_TOKENS];
+        if (ca->n == 0)
+            continue;
+        buf_reset(&line);
+        buf_puts(&line, "cached input tokens:");
+        for (size_t k = 0; k < g->n_keys; k++) {
+            buf_puts(&line, k ? " / " : " ");
+            view_put_name(&line, g->keys[k]); /* trace text: escaped */
+        }
+        text_fmt_num(a, sizeof a, ca->p50);
+        text_fmt_num(b, sizeof b, in->p50);
+        buf_printf(&line,
+                   " p50 %s of %s input (%zu of %llu ok requests "
+                   "said)",
+                   a, b, ca->n, (unsigned long long)g->ok);
+        view_line(out, v, VIEW_DIM, line.data);
+    }
+    buf_free(&line);
+}
+
 int summary_write_compact(FILE *out, const struct group_set *set,
                           const struct summary_view *view)
 {
     header(out, set, view);
     table(out, set, view);
+    sessions_lines(out, set, view);
     summary_findings(out, set, view);
     return ferror(out) ? -1 : 0;
 }

@@ -96,6 +96,8 @@ static void json_group_body(struct buf *b, const struct group_set *set,
                    (unsigned long long)g->transient,
                    set->keep_transient ? "true" : "false");
     for (int m = 0; m < M_COUNT; m++) {
+        if (metric_optional(m) && g->sum[m].n == 0)
+            continue;
         buf_printf(b, ",\"%s\":", metric_defs[m].json_key);
         json_stats(b, &g->sum[m]);
     }
@@ -198,6 +200,16 @@ int summary_write_json(FILE *out, const struct group_set *set)
     }
     buf_puts(&b, "],\"overall\":{");
     json_group_body(&b, set, &set->overall, t.wall_s);
+    if (set->sessions.sessions) { /* session workloads only */
+        buf_printf(&b, ",\"sessions\":{\"n\":%llu,\"complete\":%llu",
+                   (unsigned long long)set->sessions.sessions,
+                   (unsigned long long)set->sessions.complete);
+        buf_puts(&b, ",\"total_wait_ms\":");
+        json_stats(&b, &set->sessions.wait_ms);
+        buf_puts(&b, ",\"turns\":");
+        json_stats(&b, &set->sessions.turns);
+        buf_puts(&b, "}");
+    }
     buf_puts(&b, ",\"wall_s\":");
     json_put_double(&b, t.wall_s);
     buf_puts(&b, ",\"req_per_s\":");
@@ -244,6 +256,8 @@ static void csv_group(FILE *out, const struct group_set *set,
 {
     for (int m = 0; m < M_COUNT; m++) {
         const struct stats_summary *s = &g->sum[m];
+        if (metric_optional(m) && s->n == 0)
+            continue;
         for (size_t k = 0; k < set->by.n; k++) {
             csv_field(out, overall ? "(all)" : g->keys[k]);
             fputc(',', out);

@@ -45,7 +45,7 @@ struct plot_chart {
 extern const struct plot_chart plot_chart_ttft_cdf, plot_chart_tpot,
     plot_chart_latency_tokens, plot_chart_itl, plot_chart_timeline,
     plot_chart_throughput, plot_chart_compare, plot_chart_trend,
-    plot_chart_capacity;
+    plot_chart_capacity, plot_chart_turns;
 
 /* Writes DIR/NAME.dat and DIR/NAME.gp. Returns 0, or 1 after an error
  * message naming the file. */

@@ -183,6 +183,15 @@ static int plot_data_add(void *ctx, const struct request_metrics *m_in)
     r->start_s = since(zero, m->start_ns);
     r->first_s = m->ok ? since(zero, m->first_token_ns) : NAN;
     r->end_s = since(zero, m->end_ns);
+    r->in_tokens = m->ok && m->input_tokens >= 0 ? (double)m->input_tokens
+                   : m->ok && m->input_tokens_est >= 0
+                       ? (double)m->input_tokens_est
+                       : NAN;
+    r->cached_tokens =
+        m->ok && m->cached_tokens >= 0 ? (double)m->cached_tokens : NAN;
+    r->turn = m->turn;
+    if (m->turn)
+        d->sessions = true;
     return 0;
 }
 

@@ -24,6 +24,9 @@ struct plot_req {
     double out_tokens;                   /* NAN unknown */
     double start_s, first_s, end_s;      /* seconds since the trace's run start,
                                             NAN unknown */
+    double in_tokens;     /* the server's input tokens, NAN unknown */
+    double cached_tokens; /* of them cached (usage), NAN unknown */
+    uint32_t turn;        /* a session's turn (from 1), 0: none */
 };
 
 struct plot_names {
@@ -54,6 +57,7 @@ struct plot_data {
     bool by_trace;
     char *const *paths; /* the inputs, for the series names (borrowed) */
     size_t n_paths;
+    bool sessions; /* some request is a session's turn: the turn chart */
 };
 
 /* Loads every path, grouping the set by `by` ("model,class" for the
