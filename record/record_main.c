@@ -99,21 +99,34 @@ static void note_unsent_lines(const struct config *cfg,
              classes == 1 ? "s" : "ve", big->name, big->n_items, big->n_items);
 }
 
+/* The classes to keep: --classes, else with the built-in workload its
+ * single-request classes (with -w agent: the agent class), else all. */
+static const char *select_classes(const struct config *cfg)
+{
+    if (cfg->classes || cfg->arrivals_file)
+        return cfg->classes;
+    if (!cfg->workload_file)
+        return WORKLOAD_DEFAULT_CLASSES;
+    return workload_is_builtin_name(cfg->workload_file) ? WORKLOAD_AGENT_CLASS
+                                                        : NULL;
+}
+
 /* Loads and narrows the workload; returns 0 or an exit code (having freed
  * the workload). */
 static int load_workload(const struct config *cfg, struct workload *wl)
 {
     char err[1024] = "";
-    int rc = cfg->arrivals_file
-                 ? workload_load_arrivals(cfg->arrivals_file, cfg->speed, wl,
-                                          err, sizeof err)
-             : cfg->workload_file
-                 ? workload_load_file(cfg->workload_file, wl, err, sizeof err)
-                 : workload_load_builtin(wl, err, sizeof err);
+    int rc =
+        cfg->arrivals_file
+            ? workload_load_arrivals(cfg->arrivals_file, cfg->speed, wl, err,
+                                     sizeof err)
+        : cfg->workload_file && !workload_is_builtin_name(cfg->workload_file)
+            ? workload_load_file(cfg->workload_file, wl, err, sizeof err)
+            : workload_load_builtin(wl, err, sizeof err);
     if (!rc)
-        rc = workload_select(wl, cfg->classes, err, sizeof err);
+        rc = workload_select(wl, select_classes(cfg), err, sizeof err);
     if (!rc) {
-        if (cfg->workload_file)
+        if (cfg->workload_file && !workload_is_builtin_name(cfg->workload_file))
             note_unsent_lines(cfg, wl);
         return 0;
     }

@@ -759,6 +759,26 @@ static void scrapes_end(struct run_loop *r)
             r, run_scrapes_after(&r->scrapes, r->loop, r->s->writer));
 }
 
+/* The requests of this shard's part (per_stage slots of total): with a
+ * session workload, every slot's turns; per_stage when the count is
+ * unknown or too long to add up. */
+static uint64_t session_requests(const struct run_loop *r, uint64_t total,
+                                 uint64_t per_stage)
+{
+    struct schedule_slot slot;
+    uint64_t n = 0;
+    if (!has_sessions(r->s->wl) || total == UINT64_MAX || total > 10000000)
+        return per_stage;
+    for (uint64_t k = r->shard_i; k < total; k += r->shard_n) {
+        const struct workload_session *ws;
+        if (!schedule_slot(&r->sched, k, &slot))
+            break;
+        ws = slot_session(r, &slot);
+        n += ws ? ws->n_turns : 1;
+    }
+    return n;
+}
+
 void run_loop_begin(struct run_loop *r, int64_t mono_zero)
 {
     r->ramp_zero_ns = mono_zero;
@@ -783,7 +803,8 @@ void run_loop_begin(struct run_loop *r, int64_t mono_zero)
         return;
     }
     /* a shard counts its own requests; the ETA is the global schedule's */
-    progress_init(&r->progress, show, per_stage, mono_zero);
+    progress_init(&r->progress, show, session_requests(r, total, per_stage),
+                  mono_zero);
     /* the ETA: open loop ends with its schedule (total / rate, or the
      * duration), a closed loop when its count is done or the duration */
     if (c->duration_s > 0)

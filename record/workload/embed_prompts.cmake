@@ -3,9 +3,11 @@
 # Run as: cmake -DPROMPT_DIR=<dir> -DOUT=<file.c> -P embed_prompts.cmake
 set(code "/* Generated from record/prompts/ by record/embed_prompts.cmake. */\n")
 string(APPEND code "#include \"prompts.h\"\n")
-foreach(name short-short short-long long-context long-short)
+foreach(file short-short.txt short-long.txt long-context.txt long-short.txt
+             agent-system.txt agent-sessions.jsonl)
+  get_filename_component(name "${file}" NAME_WLE)
   string(REPLACE "-" "_" var "${name}")
-  set(path "${PROMPT_DIR}/${name}.txt")
+  set(path "${PROMPT_DIR}/${file}")
   if(EXISTS "${path}")
     file(READ "${path}" hex HEX)
   else()

@@ -14,5 +14,9 @@ extern const unsigned char prompts_long_context[];
 extern const size_t prompts_long_context_len;
 extern const unsigned char prompts_long_short[];
 extern const size_t prompts_long_short_len;
+extern const unsigned char prompts_agent_system[];
+extern const size_t prompts_agent_system_len;
+extern const unsigned char prompts_agent_sessions[];
+extern const size_t prompts_agent_sessions_len;
 
 #endif

@@ -15,7 +15,14 @@ int64_t workload_class_max_tokens(const char *name)
         return 64;
     if (strcmp(name, "short-long") == 0)
         return 1024;
+    if (strcmp(name, WORKLOAD_AGENT_CLASS) == 0)
+        return 512; /* a tool call or a short answer */
     return -1;
+}
+
+bool workload_is_builtin_name(const char *name)
+{
+    return strcmp(name, WORKLOAD_AGENT_CLASS) == 0;
 }
 
 int64_t workload_count_chars(const char *text, size_t len)
@@ -126,6 +133,23 @@ static int add_lines(struct workload *wl, const char *cls, const char *text,
     return WORKLOAD_OK;
 }
 
+/* Adds the built-in agent sessions as the agent class. */
+static int add_agent(struct workload *wl)
+{
+    struct workload_item *items;
+    size_t n, i;
+    int rc = workload_agent_items(&items, &n);
+    for (i = 0; !rc && i < n; i++) {
+        rc = workload_add(wl, WORKLOAD_AGENT_CLASS, &items[i]);
+        if (rc) /* not added: still ours */
+            workload_session_free(items[i].session);
+    }
+    for (; i < n; i++)
+        workload_session_free(items[i].session);
+    free(items);
+    return rc;
+}
+
 int workload_load_builtin(struct workload *wl, char *err, size_t errlen)
 {
     const char *ctx = (const char *)prompts_long_context;
@@ -147,8 +171,14 @@ int workload_load_builtin(struct workload *wl, char *err, size_t errlen)
     if (!rc)
         rc = add_lines(wl, "long-short", (const char *)prompts_long_short,
                        prompts_long_short_len, ctx, ctx_len);
+    if (!rc && prompts_agent_sessions_len > 0)
+        rc = add_agent(wl);
     if (rc) {
-        snprintf(err, errlen, "out of memory loading the built-in prompts");
+        snprintf(err, errlen,
+                 rc == WORKLOAD_E_NOMEM
+                     ? "out of memory loading the built-in prompts"
+                     : "the built-in agent sessions do not read (a broken "
+                       "record/workload/prompts/agent-sessions.jsonl)");
         return rc;
     }
     if (wl->n_classes == 0) {

@@ -6,6 +6,7 @@
 #define TT_RECORD_WORKLOAD_H
 
 #include <cjson/cJSON.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -53,7 +54,14 @@ enum workload_err {
     WORKLOAD_E_CLASS = 4,   /* --classes names an unknown class */
 };
 
-/* Loads the built-in workload (the embedded record/prompts files). */
+/* The built-in session class (a coding agent, docs/workloads.md) and the
+ * classes a built-in run sends when --classes does not name any: the
+ * three single-request ones (the agent class is asked for by name). */
+#define WORKLOAD_AGENT_CLASS "agent"
+#define WORKLOAD_DEFAULT_CLASSES "short-short,short-long,long-short"
+
+/* Loads the built-in workload (the embedded record/prompts files),
+ * the agent class included. */
 int workload_load_builtin(struct workload *wl, char *err, size_t errlen);
 
 /* Loads a JSON Lines workload file. On WORKLOAD_E_INVALID err reads
@@ -61,12 +69,24 @@ int workload_load_builtin(struct workload *wl, char *err, size_t errlen);
 int workload_load_file(const char *path, struct workload *wl, char *err,
                        size_t errlen);
 
+/* True when -w NAME names a built-in workload instead of a file:
+ * "agent" (a file of that name is given as ./agent). */
+bool workload_is_builtin_name(const char *name);
+
+/* The built-in agent sessions (workload_agent.c): one item per line of
+ * the embedded agent-sessions.jsonl, each a session behind
+ * agent-system.txt, in a malloc'd array (*items, *n; the caller owns
+ * them and their sessions). Returns a workload_err (WORKLOAD_E_INVALID:
+ * the embedded file is broken, a build error). */
+int workload_agent_items(struct workload_item **items, size_t *n);
+
 /* Keeps only the classes named in csv ("short-short,long-short"), in that
  * order. NULL keeps all. */
 int workload_select(struct workload *wl, const char *csv, char *err,
                     size_t errlen);
 
-/* The built-in max_tokens of a class name (64, 1024), -1 if not built in. */
+/* The built-in max_tokens of a class name (64, 1024; agent 512), -1 if
+ * not built in. */
 int64_t workload_class_max_tokens(const char *name);
 
 /* Characters (not bytes) of UTF-8 text. */

@@ -11,3 +11,7 @@ const unsigned char prompts_long_context[] = "";
 const size_t prompts_long_context_len = 0;
 const unsigned char prompts_long_short[] = "";
 const size_t prompts_long_short_len = 0;
+const unsigned char prompts_agent_system[] = "";
+const size_t prompts_agent_system_len = 0;
+const unsigned char prompts_agent_sessions[] = "";
+const size_t prompts_agent_sessions_len = 0;

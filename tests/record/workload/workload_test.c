@@ -24,6 +24,15 @@ const unsigned char prompts_long_context[] = FAKE_CTX;
 const size_t prompts_long_context_len = sizeof FAKE_CTX - 1;
 const unsigned char prompts_long_short[] = FAKE_LS;
 const size_t prompts_long_short_len = sizeof FAKE_LS - 1;
+#define FAKE_AS "You are an agent."
+#define FAKE_AJ                                                                \
+    "{\"conversation\":[{\"role\":\"user\",\"content\":\"fix it\"},"           \
+    "{\"role\":\"assistant\",\"content\":\"<read_file>\"},"                    \
+    "{\"role\":\"user\",\"content\":\"the file\"}]}\n"
+const unsigned char prompts_agent_system[] = FAKE_AS;
+const size_t prompts_agent_system_len = sizeof FAKE_AS - 1;
+const unsigned char prompts_agent_sessions[] = FAKE_AJ;
+const size_t prompts_agent_sessions_len = sizeof FAKE_AJ - 1;
 
 static void test_builtin(void)
 {
@@ -32,8 +41,18 @@ static void test_builtin(void)
     const struct workload_class *ls;
     CHECK(workload_load_builtin(&wl, err, sizeof err) == WORKLOAD_OK);
     CHECK(strcmp(wl.name, "builtin") == 0);
-    CHECK(wl.n_classes == 3);
+    CHECK(wl.n_classes == 4);
     CHECK(strcmp(wl.classes[0].name, "short-short") == 0);
+    /* the agent class: a session behind the system prompt */
+    CHECK(strcmp(wl.classes[3].name, "agent") == 0);
+    CHECK(wl.classes[3].n_items == 1 &&
+          wl.classes[3].default_max_tokens == 512);
+    {
+        const struct workload_session *ss = wl.classes[3].items[0].session;
+        CHECK(ss && ss->n_turns == 2 && ss->turns[0].n_messages == 2);
+        CHECK(ss && ss->turns[0].input_chars ==
+                        (int64_t)strlen(FAKE_AS) + (int64_t)strlen("fix it"));
+    }
     CHECK(wl.classes[0].n_items == 2 && wl.classes[0].default_max_tokens == 64);
     CHECK(strcmp(wl.classes[0].items[1].prompt, "Define backpressure.") == 0);
     CHECK(wl.classes[0].items[1].index == 1);
