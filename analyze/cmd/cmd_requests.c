@@ -180,6 +180,11 @@ static void row_fill(struct row *r, struct requests_ctx *c,
         else if (r->mode == ROW_JSON)
             buf_puts(r->b, "null");
     }
+    /* sessions (docs/workloads.md) and prompt caching */
+    row_int(r, "session", m->session, m->session != 0);
+    row_int(r, "turn", m->turn, m->turn != 0);
+    row_int(r, "cached_tokens", m->cached_tokens, m->cached_tokens >= 0);
+    row_num(r, "first_tool_ms", m->first_tool_ms);
 }
 
 static void flush_line(struct requests_ctx *c)
@@ -259,6 +264,10 @@ static void requests_help(void)
         "during its drain, which capacity and summary --by stage leave out\n"
         "(docs/capacity.md; empty outside a stage and for warmup; the inputs\n"
         "are read twice for it, so from stdin it stays empty).\n"
+        "session and turn: a session workload's session id and turn index\n"
+        "(empty/null otherwise); cached_tokens the input tokens the server\n"
+        "said it read from its prompt cache; first_tool_ms the time to the\n"
+        "first tool-call token event (docs/metrics.md, \"Sessions\").\n"
         "\n"
         "  --format F       csv (default; header row, RFC 4180 quoting; a "
         "text\n"

@@ -75,7 +75,7 @@ usage_error "$W/bad-json.jsonl:3: not valid JSON" -u $U -m a -w "$W/bad-json.jso
 usage_error "$W/bad-message.jsonl:1: each message needs a \"content\"" -u $U -m a -w "$W/bad-message.jsonl"
 usage_error "$W/bad-max-tokens.jsonl:1: \"max_tokens\"" -u $U -m a -w "$W/bad-max-tokens.jsonl"
 usage_error "cannot read the workload" -u $U -m a -w "$T/missing.jsonl"
-usage_error "no class 'long-long' in the builtin workload (it has: short-short short-long long-short)" \
+usage_error "no class 'long-long' in the builtin workload (it has: short-short short-long long-short agent)" \
     -u $U -m a --classes short-short,long-long
 
 # an existing output is kept unless --force
