@@ -66,6 +66,20 @@ int group_index_get(const struct group_index *ix, uint64_t hash,
     return 1;
 }
 
+int group_index_set(struct group_index *ix, uint64_t hash, const void *owner,
+                    const char *key, size_t value)
+{
+    struct group_index_slot *s;
+    if (ix->cap == 0)
+        return 0;
+    hash = mix(hash, owner);
+    s = probe(ix, hash, owner, key);
+    if (!s->key)
+        return 0;
+    s->value = value;
+    return 1;
+}
+
 /* Doubles the table (16 slots at first). Returns 0 or -1. */
 static int grow(struct group_index *ix)
 {

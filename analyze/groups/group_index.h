@@ -42,6 +42,12 @@ int group_index_get(const struct group_index *ix, uint64_t hash,
 int group_index_put(struct group_index *ix, uint64_t hash, const void *owner,
                     const char *key, size_t value);
 
+/* Changes the value of (owner, key), e.g. after the entries it points at
+ * were reordered. Returns 1 when present, 0 when absent (nothing done).
+ * Cannot fail. */
+int group_index_set(struct group_index *ix, uint64_t hash, const void *owner,
+                    const char *key, size_t value);
+
 /* Frees every key and the slots; the index is empty again. NULL-safe. */
 void group_index_free(struct group_index *ix);
 

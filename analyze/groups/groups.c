@@ -653,6 +653,24 @@ void group_set_sort(struct group_set *set)
     if (set->n_groups < 2) /* qsort's base must not be NULL, even for 0 */
         return;
     qsort(set->groups, set->n_groups, sizeof(*set->groups), cmp_groups);
+    /* The index holds positions in set->groups: point it at the new ones,
+     * or every later lookup (group_set_find, compare's pairing of the
+     * sides) finds another group. */
+    for (size_t i = 0; i < set->n_groups; i++) {
+        const struct group *g = set->groups[i];
+        char joined[GROUP_MAX_DIMS * 540];
+        size_t len;
+        bool whole = true;
+        for (size_t k = 0; k < g->n_keys; k++)
+            whole = whole && g->keys[k];
+        if (!whole)
+            continue;
+        len = group_index_key((const char *const *)g->keys, g->n_keys, joined,
+                              sizeof(joined));
+        group_index_set(&set->index,
+                        group_index_hash(GROUP_INDEX_HASH_INIT, joined, len),
+                        NULL, joined, i);
+    }
 }
 
 void group_describe(const struct group *g, char *out, size_t size)

@@ -76,6 +76,23 @@ cat "$T/base.ttrace" "$T/same.ttrace" >"$T/both.ttrace"
 assert_eq "$(grep -c '^| metric | | base | new | diff |' "$T/c.md")" 2 "markdown tables"
 assert_eq "$(grep -c '^\*\*Verdict:\*\* model-.*slower — real' "$T/c.md")" 2 "markdown verdicts"
 
+# Sides whose models first appear in another order are paired by name:
+# gen_trace --mix gives its first model ~100 ms TTFT and its second
+# ~160 ms, so with the order swapped "fast" got slower and "slow" faster
+# (the group index once pointed at positions from before sorting, and
+# compare paired "fast" of one side with "slow" of the other).
+"$TT_GEN_TRACE" --mix "$T/order1.ttrace" -n 60 -m fast -m slow -s 3
+"$TT_GEN_TRACE" --mix "$T/order2.ttrace" -n 60 -m slow -m fast -s 4
+"$A" compare "$T/order1.ttrace" "$T/order2.ttrace" --format json >"$T/order.json"
+for m in fast slow; do
+    want=$("$A" summary "$T/order2.ttrace" --format json | jq -r ".groups[] | select(.model == \"$m\") | .ttft_ms.p50")
+    got=$(jq -r ".comparisons[0].groups[] | select(.model == \"$m\") | .metrics.ttft_ms.new.p50" "$T/order.json")
+    assert_eq "$got" "$want" "compare's new TTFT p50 of $m (summary's)"
+done
+jq -e '[.comparisons[0].groups[] | {(.model): [.metrics.ttft_ms.verdict, (.metrics.ttft_ms.diff.p50 > 0)]}] | add
+       == {"fast": ["real", true], "slow": ["real", false]}' "$T/order.json" >/dev/null ||
+    fail "swapped model order: $(jq -c '[.comparisons[0].groups[] | [.model, .metrics.ttft_ms.verdict, .metrics.ttft_ms.diff.p50]]' "$T/order.json")"
+
 expect_exit 2 "$A" compare "$T/base.ttrace" 2>/dev/null
 expect_exit 2 "$A" compare "$T/base.ttrace" "$T/slow.ttrace" --format csv 2>/dev/null
 echo ok
