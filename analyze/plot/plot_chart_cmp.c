@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare.h"
 #include "log.h"
 #include "plot_chart.h"
 #include "plot_escape.h"
@@ -34,8 +35,64 @@ static const struct group *trace_model(const struct plot_data *d, size_t t,
     return NULL;
 }
 
+/* Seed of the chart's bootstraps: compare's default (--seed 1). */
+#define CMP_SEED 1
+/* Colours of the verdict labels (0xRRGGBB). */
+#define VERDICT_RED 0xcc0000L
+#define VERDICT_GREEN 0x228833L
+#define VERDICT_GREY 0x666666L
+
+/* The 95% percentile-bootstrap interval of the median of v (sorted, n
+ * values): the interval of median(v) - median({0}), which is the same
+ * resampling. False when there is none (n is 0, or no memory). */
+static bool median_ci(const double *v, size_t n, double *lo, double *hi)
+{
+    static const double zero = 0;
+    struct stats_ci ci;
+    if (stats_bootstrap_median_diff(&zero, 1, v, n, CMP_SEED, 0, COMPARE_LEVEL,
+                                    &ci) != STATS_OK)
+        return false;
+    *lo = ci.lo;
+    *hi = ci.hi;
+    return true;
+}
+
+/* The verdict of new against base for one metric (analyzer's words only):
+ * "slower +38%", "faster -12%", "no difference", "too few". Returns -1
+ * out of memory, else 0. */
+static int verdict_text(const struct group *base, const struct group *nw,
+                        int metric, char *out, size_t size, long *colour)
+{
+    struct stats_ci ci;
+    const struct stats_summary *a = &base->sum[metric], *b = &nw->sum[metric];
+    int st;
+    *colour = VERDICT_GREY;
+    if (a->n < COMPARE_MIN_SAMPLES || b->n < COMPARE_MIN_SAMPLES) {
+        snprintf(out, size, "too few");
+        return 0;
+    }
+    st = stats_bootstrap_median_diff(base->v[metric].v, a->n, nw->v[metric].v,
+                                     b->n, CMP_SEED, 0, COMPARE_LEVEL, &ci);
+    if (st == STATS_E_NOMEM)
+        return -1;
+    if (st != STATS_OK || !ci.excludes_zero)
+        snprintf(out, size, "no difference");
+    else {
+        *colour = ci.estimate > 0 ? VERDICT_RED : VERDICT_GREEN;
+        if (a->p50 > 0)
+            snprintf(out, size, "%s %+.0f%%",
+                     ci.estimate > 0 ? "slower" : "faster",
+                     ci.estimate / a->p50 * 100);
+        else
+            snprintf(out, size, "%s", ci.estimate > 0 ? "slower" : "faster");
+    }
+    return 0;
+}
+
 /* compare.dat: trace tic labels, then per panel (TTFT, TPOT, latency) a
- * block per model with a row (x, p50, p99) per trace. */
+ * block per model with a row per trace: x, p50, p99, the p50's 95%
+ * bootstrap interval (lo, hi) and the verdict against the base trace
+ * ("base" on the base's own row). */
 static int write_compare(const struct plot_ctx *c, FILE *dat,
                          struct plot_out *out)
 {
@@ -44,7 +101,8 @@ static int write_compare(const struct plot_ctx *c, FILE *dat,
     size_t nt = d->set.n_traces, nm = d->models.n;
     double slot = (double)nm + 1;
     int index = 0;
-    char name[600];
+    char name[600], verdict[64];
+    long colour;
 
     plot_dat_block(dat, &index, NULL);
     for (size_t t = 0; t < nt; t++) {
@@ -67,11 +125,29 @@ static int write_compare(const struct plot_ctx *c, FILE *dat,
                     plot_dat_block(dat, &index, d->models.v[m]);
                     any = true;
                 }
+                const struct group *base = trace_model(d, 0, m);
+                double lo = NAN, hi = NAN;
+                if (!median_ci(g->v[metric].v, g->sum[metric].n, &lo, &hi))
+                    lo = hi = g->sum[metric].p50;
+                colour = VERDICT_GREY;
+                if (t == 0)
+                    snprintf(verdict, sizeof(verdict), "base");
+                else if (!base || base->sum[metric].n == 0)
+                    snprintf(verdict, sizeof(verdict), "no base");
+                else if (verdict_text(base, g, metric, verdict, sizeof(verdict),
+                                      &colour))
+                    bl.failed = true;
                 fprintf(dat, "%.6g ", (double)t * slot + 1 + (double)m);
                 plot_dat_num(dat, g->sum[metric].p50);
                 fputc(' ', dat);
                 plot_dat_num(dat, g->sum[metric].p99);
-                fputc('\n', dat);
+                fputc(' ', dat);
+                plot_dat_num(dat, lo);
+                fputc(' ', dat);
+                plot_dat_num(dat, hi);
+                fputc(' ', dat);
+                plot_dat_string(dat, verdict);
+                fprintf(dat, " %ld\n", colour);
             }
         }
     }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # plot_compare_trend: `plot --compare` draws p50/p99 bars per trace whose
-# numbers are summary's (all requests), `plot --trend` groups traces by ISO
+# numbers are summary's (all requests), with the p50's bootstrap interval
+# and compare's verdict, `plot --trend` groups traces by ISO
 # week (or day, --by day) of their start; eight models stay distinct.
 . "${TT_SOURCE_DIR:?}/tests/lib/lib.sh"
 . "$TT_SOURCE_DIR/tests/lib/plot_lib.sh"
@@ -28,6 +29,50 @@ want=$("$TT_ANALYZE" summary "$T/w47.ttrace" "$T/w48.ttrace" "$T/w48b.ttrace" \
 got=$(awk 'BEGIN{RS="\n\n\n"} NR==3' "$T/cmp/compare.dat" | awk 'NR==3{print $2}')
 awk -v a="$got" -v b="$want" 'BEGIN{d=a-b; if (d<0) d=-d; exit !(d <= 1e-4*b)}' ||
     fail "compare p50 $got, summary $want"
+
+# Error bars and verdicts: gen_trace --mix gives its first model ~100 ms
+# TTFT and its second ~160 ms, so with the order swapped "fast" got
+# slower and "slow" faster. Each row of compare.dat holds the p50's 95%
+# bootstrap interval (lo <= p50 <= hi) and the verdict against the base,
+# the same as `compare` says (one class, so the model's requests are
+# compare's group); the SVG draws the error bars and the coloured labels.
+"$TT_GEN_TRACE" --mix "$T/o1.ttrace" -n 60 -m fast -m slow -s 3
+"$TT_GEN_TRACE" --mix "$T/o2.ttrace" -n 60 -m slow -m fast -s 4
+"$TT_ANALYZE" plot --compare "$T/o1.ttrace" "$T/o2.ttrace" -o "$T/ci" --format svg >/dev/null ||
+    fail "plot --compare (order swapped)"
+"$TT_ANALYZE" compare "$T/o1.ttrace" "$T/o2.ttrace" --format json >"$T/ci.json"
+python3 - "$T/ci/compare.dat" "$T/ci.json" "$T/ci/compare.svg" <<'PY' || fail "compare error bars / verdicts"
+import json, re, shlex, sys
+blocks = open(sys.argv[1], encoding="utf-8").read().split("\n\n\n")[1:]
+cmp = json.load(open(sys.argv[2]))["comparisons"][0]["groups"]
+metric = ["ttft_ms", "tpot_ms", "latency_ms"]
+assert len(blocks) == 6, len(blocks)  # 3 panels x 2 models
+seen = 0
+for i, b in enumerate(blocks):
+    lines = b.strip().splitlines()
+    model = shlex.split(lines[0])[0]
+    rows = [shlex.split(l) for l in lines[1:]]
+    assert len(rows) == 2, rows
+    for r in rows:
+        p50, lo, hi = float(r[1]), float(r[3]), float(r[4])
+        assert lo <= p50 <= hi and lo < hi, (model, r)
+    assert rows[0][5] == "base", rows[0]
+    g = next(g for g in cmp if g["model"] == model)["metrics"][metric[i // 2]]
+    assert g["verdict"] == "real", (model, g["verdict"])
+    word = "slower" if g["diff"]["p50"] > 0 else "faster"
+    want = "%s %+.0f%%" % (word, g["diff_pct"]["p50"])
+    assert rows[1][5] == want, (model, metric[i // 2], rows[1][5], want)
+    assert rows[1][6] == ("13369344" if word == "slower" else "2263091"), rows[1]
+    seen += 1
+assert seen == 6
+svg = open(sys.argv[3], encoding="utf-8").read()
+assert len(re.findall(r'fill="rgb\(204,0,0\)"[^>]*>\s*<text>slower \+', svg)) == 3, "red 'slower' labels"
+assert len(re.findall(r'fill="rgb\(34,136,51\)"[^>]*>\s*<text>faster -', svg)) == 3, "green 'faster' labels"
+# yerrorbars: a vertical stroke in the error-bar colour per bar (12)
+bars = re.findall(r"<path stroke='rgb\( 34,  34,  34\)'\s+d='([^']*)'", svg)
+assert sum(p.count("M") for p in bars) >= 12, bars[:3]
+PY
+python3 "$TT_SOURCE_DIR/tests/lib/svg_layout.py" "$T/ci/compare.svg" || fail "compare: text hidden"
 
 "$TT_ANALYZE" plot --trend "$T/w47.ttrace" "$T/w48.ttrace" "$T/w48b.ttrace" -o "$T/trend" \
     2>"$T/stderr" >/dev/null || { cat "$T/stderr"; fail "trend"; }
