@@ -8,11 +8,13 @@
 
 #include "analyze_options.h"
 #include "commands.h"
+#include "compare.h"
 #include "log.h"
 #include "plot_chart.h"
 #include "plot_data.h"
 #include "plot_html.h"
 #include "plot_run.h"
+#include "trend.h"
 
 enum plot_mode { MODE_CHARTS, MODE_COMPARE, MODE_TREND };
 
@@ -54,15 +56,19 @@ static void plot_help(void)
         "                     cached and uncached turns marked, and TTFT p50 "
         "per turn\n"
         "With --compare: compare (p50/p99 bars per model for each trace, BASE\n"
-        "first). With --trend: trend (p50/p99 lines per model per week or "
-        "day).\n"
+        "first; error bars: 95%% bootstrap CI of p50; labels: the verdict\n"
+        "against BASE). With --trend: trend (p50/p99 lines per model per week\n"
+        "or day).\n"
         "\n"
         "  -o DIR            output directory (created when missing)\n"
         "  --format F        png (default, pngcairo) or svg\n"
         "  --html            also DIR/report.html: one self-contained page "
         "with\n"
         "                    the trace info, the summary and every chart "
-        "inline\n"
+        "inline;\n"
+        "                    with --compare compare's table (CIs, verdicts), "
+        "with\n"
+        "                    --trend trend's table (changes per period)\n"
         "  --by trace|model  the charts' series: trace draws each model once\n"
         "                    per trace (\"MODEL (FILE)\"), model merges a\n"
         "                    model's runs into one series; default: trace "
@@ -170,6 +176,98 @@ static bool reads_stdin(const struct analyze_options *o)
     return false;
 }
 
+/* The report's comparison and trend sections: compare's sides and
+ * results, the trend's rows. */
+struct report_data {
+    struct compare_side *sides;
+    struct compare_result *res;
+    size_t n_sides, n_res;
+    struct trend_set trend;
+    bool has_trend;
+};
+
+/* Loads what the report's comparison (BASE against each NEW, as
+ * `compare`) or trend (as `trend`) section shows into r and x. Returns 0,
+ * or -1 out of memory (damage was reported when the charts' data was
+ * read). */
+static int report_load(const struct analyze_options *o, enum plot_mode mode,
+                       struct report_data *r, struct plot_html_extra *x)
+{
+    memset(r, 0, sizeof(*r));
+    memset(x, 0, sizeof(*x));
+    if (reads_stdin(o) && mode != MODE_CHARTS) {
+        log_note("standard input cannot be read twice: report.html has no "
+                 "comparison or trend section");
+        return 0;
+    }
+    if (mode == MODE_TREND) {
+        bool weekly = !o->period || strcmp(o->period, "day") != 0;
+        trend_init(&r->trend, weekly, o->load.classify_measured);
+        r->has_trend = true;
+        if (trend_load(&r->trend, o->traces, o->n_traces, &o->load) < 0 ||
+            trend_finish(&r->trend) != 0)
+            return -1;
+        x->trend = &r->trend;
+        return 0;
+    }
+    if (mode != MODE_COMPARE)
+        return 0;
+    r->sides = calloc(o->n_traces, sizeof(*r->sides));
+    r->res = calloc(o->n_traces, sizeof(*r->res));
+    if (!r->sides || !r->res)
+        return -1;
+    for (; r->n_sides < o->n_traces; r->n_sides++)
+        if (compare_side_load(&r->sides[r->n_sides], o->traces[r->n_sides],
+                              &o->load) < 0) {
+            r->n_sides++;
+            return -1;
+        }
+    for (; r->n_res + 1 < r->n_sides; r->n_res++)
+        if (compare_run(&r->sides[0], &r->sides[r->n_res + 1], 1,
+                        &r->res[r->n_res]) != 0) {
+            r->n_res++;
+            return -1;
+        }
+    x->cmp = r->res;
+    x->n_cmp = r->n_res;
+    return 0;
+}
+
+static void report_free(struct report_data *r)
+{
+    for (size_t i = 0; r->res && i < r->n_res; i++)
+        compare_result_free(&r->res[i]);
+    for (size_t i = 0; r->sides && i < r->n_sides; i++)
+        compare_side_free(&r->sides[i]);
+    free(r->res);
+    free(r->sides);
+    if (r->has_trend)
+        trend_free(&r->trend);
+}
+
+/* Writes report.html with its sections. Returns 0 or 1. */
+static int report(const struct analyze_options *o, enum plot_mode mode,
+                  const struct plot_data *d,
+                  const struct plot_chart *const *charts, size_t n_charts,
+                  bool have_gnuplot)
+{
+    struct report_data r;
+    struct plot_html_extra x;
+    int rc = 0;
+    if (report_load(o, mode, &r, &x) != 0) {
+        log_error("out of memory");
+        rc = 1;
+    } else if (plot_html_write(o->out_dir, d, charts, n_charts,
+                               have_gnuplot ? "gnuplot did not draw this chart"
+                                            : "gnuplot was not found when this "
+                                              "report was written: run gnuplot "
+                                              "on the .gp script to draw it",
+                               &x))
+        rc = 1;
+    report_free(&r);
+    return rc;
+}
+
 /* Loads, writes every chart's .gp/.dat, draws them and the report. */
 static int run(const struct analyze_options *o, enum plot_mode mode)
 {
@@ -237,12 +335,7 @@ static int run(const struct analyze_options *o, enum plot_mode mode)
     if (have_gnuplot &&
         draw(gnuplot, o->out_dir, charts, n_charts, o->svg, o->html))
         rc = 1;
-    if (o->html &&
-        plot_html_write(o->out_dir, &d, charts, n_charts,
-                        have_gnuplot ? "gnuplot did not draw this chart"
-                                     : "gnuplot was not found when this "
-                                       "report was written: run gnuplot "
-                                       "on the .gp script to draw it"))
+    if (o->html && report(o, mode, &d, charts, n_charts, have_gnuplot))
         rc = 1;
     for (size_t i = 0; i < n_charts; i++)
         printf("%s/%s.%s\n", o->out_dir, charts[i]->name,

@@ -86,7 +86,7 @@ static void chart_section(FILE *out, const char *dir,
     char path[4096];
     size_t len = 0;
     char *svg;
-    fputs("<section>\n<h3>", out);
+    fprintf(out, "<section id=\"chart-%s\">\n<h3>", ch->name);
     esc(out, ch->title);
     fputs("</h3>\n", out);
     snprintf(path, sizeof(path), "%s/%s.svg", dir, ch->name);
@@ -106,7 +106,7 @@ static void chart_section(FILE *out, const char *dir,
 
 int plot_html_write(const char *dir, const struct plot_data *d,
                     const struct plot_chart *const *charts, size_t n,
-                    const char *missing)
+                    const char *missing, const struct plot_html_extra *extra)
 {
     char path[4096];
     FILE *out;
@@ -140,6 +140,7 @@ int plot_html_write(const char *dir, const struct plot_data *d,
           ".n{text-align:right;font-variant-numeric:tabular-nums}\n"
           "table.data th.n{text-align:right}\n"
           ".bad{color:#b00020;font-weight:600}\n"
+          ".good{color:#1b7f3b;font-weight:600}\n"
           "tbody tr:nth-child(even){background:#fafafa}\n"
           "table.info{margin:0 0 1.5em}\n"
           "table.info th,table.info td{border:1px solid #ccc;padding:2px 8px;"
@@ -163,6 +164,15 @@ int plot_html_write(const char *dir, const struct plot_data *d,
             d->set.n_traces, d->set.n_traces == 1 ? "" : "s",
             (unsigned long long)o->requests, (unsigned long long)o->ok,
             (unsigned long long)group_failed(o));
+    /* the answer first: what changed, how it went over time */
+    if (extra && extra->n_cmp) {
+        fputs("<h2 id=\"comparison\">Comparison</h2>\n", out);
+        plot_html_compare(out, extra->cmp, extra->n_cmp);
+    }
+    if (extra && extra->trend) {
+        fputs("<h2 id=\"trend-table\">Trend</h2>\n", out);
+        plot_html_trend(out, extra->trend);
+    }
     fputs("<h2>Summary</h2>\n", out);
     plot_html_summary_table(out, &d->set);
     plot_html_findings(out, &d->set);

@@ -41,8 +41,8 @@ static double stat_of(const struct stats_summary *s, int stat)
     return stat == 50 ? s->p50 : stat == 90 ? s->p90 : s->p99;
 }
 
-/* A number cell: shown rounded, sorted by its full value. */
-static void num_cell(FILE *out, double v)
+/* (plot_html_tables.h) */
+void plot_html_num_cell(FILE *out, double v)
 {
     char text[32];
     text_fmt_num(text, sizeof text, v);
@@ -52,7 +52,7 @@ static void num_cell(FILE *out, double v)
         fprintf(out, "<td class=\"n\" data-v=\"%.17g\">%s</td>", v, text);
 }
 
-static void count_cell(FILE *out, uint64_t n)
+void plot_html_count_cell(FILE *out, uint64_t n)
 {
     fprintf(out, "<td class=\"n\" data-v=\"%llu\">%llu</td>",
             (unsigned long long)n, (unsigned long long)n);
@@ -70,12 +70,12 @@ static void group_row(FILE *out, const struct group_set *set,
         esc(out, g == &set->overall ? (k == 0 ? "all" : "") : g->keys[k]);
         fputs("</td>", out);
     }
-    count_cell(out, g->requests);
+    plot_html_count_cell(out, g->requests);
     fprintf(out, "<td class=\"n%s\" data-v=\"%.17g\">%.1f%%</td>",
             group_failed(g) ? " bad" : "", isnan(failed) ? 0 : failed,
             isnan(failed) ? 0 : failed);
     for (size_t c = 0; c < N_COLS; c++)
-        num_cell(out, stat_of(&g->sum[cols[c].metric], cols[c].stat));
+        plot_html_num_cell(out, stat_of(&g->sum[cols[c].metric], cols[c].stat));
     fputs("</tr>\n", out);
 }
 
@@ -147,7 +147,7 @@ void plot_html_failures(FILE *out, const struct group_set *set)
             fputs("</td><td>", out);
             esc(out, e->kind);
             fputs("</td>", out);
-            count_cell(out, e->n);
+            plot_html_count_cell(out, e->n);
             fputs("<td>", out);
             if (e->message) {
                 fputs(e->server ? "the server: " : "the recorder: ", out);

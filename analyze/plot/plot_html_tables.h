@@ -3,6 +3,7 @@
 #ifndef TT_PLOT_HTML_TABLES_H
 #define TT_PLOT_HTML_TABLES_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "groups.h"
@@ -23,6 +24,13 @@ void plot_html_failures(FILE *out, const struct group_set *set);
  * models, labels, options, counts, self-check, state. */
 void plot_html_trace_facts(FILE *out, const struct group_set *set,
                            const struct trace_info *t);
+
+/* A number cell (class n): v shown rounded, sorted by its full value in
+ * data-v; "-" when v is NaN. */
+void plot_html_num_cell(FILE *out, double v);
+
+/* A count cell (class n). */
+void plot_html_count_cell(FILE *out, uint64_t n);
 
 /* The <script> element that makes table.sortable sortable by a click or
  * Enter on a header, and marks body[data-ready] when it ran. */

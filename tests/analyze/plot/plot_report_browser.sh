@@ -63,6 +63,81 @@ assert len(vals) == 5 and vals == sorted(vals), vals
 assert 'aria-sort="ascending"' in t
 PY
 
+# The comparison section (plot --compare --html): compare's table per
+# NEW with its intervals and verdicts (those of `compare --format json`),
+# the compare chart inline, under the same CSP; gen_trace --mix gives its
+# first model the lower TTFT, so swapping the order makes "fast" slower.
+"$TT_GEN_TRACE" --mix "$T/o1.ttrace" -n 60 -m fast -m slow -k short-short -k long-short -s 3
+"$TT_GEN_TRACE" --mix "$T/o2.ttrace" -n 60 -m slow -m fast -k short-short -k long-short -s 4
+"$TT_ANALYZE" plot --compare "$T/o1.ttrace" "$T/o2.ttrace" -o "$T/cmp" --html >/dev/null 2>&1 ||
+    fail "plot --compare --html failed"
+"$TT_ANALYZE" compare "$T/o1.ttrace" "$T/o2.ttrace" --format json >"$T/cmp.json"
+chrome --dump-dom "file://$T/cmp/report.html" >"$T/cmp-dom.html" || fail "chromium (compare report)"
+no_console $n
+"$py" - "$T/cmp-dom.html" "$T/cmp.json" <<'PY' || fail "comparison section"
+import json, re, sys
+d = open(sys.argv[1], encoding="utf-8").read()
+groups = json.load(open(sys.argv[2]))["comparisons"][0]["groups"]
+assert 'data-ready="yes"' in d, "script did not run"
+assert "Content-Security-Policy" in d and "default-src 'none'" in d, "no CSP"
+assert d.index('id="comparison"') < d.index("<h2>Summary</h2>"), "comparison not first"
+t = re.search(r'<table[^>]*id="compare-1".*?</table>', d, re.S)
+assert t, "no table#compare-1"
+rows = re.findall(r"<tr><td>(.*?)</td><td>(.*?)</td><td>(.*?)</td>(.*?)</tr>", t.group(0), re.S)
+assert len(rows) == len(groups) * 5, f"{len(rows)} rows for {len(groups)} groups"
+names = {"TTFT (ms)": "ttft_ms", "TPOT (ms)": "tpot_ms", "ITL (ms)": "itl_ms",
+         "latency (ms)": "latency_ms", "output tokens (tok)": "output_tokens"}
+words = {"slower": ("real", "slower"), "faster": ("real", "faster"), "more": ("real", "more"),
+         "fewer": ("real", "fewer"), "no difference": ("noise", None), "too few": ("too few", None)}
+for model, cls, metric, rest in rows:
+    g = next(g for g in groups if g["model"] == model and g["class"] == cls)["metrics"][names[metric]]
+    cells = re.findall(r'<td class="n" data-v="([^"]*)">', rest)
+    lo, hi = float(cells[4]), float(cells[5])
+    ci = g["median_diff_ci"]
+    assert abs(lo - ci["lo"]) < 1e-9 and abs(hi - ci["hi"]) < 1e-9, (model, metric, lo, hi, ci)
+    verdict = re.search(r'<td class="verdict[^"]*">([^<]*)</td>', rest).group(1)
+    want, direction = words[verdict]
+    assert g["verdict"] == want, (model, cls, metric, verdict, g["verdict"])
+    if direction:
+        assert g["direction"] == direction, (model, metric, verdict, g["direction"])
+ttft = [r for r in rows if r[2] == "TTFT (ms)"]
+assert {(r[0], re.search(r'verdict[^"]*">([^<]*)', r[3]).group(1)) for r in ttft} == \
+    {("fast", "slower"), ("slow", "faster")}, ttft
+assert re.search(r'<section id="chart-compare">.*?<svg', d, re.S), "compare chart not inline"
+PY
+
+# The trend section (plot --trend --html): trend's rows, the change of
+# each p50 from the previous period, and the trend chart.
+W47=1763337600 W48=1763942400
+"$TT_GEN_TRACE" --mix "$T/w47.ttrace" -n 40 -m gpt-4o -m claude -z $(((W47 + 3600) * 1000000000)) -s 3
+"$TT_GEN_TRACE" --mix "$T/w48.ttrace" -n 40 -m claude -m gpt-4o -z $(((W48 + 3600) * 1000000000)) -s 4
+"$TT_ANALYZE" plot --trend "$T/w47.ttrace" "$T/w48.ttrace" -o "$T/tr" --html >/dev/null 2>&1 ||
+    fail "plot --trend --html failed"
+"$TT_ANALYZE" trend "$T/w47.ttrace" "$T/w48.ttrace" --format json >"$T/tr.json"
+chrome --dump-dom "file://$T/tr/report.html" >"$T/tr-dom.html" || fail "chromium (trend report)"
+no_console $n
+"$py" - "$T/tr-dom.html" "$T/tr.json" <<'PY' || fail "trend section"
+import json, re, sys
+d = open(sys.argv[1], encoding="utf-8").read()
+want = json.load(open(sys.argv[2]))["rows"]
+assert 'data-ready="yes"' in d, "script did not run"
+t = re.search(r'<table[^>]*id="trend".*?</table>', d, re.S)
+assert t, "no table#trend"
+rows = re.findall(r"<tr><td>(.*?)</td><td>(.*?)</td><td>(.*?)</td>(.*?)</tr>", t.group(0), re.S)
+assert len(rows) == len(want) == 4, (len(rows), len(want))
+for period, model, cls, rest in rows:
+    w = next(r for r in want if r["period"] == period and r["model"] == model and r["class"] == cls)
+    cells = re.findall(r'<td class="n[^"]*" data-v="([^"]*)">', rest)
+    assert abs(float(cells[3]) - w["ttft_ms"]["p50"]) < 1e-9, (period, model, cells[3], w["ttft_ms"])
+    if period.endswith("W48"):
+        before = next(r for r in want if r["period"].endswith("W47") and r["model"] == model)
+        pct = (w["ttft_ms"]["p50"] - before["ttft_ms"]["p50"]) / before["ttft_ms"]["p50"] * 100
+        assert abs(float(cells[4]) - pct) < 1e-6, (model, cells[4], pct)
+    else:
+        assert cells[4] == "", cells  # no previous period
+assert re.search(r'<section id="chart-trend">.*?<svg', d, re.S), "trend chart not inline"
+PY
+
 chrome --print-to-pdf="$T/report.pdf" "$url" >/dev/null || fail "print to PDF"
 head -c 4 "$T/report.pdf" | grep -q '%PDF' || fail "no PDF"
 [ "$(stat -c %s "$T/report.pdf")" -gt 20000 ] || fail "PDF too small: $(stat -c %s "$T/report.pdf")"
