@@ -9,14 +9,36 @@
 #include "plot_escape.h"
 #include "plot_template.h"
 
+/* The gnuplot expression of a comma-separated family list: each family a
+ * whitelisted string, joined by ',' ("'A'.','.'B'"); the terminals take
+ * the last comma as the size's, pango and SVG the rest as a list. */
+static void font_expr(char *out, size_t size, const char *families)
+{
+    const char *p = families ? families : "Sans";
+    size_t len = 0;
+    out[0] = '\0';
+    while (len + 8 < size) {
+        const char *comma = strchr(p, ',');
+        size_t n = comma ? (size_t)(comma - p) : strlen(p);
+        char name[128], quoted[140];
+        snprintf(name, sizeof(name), "%.*s", (int)(n < 127 ? n : 127), p);
+        plot_gp_string(quoted, sizeof(quoted), name);
+        len += (size_t)snprintf(out + len, size - len, "%s%s",
+                                len ? ".','." : "", quoted);
+        if (!comma || len >= size)
+            break;
+        p = comma + 1;
+    }
+}
+
 /* Writes the script DIR/NAME.gp from the template and the definitions. */
 static int write_script(const struct plot_ctx *c, const struct plot_chart *ch,
                         const struct plot_out *out, const char *path)
 {
-    char font[128], width[16], height[16], err[256];
+    char font[300], width[16], height[16], err[256];
     FILE *f;
     int rc;
-    plot_gp_string(font, sizeof(font), c->font);
+    font_expr(font, sizeof(font), c->font);
     snprintf(width, sizeof(width), "%d", out->width);
     snprintf(height, sizeof(height), "%d", out->height);
     const struct plot_subst subst[] = {

@@ -147,6 +147,33 @@ int plot_capture(const char *prog, char *const argv[], char *out, size_t size)
     return exit_code(status);
 }
 
+/* The first of known[][0] that list names, as known[][1]; NULL if none. */
+static const char *first_known(const char *list, const char *const (*known)[2],
+                               size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strstr(list, known[i][0]))
+            return known[i][1];
+    return NULL;
+}
+
+/* A colour (or outline) emoji family fontconfig knows; NULL if none. */
+static const char *emoji_font(const char *fc)
+{
+    static const char *const known[][2] = {
+        {"Noto Color Emoji", "Noto Color Emoji"},
+        {"Noto Emoji", "Noto Emoji"},
+        {"Twemoji", "Twemoji"},
+        {"JoyPixels", "JoyPixels"},
+        {"Symbola", "Symbola"},
+    };
+    static char list[65536];
+    char *argv[] = {"fc-list", ":charset=1f600", "family", NULL};
+    if (plot_capture(fc, argv, list, sizeof(list)) != 0)
+        return NULL;
+    return first_known(list, known, sizeof(known) / sizeof(known[0]));
+}
+
 const char *plot_font_detect(void)
 {
     static const char *const known[][2] = {
@@ -156,14 +183,17 @@ const char *plot_font_detect(void)
         {"WenQuanYi Zen Hei", "WenQuanYi Zen Hei"},
         {"Droid Sans Fallback", "Droid Sans Fallback"},
     };
-    static char list[65536];
+    static char list[65536], families[128];
     char fc[4096];
     char *argv[] = {"fc-list", ":lang=zh", "family", NULL};
-    if (plot_find_program("fc-list", fc, sizeof(fc)) != 0 ||
-        plot_capture(fc, argv, list, sizeof(list)) != 0)
+    const char *cjk = NULL, *emoji;
+    if (plot_find_program("fc-list", fc, sizeof(fc)) != 0)
         return "Sans";
-    for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
-        if (strstr(list, known[i][0]))
-            return known[i][1];
-    return "Sans";
+    if (plot_capture(fc, argv, list, sizeof(list)) == 0)
+        cjk = first_known(list, known, sizeof(known) / sizeof(known[0]));
+    emoji = emoji_font(fc);
+    if (!emoji)
+        return cjk ? cjk : "Sans";
+    snprintf(families, sizeof(families), "%s,%s", cjk ? cjk : "Sans", emoji);
+    return families;
 }

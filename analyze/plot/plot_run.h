@@ -30,8 +30,11 @@ size_t plot_run_jobs(const char *gnuplot, struct plot_job *jobs, size_t n,
  * its exit code, or -1 when it could not run. */
 int plot_capture(const char *prog, char *const argv[], char *out, size_t size);
 
-/* The font family for chart text: one with CJK glyphs when fontconfig
- * knows one (fonts-noto-cjk: "Noto Sans CJK SC"), else "Sans". Static. */
+/* The font families for chart text, comma-separated: one with CJK glyphs
+ * when fontconfig knows one (fonts-noto-cjk: "Noto Sans CJK SC"), else
+ * "Sans", then an emoji family when one is installed
+ * (fonts-noto-color-emoji: "Noto Color Emoji"). Only names from a fixed
+ * list. Static. */
 const char *plot_font_detect(void);
 
 #endif

@@ -92,6 +92,32 @@ PY
 n=$(grep -c '<svg' "$T/deep/svg/report.html")
 [ "$n" -ge 6 ] || fail "report.html holds $n inline SVGs, want 6"
 
+# Fonts: the CJK family fontconfig knows, then an emoji family when one
+# is installed, as a family list (gnuplot takes the last comma as the
+# size's); a fake fc-list stands for a machine with fonts-noto-cjk and
+# fonts-noto-color-emoji. Model names with CJK and emoji draw.
+mkdir -p "$T/fakebin"
+cat >"$T/fakebin/fc-list" <<'SH'
+#!/bin/sh
+case "$1" in
+:lang=zh) echo "Noto Sans CJK SC,Noto Sans CJK SC Regular" ;;
+:charset=1f600) printf 'DejaVu Sans\nNoto Color Emoji\n' ;;
+esac
+SH
+chmod +x "$T/fakebin/fc-list"
+"$TT_GEN_TRACE" --mix "$T/emoji.ttrace" -n 20 -m '通义千问 🚀' -m 'llama 🦙' -k short-short
+PATH="$T/fakebin:$PATH" "$TT_ANALYZE" plot "$T/emoji.ttrace" -o "$T/emoji" --format svg >/dev/null 2>"$T/emoji.err" ||
+    { cat "$T/emoji.err"; fail "plot with emoji model names"; }
+grep -qx "tt_font = 'Noto Sans CJK SC'.','.'Noto Color Emoji'" "$T/emoji/ttft-cdf.gp" ||
+    fail "font list: $(grep '^tt_font' "$T/emoji/ttft-cdf.gp")"
+grep -q 'font-family="Noto Sans CJK SC,Noto Color Emoji" font-size="12.00"' "$T/emoji/ttft-cdf.svg" ||
+    fail "SVG font family list"
+grep -q '通义千问 🚀' "$T/emoji/ttft-cdf.svg" || fail "CJK and emoji model name not drawn"
+# Without an emoji font: the CJK family alone.
+printf '#!/bin/sh\n[ "$1" = :lang=zh ] && echo "Noto Sans CJK SC"\nexit 0\n' >"$T/fakebin/fc-list"
+PATH="$T/fakebin:$PATH" "$TT_ANALYZE" plot "$T/emoji.ttrace" -o "$T/noemoji" --format svg >/dev/null
+grep -qx "tt_font = 'Noto Sans CJK SC'" "$T/noemoji/ttft-cdf.gp" || fail "font without emoji: $(grep '^tt_font' "$T/noemoji/ttft-cdf.gp")"
+
 # Usage errors.
 expect_exit 2 "$TT_ANALYZE" plot "$T/demo.ttrace" 2>/dev/null
 expect_exit 2 "$TT_ANALYZE" plot "$T/demo.ttrace" -o "$T/x" --format jpeg 2>/dev/null
