@@ -10,27 +10,28 @@
 struct command {
     const char *name;
     int (*run)(int argc, char **argv);
-    const char *usage;
+    const char *synopsis; /* "summary TRACE..." */
+    const char *purpose;  /* one line */
 };
 
 static const struct command commands[] = {
-    {"summary", cmd_summary,
-     "summary TRACE...  TTFT, TPOT, ITL, latency... per model x class"},
-    {"requests", cmd_requests,
-     "requests TRACE... one row per request, CSV or JSON Lines"},
-    {"compare", cmd_compare,
-     "compare BASE NEW... what changed, with bootstrap confidence intervals"},
-    {"trend", cmd_trend,
-     "trend TRACE...    p50/p99 per ISO week (or day) x model x class"},
-    {"capacity", cmd_capacity,
-     "capacity TRACE... --slo L  a sweep's stages against an SLO, the knee"},
-    {"info", cmd_info, "info TRACE        markdown block for a bug report"},
-    {"dump", cmd_dump, "dump TRACE...     every record as JSON Lines"},
-    {"check", cmd_check, "check TRACE...    integrity; exit 1 if damaged"},
-    {"share", cmd_share,
-     "share TRACE -o OUT  a copy safe for a bug report: text filled"},
-    {"plot", cmd_plot,
-     "plot TRACE... -o DIR  gnuplot charts (+ .gp, .dat), --html report"},
+    {"summary", cmd_summary, "summary TRACE...",
+     "TTFT, TPOT, ITL, latency... per model x class"},
+    {"requests", cmd_requests, "requests TRACE...",
+     "one row per request, CSV or JSON Lines"},
+    {"compare", cmd_compare, "compare BASE NEW...",
+     "what changed, with bootstrap confidence intervals"},
+    {"trend", cmd_trend, "trend TRACE...",
+     "p50/p99 per ISO week (or day) x model x class"},
+    {"capacity", cmd_capacity, "capacity TRACE... --slo L",
+     "a sweep's stages against an SLO, the knee"},
+    {"info", cmd_info, "info TRACE", "markdown block for a bug report"},
+    {"dump", cmd_dump, "dump TRACE...", "every record as JSON Lines"},
+    {"check", cmd_check, "check TRACE...", "integrity; exit 1 if damaged"},
+    {"share", cmd_share, "share TRACE -o OUT",
+     "a copy safe for a bug report: text filled"},
+    {"plot", cmd_plot, "plot TRACE... -o DIR",
+     "gnuplot charts (+ .gp, .dat), --html report"},
 };
 
 static void usage(FILE *out)
@@ -45,11 +46,14 @@ static void usage(FILE *out)
             "A trace read twice ('a a', 'cat a a') is counted once, with a "
             "warning;\n"
             "--keep-repeated counts every copy.\n\ncommands:\n");
+    /* one column, at least two spaces before the purpose: help2man makes
+     * each line a term of the man page's list */
     for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-        fprintf(out, "  %s\n", commands[i].usage);
+        fprintf(out, "  %-25s  %s\n", commands[i].synopsis,
+                commands[i].purpose);
     fprintf(out, "\nexit codes: 0 success, 1 failure or damaged trace, "
                  "2 usage error\n"
-                 "examples:\n"
+                 "\nexamples:\n"
                  "  tokentrace-analyze check week48.ttrace\n"
                  "  tokentrace-analyze dump week48.ttrace | jq "
                  "'select(.kind==\"result\")'\n");

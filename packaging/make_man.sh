@@ -21,6 +21,37 @@ tokentrace-analyze)
     done ;;
 esac
 printf '[SEE ALSO]\ntokentrace-record(1), tokentrace-replay(1), tokentrace-analyze(1);\nREADME.md and docs/ (installed in share/doc/tokentrace)\n' >>"$tmp/include"
+# help2man takes the SYNOPSIS from "Usage: PROG ..." and "   or: PROG ..."
+# lines; the programs print "usage:" with the further forms indented under
+# it. A wrapper of the same name shows help2man that spelling; everything
+# else runs the program itself.
+base=$(basename "$prog")
+mkdir "$tmp/bin"
+{
+    printf '#!/bin/sh\n'
+    printf 'if [ "$1" = --help ]; then\n'
+    printf '    "%s" --help | sed -e "1s/^usage:/Usage:/" -e "2,/^\\$/s/^       %s/   or: %s/"\n' \
+        "$prog" "$base" "$base"
+    printf 'else\n    exec "%s" "$@"\nfi\n' "$prog"
+} >"$tmp/bin/$base"
+chmod +x "$tmp/bin/$base"
 help2man --no-info --section=1 --name="$name" --include="$tmp/include" \
-    --no-discard-stderr "$prog" >"$tmp/page.1"
-gzip -n -9 <"$tmp/page.1" >"$out"
+    --no-discard-stderr "$tmp/bin/$base" >"$tmp/page.1"
+# Examples stay one command a line, as --help prints them: help2man fills
+# them into paragraphs (and breaks a command continued with a backslash),
+# so the EXAMPLES section and an "examples:" subsection become no-fill
+# blocks, continuation lines indented.
+awk '
+/^\.S[HS] / {
+    if (ex) print ".fi"
+    ex = ($0 ~ /^\.SH EXAMPLES/ || $0 ~ /^\.SS "examples:"/)
+    print
+    if (ex) { print ".nf"; cont = 0 }
+    next
+}
+ex && /^\.(IP|HP|TP|PP|br)( |$)/ { if ($0 ~ /^\.PP/) print ""; next }
+ex { print (cont ? "    " : "") $0; cont = ($0 ~ /\\e$/); next }
+{ print }
+END { if (ex) print ".fi" }
+' "$tmp/page.1" >"$tmp/page.fixed.1"
+gzip -n -9 <"$tmp/page.fixed.1" >"$out"

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# packaging_man: the man pages help2man makes from --help (issue 20, item
+# 4) read right: NAME, a SYNOPSIS with every usage form, each analyzer
+# command a term of its own in the commands list (help2man once ran them
+# into one paragraph), and the examples one command a line. Checked in
+# the roff source, and rendered with man when it is installed.
+. "${TT_SOURCE_DIR:?}/tests/lib/lib.sh"
+: "${TT_BUILD_DIR:?}"
+if [ "${TT_MAN_PAGES:-OFF}" != ON ]; then
+    [ -n "${TT_CI:-}${CI:-}" ] && fail "help2man missing (apt-get install help2man)"
+    echo "skipped: no help2man, no man pages"
+    exit 77
+fi
+for p in tokentrace-record tokentrace-replay tokentrace-analyze; do
+    page="$TT_BUILD_DIR/packaging/$p.1.gz"
+    [ -s "$page" ] || fail "$page missing"
+    zcat "$page" >"$T/$p.1"
+    grep -qx ".SH NAME" "$T/$p.1" || fail "$p: no NAME"
+    grep -qx "$p \\\\- .*" "$T/$p.1" || fail "$p: NAME line: $(grep -A1 '^.SH NAME' "$T/$p.1")"
+    # one ".B PROG" in the SYNOPSIS per usage form of --help
+    forms=$("$TT_BUILD_DIR/bin/$p" --help | awk 'NR==1 || (started && /^       [a-z]/) {print; started=1; next} {exit}' | wc -l)
+    got=$(awk '/^\.SH SYNOPSIS/{s=1; next} /^\.SH/{s=0} s && $0 == ".B '"$p"'"' "$T/$p.1" | wc -l)
+    assert_eq "$got" "$forms" "$p: usage forms in the SYNOPSIS"
+    ! awk '/^\.SH DESCRIPTION/{d=1; next} /^\.SH/{d=0} d' "$T/$p.1" | grep -qi '^usage' ||
+        fail "$p: the usage line is left in the DESCRIPTION"
+    # examples: no paragraph macros inside the no-fill block
+    if grep -q '^\.SH EXAMPLES\|^\.SS "examples:"' "$T/$p.1"; then
+        awk '/^\.SH EXAMPLES|^\.SS "examples:"/{e=1; next} e && /^\.S[HS] /{e=0} e' "$T/$p.1" >"$T/$p.ex"
+        head -1 "$T/$p.ex" | grep -qx '\.nf' || fail "$p: examples are not a no-fill block"
+        ! grep -q '^\.\(IP\|HP\|TP\)' "$T/$p.ex" || fail "$p: examples filled into paragraphs"
+    fi
+done
+# Every command of `tokentrace-analyze --help` is a .TP term of its own.
+"$TT_BUILD_DIR/bin/tokentrace-analyze" --help |
+    awk '/^commands:/{c=1; next} c && /^$/{exit} c {print $1}' >"$T/commands"
+[ "$(wc -l <"$T/commands")" -ge 10 ] || fail "commands in --help: $(cat "$T/commands")"
+awk '/^\.SS "commands:"/{c=1; next} c && /^\.S[HS] /{exit} c && prev == ".TP" {print $1} {prev = $0}' \
+    "$T/tokentrace-analyze.1" | sed 's/\\//g' >"$T/terms"
+assert_eq "$(tr '\n' ' ' <"$T/terms")" "$(tr '\n' ' ' <"$T/commands")" "commands as terms of the man page"
+if command -v man >/dev/null; then
+    MANWIDTH=80 man -l "$T/tokentrace-analyze.1" 2>/dev/null >"$T/analyze.txt"
+    for c in $(cat "$T/commands"); do
+        grep -Eq "^       $c " "$T/analyze.txt" || fail "rendered page: '$c' does not start a line"
+    done
+    grep -Eq '^       tokentrace-analyze check week48.ttrace$' "$T/analyze.txt" ||
+        fail "rendered page: an example is not a line of its own"
+fi
+echo ok
