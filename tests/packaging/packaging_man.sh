@@ -18,7 +18,8 @@ for p in tokentrace-record tokentrace-replay tokentrace-analyze; do
     grep -qx ".SH NAME" "$T/$p.1" || fail "$p: no NAME"
     grep -qx "$p \\\\- .*" "$T/$p.1" || fail "$p: NAME line: $(grep -A1 '^.SH NAME' "$T/$p.1")"
     # one ".B PROG" in the SYNOPSIS per usage form of --help
-    forms=$("$TT_BUILD_DIR/bin/$p" --help | awk 'NR==1 || (started && /^       [a-z]/) {print; started=1; next} {exit}' | wc -l)
+    "$TT_BUILD_DIR/bin/$p" --help >"$T/$p.help"
+    forms=$(awk 'NR==1 || (started && /^       [a-z]/) {print; started=1; next} {exit}' "$T/$p.help" | wc -l)
     got=$(awk '/^\.SH SYNOPSIS/{s=1; next} /^\.SH/{s=0} s && $0 == ".B '"$p"'"' "$T/$p.1" | wc -l)
     assert_eq "$got" "$forms" "$p: usage forms in the SYNOPSIS"
     ! awk '/^\.SH DESCRIPTION/{d=1; next} /^\.SH/{d=0} d' "$T/$p.1" | grep -qi '^usage' ||
@@ -31,8 +32,7 @@ for p in tokentrace-record tokentrace-replay tokentrace-analyze; do
     fi
 done
 # Every command of `tokentrace-analyze --help` is a .TP term of its own.
-"$TT_BUILD_DIR/bin/tokentrace-analyze" --help |
-    awk '/^commands:/{c=1; next} c && /^$/{exit} c {print $1}' >"$T/commands"
+awk '/^commands:/{c=1; next} c && /^$/{exit} c {print $1}' "$T/tokentrace-analyze.help" >"$T/commands"
 [ "$(wc -l <"$T/commands")" -ge 10 ] || fail "commands in --help: $(cat "$T/commands")"
 awk '/^\.SS "commands:"/{c=1; next} c && /^\.S[HS] /{exit} c && prev == ".TP" {print $1} {prev = $0}' \
     "$T/tokentrace-analyze.1" | sed 's/\\//g' >"$T/terms"
