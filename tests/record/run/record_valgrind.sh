@@ -36,7 +36,7 @@ out="$T/vg.ttrace"
 set +e
 OPENAI_API_KEY=$TT_TEST_KEY vg "$TT_RECORD" -u "$URL" -m good -m limited -m resets \
     -m stalls -m endless -m leaky -n 2 --classes short-short -c 4 \
-    --idle-timeout 2 --timeout 60 -o "$out" >"$T/rec.out" 2>"$T/rec.err"
+    --idle-timeout 6 --timeout 60 -o "$out" >"$T/rec.out" 2>"$T/rec.err"
 rc=$?
 set -e
 [ "$rc" -eq 0 ] || { cat "$T/rec.err" "$T"/vg.*.log >&2; fail "recorder under valgrind exited $rc"; }
