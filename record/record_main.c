@@ -17,6 +17,7 @@
 #include "cline_settings.h"
 #include "clock.h"
 #include "log.h"
+#include "procs.h"
 #include "proxy_env.h"
 #include "run.h"
 #include "run_start.h"
@@ -351,6 +352,13 @@ static int prepare_and_record(struct config *cfg)
         return usage_error("the proxy named by the environment "
                            "(https_proxy, http_proxy, all_proxy) is too long; "
                            "fix it or use --no-proxy");
+    }
+    if (cfg->shard.procs > 1) { /* the children record; this one joins */
+        ret = procs_run(cfg, out_name, cfg->argc, cfg->argv);
+        cJSON_Delete(extra);
+        api_key_free(&key);
+        workload_free(&wl);
+        return ret;
     }
     run_make_trace_id(trace_id);
     memset(&s, 0, sizeof s);

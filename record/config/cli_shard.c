@@ -205,6 +205,9 @@ int cli_shard_resolve(struct cli_shard *sh, uint64_t seed, char *err,
     int rc = 0;
     if (sh->count == 0)
         sh->count = 1;
+    v = getenv("TT_SHARD_FROM"); /* set by a --procs parent */
+    if (sh->given && sh->count > 1 && v && strcmp(v, "--procs") == 0)
+        sh->from = "--procs";
     if (!sh->given) {
         rc = from_env(sh, "JOB_COMPLETION_INDEX", "TT_SHARDS",
                       "JOB_COMPLETION_INDEX/TT_SHARDS", err, errlen);
@@ -236,12 +239,19 @@ int cli_shard_resolve(struct cli_shard *sh, uint64_t seed, char *err,
         sh->run_id_from = "SLURM_JOB_ID";
         return 0;
     }
-    /* the same on every shard that was given the same seed and instant */
-    snprintf(sh->run_id_buf, sizeof sh->run_id_buf, "%016llx",
-             (unsigned long long)rng_mix(seed ^ 0x7368617264ULL,
-                                         (uint64_t)sh->start_at_ns));
+    cli_shard_derive_run_id(seed, sh->start_at_ns, sh->run_id_buf,
+                            sizeof sh->run_id_buf);
     sh->run_id_from = sh->start_at_ns ? "seed+start" : "seed";
     return 0;
+}
+
+void cli_shard_derive_run_id(uint64_t seed, int64_t start_at_ns, char *out,
+                             size_t size)
+{
+    /* the same on every shard given the same seed and instant */
+    snprintf(out, size, "%016llx",
+             (unsigned long long)rng_mix(seed ^ 0x7368617264ULL,
+                                         (uint64_t)start_at_ns));
 }
 
 const char *cli_shard_run_id(const struct cli_shard *sh)

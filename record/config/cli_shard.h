@@ -55,6 +55,11 @@ int cli_run_id_check(const char *v, const char *what, char *err, size_t errlen);
 int cli_shard_resolve(struct cli_shard *sh, uint64_t seed, char *err,
                       size_t errlen);
 
+/* Writes the derived run id of seed and start_at_ns (16 hex digits) into
+ * out. */
+void cli_shard_derive_run_id(uint64_t seed, int64_t start_at_ns, char *out,
+                             size_t size);
+
 /* The run id: given, from the environment, or derived. */
 const char *cli_shard_run_id(const struct cli_shard *sh);
 
