@@ -14,8 +14,10 @@ stream i starts at i x 1050 / S ms. Per run: the chunk rate (chunks over
 the span of their receive times), the timestamp error against the
 server's send log (tests/bench/ts_error.py; the trace of --procs 2 is the
 two shards' traces joined, ids kept apart by X-Request-Id) and whether it
-held: error p99 <= 1 ms. Prints a markdown table and, per P, the highest
-chunk rate held; raw numbers in WORK/procs.json."""
+held: error p99 <= 1 ms (and, as a weaker bound for a loaded machine, the
+median within 1 ms). Prints a markdown table and, per P, the highest chunk
+rate held; raw numbers in WORK/procs.json (--report JSON prints its
+tables again)."""
 import argparse
 import json
 import os
@@ -81,7 +83,14 @@ def main():
     ap.add_argument("--reps", type=int, default=2)
     ap.add_argument("--tpot-ms", type=int, default=10)
     ap.add_argument("--tokens", type=int, default=100)
+    ap.add_argument("--report", metavar="JSON",
+                    help="only print the tables of an earlier run's "
+                    "WORK/procs.json")
     a = ap.parse_args()
+    if a.report:
+        with open(a.report) as f:
+            report(json.load(f))
+        return
     tools = bl.Tools(a.build, os.path.abspath(a.work))
     a.work = tools.work
     rows = []
@@ -98,11 +107,17 @@ def main():
                       file=sys.stderr)
     with open(os.path.join(a.work, "procs.json"), "w") as f:
         json.dump(rows, f, indent=1)
+    report(rows)
+
+
+def report(rows):
+    """The markdown table of rows and the highest chunk rates held."""
     print("| streams | P | reps | chunks/s (median) | err p50 µs | "
           "err p99 µs | err max µs | held (p99 ≤ 1 ms) | recorder CPU s "
           "| load |")
     print("|---:|---:|---:|---:|---:|---:|---:|---|---:|---|")
     best = {1: 0.0, 2: 0.0}
+    best50 = {1: 0.0, 2: 0.0}
     for s in sorted({r["streams"] for r in rows}):
         for p in (1, 2):
             rs = [r for r in rows if r["streams"] == s and r["procs"] == p]
@@ -112,6 +127,8 @@ def main():
             held = sum(r["err_p99_us"] <= HELD_P99_US for r in rs)
             if held == len(rs):
                 best[p] = max(best[p], med["chunks_per_s"])
+            if med["err_p50_us"] <= HELD_P99_US:
+                best50[p] = max(best50[p], med["chunks_per_s"])
             print("| %d | %d | %d | %.0f | %.0f | %.0f | %.0f | %d of %d | "
                   "%.2f | %s |" % (s, p, len(rs), med["chunks_per_s"],
                                    med["err_p50_us"], med["err_p99_us"],
@@ -123,6 +140,11 @@ def main():
           "P=1 %.0f chunks/s, P=2 %.0f chunks/s, ratio P2/P1 %s"
           % (best[1], best[2],
              "%.2f" % (best[2] / best[1]) if best[1] else "-"))
+    print("highest chunk rate whose error p50 (median of the repetitions) "
+          "is within 1 ms: "
+          "P=1 %.0f chunks/s, P=2 %.0f chunks/s, ratio P2/P1 %s"
+          % (best50[1], best50[2],
+             "%.2f" % (best50[2] / best50[1]) if best50[1] else "-"))
 
 
 if __name__ == "__main__":
