@@ -67,8 +67,9 @@ assert len(a) == len(b) == 20, (len(a), len(b))
 d = sorted(abs(x - y) / 1e6 for x, y in zip(a, b))
 print(f"send-log arrival difference ms: median {d[len(d)//2]:.3f} max {d[-1]:.3f}")
 # generous: the machine is shared (2 cores, load 10+); a shard off by a
-# slot (40 ms on average) or a start instant missed would fail
-assert d[len(d) // 2] < 10 and d[-1] < 40, d
+# slot (40 ms on average) or a start instant missed moves the median;
+# one request preempted for tens of ms on a loaded machine must not
+assert d[len(d) // 2] < 10 and d[-1] < 150, d
 PY
 
 # summary of the two shards counts what the one process counted
