@@ -156,6 +156,11 @@ struct trace_footer {
      * compared with when it asked to (ns; -1 / 0 samples when not kept). */
     int64_t loop_lag_p50_ns, loop_lag_p99_ns, loop_lag_max_ns;
     uint64_t loop_lag_samples;
+    /* The cross-CPU wake-up probe (record/run/wake_probe.h): how long a
+     * write from another CPU waited before the loop read it (ns; -1 / 0
+     * samples when not kept). */
+    int64_t wake_probe_p50_ns, wake_probe_p99_ns, wake_probe_max_ns;
+    uint64_t wake_probe_samples;
 };
 
 /* One stage of a sweep, written when its last request ended: the load it

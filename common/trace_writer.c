@@ -384,7 +384,8 @@ int trace_write_footer(struct trace_writer *w, const struct trace_footer *f)
     if (w->error)
         return w->error;
     begin_record(w, TRACE_FOOTER, 1);
-    msgpack_pack_map(pk, (f->loop_lag_samples ? 12 : 8) + (f->retried ? 1 : 0));
+    msgpack_pack_map(pk, (f->loop_lag_samples ? 12 : 8) + (f->retried ? 1 : 0) +
+                             (f->wake_probe_samples ? 4 : 0));
     pack_kv_int(pk, "end_ns", f->end_ns);
     pack_kv_uint(pk, "requests", f->requests);
     pack_kv_uint(pk, "ok", f->ok);
@@ -400,6 +401,12 @@ int trace_write_footer(struct trace_writer *w, const struct trace_footer *f)
         pack_kv_int(pk, "loop_lag_p50_ns", f->loop_lag_p50_ns);
         pack_kv_int(pk, "loop_lag_p99_ns", f->loop_lag_p99_ns);
         pack_kv_int(pk, "loop_lag_max_ns", f->loop_lag_max_ns);
+    }
+    if (f->wake_probe_samples) {
+        pack_kv_uint(pk, "wake_probe_samples", f->wake_probe_samples);
+        pack_kv_int(pk, "wake_probe_p50_ns", f->wake_probe_p50_ns);
+        pack_kv_int(pk, "wake_probe_p99_ns", f->wake_probe_p99_ns);
+        pack_kv_int(pk, "wake_probe_max_ns", f->wake_probe_max_ns);
     }
     return end_record(w, start);
 }

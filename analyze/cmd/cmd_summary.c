@@ -364,7 +364,7 @@ int cmd_summary(int argc, char **argv)
                      "late (p99), over 10%% of its own ITL p50: these timings "
                      "describe the client as much as the server",
                      set.traces[i]->file,
-                     (double)set.traces[i]->loop_lag_p99_ns / 1e6);
+                     (double)summary_self_check_p99_ns(set.traces[i]) / 1e6);
     switch (o.format) {
     case FMT_JSON:
         wrc = summary_write_json(stdout, &set);

@@ -215,6 +215,7 @@ static struct trace_info *info_from_header(const struct trace_header *h,
     t->last_end_ns = -1;
     t->measured_start_ns = t->measured_end_ns = -1;
     t->loop_lag_p50_ns = t->loop_lag_p99_ns = t->loop_lag_max_ns = -1;
+    t->wake_probe_p50_ns = t->wake_probe_p99_ns = t->wake_probe_max_ns = -1;
     return t;
 }
 
@@ -784,6 +785,10 @@ static int load_one_file(const char *path, const struct load_options *opt,
             L.info->loop_lag_p50_ns = rec.u.footer.loop_lag_p50_ns;
             L.info->loop_lag_p99_ns = rec.u.footer.loop_lag_p99_ns;
             L.info->loop_lag_max_ns = rec.u.footer.loop_lag_max_ns;
+            L.info->wake_probe_samples = rec.u.footer.wake_probe_samples;
+            L.info->wake_probe_p50_ns = rec.u.footer.wake_probe_p50_ns;
+            L.info->wake_probe_p99_ns = rec.u.footer.wake_probe_p99_ns;
+            L.info->wake_probe_max_ns = rec.u.footer.wake_probe_max_ns;
             break;
         case TRACE_STAGE:
             if (L.info)

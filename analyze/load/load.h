@@ -51,6 +51,10 @@ struct trace_info {
      * 0 samples when the trace has none). */
     int64_t loop_lag_p50_ns, loop_lag_p99_ns, loop_lag_max_ns;
     uint64_t loop_lag_samples;
+    /* The cross-CPU wake-up probe, from the footer (the same; newer
+     * traces only). */
+    int64_t wake_probe_p50_ns, wake_probe_p99_ns, wake_probe_max_ns;
+    uint64_t wake_probe_samples;
     bool has_footer;
     bool interrupted;
     char *footer_reason;

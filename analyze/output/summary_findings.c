@@ -20,7 +20,7 @@ const char *summary_self_check_words(const struct group_set *set)
 {
     const char *words = NULL;
     for (size_t i = 0; i < set->n_traces; i++) {
-        if (set->traces[i]->loop_lag_samples == 0)
+        if (summary_self_check_p99_ns(set->traces[i]) < 0)
             continue;
         if (summary_self_lag_too_high(set, set->traces[i]))
             return "self-check failed";
@@ -75,7 +75,7 @@ static void self_check(struct findings *f, const struct group_set *set,
                    "the recorder woke up %.2f ms late (p99), over 10%% of the "
                    "ITL p50 (%.2f ms): these timings describe the client as "
                    "much as the server",
-                   (double)t->loop_lag_p99_ns / 1e6,
+                   (double)summary_self_check_p99_ns(t) / 1e6,
                    set->overall.sum[M_ITL].p50);
         finding(f, VIEW_WARN, b);
     }

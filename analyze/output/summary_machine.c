@@ -160,6 +160,16 @@ static void json_trace(struct buf *b, const struct trace_info *t)
     } else {
         buf_puts(b, "null");
     }
+    if (t->wake_probe_samples) {
+        buf_printf(b, ",\"recorder_wake_probe_ms\":{\"n\":%llu,\"p50\":",
+                   (unsigned long long)t->wake_probe_samples);
+        json_put_double(b, (double)t->wake_probe_p50_ns / 1e6);
+        buf_puts(b, ",\"p99\":");
+        json_put_double(b, (double)t->wake_probe_p99_ns / 1e6);
+        buf_puts(b, ",\"max\":");
+        json_put_double(b, (double)t->wake_probe_max_ns / 1e6);
+        buf_puts(b, "}");
+    }
     buf_printf(b, ",\"requests\":%llu,\"complete\":%s,\"damage\":",
                (unsigned long long)t->requests,
                t->has_footer && !t->damage ? "true" : "false");

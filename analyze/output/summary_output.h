@@ -47,9 +47,13 @@ struct run_totals {
 };
 void summary_totals(const struct group_set *set, struct run_totals *t);
 
-/* True when the recorder's own loop lateness p99 of trace t exceeds 10% of
- * the overall ITL p50: the numbers then describe the client, not the
- * server. */
+/* The p99 of trace t's self-check, ns: its cross-CPU wake-up probe
+ * (what network data suffers) when the trace has one, else (older
+ * traces) its loop timer's lateness; -1 when it has neither. */
+int64_t summary_self_check_p99_ns(const struct trace_info *t);
+
+/* True when the self-check p99 of trace t exceeds 10% of the trace's ITL
+ * p50: the numbers then describe the client, not the server. */
 bool summary_self_lag_too_high(const struct group_set *set,
                                const struct trace_info *t);
 

@@ -20,17 +20,44 @@ void summary_totals(const struct group_set *set, struct run_totals *t)
         t->wall_s > 0 && set->slo.any ? (double)o->slo_met / t->wall_s : NAN;
 }
 
+int64_t summary_self_check_p99_ns(const struct trace_info *t)
+{
+    if (t->wake_probe_samples > 0)
+        return t->wake_probe_p99_ns;
+    return t->loop_lag_samples > 0 ? t->loop_lag_p99_ns : -1;
+}
+
 bool summary_self_lag_too_high(const struct group_set *set,
                                const struct trace_info *t)
 {
     /* the trace's own ITL: another trace's faster server does not make
      * this recorder's lateness matter more */
     double itl_p50 = group_set_trace_itl_p50(set, t->index);
-    return t->loop_lag_samples > 0 && !isnan(itl_p50) &&
-           (double)t->loop_lag_p99_ns / 1e6 > 0.1 * itl_p50;
+    int64_t p99 = summary_self_check_p99_ns(t);
+    return p99 >= 0 && !isnan(itl_p50) && (double)p99 / 1e6 > 0.1 * itl_p50;
 }
 
 static void put_name(FILE *out, const char *s, bool md);
+
+/* When the recorder kept its CPU awake not at all (docs/recording.md):
+ * why, from the header (escaped: it names a cgroup file). */
+static void keep_awake_line(FILE *out, const struct trace_info *t,
+                            const char *prefix)
+{
+    const char *mode = trace_info_option(t, "keep_awake");
+    const char *why = trace_info_option(t, "keep_awake_off");
+    if (!mode || strcmp(mode, "off") != 0)
+        return;
+    fprintf(out, "%srecorder keep-awake: off", prefix);
+    if (why) {
+        fputs(": ", out);
+        put_name(out, why, prefix[0] != '\0');
+        fputs("; wake-ups from idle may add to every timestamp", out);
+    } else {
+        fputs(" (as asked on the command line)", out);
+    }
+    fputc('\n', out);
+}
 
 /* One line per trace on the recorder's own measurement error. */
 static void self_check_lines(FILE *out, const struct group_set *set,
@@ -49,15 +76,25 @@ static void self_check_lines(FILE *out, const struct group_set *set,
         }
         fprintf(out,
                 ": event loop woke late by p50 "
-                "%.3f ms, p99 %.3f ms, max %.3f ms (%llu wake-ups)%s\n",
+                "%.3f ms, p99 %.3f ms, max %.3f ms (%llu wake-ups)",
                 (double)t->loop_lag_p50_ns / 1e6,
                 (double)t->loop_lag_p99_ns / 1e6,
                 (double)t->loop_lag_max_ns / 1e6,
-                (unsigned long long)t->loop_lag_samples,
+                (unsigned long long)t->loop_lag_samples);
+        if (t->wake_probe_samples > 0)
+            fprintf(out,
+                    "; woken from another CPU late by p50 %.3f ms, p99 %.3f "
+                    "ms, max %.3f ms (%llu probes)",
+                    (double)t->wake_probe_p50_ns / 1e6,
+                    (double)t->wake_probe_p99_ns / 1e6,
+                    (double)t->wake_probe_max_ns / 1e6,
+                    (unsigned long long)t->wake_probe_samples);
+        fprintf(out, "%s\n",
                 summary_self_lag_too_high(set, t)
                     ? ": over 10% of the trace's ITL p50, these numbers "
                       "describe the client"
                     : "");
+        keep_awake_line(out, t, prefix);
     }
 }
 

@@ -118,8 +118,9 @@ static int open_trace(struct check_ctx *c)
     s.command_line = c->command_line;
     s.proxy = &c->proxy;
     s.writer = c->env.writer;
-    return run_write_header(&s, clock_mono_ns(), clock_real_ns()) ? EXIT_FAILURE
-                                                                  : 0;
+    return run_write_header(&s, clock_mono_ns(), clock_real_ns(), NULL)
+               ? EXIT_FAILURE
+               : 0;
 }
 
 /* The recorder arguments that reproduce this check's endpoint and key

@@ -74,6 +74,9 @@ enum opt_id {
     OPT_SERVER_METRICS,
     OPT_SERVER_METRICS_INTERVAL,
     OPT_SERVER_METRICS_SEND_KEY,
+    OPT_KEEP_AWAKE,
+    OPT_NO_KEEP_AWAKE,
+    OPT_KEEP_AWAKE_CPU,
 };
 
 struct opt {
@@ -138,6 +141,9 @@ static const struct opt opts[] = {
     {"server-metrics", 0, true, OPT_SERVER_METRICS},
     {"server-metrics-interval", 0, true, OPT_SERVER_METRICS_INTERVAL},
     {"server-metrics-send-key", 0, false, OPT_SERVER_METRICS_SEND_KEY},
+    {"keep-awake", 0, true, OPT_KEEP_AWAKE},
+    {"no-keep-awake", 0, false, OPT_NO_KEEP_AWAKE},
+    {"keep-awake-cpu", 0, true, OPT_KEEP_AWAKE_CPU},
 };
 
 #define N_OPTS (sizeof opts / sizeof opts[0])
@@ -174,6 +180,8 @@ static void config_defaults(struct config *cfg, int argc, char **argv)
     cfg->server_metrics_interval_s = 1;
     cfg->progress = PROGRESS_AUTO;
     cfg->speed = 1;
+    cfg->keep_awake = KEEP_AWAKE_SPIN;
+    cfg->keep_awake_cpu = -1;
     cfg->argc = argc;
     cfg->argv = argv;
 }
@@ -589,6 +597,24 @@ static int apply(struct config *cfg, const struct opt *o, const char *v,
                          shown(v), CLI_PROCS_MAX);
         cfg->shard.procs = (uint32_t)u;
         break;
+    case OPT_KEEP_AWAKE:
+        if (keep_awake_parse_mode(v, &cfg->keep_awake))
+            return usage(err, errlen,
+                         "--keep-awake: '%s' is not spin, poll or off",
+                         shown(v));
+        break;
+    case OPT_NO_KEEP_AWAKE:
+        cfg->keep_awake = KEEP_AWAKE_OFF;
+        break;
+    case OPT_KEEP_AWAKE_CPU: {
+        uint64_t cpu;
+        if (cli_parse_u64(v, 0, 4095, &cpu))
+            return usage(err, errlen,
+                         "--keep-awake-cpu: '%s' is not a CPU number",
+                         shown(v));
+        cfg->keep_awake_cpu = (int)cpu;
+        break;
+    }
     case OPT_SEARCH:
         if (cli_search_parse(v, &cfg->search, err, errlen)) {
             if (sanitize_looks_secret(v))

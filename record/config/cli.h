@@ -12,6 +12,7 @@
 #include "api_kind.h"
 #include "cli_shard.h"
 #include "cli_sweep.h"
+#include "keep_awake.h"
 #include "think_time.h"
 
 #define CLI_MAX_MODELS 64
@@ -114,10 +115,12 @@ struct config {
     bool quiet;
     bool no_request_id;
     enum progress_mode progress;
-    bool check;                   /* --check: diagnose the channel */
-    bool print_cline_settings;    /* --print-cline-settings */
-    const char *cline_file;       /* --cline-settings FILE, or NULL */
-    struct cline_settings *cline; /* that file's values (owned), or NULL */
+    enum keep_awake_mode keep_awake; /* --keep-awake, spin by default */
+    int keep_awake_cpu;              /* --keep-awake-cpu, -1: where it runs */
+    bool check;                      /* --check: diagnose the channel */
+    bool print_cline_settings;       /* --print-cline-settings */
+    const char *cline_file;          /* --cline-settings FILE, or NULL */
+    struct cline_settings *cline;    /* that file's values (owned), or NULL */
     int argc; /* the whole command line, for the trace header */
     char **argv;
 };

@@ -44,6 +44,8 @@ static void write_footer(struct run_loop *r)
     f.reason = r->out->reason;
     self_lag_result(&r->lag, &f.loop_lag_p50_ns, &f.loop_lag_p99_ns,
                     &f.loop_lag_max_ns, &f.loop_lag_samples);
+    wake_probe_result(&r->probe, &f.wake_probe_p50_ns, &f.wake_probe_p99_ns,
+                      &f.wake_probe_max_ns, &f.wake_probe_samples);
     if (!run_loop_check_write(r, trace_write_footer(r->s->writer, &f)))
         run_loop_check_write(r, trace_writer_flush(r->s->writer));
 }
@@ -77,7 +79,7 @@ int run_execute(const struct run_setup *s, struct run_outcome *out)
     out->start_ns = st.mono_zero_ns;
     out->late_ns = st.late_ns;
     run_loop_begin(&r, out->start_ns);
-    rc = run_write_header(s, r.mono_zero, st.real_zero_ns);
+    rc = run_write_header(s, r.mono_zero, st.real_zero_ns, &r.awake);
     if (st.signalled) { /* stopped while it waited: header and footer */
         out->signalled = true;
         out->reason = "signal";

@@ -13,6 +13,7 @@
 
 #include "arrivals_file.h"
 #include "cli.h"
+#include "keep_awake.h"
 #include "proxy_env.h"
 #include "trace.h"
 #include "workload.h"
@@ -95,8 +96,9 @@ int run_execute(const struct run_setup *s, struct run_outcome *out);
  * that fails). */
 void run_make_trace_id(char id[9]);
 
-/* Writes the trace header record (run_header.c). */
+/* Writes the trace header record (run_header.c); awake: the run's
+ * keep-awake state as options (NULL: none written). */
 int run_write_header(const struct run_setup *s, int64_t mono_zero,
-                     int64_t real_zero);
+                     int64_t real_zero, const struct keep_awake *awake);
 
 #endif

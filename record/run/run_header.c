@@ -148,11 +148,29 @@ static int scale_options(const struct run_setup *s, struct options *o)
     return e;
 }
 
+/* The keep-awake state: its mode, its CPU, why it is off though asked
+ * (docs/trace-format.md). */
+static int awake_options(const struct keep_awake *k, struct options *o)
+{
+    int e = add_opt(o, "keep_awake", "%s", keep_awake_mode_name(k->mode));
+    if (k->mode != KEEP_AWAKE_OFF)
+        e |= add_opt(o, "keep_awake_cpu", "%d", k->cpu);
+    else if (k->asked != KEEP_AWAKE_OFF)
+        e |= add_opt(o, "keep_awake_off", "%s", k->why);
+    if (k->quota.limited)
+        e |= add_opt(o, "cpu_quota", "%lld/%lld", (long long)k->quota.quota_us,
+                     (long long)k->quota.period_us);
+    return e;
+}
+
 /* Fills the run settings. Returns 0 or -1 (out of memory / too many). */
-static int fill_options(const struct run_setup *s, struct options *o)
+static int fill_options(const struct run_setup *s, struct options *o,
+                        const struct keep_awake *awake)
 {
     const struct config *c = s->cfg;
     int e = 0;
+    if (awake)
+        e |= awake_options(awake, o);
     if (c->check)
         e |= add_opt(o, "mode", "check");
     if (c->search.mode != SWEEP_NONE) {
@@ -251,7 +269,7 @@ void run_make_trace_id(char id[9])
 }
 
 int run_write_header(const struct run_setup *s, int64_t mono_zero,
-                     int64_t real_zero)
+                     int64_t real_zero, const struct keep_awake *awake)
 {
     struct trace_header h;
     struct options o;
@@ -274,7 +292,7 @@ int run_write_header(const struct run_setup *s, int64_t mono_zero,
     }
     endpoint = sanitize_url(s->endpoint, s->key);
     url = sanitize_url(s->url, s->key);
-    if (!endpoint || !url || fill_options(s, &o))
+    if (!endpoint || !url || fill_options(s, &o, awake))
         goto done;
     memset(&h, 0, sizeof h);
     h.format_version = TRACE_FORMAT_VERSION;

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "log.h"
 #include "rng.h"
 #include "run_outcome.h"
 
@@ -781,6 +782,13 @@ static uint64_t session_requests(const struct run_loop *r, uint64_t total,
 
 void run_loop_begin(struct run_loop *r, int64_t mono_zero)
 {
+    /* pinned before the first connection (after --start-at's wait, which
+     * needs no awake CPU), so the loop's CPU is known to the header;
+     * stopped when the loop ends */
+    keep_awake_start(&r->awake, r->cfg->keep_awake, r->cfg->keep_awake_cpu,
+                     NULL, NULL);
+    if (r->awake.mode == KEEP_AWAKE_OFF && r->awake.asked != KEEP_AWAKE_OFF)
+        log_note("keep-awake off: %s", r->awake.why);
     r->ramp_zero_ns = mono_zero;
     const struct config *c = r->cfg;
     bool show = progress_shown(c);
@@ -869,6 +877,37 @@ static void begin_stage(struct run_loop *r, size_t idx)
     }
 }
 
+/* Serves events until the run ends: sleeping in epoll, or with
+ * --keep-awake poll never sleeping (a non-blocking pass at a time). */
+static void dispatch(struct run_loop *r)
+{
+    if (!keep_awake_polls(&r->awake)) {
+        event_base_dispatch(r->base);
+        return;
+    }
+    while (event_base_loop(r->base, EVLOOP_NONBLOCK) == 0 &&
+           !event_base_got_break(r->base) && !event_base_got_exit(r->base))
+        ;
+}
+
+/* The self-checks: the loop's own timer (self_lag.h: 20 samples a second
+ * for ~1-3 ms of CPU a second) and the cross-CPU wake-up probe
+ * (wake_probe.h), whose helper runs on another CPU than the loop's. */
+static void start_checks(struct run_loop *r)
+{
+    self_lag_start(&r->lag, r->base, 0);
+    wake_probe_start(&r->probe, r->base, 0, keep_awake_other_cpu(&r->awake));
+}
+
+/* The run is over: the checks and the keep-awake stop (nothing spins
+ * while the footer is written or the process exits). */
+static void stop_checks(struct run_loop *r)
+{
+    self_lag_stop(&r->lag);
+    wake_probe_stop(&r->probe);
+    keep_awake_stop(&r->awake);
+}
+
 void run_loop_run(struct run_loop *r)
 {
     const struct config *c = r->cfg;
@@ -879,9 +918,9 @@ void run_loop_run(struct run_loop *r)
         begin_stage(r, 0);
         if (r->fatal)
             return;
-        self_lag_start(&r->lag, r->base, 0);
-        event_base_dispatch(r->base);
-        self_lag_stop(&r->lag);
+        start_checks(r);
+        dispatch(r);
+        stop_checks(r);
         scrapes_end(r);
         return;
     }
@@ -904,12 +943,10 @@ void run_loop_run(struct run_loop *r)
     }
     if (r->fatal)
         return;
-    /* the default period: 20 samples a second for ~1-3 ms of CPU a
-     * second (self_lag.h) */
-    self_lag_start(&r->lag, r->base, 0);
+    start_checks(r);
     check_end(r);
-    event_base_dispatch(r->base);
-    self_lag_stop(&r->lag);
+    dispatch(r);
+    stop_checks(r);
     scrapes_end(r);
 }
 
@@ -921,6 +958,8 @@ void run_loop_end(struct run_loop *r, int64_t end_ns)
 
 void run_loop_close(struct run_loop *r)
 {
+    keep_awake_stop(&r->awake);
+    wake_probe_free(&r->probe);
     for (size_t i = 0; i < r->scrapes.n; i++)
         if (r->scrapes.s[i]->busy) /* a run that failed mid-scrape */
             evloop_remove(r->loop, r->scrapes.s[i]->easy);

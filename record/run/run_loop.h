@@ -27,6 +27,7 @@
 #include "run_timers.h"
 #include "schedule.h"
 #include "self_lag.h"
+#include "wake_probe.h"
 
 /* The run's state. run_loop.c changes it; run.c reads fatal, fatal_rc,
  * mono_zero and lag after the loop. */
@@ -49,16 +50,18 @@ struct run_loop {
     uint64_t planned; /* open loop with --duration: the sends it plans, or
                          UINT64_MAX (unknown, or no progress line) */
     struct schedule sched;
-    struct self_lag lag;    /* the recorder's own event-loop lateness */
-    uint64_t next_k;        /* next schedule slot */
-    uint64_t shard_i;       /* --shard I/N: slots k % shard_n == shard_i */
-    uint64_t shard_n;       /* 1: not sharded */
-    uint64_t max_inflight;  /* requests in flight or waiting to retry */
-    uint64_t retry_rng;     /* state of the backoff jitter (retry_wait_ms) */
-    double rate;            /* the open loop's requests/s now, 0: closed */
-    bool cap_blocked;       /* open loop: a due request waits for the cap */
-    int64_t released_ns;    /* when the last attempt ended (a place freed) */
-    struct run_stage stage; /* --sweep: the stage running */
+    struct self_lag lag;     /* the recorder's own event-loop lateness */
+    struct keep_awake awake; /* --keep-awake, from open to the loop's end */
+    struct wake_probe probe; /* cross-CPU wake-ups of the loop */
+    uint64_t next_k;         /* next schedule slot */
+    uint64_t shard_i;        /* --shard I/N: slots k % shard_n == shard_i */
+    uint64_t shard_n;        /* 1: not sharded */
+    uint64_t max_inflight;   /* requests in flight or waiting to retry */
+    uint64_t retry_rng;      /* state of the backoff jitter (retry_wait_ms) */
+    double rate;             /* the open loop's requests/s now, 0: closed */
+    bool cap_blocked;        /* open loop: a due request waits for the cap */
+    int64_t released_ns;     /* when the last attempt ended (a place freed) */
+    struct run_stage stage;  /* --sweep: the stage running */
     size_t stage_idx;
     bool stage_over;      /* the stage sends no more (its --duration ran out) */
     bool stage_written;   /* its stage record is written */

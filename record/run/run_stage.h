@@ -20,10 +20,11 @@ struct run_stage {
     int64_t ramp_ns;  /* --ramp: its first ramp_ns are ramp-up */
     uint64_t sent;    /* first attempts sent in it */
     uint64_t lag_mark;
-    int64_t cpu_start_ns; /* process CPU time at the start, -1 unknown */
+    int64_t cpu_start_ns; /* the loop thread's CPU time at the start, -1 */
 };
 
-/* The process's CPU time (user + system) in ns, -1 when unknown. */
+/* The calling (loop) thread's CPU time (user + system) in ns, -1 when
+ * unknown: the keep-awake spinner's is left out. */
 int64_t run_stage_cpu_ns(void);
 
 /* Begins stage idx (from 0) of sw at now_ns with a ramp of ramp_ns (0:

@@ -11,32 +11,11 @@
 
 #include "clock.h"
 
-/* Keeps one lateness sample (the first SELF_LAG_MAX_SAMPLES; the count and
- * the maximum cover all). */
-static void keep(struct self_lag *s, int64_t late)
-{
-    s->count++;
-    if (late > s->max_ns)
-        s->max_ns = late;
-    if (s->n_kept == s->cap) {
-        uint64_t ncap = s->cap ? s->cap * 2 : 1024;
-        int64_t *p;
-        if (ncap > SELF_LAG_MAX_SAMPLES)
-            return;
-        p = realloc(s->samples, ncap * sizeof(*p));
-        if (!p)
-            return;
-        s->samples = p;
-        s->cap = ncap;
-    }
-    s->samples[s->n_kept++] = late;
-}
-
 /* The loop ran our callback: the time since the expiry it serves. */
 static void note(struct self_lag *s, int64_t now)
 {
     /* earlier than asked (libevent rounds to microseconds) counts as 0 */
-    keep(s, now > s->due_ns ? now - s->due_ns : 0);
+    lag_samples_add(&s->lag, now > s->due_ns ? now - s->due_ns : 0);
 }
 
 #ifdef __linux__
@@ -130,58 +109,21 @@ void self_lag_stop(struct self_lag *s)
         event_del(s->ev);
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
-/* Type-7 percentile of sorted samples, rounded to ns. */
-static int64_t percentile(const int64_t *v, uint64_t n, double p)
-{
-    double k = (double)(n - 1) * p / 100.0;
-    uint64_t lo = (uint64_t)k;
-    double frac = k - (double)lo;
-    if (lo + 1 >= n)
-        return v[n - 1];
-    return v[lo] + (int64_t)(frac * (double)(v[lo + 1] - v[lo]) + 0.5);
-}
-
 void self_lag_result(struct self_lag *s, int64_t *p50, int64_t *p99,
                      int64_t *max, uint64_t *n)
 {
-    *n = s->count;
-    if (s->n_kept == 0) {
-        *p50 = *p99 = *max = -1;
-        return;
-    }
-    qsort(s->samples, s->n_kept, sizeof(*s->samples), cmp_i64);
-    *p50 = percentile(s->samples, s->n_kept, 50);
-    *p99 = percentile(s->samples, s->n_kept, 99);
-    *max = s->max_ns;
+    lag_samples_result(&s->lag, p50, p99, max, n);
 }
 
 uint64_t self_lag_mark(const struct self_lag *s)
 {
-    return s->n_kept;
+    return s->lag.n_kept;
 }
 
 void self_lag_since(const struct self_lag *s, uint64_t mark, int64_t *p50,
                     int64_t *p99, int64_t *max, uint64_t *n)
 {
-    uint64_t k = s->n_kept > mark ? s->n_kept - mark : 0;
-    int64_t *v = k ? malloc(k * sizeof *v) : NULL;
-    *p50 = *p99 = *max = -1;
-    *n = 0;
-    if (!v)
-        return;
-    memcpy(v, s->samples + mark, k * sizeof *v);
-    qsort(v, k, sizeof *v, cmp_i64);
-    *p50 = percentile(v, k, 50);
-    *p99 = percentile(v, k, 99);
-    *max = v[k - 1];
-    *n = k;
-    free(v);
+    lag_samples_since(&s->lag, mark, p50, p99, max, n);
 }
 
 void self_lag_free(struct self_lag *s)
@@ -192,6 +134,6 @@ void self_lag_free(struct self_lag *s)
         event_free(s->ev);
     if (s->has_fd)
         close(s->fd);
-    free(s->samples);
+    lag_samples_free(&s->lag);
     memset(s, 0, sizeof(*s));
 }

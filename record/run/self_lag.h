@@ -15,6 +15,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "lag_samples.h"
+
 struct event;
 struct event_base;
 
@@ -23,14 +25,9 @@ struct self_lag {
     int fd;      /* the timerfd, when has_fd */
     bool has_fd; /* false: a libevent timer instead */
     int64_t period_ns;
-    int64_t due_ns;   /* the next expiry not yet served */
-    int64_t *samples; /* lateness, ns; the first SELF_LAG_MAX_SAMPLES kept */
-    uint64_t n_kept, cap;
-    uint64_t count; /* every wake-up, kept or not */
-    int64_t max_ns;
+    int64_t due_ns;         /* the next expiry not yet served */
+    struct lag_samples lag; /* lateness of each wake-up */
 };
-
-#define SELF_LAG_MAX_SAMPLES ((uint64_t)1 << 20)
 #define SELF_LAG_PERIOD_NS ((int64_t)50000000)
 
 /* Starts expiring every period_ns (<= 0: SELF_LAG_PERIOD_NS) on base.
