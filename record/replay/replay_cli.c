@@ -17,7 +17,8 @@ static const char usage_text[] =
     "Usage: tokentrace-replay --listen HOST:PORT [--port-file FILE]\n"
     "         (--synthetic SPEC | --trace FILE [--speed X])\n"
     "         [--fault KIND[:FRACTION][@MODEL]]... [--seed S]\n"
-    "         [--log-sends FILE] [--expect-key-env VAR] [-q]\n"
+    "         [--log-sends FILE] [--expect-key-env VAR]\n"
+    "         [--keep-awake MODE | --no-keep-awake] [--keep-awake-cpu N] [-q]\n"
     "\n"
     "An OpenAI-compatible streaming (SSE) server for testing LLM clients and\n"
     "tokentrace-record: it synthesizes streams with exact timing, or serves\n"
@@ -65,6 +66,12 @@ static const char usage_text[] =
     "                                           model: cached input skips\n"
     "                                           ttft_per_1k; usage reports\n"
     "                                           cached_tokens (0: none)\n"
+    "                         align=DUR         the first token waits for\n"
+    "                                           the next multiple of DUR on\n"
+    "                                           the server's clock: with\n"
+    "                                           tpot=DUR every stream sends\n"
+    "                                           in phase, as a batching\n"
+    "                                           server's steps (0: off)\n"
     "                       DUR is a number with a unit ns, us, ms, s, m\n"
     "                       (minutes) or h (80ms, 1.5s); only 0 needs none,\n"
     "                       at most 1h. A profile starting with model=NAME\n"
@@ -133,6 +140,15 @@ static const char usage_text[] =
     "                       the write, bytes, cumulative body bytes\n"
     "  --expect-key-env VAR require 'Authorization: Bearer $VAR' (or\n"
     "                       x-api-key on /v1/messages), else 401\n"
+    "  --keep-awake MODE    keep the sending loop's CPU out of idle, so\n"
+    "                       writes leave on time: spin (default: the loop\n"
+    "                       and a SCHED_IDLE spinner pinned to one CPU; it\n"
+    "                       runs only when nothing else wants that CPU),\n"
+    "                       poll (the loop never sleeps), off. Off by\n"
+    "                       itself inside a CPU quota (cgroup cpu.max)\n"
+    "  --no-keep-awake      the same as --keep-awake off\n"
+    "  --keep-awake-cpu N   the CPU to pin to (default: the one it starts\n"
+    "                       on; give the recorder another)\n"
     "  -q, --quiet          no notes on stderr\n"
     "  -h, --help           this text;  --version  the version\n"
     "\n"
@@ -163,6 +179,9 @@ enum {
     OPT_SEED,
     OPT_LOG_SENDS,
     OPT_EXPECT_KEY_ENV,
+    OPT_KEEP_AWAKE,
+    OPT_NO_KEEP_AWAKE,
+    OPT_KEEP_AWAKE_CPU,
     OPT_VERSION,
 };
 
@@ -280,6 +299,24 @@ static int apply_option(int opt, const char *arg, struct replay_config *cfg,
     case OPT_EXPECT_KEY_ENV:
         cfg->key_env = arg;
         return 0;
+    case OPT_KEEP_AWAKE:
+        if (keep_awake_parse_mode(arg, &cfg->keep_awake) != 0)
+            return usage_error("--keep-awake: '%s' is not spin, poll or off",
+                               arg);
+        return 0;
+    case OPT_NO_KEEP_AWAKE:
+        cfg->keep_awake = KEEP_AWAKE_OFF;
+        return 0;
+    case OPT_KEEP_AWAKE_CPU: {
+        long cpu;
+        errno = 0;
+        cpu = strtol(arg, &end, 10);
+        if (errno != 0 || end == arg || *end != '\0' || cpu < 0 || cpu > 4095)
+            return usage_error("--keep-awake-cpu: '%s' is not a CPU number",
+                               arg);
+        cfg->keep_awake_cpu = (int)cpu;
+        return 0;
+    }
     case 'q':
         cfg->quiet = true;
         return 0;
@@ -299,6 +336,9 @@ int replay_cli_parse(int argc, char **argv, struct replay_config *cfg)
         {"seed", required_argument, NULL, OPT_SEED},
         {"log-sends", required_argument, NULL, OPT_LOG_SENDS},
         {"expect-key-env", required_argument, NULL, OPT_EXPECT_KEY_ENV},
+        {"keep-awake", required_argument, NULL, OPT_KEEP_AWAKE},
+        {"no-keep-awake", no_argument, NULL, OPT_NO_KEEP_AWAKE},
+        {"keep-awake-cpu", required_argument, NULL, OPT_KEEP_AWAKE_CPU},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, OPT_VERSION},
@@ -310,6 +350,8 @@ int replay_cli_parse(int argc, char **argv, struct replay_config *cfg)
     synth_spec_defaults(&cfg->synth);
     cfg->speed = 1.0;
     cfg->seed = 1;
+    cfg->keep_awake = KEEP_AWAKE_SPIN;
+    cfg->keep_awake_cpu = -1;
     opterr = 0;
     while ((opt = getopt_long(argc, argv, ":qh", opts, NULL)) != -1) {
         if (opt == 'h') {

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "keep_awake.h"
 #include "replay_faults.h"
 #include "replay_synth_spec.h"
 
@@ -25,6 +26,8 @@ struct replay_config {
     const char *key_env;      /* --expect-key-env VAR, or NULL */
     const char *expected_key; /* its value (never printed) */
     bool quiet;
+    enum keep_awake_mode keep_awake; /* --keep-awake, spin by default */
+    int keep_awake_cpu;              /* --keep-awake-cpu, -1: where it runs */
 };
 
 /* Parses argv into *cfg. Returns 0 to run, 1 when --help or --version was

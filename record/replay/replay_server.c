@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "log.h"
 #include "replay_send_log.h"
 #include "replay_stream.h"
 #include "replay_trace_source.h"
@@ -169,7 +170,28 @@ fail:
 
 int replay_server_run(struct replay_server *srv)
 {
-    return event_base_dispatch(srv->base) < 0 ? -1 : 0;
+    struct keep_awake k;
+    char what[1024];
+    int rc = 0;
+    /* the sending side kept out of idle too, so its writes leave on their
+     * schedule (common/keep_awake.h) */
+    keep_awake_start(&k, srv->cfg->keep_awake, srv->cfg->keep_awake_cpu, NULL,
+                     NULL);
+    keep_awake_describe(&k, what, sizeof what);
+    if (k.mode == KEEP_AWAKE_OFF && k.asked != KEEP_AWAKE_OFF)
+        log_warn("keep-awake %s", what);
+    else
+        log_note("keep-awake: %s", what);
+    if (!keep_awake_polls(&k)) {
+        rc = event_base_dispatch(srv->base) < 0 ? -1 : 0;
+    } else {
+        while ((rc = event_base_loop(srv->base, EVLOOP_NONBLOCK)) == 0 &&
+               !event_base_got_break(srv->base))
+            ;
+        rc = rc < 0 ? -1 : 0;
+    }
+    keep_awake_stop(&k);
+    return rc;
 }
 
 int replay_server_close(struct replay_server *srv)

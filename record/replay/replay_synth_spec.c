@@ -93,11 +93,13 @@ static int apply_key(struct synth_profile *p, const char *key, const char *val,
         rc = synth_parse_duration(val, &p->batch_tpot_ns);
     else if (strcmp(key, "cache") == 0)
         rc = parse_int(val, 0, SYNTH_MAX_CACHE_TOKENS, &p->cache_tokens);
+    else if (strcmp(key, "align") == 0)
+        rc = synth_parse_duration(val, &p->align_ns);
     else {
         snprintf(err, errlen,
                  "unknown key '%s' (known: ttft, tpot, tokens, jitter, "
                  "ttft_per_1k, tokens_per_chunk, keepalive, capacity, "
-                 "batch_tpot, cache, model)",
+                 "batch_tpot, cache, align, model)",
                  key);
         return -1;
     }

@@ -46,6 +46,10 @@ struct synth_profile {
      * input tokens found cached skip ttft_per_1k, and usage reports them;
      * 0: none. */
     int64_t cache_tokens;
+    int64_t align_ns; /* first token on the next multiple of it (the
+                         server's CLOCK_MONOTONIC): streams whose tpot
+                         is a multiple send in phase, as a batching
+                         server's steps; 0 off */
 };
 
 struct synth_spec {

@@ -100,6 +100,9 @@ int replay_synth_stream_new(const struct replay_req_info *req,
     /* cached input tokens need no prefill (--synthetic cache=N) */
     s->first_ns = arrival_ns + profile->ttft_ns +
                   profile->ttft_per_1k_ns * uncached_tokens(req) / 1000;
+    if (profile->align_ns > 0) /* the next step of the shared grid */
+        s->first_ns = (s->first_ns + profile->align_ns - 1) /
+                      profile->align_ns * profile->align_ns;
     s->tpot_ns = profile->tpot_ns;
     s->jitter = profile->jitter;
     s->rng = rng_mix(seed, rr);

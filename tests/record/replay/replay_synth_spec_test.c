@@ -157,6 +157,19 @@ int main(void)
         CHECK(synth_spec_lookup(&spec, "m")->capacity == 8);
         CHECK(synth_spec_lookup(&spec, "m")->batch_tpot_ns == 2 * MS);
     }
+    /* the in-phase grid: off by default, a duration, inherited */
+    {
+        struct synth_spec spec;
+        CHECK(synth_spec_parse("ttft=1s", &spec, err, sizeof(err)) ==
+                  SYNTH_OK &&
+              spec.def.align_ns == 0);
+        CHECK(synth_spec_parse("align=20ms,tpot=20ms;model=m,ttft=3s", &spec,
+                               err, sizeof(err)) == SYNTH_OK);
+        CHECK(spec.def.align_ns == 20 * MS);
+        CHECK(synth_spec_lookup(&spec, "m")->align_ns == 20 * MS);
+        CHECK(synth_spec_parse("align=20", &spec, err, sizeof(err)) ==
+              SYNTH_E_SYNTAX);
+    }
     /* durations on their own */
     CHECK(synth_parse_duration("4ms", &ns) == 0 && ns == 4 * MS);
     CHECK(synth_parse_duration("0.5us", &ns) == 0 && ns == 500);
