@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #if defined(__has_include)
 #if __has_include(<valgrind/valgrind.h>)
 #include <valgrind/valgrind.h>
@@ -17,16 +18,17 @@
 /* Pause instructions between two looks at the stop flag: ~1-4 us. */
 #define SPIN_PAUSES 64
 
-static const char *const names[] = {"spin", "poll", "off"};
+static const char *const names[] = {"auto", "spin", "poll", "off"};
+#define N_NAMES (sizeof names / sizeof names[0])
 
 const char *keep_awake_mode_name(enum keep_awake_mode m)
 {
-    return (unsigned)m < 3 ? names[m] : "?";
+    return (unsigned)m < N_NAMES ? names[m] : "?";
 }
 
 int keep_awake_parse_mode(const char *s, enum keep_awake_mode *out)
 {
-    for (int i = 0; i < 3; i++)
+    for (size_t i = 0; i < N_NAMES; i++)
         if (strcmp(s, names[i]) == 0) {
             *out = (enum keep_awake_mode)i;
             return 0;
@@ -72,6 +74,29 @@ static bool under_valgrind(void)
         return true;
 #endif
     return pre && strstr(pre, "vgpreload") != NULL;
+}
+
+/* auto: whether other work keeps the CPUs busy: the 1-minute load average
+ * at or above the CPUs online (why says so). An unreadable load is not
+ * busy. */
+static bool machine_busy(struct keep_awake *k, const char *loadavg)
+{
+    FILE *f = fopen(loadavg ? loadavg : "/proc/loadavg", "r");
+    double load = 0;
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    int got;
+    if (!f)
+        return false;
+    got = fscanf(f, "%lf", &load);
+    fclose(f);
+    if (got != 1 || ncpu < 1 || load < (double)ncpu)
+        return false;
+    snprintf(k->why, sizeof k->why,
+             "the machine is busy (load %.1f on %ld CPUs): other work keeps "
+             "the CPUs out of idle, and a pinned loop could not move away "
+             "from it (--keep-awake spin pins anyway)",
+             load, ncpu);
+    return true;
 }
 
 /* Pins the calling thread to k->cpu (chosen when -1), keeping its old
@@ -133,8 +158,11 @@ static int start_spinner(struct keep_awake *k)
 }
 
 void keep_awake_start(struct keep_awake *k, enum keep_awake_mode mode, int cpu,
-                      const char *proc_cgroup, const char *cgroup_root)
+                      const struct keep_awake_env *env)
 {
+    static const struct keep_awake_env real;
+    if (!env)
+        env = &real;
     memset(k, 0, sizeof *k);
     k->asked = k->mode = mode;
     k->cpu = -1;
@@ -146,7 +174,7 @@ void keep_awake_start(struct keep_awake *k, enum keep_awake_mode mode, int cpu,
         k->mode = KEEP_AWAKE_OFF;
         return;
     }
-    cpu_quota_find(proc_cgroup, cgroup_root, &k->quota);
+    cpu_quota_find(env->proc_cgroup, env->cgroup_root, &k->quota);
     if (k->quota.limited) {
         snprintf(k->why, sizeof k->why,
                  "CPU quota %lld us per %lld us (%s): a spinner would spend "
@@ -155,6 +183,13 @@ void keep_awake_start(struct keep_awake *k, enum keep_awake_mode mode, int cpu,
                  k->quota.file);
         k->mode = KEEP_AWAKE_OFF;
         return;
+    }
+    if (mode == KEEP_AWAKE_AUTO) {
+        if (machine_busy(k, env->loadavg)) {
+            k->mode = KEEP_AWAKE_OFF;
+            return;
+        }
+        k->mode = mode = KEEP_AWAKE_SPIN;
     }
     if (pin(k, cpu) != 0 ||
         (mode == KEEP_AWAKE_SPIN && start_spinner(k) != 0)) {

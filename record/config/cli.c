@@ -180,7 +180,7 @@ static void config_defaults(struct config *cfg, int argc, char **argv)
     cfg->server_metrics_interval_s = 1;
     cfg->progress = PROGRESS_AUTO;
     cfg->speed = 1;
-    cfg->keep_awake = KEEP_AWAKE_SPIN;
+    cfg->keep_awake = KEEP_AWAKE_AUTO;
     cfg->keep_awake_cpu = -1;
     cfg->argc = argc;
     cfg->argv = argv;
@@ -600,7 +600,7 @@ static int apply(struct config *cfg, const struct opt *o, const char *v,
     case OPT_KEEP_AWAKE:
         if (keep_awake_parse_mode(v, &cfg->keep_awake))
             return usage(err, errlen,
-                         "--keep-awake: '%s' is not spin, poll or off",
+                         "--keep-awake: '%s' is not auto, spin, poll or off",
                          shown(v));
         break;
     case OPT_NO_KEEP_AWAKE:

@@ -141,11 +141,13 @@ static const char usage_text[] =
     "  --expect-key-env VAR require 'Authorization: Bearer $VAR' (or\n"
     "                       x-api-key on /v1/messages), else 401\n"
     "  --keep-awake MODE    keep the sending loop's CPU out of idle, so\n"
-    "                       writes leave on time: spin (default: the loop\n"
-    "                       and a SCHED_IDLE spinner pinned to one CPU; it\n"
-    "                       runs only when nothing else wants that CPU),\n"
-    "                       poll (the loop never sleeps), off. Off by\n"
-    "                       itself inside a CPU quota (cgroup cpu.max)\n"
+    "                       writes leave on time: spin (the loop and a\n"
+    "                       SCHED_IDLE spinner pinned to one CPU; it runs\n"
+    "                       only when nothing else wants that CPU), poll\n"
+    "                       (the loop never sleeps), off, or auto (default:\n"
+    "                       spin unless the load average is at or above the\n"
+    "                       CPUs). Off by itself inside a CPU quota (cgroup\n"
+    "                       cpu.max)\n"
     "  --no-keep-awake      the same as --keep-awake off\n"
     "  --keep-awake-cpu N   the CPU to pin to (default: the one it starts\n"
     "                       on; give the recorder another)\n"
@@ -301,8 +303,8 @@ static int apply_option(int opt, const char *arg, struct replay_config *cfg,
         return 0;
     case OPT_KEEP_AWAKE:
         if (keep_awake_parse_mode(arg, &cfg->keep_awake) != 0)
-            return usage_error("--keep-awake: '%s' is not spin, poll or off",
-                               arg);
+            return usage_error(
+                "--keep-awake: '%s' is not auto, spin, poll or off", arg);
         return 0;
     case OPT_NO_KEEP_AWAKE:
         cfg->keep_awake = KEEP_AWAKE_OFF;
@@ -350,7 +352,7 @@ int replay_cli_parse(int argc, char **argv, struct replay_config *cfg)
     synth_spec_defaults(&cfg->synth);
     cfg->speed = 1.0;
     cfg->seed = 1;
-    cfg->keep_awake = KEEP_AWAKE_SPIN;
+    cfg->keep_awake = KEEP_AWAKE_AUTO;
     cfg->keep_awake_cpu = -1;
     opterr = 0;
     while ((opt = getopt_long(argc, argv, ":qh", opts, NULL)) != -1) {

@@ -175,13 +175,8 @@ int replay_server_run(struct replay_server *srv)
     int rc = 0;
     /* the sending side kept out of idle too, so its writes leave on their
      * schedule (common/keep_awake.h) */
-    keep_awake_start(&k, srv->cfg->keep_awake, srv->cfg->keep_awake_cpu, NULL,
-                     NULL);
-    keep_awake_describe(&k, what, sizeof what);
-    if (k.mode == KEEP_AWAKE_OFF && k.asked != KEEP_AWAKE_OFF)
-        log_warn("keep-awake %s", what);
-    else
-        log_note("keep-awake: %s", what);
+    keep_awake_start(&k, srv->cfg->keep_awake, srv->cfg->keep_awake_cpu, NULL);
+    log_note("keep-awake: %s", keep_awake_describe(&k, what, sizeof what));
     if (!keep_awake_polls(&k)) {
         rc = event_base_dispatch(srv->base) < 0 ? -1 : 0;
     } else {

@@ -786,7 +786,7 @@ void run_loop_begin(struct run_loop *r, int64_t mono_zero)
      * needs no awake CPU), so the loop's CPU is known to the header;
      * stopped when the loop ends */
     keep_awake_start(&r->awake, r->cfg->keep_awake, r->cfg->keep_awake_cpu,
-                     NULL, NULL);
+                     NULL);
     if (r->awake.mode == KEEP_AWAKE_OFF && r->awake.asked != KEEP_AWAKE_OFF)
         log_note("keep-awake off: %s", r->awake.why);
     r->ramp_zero_ns = mono_zero;

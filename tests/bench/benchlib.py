@@ -88,14 +88,14 @@ class Replay:
     """A tokentrace-replay on a free loopback port, with a send log. Stops
     with SIGTERM (which flushes the log) and keeps its rusage."""
 
-    def __init__(self, tools, work, spec, log):
+    def __init__(self, tools, work, spec, log, extra=None):
         self.log = log
         pf = os.path.join(work, "port.%d" % os.getpid())
         if os.path.exists(pf):
             os.unlink(pf)
         self.proc = subprocess.Popen(
             [tools.replay, "--listen", "127.0.0.1:0", "--port-file", pf, "-q",
-             "--synthetic", spec, "--log-sends", log])
+             "--synthetic", spec, "--log-sends", log] + (extra or []))
         for _ in range(200):
             if os.path.exists(pf) and os.path.getsize(pf) > 0:
                 break

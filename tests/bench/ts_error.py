@@ -185,6 +185,10 @@ def main():
            if k.startswith("loop_lag_")}
     if lag:
         out["self_loop_lag"] = lag
+    probe = {k[len("wake_probe_"):]: v for k, v in footer.items()
+             if k.startswith("wake_probe_")}
+    if probe:
+        out["self_wake_probe"] = probe
     if overhead:
         out["payload_bytes"] = payload
         out["chunk_record_overhead"] = {

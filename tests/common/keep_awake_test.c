@@ -1,8 +1,8 @@
 /* keep_awake_test: the CPU quota search over fake cgroup trees (v2 at the
  * process's cgroup or a parent, v1's cpu controller, none), and the
  * keep-awake modes: pinned to a CPU with a second thread while it spins,
- * the caller's CPU set and a single thread back after stop, off by itself
- * under a quota with the reason. */
+ * the caller's CPU set and a single thread back after stop, auto off on a
+ * busy machine, off by itself under a quota with the reason. */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include <dirent.h>
 #include <sched.h>
@@ -119,11 +119,17 @@ static int allowed(void)
 static void modes(void)
 {
     struct keep_awake k;
-    char line[1024];
+    char line[1024], quiet[1100], busy[1100];
+    struct keep_awake_env env = {"0::/\n", root, quiet};
+    struct keep_awake_env loaded = {"0::/\n", root, busy};
     int before = allowed(), t0 = threads();
 
     put("cpu.max", "max 100000\n");
-    keep_awake_start(&k, KEEP_AWAKE_SPIN, -1, "0::/\n", root);
+    snprintf(quiet, sizeof quiet, "%s/loadavg.quiet", root);
+    snprintf(busy, sizeof busy, "%s/loadavg.busy", root);
+    put("loadavg.quiet", "0.00 0.01 0.05 1/100 42\n");
+    put("loadavg.busy", "4096.50 9.0 9.0 26/312 2891\n");
+    keep_awake_start(&k, KEEP_AWAKE_SPIN, -1, &env);
     CHECK_MSG(k.mode == KEEP_AWAKE_SPIN, "%s", k.why);
     CHECK(k.cpu >= 0);
     CHECK(allowed() == 1);
@@ -136,20 +142,34 @@ static void modes(void)
     CHECK(allowed() == before);
     keep_awake_stop(&k); /* idempotent */
 
-    keep_awake_start(&k, KEEP_AWAKE_POLL, -1, "0::/\n", root);
+    keep_awake_start(&k, KEEP_AWAKE_POLL, -1, &env);
     CHECK(k.mode == KEEP_AWAKE_POLL && keep_awake_polls(&k));
     CHECK(allowed() == 1 && threads() == t0);
     keep_awake_stop(&k);
     CHECK(allowed() == before);
 
     /* a CPU outside the set: off, with the reason */
-    keep_awake_start(&k, KEEP_AWAKE_SPIN, 4095, "0::/\n", root);
+    keep_awake_start(&k, KEEP_AWAKE_SPIN, 4095, &env);
     CHECK(k.mode == KEEP_AWAKE_OFF && strstr(k.why, "4095"));
     CHECK(threads() == t0 && allowed() == before);
 
+    /* auto: spin on a quiet machine; off on a busy one, saying so; an
+     * explicit spin pins anyway */
+    keep_awake_start(&k, KEEP_AWAKE_AUTO, -1, &env);
+    CHECK(k.asked == KEEP_AWAKE_AUTO && k.mode == KEEP_AWAKE_SPIN);
+    CHECK(threads() == t0 + 1);
+    keep_awake_stop(&k);
+    keep_awake_start(&k, KEEP_AWAKE_AUTO, -1, &loaded);
+    CHECK(k.mode == KEEP_AWAKE_OFF && threads() == t0 && allowed() == before);
+    CHECK_MSG(strstr(k.why, "the machine is busy (load 4096.5 on ") != NULL,
+              "%s", k.why);
+    keep_awake_start(&k, KEEP_AWAKE_SPIN, -1, &loaded);
+    CHECK(k.mode == KEEP_AWAKE_SPIN);
+    keep_awake_stop(&k);
+
     /* under a quota: off, and why names it */
     put("cpu.max", "50000 100000\n");
-    keep_awake_start(&k, KEEP_AWAKE_SPIN, -1, "0::/\n", root);
+    keep_awake_start(&k, KEEP_AWAKE_SPIN, -1, &env);
     CHECK(k.mode == KEEP_AWAKE_OFF && k.quota.limited);
     CHECK_MSG(strstr(k.why, "CPU quota 50000 us per 100000 us") != NULL, "%s",
               k.why);
@@ -159,7 +179,7 @@ static void modes(void)
     keep_awake_stop(&k);
 
     /* asked off: no look at the quota, nothing started */
-    keep_awake_start(&k, KEEP_AWAKE_OFF, -1, "0::/\n", root);
+    keep_awake_start(&k, KEEP_AWAKE_OFF, -1, &env);
     CHECK(k.mode == KEEP_AWAKE_OFF && !k.quota.limited && k.why[0] == '\0');
     keep_awake_stop(&k);
 
@@ -168,6 +188,8 @@ static void modes(void)
         CHECK(keep_awake_parse_mode("poll", &m) == 0 && m == KEEP_AWAKE_POLL);
         CHECK(keep_awake_parse_mode("spin", &m) == 0 && m == KEEP_AWAKE_SPIN);
         CHECK(keep_awake_parse_mode("off", &m) == 0 && m == KEEP_AWAKE_OFF);
+        CHECK(keep_awake_parse_mode("auto", &m) == 0 && m == KEEP_AWAKE_AUTO);
+        CHECK(strcmp(keep_awake_mode_name(KEEP_AWAKE_AUTO), "auto") == 0);
         CHECK(keep_awake_parse_mode("Spin", &m) == -1);
         CHECK(keep_awake_parse_mode("", &m) == -1);
     }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # record_keep_awake: the recorder keeps its CPU awake by default (a
-# SCHED_IDLE spinner pinned beside the loop, common/keep_awake.h) and says
-# so in the header; --keep-awake poll and --no-keep-awake say theirs; the
+# SCHED_IDLE spinner pinned beside the loop, common/keep_awake.h; auto: not
+# on a busy machine) and says so in the header; --keep-awake poll and
+# --no-keep-awake say theirs; the
 # footer carries the cross-CPU wake-up probe (record/run/wake_probe.h) and
 # summary reports it. Inside a real cgroup with a CPU quota (when this
 # machine lets the test make one) keep-awake turns itself off and the
@@ -14,8 +15,17 @@ opt() { "$TT_ANALYZE" dump "$1" | jq -r "select(.kind==\"header\") | .options.$2
 foot() { "$TT_ANALYZE" dump "$1" | jq -r "select(.kind==\"footer\") | .$2 // \"-\""; }
 ncpu=$(nproc)
 
-rec -q -o "$T/spin.ttrace"
-assert_eq "$(opt "$T/spin.ttrace" keep_awake)" spin "default mode"
+# the default, auto: spin, or off on a machine whose load average is at
+# or above its CPUs (others keep them awake), saying so
+rec -q -o "$T/auto.ttrace"
+case $(opt "$T/auto.ttrace" keep_awake) in
+spin) [ "$(opt "$T/auto.ttrace" keep_awake_cpu)" -ge 0 ] || fail "auto: no CPU" ;;
+off) opt "$T/auto.ttrace" keep_awake_off | grep -q "the machine is busy (load" ||
+    fail "auto off without a reason: $(opt "$T/auto.ttrace" keep_awake_off)" ;;
+*) fail "auto ran $(opt "$T/auto.ttrace" keep_awake)" ;;
+esac
+rec -q -o "$T/spin.ttrace" --keep-awake spin
+assert_eq "$(opt "$T/spin.ttrace" keep_awake)" spin "spin mode"
 cpu=$(opt "$T/spin.ttrace" keep_awake_cpu)
 [ "$cpu" -ge 0 ] && [ "$cpu" -lt 4096 ] || fail "keep_awake_cpu: $cpu"
 # the probe: one stamp per 5 ms over a run of >= 0.2 s
@@ -31,7 +41,7 @@ grep -q "woken from another CPU late by p50 .* ($n probes)" "$T/spin.txt" ||
 "$TT_ANALYZE" summary --format json "$T/spin.ttrace" 2>/dev/null >"$T/s.json"
 assert_eq "$(jq '.traces[0].recorder_wake_probe_ms.n' "$T/s.json")" "$n" "JSON probe samples"
 # the CPU of a pinned run is the spinner's too: given explicitly
-rec -q -o "$T/cpu0.ttrace" --keep-awake-cpu 0
+rec -q -o "$T/cpu0.ttrace" --keep-awake spin --keep-awake-cpu 0
 assert_eq "$(opt "$T/cpu0.ttrace" keep_awake_cpu)" 0 "--keep-awake-cpu 0"
 
 rec -q -o "$T/poll.ttrace" --keep-awake poll
@@ -45,7 +55,7 @@ assert_eq "$(opt "$T/off.ttrace" keep_awake_off)" - "no reason when asked off"
 # the probe works without keep-awake too
 [ "$(foot "$T/off.ttrace" wake_probe_samples)" -ge 10 ] || fail "no probe when off"
 expect_exit 2 rec -q -o "$T/bad.ttrace" --keep-awake sometimes 2>"$T/bad.err"
-grep -q "not spin, poll or off" "$T/bad.err" || fail "bad mode message: $(cat "$T/bad.err")"
+grep -q "not auto, spin, poll or off" "$T/bad.err" || fail "bad mode message: $(cat "$T/bad.err")"
 expect_exit 2 rec -q -o "$T/bad.ttrace" --keep-awake-cpu -1 2>/dev/null
 # an older trace (loop lag, no probe, no keep-awake keys) keeps its
 # self-check from the loop lag
