@@ -9,11 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#if defined(__has_include)
-#if __has_include(<valgrind/valgrind.h>)
-#include <valgrind/valgrind.h>
-#endif
-#endif
 
 /* Pause instructions between two looks at the stop flag: ~1-4 us. */
 #define SPIN_PAUSES 64
@@ -64,15 +59,11 @@ static void *spin(void *arg)
 
 /* Whether the process runs under valgrind, which runs one thread at a
  * time: a spinner would take the loop's turns (and timing means nothing
- * there). Its client request when the header is there, else its preload
- * library in the environment. */
+ * there). Valgrind starts every program with its own libraries in
+ * LD_PRELOAD (vgpreload_core-*.so), which says so without its headers. */
 static bool under_valgrind(void)
 {
     const char *pre = getenv("LD_PRELOAD");
-#ifdef RUNNING_ON_VALGRIND
-    if (RUNNING_ON_VALGRIND)
-        return true;
-#endif
     return pre && strstr(pre, "vgpreload") != NULL;
 }
 
