@@ -46,6 +46,12 @@ static void keep_awake_line(FILE *out, const struct trace_info *t,
 {
     const char *mode = trace_info_option(t, "keep_awake");
     const char *why = trace_info_option(t, "keep_awake_off");
+    if (trace_info_option(t, "wake_probe"))
+        fprintf(out,
+                "%srecorder wake-up probe: off (one CPU allowed): the "
+                "self-check cannot see wake-ups from idle and cannot be "
+                "trusted\n",
+                prefix);
     if (!mode || strcmp(mode, "off") != 0)
         return;
     fprintf(out, "%srecorder keep-awake: off", prefix);

@@ -160,6 +160,9 @@ static int awake_options(const struct keep_awake *k, struct options *o)
     if (k->quota.limited)
         e |= add_opt(o, "cpu_quota", "%lld/%lld", (long long)k->quota.quota_us,
                      (long long)k->quota.period_us);
+    /* the probe needs a CPU other than the loop's (run_loop.c) */
+    if (keep_awake_other_cpu(k) < 0)
+        e |= add_opt(o, "wake_probe", "off (one CPU allowed)");
     return e;
 }
 

@@ -895,8 +895,12 @@ static void dispatch(struct run_loop *r)
  * (wake_probe.h), whose helper runs on another CPU than the loop's. */
 static void start_checks(struct run_loop *r)
 {
+    int helper_cpu = keep_awake_other_cpu(&r->awake);
     self_lag_start(&r->lag, r->base, 0);
-    wake_probe_start(&r->probe, r->base, 0, keep_awake_other_cpu(&r->awake));
+    /* on one allowed CPU the probe would not cross CPUs: none (the header
+     * says so, run_header.c) */
+    if (helper_cpu >= 0)
+        wake_probe_start(&r->probe, r->base, 0, helper_cpu);
 }
 
 /* The run is over: the checks and the keep-awake stop (nothing spins

@@ -65,7 +65,8 @@ elif [ -w /sys/fs/cgroup ] && grep -qw cpu /sys/fs/cgroup/cgroup.subtree_control
     stat_file=$cg/cpu.stat
 fi
 [ -n "$cg" ] || { echo "no writable cgroup: quota part skipped"; exit 0; }
-trap 'kill $srv 2>/dev/null || true; rmdir "$cg" 2>/dev/null || true' EXIT
+sp=""
+trap 'kill $srv $sp 2>/dev/null || true; sleep 0.2; rmdir "$cg" 2>/dev/null || true' EXIT
 echo
 echo "| rep | inside a 50% quota, beside | nr_throttled | throttled ms | true p99 us | self-check p99 us (probe) | load |"
 echo "|---|---|---|---|---|---|---|"
@@ -76,13 +77,15 @@ for r in $(seq "$reps"); do
         u0=$(awk '/^throttled_(time|usec)/ {print $2}' "$stat_file")
         sp=""
         if [ "$with" = spinner ]; then
-            in_cg taskset -c 0 chrt -i 0 sh -c 'while :; do :; done' &
+            # not through the function: $! must be the spinner itself
+            sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$cg" \
+                taskset -c 0 chrt -i 0 sh -c 'while :; do :; done' &
             sp=$!
         fi
         l=$(load)
         in_cg taskset -c 0 "$rec" -u "$url" -m m -n 16 -c 16 --classes short-long \
             --max-tokens 100 -o "$work/q.ttrace" --force -q 2>/dev/null
-        [ -z "$sp" ] || { kill "$sp"; wait "$sp" 2>/dev/null || true; }
+        [ -z "$sp" ] || { kill "$sp"; wait "$sp" 2>/dev/null || true; sp=""; }
         t1=$(awk '/^nr_throttled/ {print $2}' "$stat_file")
         u1=$(awk '/^throttled_(time|usec)/ {print $2}' "$stat_file")
         unit=1000000; grep -q '^throttled_usec' "$stat_file" && unit=1000

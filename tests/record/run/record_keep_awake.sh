@@ -54,6 +54,14 @@ assert_eq "$(opt "$T/off.ttrace" keep_awake_off)" - "no reason when asked off"
     fail "summary does not say keep-awake is off"
 # the probe works without keep-awake too
 [ "$(foot "$T/off.ttrace" wake_probe_samples)" -ge 10 ] || fail "no probe when off"
+# one allowed CPU: no probe (it could not cross CPUs), and summary says
+# the self-check cannot be trusted
+taskset -c 0 "$TT_RECORD" -u "$URL" -m m -n 2 -c 2 --classes short-short -q -o "$T/one.ttrace"
+assert_eq "$(opt "$T/one.ttrace" wake_probe)" "off (one CPU allowed)" "one CPU: wake_probe option"
+assert_eq "$(foot "$T/one.ttrace" wake_probe_samples)" - "one CPU: no probe samples"
+"$TT_ANALYZE" summary --detail "$T/one.ttrace" 2>/dev/null | grep -q "wake-up probe: off (one CPU allowed).*cannot be trusted" ||
+    fail "summary does not say the probe is off"
+[ "$ncpu" -lt 2 ] || assert_eq "$(opt "$T/spin.ttrace" wake_probe)" - "two CPUs: the probe runs"
 expect_exit 2 rec -q -o "$T/bad.ttrace" --keep-awake sometimes 2>"$T/bad.err"
 grep -q "not auto, spin, poll or off" "$T/bad.err" || fail "bad mode message: $(cat "$T/bad.err")"
 expect_exit 2 rec -q -o "$T/bad.ttrace" --keep-awake-cpu -1 2>/dev/null
