@@ -1,7 +1,9 @@
 /* procs: P local shards of the run as children of this process. */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_ISSET */
 #include "procs.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,6 +67,25 @@ static void forward(const pid_t *pids, size_t n)
             kill(pids[j], sig);
 }
 
+/* Returns the (j mod allowed)-th CPU this process may run on, so that
+ * child j's keep-awake pins its loop apart from its siblings' (left to
+ * themselves they pin to the CPU they start on, often the same one), or
+ * -1 when the allowed set cannot be read. */
+static int procs_child_cpu(uint32_t j)
+{
+    cpu_set_t set;
+    int allowed = 0, seen = 0;
+    if (sched_getaffinity(0, sizeof set, &set) != 0)
+        return -1;
+    allowed = CPU_COUNT(&set);
+    if (allowed <= 0)
+        return -1;
+    for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+        if (CPU_ISSET(cpu, &set) && seen++ == (int)(j % (uint32_t)allowed))
+            return cpu;
+    return -1;
+}
+
 int procs_run(const struct config *cfg, const char *out_name, int argc,
               char **argv)
 {
@@ -73,9 +94,12 @@ int procs_run(const struct config *cfg, const char *out_name, int argc,
     uint32_t base_n = sh->count > 1 ? sh->count : 1;
     int64_t at = sh->start_at_ns ? sh->start_at_ns
                                  : clock_real_ns() + PROCS_START_DELAY_NS;
-    char when[48], run_id[CLI_RUN_ID_MAX + 1], shard[32];
+    char when[48], run_id[CLI_RUN_ID_MAX + 1], shard[32], cpu[16];
     char **parts = calloc(p, sizeof(*parts));
-    char **args = calloc((size_t)argc + 16, sizeof(*args));
+    char **args = calloc((size_t)argc + 20, sizeof(*args));
+    /* each child's keep-awake on its own CPU, unless the user chose one */
+    int spread = cfg->keep_awake != KEEP_AWAKE_OFF && cfg->keep_awake_cpu < 0 &&
+                 procs_child_cpu(0) >= 0;
     pid_t *pids = calloc(p, sizeof(*pids));
     struct sigaction sa, old_int, old_term;
     int rc = 0;
@@ -113,6 +137,10 @@ int procs_run(const struct config *cfg, const char *out_name, int argc,
         args[na++] = "--compress";
     args[na++] = "--shard";
     args[na++] = shard;
+    if (spread) {
+        args[na++] = "--keep-awake-cpu";
+        args[na++] = cpu;
+    }
     args[na++] = "-o";
     args[na + 1] = NULL;
     if (!cfg->quiet)
@@ -136,6 +164,7 @@ int procs_run(const struct config *cfg, const char *out_name, int argc,
         /* child j of host shard I/N is shard I + N j of N P: it keeps
          * requests k with k mod N = I, its host's share */
         snprintf(shard, sizeof shard, "%u/%u", base_i + base_n * j, base_n * p);
+        snprintf(cpu, sizeof cpu, "%d", procs_child_cpu(j));
         args[na] = parts[j];
         pids[j] = spawn(args);
         if (pids[j] < 0) {
