@@ -10,6 +10,7 @@ static const struct {
     [API_OPENAI_CHAT] = {"openai-chat", "/v1/chat/completions"},
     [API_OPENAI_COMPLETIONS] = {"openai-completions", "/v1/completions"},
     [API_ANTHROPIC] = {"anthropic", "/v1/messages"},
+    [API_OPENAI_RESPONSES] = {"openai-responses", "/v1/responses"},
 };
 
 const char *api_kind_name(enum api_kind api)
@@ -40,5 +41,5 @@ const char *api_kind_path(enum api_kind api)
 const char *api_kind_names(void)
 {
     /* api_kind_test checks this against the table */
-    return "openai-chat, openai-completions, anthropic";
+    return "openai-chat, openai-completions, anthropic, openai-responses";
 }

@@ -9,9 +9,10 @@ enum api_kind {
     API_OPENAI_CHAT = 0,        /* "openai-chat", POST /v1/chat/completions */
     API_OPENAI_COMPLETIONS = 1, /* "openai-completions", POST /v1/completions */
     API_ANTHROPIC = 2,          /* "anthropic", POST /v1/messages */
+    API_OPENAI_RESPONSES = 3,   /* "openai-responses", POST /v1/responses */
 };
 
-#define API_KIND_COUNT 3
+#define API_KIND_COUNT 4
 
 /* Returns the kind's name ("openai-chat"), or "unknown" for a value outside
  * the enum. Static string. */
@@ -26,7 +27,7 @@ int api_kind_from_name(const char *name, enum api_kind *out);
 const char *api_kind_path(enum api_kind api);
 
 /* Returns every name, comma-separated ("openai-chat, openai-completions,
- * anthropic"), for error messages. Static string. */
+ * anthropic, openai-responses"), for error messages. Static string. */
 const char *api_kind_names(void);
 
 #endif

@@ -348,6 +348,110 @@ static void stream_anthropic(struct stream_state *s, int64_t t_ns,
     }
 }
 
+/* Notes the end of a stream: [DONE], message_stop, response.completed. */
+static void stream_done(struct stream_state *s, int64_t t_ns)
+{
+    if (!s->done_seen) {
+        s->done_seen = true;
+        s->done_ns = t_ns;
+    }
+}
+
+/* The text piece of a Responses API *.delta event, by its type. Returns
+ * false when the type carries no generated text. */
+static bool responses_piece(const char *type, bool *reasoning, bool *tool)
+{
+    static const struct {
+        const char *type;
+        bool reasoning, tool;
+    } kinds[] = {
+        {"response.output_text.delta", false, false},
+        {"response.refusal.delta", false, false},
+        {"response.reasoning_text.delta", true, false},
+        {"response.reasoning_summary_text.delta", true, false},
+        {"response.function_call_arguments.delta", false, true},
+    };
+    for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
+        if (strcmp(type, kinds[i].type) == 0) {
+            *reasoning = kinds[i].reasoning;
+            *tool = kinds[i].tool;
+            return true;
+        }
+    return false;
+}
+
+/* A Responses API terminal event's response object: usage (input_tokens,
+ * output_tokens, output_tokens_details.reasoning_tokens), the finish
+ * (status "completed", or incomplete_details.reason) and the end. */
+static void responses_end(struct stream_state *s, int64_t t_ns, const cJSON *r,
+                          bool incomplete)
+{
+    const cJSON *u = cJSON_GetObjectItemCaseSensitive(r, "usage");
+    const cJSON *det =
+        cJSON_GetObjectItemCaseSensitive(u, "output_tokens_details");
+    if (cJSON_IsObject(u)) {
+        s->usage_ns = t_ns;
+        stream_count(u, "output_tokens", &s->usage_output_tokens);
+        stream_count(u, "input_tokens", &s->usage_input_tokens);
+        if (cJSON_IsObject(det))
+            stream_count(det, "reasoning_tokens", &s->usage_reasoning_tokens);
+    }
+    if (incomplete)
+        stream_finish_reason(
+            s, cJSON_GetObjectItemCaseSensitive(r, "incomplete_details"),
+            "reason");
+    else
+        stream_finish_reason(s, r, "status");
+    stream_done(s, t_ns);
+}
+
+/* One OpenAI Responses API event; its kind is the JSON "type". */
+static void stream_responses(struct stream_state *s, int64_t t_ns,
+                             const cJSON *root)
+{
+    const char *type = stream_text(root, "type"), *t;
+    const cJSON *r = cJSON_GetObjectItemCaseSensitive(root, "response");
+    struct stream_piece_sum sum;
+    bool reasoning, tool;
+    memset(&sum, 0, sizeof(sum));
+    if (!type)
+        return;
+    if (responses_piece(type, &reasoning, &tool)) {
+        if ((t = stream_text(root, "delta")))
+            stream_piece(&sum, t, reasoning, tool);
+        stream_token_event(s, t_ns, &sum, 0);
+    } else if (strcmp(type, "response.completed") == 0 ||
+               strcmp(type, "response.failed") == 0) {
+        responses_end(s, t_ns, r, false);
+    } else if (strcmp(type, "response.incomplete") == 0) {
+        responses_end(s, t_ns, r, true);
+    }
+}
+
+/* The Responses API's own error forms: an "error" event ({"type":
+ * "error","code","message"}) and response.failed (response.error).
+ * Returns true when root was one. */
+static bool stream_responses_error(struct stream_state *s, int64_t t_ns,
+                                   const cJSON *root)
+{
+    struct error_json e;
+    const cJSON *r = cJSON_GetObjectItemCaseSensitive(root, "response");
+    const char *kind;
+    if (stream_is(root, "type", "error")) {
+        /* its "type" is the event's; the code says which error */
+        error_json_read(root, ERROR_JSON_BARE, &e);
+        kind = e.code;
+    } else if (stream_is(root, "type", "response.failed") &&
+               error_json_read(r, ERROR_JSON_MEMBER, &e)) {
+        kind = e.type;
+    } else {
+        return false;
+    }
+    stream_error(s, t_ns, kind[0] ? kind : "error", e.message,
+                 strlen(e.message));
+    return true;
+}
+
 /* Returns true when data is "[DONE]", ignoring surrounding white space. */
 static bool stream_is_done(const char *d, size_t n)
 {
@@ -419,10 +523,15 @@ static void stream_on_event(void *ctx, const struct sse_event *ev)
         return;
     }
     s->json_events++;
-    if (!stream_json_error(s, ev->t_ns, root) && error_event)
+    if (!stream_json_error(s, ev->t_ns, root) &&
+        !(s->api == API_OPENAI_RESPONSES &&
+          stream_responses_error(s, ev->t_ns, root)) &&
+        error_event)
         stream_error(s, ev->t_ns, "error", ev->data, ev->data_len);
     if (s->api == API_ANTHROPIC)
         stream_anthropic(s, ev->t_ns, root);
+    else if (s->api == API_OPENAI_RESPONSES)
+        stream_responses(s, ev->t_ns, root);
     else
         stream_openai(s, ev->t_ns, root);
     cJSON_Delete(root);

@@ -756,6 +756,57 @@ static bool anthropic_facts(struct stream_scan_facts *f,
     return true;
 }
 
+/* ---- Responses API: "type" and "delta" at the top --------------------- */
+
+struct responses_root {
+    unsigned seen;
+    struct scan_str type, delta;
+};
+
+static bool responses_root_member(struct scan *s, const char *k, size_t n,
+                                  void *ctx)
+{
+    struct responses_root *r = ctx;
+    if (KEY_IS(k, n, "error"))
+        return false; /* errors take cJSON's path */
+    if (KEY_IS(k, n, "object"))
+        return scan_object_kind(s);
+    if (KEY_IS(k, n, "type") && first_time(&r->seen, 1))
+        return scan_str_member(s, &r->type);
+    if (KEY_IS(k, n, "delta") && first_time(&r->seen, 2))
+        return scan_str_member(s, &r->delta);
+    return scan_value(s);
+}
+
+/* Decides the text-carrying and quiet events; the error, failed and
+ * terminal events (usage inside "response") take cJSON's path. */
+static bool responses_facts(struct stream_scan_facts *f,
+                            const struct responses_root *r)
+{
+    static const struct {
+        const char *type;
+        bool reasoning, tool;
+    } pieces[] = {
+        {"response.output_text.delta", false, false},
+        {"response.refusal.delta", false, false},
+        {"response.reasoning_text.delta", true, false},
+        {"response.reasoning_summary_text.delta", true, false},
+        {"response.function_call_arguments.delta", false, true},
+    };
+    const struct scan_str *t = &r->type, *d = &r->delta;
+    if (t->escaped || str_is(t, "error") || str_is(t, "response.failed") ||
+        str_is(t, "response.completed") || str_is(t, "response.incomplete"))
+        return false;
+    for (size_t i = 0; i < sizeof pieces / sizeof *pieces; i++)
+        if (str_is(t, pieces[i].type)) {
+            if (d->present && d->bytes > 0)
+                stream_piece_add(&f->sum, d->bytes, str_chars(d),
+                                 pieces[i].reasoning, pieces[i].tool);
+            break;
+        }
+    return true;
+}
+
 bool stream_scan_event(enum api_kind api, const char *data, size_t len,
                        struct stream_scan_facts *out)
 {
@@ -780,6 +831,11 @@ bool stream_scan_event(enum api_kind api, const char *data, size_t len,
             -1;
         ok = scan_object(&s, anthropic_root_member, &r) &&
              anthropic_facts(out, &r);
+    } else if (api == API_OPENAI_RESPONSES) {
+        struct responses_root r;
+        memset(&r, 0, sizeof(r));
+        ok = scan_object(&s, responses_root_member, &r) &&
+             responses_facts(out, &r);
     } else {
         struct scan_seen root = {0, NULL, NULL};
         ok = scan_object(&s, openai_root_member, &root);

@@ -328,9 +328,11 @@ enum finish_kind finish_kind_of(bool ok, const char *r)
         {"stop", FINISH_STOP},
         {"end_turn", FINISH_STOP},
         {"stop_sequence", FINISH_STOP},
+        {"completed", FINISH_STOP}, /* the Responses API's status */
         {"eos", FINISH_STOP},
         {"length", FINISH_LENGTH},
         {"max_tokens", FINISH_LENGTH},
+        {"max_output_tokens", FINISH_LENGTH}, /* response.incomplete's */
         {"tool_calls", FINISH_TOOL_CALLS},
         {"tool_use", FINISH_TOOL_CALLS},
         {"function_call", FINISH_TOOL_CALLS},

@@ -43,7 +43,7 @@ static const char *fact(const struct probe_facts *f, const char *name, char *b,
         size_t n = f->base ? strlen(f->base) : 0;
         if (f->url && n && strncmp(f->url, f->base, n) == 0 && f->url[n])
             return f->url + n;
-        return f->anthropic ? "/v1/messages" : "/v1/chat/completions";
+        return api_kind_path(f->api);
     }
     if (!strcmp(name, "host"))
         return f->host;
@@ -100,7 +100,11 @@ static const char *fact(const struct probe_facts *f, const char *name, char *b,
     else if (!strcmp(name, "json_tokens") && f->json_usage_tokens >= 0)
         snprintf(b, len, " (%lld tokens)", (long long)f->json_usage_tokens);
     else if (!strcmp(name, "done"))
-        snprintf(b, len, "%s", f->done_seen ? " and [DONE]" : "");
+        snprintf(b, len, "%s",
+                 !f->done_seen                    ? ""
+                 : f->api == API_OPENAI_RESPONSES ? " and response.completed"
+                 : f->api == API_ANTHROPIC        ? " and message_stop"
+                                                  : " and [DONE]");
     else if (!strcmp(name, "stream_error") &&
              (f->stream_error_type[0] || f->stream_error_message[0]))
         snprintf(b, len, ": %s%s\"%.300s\"", f->stream_error_type,

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "api_kind.h"
 #include "stream_bursts.h"
 
 /* Thresholds of the TTFT / TPOT balance warnings (probe of a short
@@ -36,6 +37,7 @@ struct probe_facts {
     bool https;
     bool sdk_base;  /* base from cline.openAiBaseUrl (+ /chat/completions) */
     bool anthropic; /* key sent as x-api-key */
+    enum api_kind api;
     const char *key_source; /* "$OPENAI_API_KEY", "cline.openAiApiKey in F" */
     const char *key_env;    /* the variable name, "" for a settings key */
     enum check_key_state key_state;

@@ -244,8 +244,8 @@ static const char *closest_opt(const char *arg, int len, char *out,
  * and -m / -w say it already. */
 static const char *extra_body_owned_key(const cJSON *j)
 {
-    static const char *const owned[] = {"model", "stream", "messages",
-                                        "prompt"};
+    static const char *const owned[] = {"model", "stream", "messages", "prompt",
+                                        "input"};
     size_t i;
     for (i = 0; i < sizeof owned / sizeof owned[0]; i++)
         if (cJSON_GetObjectItemCaseSensitive(j, owned[i]))

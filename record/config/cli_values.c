@@ -13,6 +13,8 @@ const char *cli_request_path(const struct config *cfg)
         return "/completions";
     case API_ANTHROPIC:
         return "/v1/messages"; /* the Anthropic SDK's */
+    case API_OPENAI_RESPONSES:
+        return "/responses";
     case API_OPENAI_CHAT:
         break;
     }

@@ -32,7 +32,7 @@ struct token_key {
 static const struct token_key token_keys[] = {
     KEY("\"content\""),   KEY("\"text\""),     KEY("\"reasoning_content\""),
     KEY("\"reasoning\""), KEY("\"thinking\""), KEY("\"partial_json\""),
-    KEY("\"arguments\""),
+    KEY("\"arguments\""), KEY("\"delta\""), /* the Responses API's */
 };
 
 #define ERROR_KEY "\"error\""

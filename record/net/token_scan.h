@@ -41,7 +41,8 @@ void token_scan_init(struct token_scan *s);
 
 /* Feeds received bytes. Returns true on the call that first sees a token:
  * a non-empty string value of "content", "text", "reasoning_content",
- * "reasoning", "thinking", "partial_json" or "arguments" ("content" and
+ * "reasoning", "thinking", "partial_json", "arguments" or "delta" (the
+ * Responses API's *.delta events; an object "delta" is not one) ("content" and
  * "text" also after one space), or text_delta. Notes an in-stream error in
  * every form servers use: an "error": key whose value is an object or a
  * string (OpenAI, vLLM, gateways, Anthropic's error event), an "object":

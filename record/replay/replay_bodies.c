@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "replay_format_resp.h"
 #include "replay_tokens.h"
 
 /* Appends "key":"tokens [from,to)" (no leading comma). */
@@ -60,6 +61,11 @@ int replay_body_full(struct buf *b, const struct replay_fmt *f, size_t n,
 
     if (f->api == API_ANTHROPIC)
         return full_messages(b, f, n, h, prompt, finish, with_usage);
+    if (f->api == API_OPENAI_RESPONSES) {
+        struct replay_resp_usage u = {prompt, (int64_t)n, (int64_t)h, 0};
+        return replay_body_resp_full(b, f, n, h, finish,
+                                     with_usage ? &u : NULL);
+    }
     rc = buf_printf(b,
                     "{\"id\":\"%s\",\"object\":\"%s\",\"created\":%lld,"
                     "\"model\":\"%s\",\"choices\":[{\"index\":0,",

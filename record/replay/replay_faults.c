@@ -39,6 +39,7 @@ static const char *const fault_names[FAULT_COUNT] = {
     [FAULT_ERROR_OBJECT] = "error-object",
     [FAULT_NO_TOKENS] = "no-tokens",
     [FAULT_LLAMA_TIMINGS] = "llama-timings",
+    [FAULT_RESPONSE_FAILED] = "response-failed",
 };
 
 const char *replay_fault_name(enum replay_fault kind)

@@ -35,7 +35,8 @@ enum replay_fault {
     FAULT_ERROR_FIRST,
     FAULT_ERROR_OBJECT,
     FAULT_NO_TOKENS,
-    FAULT_LLAMA_TIMINGS, /* not a fault: llama.cpp's "timings" object */
+    FAULT_LLAMA_TIMINGS,   /* not a fault: llama.cpp's "timings" object */
+    FAULT_RESPONSE_FAILED, /* Responses API: response.failed mid-stream */
     FAULT_COUNT
 };
 

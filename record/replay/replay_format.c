@@ -56,7 +56,8 @@ void replay_fmt_init(struct replay_fmt *f, enum api_kind api, bool crlf,
                      bool utf8, uint64_t rr, const char *model)
 {
     struct buf b;
-    static const char *const prefix[] = {"chatcmpl-rr-", "cmpl-rr-", "msg_rr_"};
+    static const char *const prefix[API_KIND_COUNT] = {
+        "chatcmpl-rr-", "cmpl-rr-", "msg_rr_", "resp_rr_"};
     int n;
 
     memset(f, 0, sizeof(*f));
@@ -136,6 +137,30 @@ static int ev_begin(struct buf *b, const struct replay_fmt *f, const char *name)
 static int ev_end(struct buf *b, const struct replay_fmt *f)
 {
     return emit(b, (struct piece[]){end_piece(f)}, 1, NULL);
+}
+
+int replay_fmt_event_begin(struct buf *b, const struct replay_fmt *f,
+                           const char *name)
+{
+    return ev_begin(b, f, name);
+}
+
+int replay_fmt_event_end(struct buf *b, const struct replay_fmt *f)
+{
+    return ev_end(b, f);
+}
+
+/* The Responses API's error event up to its message's value. */
+static int resp_error_head(struct buf *b, const struct replay_fmt *f)
+{
+    int rc = ev_begin(b, f, "error");
+    if (rc == BUF_OK)
+        rc = buf_printf(b,
+                        "{\"type\":\"error\",\"sequence_number\":%u,"
+                        "\"code\":\"server_error\",\"param\":null,"
+                        "\"message\":\"",
+                        f->seq);
+    return rc;
 }
 
 /* The chunk object's pieces up to the opening of "choices":[ (the last
@@ -332,7 +357,12 @@ int replay_fmt_error_event(struct buf *b, const struct replay_fmt *f)
 {
     int rc;
 
-    if (f->api == API_ANTHROPIC) {
+    if (f->api == API_OPENAI_RESPONSES) {
+        rc = resp_error_head(b, f);
+        if (rc == BUF_OK)
+            rc = buf_puts(b, "The server had an error while processing your "
+                             "request (replay fault error-mid-stream)\"}");
+    } else if (f->api == API_ANTHROPIC) {
         rc = ev_begin(b, f, "error");
         if (rc == BUF_OK)
             rc = buf_puts(b, "{\"type\":\"error\",\"error\":{\"type\":"
@@ -385,6 +415,12 @@ int replay_fmt_error_text(struct buf *b, const struct replay_fmt *f,
 {
     int rc;
 
+    if (f->api == API_OPENAI_RESPONSES) {
+        rc = resp_error_head(b, f);
+        rc = rc ? rc : replay_json_escape(b, message);
+        rc = rc ? rc : buf_puts(b, "\"}");
+        return rc ? rc : ev_end(b, f);
+    }
     if (f->api == API_ANTHROPIC) {
         rc = ev_begin(b, f, "error");
         if (rc == BUF_OK)

@@ -1,5 +1,6 @@
 /* replay_format: builds the bytes of SSE events per API kind (OpenAI chat,
- * OpenAI completions, Anthropic messages). Every function appends one whole
+ * OpenAI completions, Anthropic messages; the Responses API's own events
+ * are in replay_format_resp.h). Every function appends one whole
  * SSE event to b and returns a buf error code (BUF_OK on success). */
 #ifndef TT_REPLAY_FORMAT_H
 #define TT_REPLAY_FORMAT_H
@@ -29,6 +30,7 @@ struct replay_fmt {
     /* Input tokens found in the prefix cache (--synthetic cache=N), shown
      * in usage; -1 (set by replay_fmt_init): no cache, not shown. */
     int64_t cached_tokens;
+    unsigned seq; /* Responses API: the next event's sequence_number */
 };
 
 /* Fills f for request number rr of api and model (borrowed). */
@@ -41,6 +43,14 @@ void replay_fmt_init(struct replay_fmt *f, enum api_kind api, bool crlf,
  * (anthropic true). Appends nothing without one. */
 int replay_fmt_cache_usage(struct buf *b, const struct replay_fmt *f,
                            bool anthropic);
+
+/* Starts an event: the "event: NAME" line when name is not NULL, then
+ * "data: " (f's spacing and line ends). */
+int replay_fmt_event_begin(struct buf *b, const struct replay_fmt *f,
+                           const char *name);
+
+/* Ends an event with its line end and the blank line. */
+int replay_fmt_event_end(struct buf *b, const struct replay_fmt *f);
 
 /* Appends s as the inside of a JSON string (escaped, no quotes). */
 int replay_json_escape(struct buf *b, const char *s);
@@ -85,7 +95,8 @@ int replay_fmt_llama_timings(struct buf *b, const struct replay_fmt *f,
 int replay_fmt_done(struct buf *b, const struct replay_fmt *f);
 
 /* An in-band error event (OpenAI data: {"error":...}; Anthropic
- * event: error). */
+ * event: error; Responses API event: error {"type":"error","code",
+ * "message"}). */
 int replay_fmt_error_event(struct buf *b, const struct replay_fmt *f);
 
 /* llama.cpp's in-stream error: an "error: " field line (not data) with a

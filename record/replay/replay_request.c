@@ -54,6 +54,26 @@ static int64_t messages_chars(const cJSON *messages)
     return n;
 }
 
+/* Characters of a Responses API "input": a string, or an array of items
+ * (messages with a content string or parts; a bare part's "text"). */
+static int64_t input_chars(const cJSON *input)
+{
+    const cJSON *it;
+    int64_t n = 0;
+
+    if (cJSON_IsString(input))
+        return utf8_chars(input->valuestring);
+    if (!cJSON_IsArray(input))
+        return 0;
+    cJSON_ArrayForEach(it, input)
+    {
+        const cJSON *c = cJSON_GetObjectItemCaseSensitive(it, "content");
+        n += c ? content_chars(c)
+               : content_chars(cJSON_GetObjectItemCaseSensitive(it, "text"));
+    }
+    return n;
+}
+
 /* Reads a positive integer limit; returns 0 (absent: *v untouched) or -1. */
 static int read_limit(const cJSON *root, const char *key, int64_t *v, char *err,
                       size_t errlen)
@@ -113,7 +133,17 @@ int replay_request_parse(enum api_kind api, const char *body, size_t len,
         read_limit(root, "max_completion_tokens", &out->max_tokens, err,
                    errlen) != 0)
         goto done;
-    if (api == API_OPENAI_COMPLETIONS) {
+    if (api == API_OPENAI_RESPONSES) {
+        /* usage always comes in response.completed */
+        out->include_usage = true;
+        if (read_limit(root, "max_output_tokens", &out->max_tokens, err,
+                       errlen) != 0)
+            goto done;
+        out->input_chars =
+            input_chars(cJSON_GetObjectItemCaseSensitive(root, "input")) +
+            content_chars(
+                cJSON_GetObjectItemCaseSensitive(root, "instructions"));
+    } else if (api == API_OPENAI_COMPLETIONS) {
         out->input_chars =
             content_chars(cJSON_GetObjectItemCaseSensitive(root, "prompt"));
     } else {

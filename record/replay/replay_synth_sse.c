@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "replay_format_resp.h"
 #include "replay_synth_state.h"
 #include "replay_synth_stream.h"
 #include "rng.h"
@@ -55,7 +56,12 @@ static int refill_head(struct synth_stream *s, struct replay_steps *q)
                                     ? "application/json"
                                     : "text/event-stream");
 
-    if (rc == 0 && s->fmt.api == API_ANTHROPIC) {
+    if (rc == 0 && s->fmt.api == API_OPENAI_RESPONSES) {
+        mark = b->len;
+        rc = replay_fmt_resp_created(b, &s->fmt);
+        rc = rc ? rc : replay_fmt_resp_item_added(b, &s->fmt, 0, s->h > 0);
+        rc = rc ? rc : replay_steps_send(q, t, mark);
+    } else if (rc == 0 && s->fmt.api == API_ANTHROPIC) {
         mark = b->len;
         rc = replay_fmt_msg_start(b, &s->fmt, s->prompt_tokens,
                                   !FAULT_HAS(s->faults, FAULT_NO_USAGE));
@@ -140,6 +146,18 @@ static int refill_terminator(struct synth_stream *s, struct replay_steps *q)
         rc = rc ? rc : replay_steps_send(q, s->next_due, mark);
         rc = rc ? rc : replay_steps_bare(q, STEP_END, s->next_due);
         return rc ? -1 : 0;
+    case FAULT_RESPONSE_FAILED:
+        if (s->fmt.api == API_OPENAI_RESPONSES) {
+            rc = replay_fmt_resp_failed(&q->bytes, &s->fmt,
+                                        "The model failed to generate a "
+                                        "response (replay fault "
+                                        "response-failed)");
+            rc = rc ? rc : replay_steps_send(q, s->next_due, mark);
+            rc = rc ? rc : replay_steps_bare(q, STEP_END, s->next_due);
+            return rc ? -1 : 0;
+        }
+        /* the other kinds: their own error event */
+        /* fall through */
     default:
         if (s->leak[0] != '\0') {
             char m[SYNTH_LEAK_MSG_MAX];
@@ -189,8 +207,10 @@ static int add_leak_event(struct synth_stream *s, struct replay_steps *q)
     size_t mark = q->bytes.len;
 
     snprintf(text, sizeof(text), " (your key: %s) ", s->leak);
-    if (replay_fmt_text(&q->bytes, &s->fmt, false, true, s->block, text) !=
-        BUF_OK)
+    if ((s->fmt.api == API_OPENAI_RESPONSES
+             ? replay_fmt_resp_text(&q->bytes, &s->fmt, s->block, text)
+             : replay_fmt_text(&q->bytes, &s->fmt, false, true, s->block,
+                               text)) != BUF_OK)
         return -1;
     return add_leak_send(s, q, s->next_due, mark);
 }
@@ -214,6 +234,13 @@ static int refill_tokens(struct synth_stream *s, struct replay_steps *q)
         return refill_finish(s, q);
     }
     reasoning = s->tok < s->h;
+    if (s->fmt.api == API_OPENAI_RESPONSES && s->h > 0 && s->tok == s->h) {
+        mark = b->len;
+        rc = replay_fmt_resp_item_done(b, &s->fmt, s->block, true, 0, s->h);
+        s->block++;
+        rc = rc ? rc : replay_fmt_resp_item_added(b, &s->fmt, s->block, false);
+        rc = rc ? rc : replay_steps_send(q, s->next_due, mark);
+    }
     if (s->fmt.api == API_ANTHROPIC && s->h > 0 && s->tok == s->h) {
         mark = b->len;
         rc = replay_fmt_block_stop(b, &s->fmt, s->block);
@@ -224,9 +251,14 @@ static int refill_tokens(struct synth_stream *s, struct replay_steps *q)
         rc = rc ? rc : replay_steps_send(q, s->next_due, mark);
     }
     mark = b->len;
-    rc = rc ? rc
-            : replay_fmt_tokens(b, &s->fmt, s->chunks_sent == 0, s->role_sent,
-                                reasoning, s->block, s->tok, s->next_end);
+    if (rc == 0 && s->fmt.api == API_OPENAI_RESPONSES)
+        rc = replay_fmt_resp_delta(b, &s->fmt, s->block, reasoning, s->tok,
+                                   s->next_end);
+    else
+        rc = rc ? rc
+                : replay_fmt_tokens(b, &s->fmt, s->chunks_sent == 0,
+                                    s->role_sent, reasoning, s->block, s->tok,
+                                    s->next_end);
     if (rc == 0)
         rc = FAULT_HAS(s->faults, FAULT_SPLIT_UTF8)
                  ? add_split_send(q, s->next_due, mark)
@@ -273,7 +305,17 @@ static int refill_finish(struct synth_stream *s, struct replay_steps *q)
     int rc;
 
     s->phase = PH_OVER;
-    if (s->fmt.api == API_ANTHROPIC) {
+    if (s->fmt.api == API_OPENAI_RESPONSES) {
+        struct replay_resp_usage u = {s->prompt_tokens, (int64_t)s->n,
+                                      (int64_t)s->h, 0};
+        /* the answer item: reasoning [0, h) ended at the switch */
+        rc = replay_fmt_resp_item_done(b, &s->fmt, s->block, false, s->h, s->n);
+        rc = rc ? rc
+                : replay_fmt_resp_end(
+                      b, &s->fmt, strcmp(s->finish, "length") == 0,
+                      FAULT_HAS(s->faults, FAULT_NO_USAGE) ? NULL : &u);
+        rc = rc ? rc : replay_steps_send(q, t, mark);
+    } else if (s->fmt.api == API_ANTHROPIC) {
         rc = replay_fmt_block_stop(b, &s->fmt, s->block);
         rc = rc ? rc : replay_steps_send(q, t, mark);
         mark = b->len;

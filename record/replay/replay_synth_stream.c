@@ -39,7 +39,8 @@ static void pick_mode(struct synth_stream *s, bool stream)
                   {FAULT_HTTP_500, 500}};
     static const enum replay_fault terminators[] = {
         FAULT_RESET_MID_STREAM, FAULT_STALL,       FAULT_ERROR_MID_STREAM,
-        FAULT_ERROR_FIELD,      FAULT_ERROR_FIRST, FAULT_ERROR_OBJECT};
+        FAULT_ERROR_FIELD,      FAULT_ERROR_FIRST, FAULT_ERROR_OBJECT,
+        FAULT_RESPONSE_FAILED};
     size_t i;
 
     s->terminator = FAULT_COUNT;

@@ -137,14 +137,15 @@ static void unlink_transfer(struct run_requests *q, struct transfer *t)
     q->n_inflight--;
 }
 
-/* The max_tokens the body asks for: --extra-body's max_tokens or
- * max_completion_tokens replace the recorder's, so the request record
- * says what was sent. */
+/* The max_tokens the body asks for: --extra-body's max_tokens,
+ * max_completion_tokens or max_output_tokens (the Responses API's) replace
+ * the recorder's, so the request record says what was sent. */
 static int64_t sent_max_tokens(const cJSON *extra, int64_t recorder_s)
 {
-    static const char *const names[] = {"max_completion_tokens", "max_tokens"};
+    static const char *const names[] = {"max_completion_tokens", "max_tokens",
+                                        "max_output_tokens"};
     size_t i;
-    for (i = 0; i < 2; i++) {
+    for (i = 0; i < sizeof names / sizeof names[0]; i++) {
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(extra, names[i]);
         if (cJSON_IsNumber(v) && v->valuedouble >= 1 && v->valuedouble < 1e15)
             return (int64_t)v->valuedouble;

@@ -95,6 +95,41 @@ fail:
     return 1;
 }
 
+/* Adds the Responses API's "input" for item: a text prompt as one user
+ * message, messages with their content flattened to text (chat's
+ * {"type":"text"} parts are not Responses input parts). */
+static int add_input(cJSON *body, const struct workload_item *item)
+{
+    cJSON *input = cJSON_AddArrayToObject(body, "input"), *m;
+    const cJSON *src;
+    struct buf text;
+    if (!input)
+        return 1;
+    if (item->prompt) {
+        m = cJSON_CreateObject();
+        return !m || !cJSON_AddItemToArray(input, m) ||
+               !cJSON_AddStringToObject(m, "role", "user") ||
+               !cJSON_AddStringToObject(m, "content", item->prompt);
+    }
+    cJSON_ArrayForEach(src, item->messages)
+    {
+        const cJSON *role = cJSON_GetObjectItemCaseSensitive(src, "role");
+        const cJSON *c = cJSON_GetObjectItemCaseSensitive(src, "content");
+        buf_init(&text, 0);
+        m = cJSON_CreateObject();
+        if (!m || !cJSON_AddItemToArray(input, m) || buf_puts(&text, "") ||
+            append_content(&text, c) ||
+            !cJSON_AddStringToObject(
+                m, "role", cJSON_IsString(role) ? role->valuestring : "user") ||
+            !cJSON_AddStringToObject(m, "content", text.data)) {
+            buf_free(&text);
+            return 1;
+        }
+        buf_free(&text);
+    }
+    return 0;
+}
+
 /* Merges extra into body: each key of extra replaces body's. */
 static int merge_extra(cJSON *body, const cJSON *extra)
 {
@@ -153,15 +188,22 @@ char *request_body_build(const struct request_body_opts *o,
         prompt = prompt_text(item);
         if (!prompt || !cJSON_AddStringToObject(body, "prompt", prompt))
             goto done;
+    } else if (o->api == API_OPENAI_RESPONSES) {
+        if (add_input(body, item))
+            goto done;
     } else if (add_messages(body, o, item)) {
         goto done;
     }
     if (o->max_tokens >= 0 &&
-        !cJSON_AddNumberToObject(body, "max_tokens", (double)o->max_tokens))
+        !cJSON_AddNumberToObject(
+            body,
+            o->api == API_OPENAI_RESPONSES ? "max_output_tokens" : "max_tokens",
+            (double)o->max_tokens))
         goto done;
     if (!cJSON_AddTrueToObject(body, "stream"))
         goto done;
-    if (o->api != API_ANTHROPIC) {
+    /* the Responses API always ends with usage (response.completed) */
+    if (o->api != API_ANTHROPIC && o->api != API_OPENAI_RESPONSES) {
         so = cJSON_AddObjectToObject(body, "stream_options");
         if (!so || !cJSON_AddTrueToObject(so, "include_usage"))
             goto done;

@@ -20,8 +20,10 @@ struct request_body_opts {
 /* Builds the body for item: chat and anthropic send "messages" (a text
  * prompt becomes one user message; anthropic gets system messages as
  * "system"), completions sends "prompt" (messages joined by blank lines).
- * OpenAI kinds ask for "stream": true with "stream_options":
- * {"include_usage": true}; anthropic for "stream": true. Returns a malloc'd
+ * openai-responses sends "input" (messages, content flattened to text)
+ * and "max_output_tokens". Chat and completions ask for "stream": true
+ * with "stream_options": {"include_usage": true}; anthropic and
+ * openai-responses for "stream": true. Returns a malloc'd
  * string, or NULL when out of memory. */
 char *request_body_build(const struct request_body_opts *o,
                          const struct workload_item *item);

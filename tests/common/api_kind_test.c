@@ -15,12 +15,13 @@ static const struct {
     {API_OPENAI_CHAT, "openai-chat", "/v1/chat/completions"},
     {API_OPENAI_COMPLETIONS, "openai-completions", "/v1/completions"},
     {API_ANTHROPIC, "anthropic", "/v1/messages"},
+    {API_OPENAI_RESPONSES, "openai-responses", "/v1/responses"},
 };
 
 /* Names that are not kinds: near misses, other cases, empty. */
 static const char *const bad_names[] = {
     "",         "openai", "OpenAI-Chat", "openai-chat ", " anthropic",
-    "messages", "chat",   "openai_chat", "unknown",
+    "messages", "chat",   "openai_chat", "unknown",      "responses",
 };
 
 int main(void)

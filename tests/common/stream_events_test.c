@@ -298,6 +298,86 @@ static const struct se_case cases[] = {
      .text_chars = 2,
      .max_event_bytes = 64,
      .oversized = true},
+    {.name = "responses: text, reasoning summary, tool args, usage",
+     .api = API_OPENAI_RESPONSES,
+     .recv = {ANT("response.created",
+                  "{\"type\":\"response.created\",\"response\":{\"id\":"
+                  "\"resp_1\",\"status\":\"in_progress\",\"error\":null,"
+                  "\"usage\":null}}")
+                  ANT("response.output_item.added",
+                      "{\"type\":\"response.output_item.added\","
+                      "\"item\":{\"type\":\"reasoning\"}}"),
+              ANT("response.reasoning_summary_text.delta",
+                  "{\"type\":\"response.reasoning_summary_text.delta\","
+                  "\"delta\":\"Hmm\"}"),
+              ANT("response.output_text.delta",
+                  "{\"type\":\"response.output_text.delta\",\"delta\":"
+                  "\"Hello\"}")
+                  ANT("response.output_text.delta",
+                      "{\"type\":\"response.output_text.delta\",\"delta\":"
+                      "\"!\"}"),
+              ANT("response.function_call_arguments.delta",
+                  "{\"type\":\"response.function_call_arguments.delta\","
+                  "\"delta\":\"{}\"}")
+                  ANT("response.output_text.done",
+                      "{\"type\":\"response.output_text.done\",\"text\":"
+                      "\"Hello!\"}"),
+              ANT("response.completed",
+                  "{\"type\":\"response.completed\",\"response\":{"
+                  "\"status\":\"completed\",\"usage\":{\"input_tokens\":"
+                  "25,\"input_tokens_details\":{\"cached_tokens\":0},"
+                  "\"output_tokens\":15,\"output_tokens_details\":{"
+                  "\"reasoning_tokens\":4}}}}")},
+     .w = W(4, 1, 2, 3, 4, 15, 25, 5),
+     .times = {2, 3, 3, 4, -1},
+     .text_bytes = 11,
+     .text_chars = 11,
+     .finish = "completed",
+     .first_flags = STREAM_TOK_REASONING,
+     .usage_at = 5},
+    {.name = "responses: incomplete at max_output_tokens",
+     .api = API_OPENAI_RESPONSES,
+     .recv = {ANT("response.output_text.delta",
+                  "{\"type\":\"response.output_text.delta\",\"delta\":"
+                  "\"ab\"}"),
+              ANT("response.incomplete",
+                  "{\"type\":\"response.incomplete\",\"response\":{"
+                  "\"status\":\"incomplete\",\"incomplete_details\":{"
+                  "\"reason\":\"max_output_tokens\"},\"usage\":{"
+                  "\"input_tokens\":3,\"output_tokens\":16}}}")},
+     .w = W(1, 0, 1, 1, 1, 16, 3, 2),
+     .times = {1, -1},
+     .text_bytes = 2,
+     .text_chars = 2,
+     .finish = "max_output_tokens"},
+    {.name = "responses: error event",
+     .api = API_OPENAI_RESPONSES,
+     .recv = {ANT("response.output_text.delta",
+                  "{\"type\":\"response.output_text.delta\",\"delta\":"
+                  "\"a\"}"),
+              ANT("error", "{\"type\":\"error\",\"code\":"
+                           "\"rate_limit_exceeded\",\"message\":\"slow down\","
+                           "\"param\":null}")},
+     .w = W(1, 0, 1, 1, 1, -1, -1, -1),
+     .times = {1, -1},
+     .text_bytes = 1,
+     .text_chars = 1,
+     .errors = 1,
+     .error_type = "rate_limit_exceeded",
+     .error_message = "slow down"},
+    {.name = "responses: response.failed",
+     .api = API_OPENAI_RESPONSES,
+     .recv = {ANT("response.failed",
+                  "{\"type\":\"response.failed\",\"response\":{"
+                  "\"status\":\"failed\",\"error\":{\"code\":"
+                  "\"server_error\",\"message\":\"The model failed\"},"
+                  "\"usage\":null}}")},
+     .w = W(0, 0, -1, -1, -1, -1, -1, 1),
+     .times = {-1},
+     .errors = 1,
+     .error_type = "server_error",
+     .error_message = "The model failed",
+     .finish = "failed"},
     {.name = "token cap",
      .api = API_OPENAI_CHAT,
      .recv = {CHAT("{\"content\":\"a\"}"), CHAT("{\"content\":\"b\"}"),

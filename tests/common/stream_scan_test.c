@@ -262,6 +262,7 @@ struct edge_case {
 #define CHAT API_OPENAI_CHAT
 #define COMPL API_OPENAI_COMPLETIONS
 #define ANTH API_ANTHROPIC
+#define RESP API_OPENAI_RESPONSES
 
 /* clang-format off */
 static const struct edge_case edge_cases[] = {
@@ -313,7 +314,24 @@ static const struct edge_case edge_cases[] = {
     {ANTH, DECIDE, "{\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},\"usage\":{\"output_tokens\":5},\"message\":{\"usage\":{\"input_tokens\":99}}}"},
     {ANTH, DECIDE, "{\"type\":\"content_block_delta\",\"delta\":{\"type\":\"text_delta\",\"text\":\"x\"},\"type\":\"ping\"}"},
     {ANTH, DECIDE, "{\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\",\"type\":\"te\\u0078t_delta\"}}"},
+    {RESP, DECIDE, "{\"type\":\"response.output_text.delta\",\"item_id\":\"msg_1\",\"output_index\":0,\"content_index\":0,\"delta\":\"Hello\",\"sequence_number\":4}"},
+    {RESP, DECIDE, "{\"delta\":\"before the type\",\"type\":\"response.output_text.delta\"}"},
+    {RESP, DECIDE, "{\"type\":\"response.reasoning_summary_text.delta\",\"item_id\":\"rs_1\",\"output_index\":0,\"summary_index\":0,\"delta\":\"**Thinking** \\u00e9\"}"},
+    {RESP, DECIDE, "{\"type\":\"response.reasoning_text.delta\",\"delta\":\"hm\"}"},
+    {RESP, DECIDE, "{\"type\":\"response.function_call_arguments.delta\",\"item_id\":\"fc_1\",\"output_index\":1,\"delta\":\"{\\\"city\\\"\"}"},
+    {RESP, DECIDE, "{\"type\":\"response.refusal.delta\",\"delta\":\"no\"}"},
+    {RESP, DECIDE, "{\"type\":\"response.output_text.delta\",\"delta\":\"\"}"},
+    {RESP, DECIDE, "{\"type\":\"response.output_text.delta\",\"delta\":{\"text\":\"an object\"}}"},
+    {RESP, DECIDE, "{\"type\":\"response.output_text.done\",\"text\":\"Hello\"}"},
+    {RESP, DECIDE, "{\"type\":\"response.created\",\"response\":{\"id\":\"resp_1\",\"object\":\"response\",\"status\":\"in_progress\",\"error\":null,\"usage\":null}}"},
+    {RESP, DECIDE, "{\"type\":\"response.output_text.delta\",\"delta\":\"a\",\"delta\":\"bb\",\"type\":\"response.reasoning_text.delta\"}"},
+    {RESP, DECIDE, "{\"choices\":[{\"delta\":{\"content\":\"chat shape, not Responses\"}}]}"},
     /* Outside the scan's subset: handed to cJSON. */
+    {RESP, DECLINE, "{\"type\":\"response.completed\",\"response\":{\"status\":\"completed\",\"usage\":{\"input_tokens\":12,\"input_tokens_details\":{\"cached_tokens\":0},\"output_tokens\":40,\"output_tokens_details\":{\"reasoning_tokens\":8},\"total_tokens\":52}}}"},
+    {RESP, DECLINE, "{\"type\":\"response.incomplete\",\"response\":{\"status\":\"incomplete\",\"incomplete_details\":{\"reason\":\"max_output_tokens\"}}}"},
+    {RESP, DECLINE, "{\"type\":\"response.failed\",\"response\":{\"status\":\"failed\",\"error\":{\"code\":\"server_error\",\"message\":\"boom\"}}}"},
+    {RESP, DECLINE, "{\"type\":\"error\",\"code\":\"rate_limit_exceeded\",\"message\":\"slow down\",\"param\":null}"},
+    {RESP, DECLINE, "{\"type\":\"response.output_text\\u002edelta\",\"delta\":\"x\"}"},
     {CHAT, DECLINE, "{\"error\":{\"message\":\"Rate limit\",\"type\":\"rate_limit_error\",\"code\":429}}"},
     {CHAT, DECLINE, "{\"choices\":[],\"error\":\"overloaded\"}"},
     {ANTH, DECLINE, "{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}"},
@@ -384,7 +402,7 @@ static void compare_json(const char *what, const char *json, size_t len)
 {
     char body[4096];
     size_t n = sse_body(body, sizeof(body), NULL, json, len);
-    for (int api = 0; api < 3; api++)
+    for (int api = 0; api < API_KIND_COUNT; api++)
         compare_body(what, (enum api_kind)api, (const uint8_t *)body, n);
 }
 

@@ -8,7 +8,7 @@
 
 start_replay --synthetic 'ttft=30ms,tpot=2ms,tokens=12'
 
-for api in openai-chat openai-completions anthropic; do
+for api in openai-chat openai-completions anthropic openai-responses; do
     out="$T/$api.ttrace"
     # The trailing slash is removed with a warning.
     "$TT_RECORD" -u "$URL/" -m model-a -m model-b -n 2 -c 3 --api "$api" \
@@ -24,6 +24,7 @@ for api in openai-chat openai-completions anthropic; do
         openai-chat) path=/v1/chat/completions ;;
         openai-completions) path=/v1/completions ;;
         anthropic) path=/v1/messages ;;
+        openai-responses) path=/v1/responses ;;
     esac
     assert_eq "$(jqs "$d" '.[]|select(.kind=="header")|.url')" "$URL$path" "$api: url"
     assert_eq "$(jqs "$d" '.[]|select(.kind=="header")|.endpoint')" "$URL" "$api: endpoint"
@@ -54,6 +55,9 @@ for api in openai-chat openai-completions anthropic; do
         anthropic)
             assert_eq "$(jqs "$d" 'map(select(.kind=="request")|.body|fromjson|select(.stream==true and .stream_options==null and (.max_tokens|type)=="number"))|length')" 12 "anthropic bodies"
             assert_eq "$(jqs "$d" 'map(select(.kind=="chunk")|.data // ""|select(test("event: message_start")))|length>=12')" true "anthropic events" ;;
+        openai-responses)
+            assert_eq "$(jqs "$d" 'map(select(.kind=="request")|.body|fromjson|select(.stream==true and .stream_options==null and .messages==null and (.input|length)==1 and .input[0].role=="user" and (.max_output_tokens|type)=="number" and .max_tokens==null))|length')" 12 "responses bodies"
+            assert_eq "$(jqs "$d" 'map(select(.kind=="chunk")|.data // ""|select(test("event: response.completed")))|length')" 12 "responses events" ;;
     esac
     # times: start <= first byte == first chunk <= every chunk <= end; closed loop
     assert_eq "$(jqs "$d" '

@@ -61,6 +61,23 @@ static const struct {
     {"data: {\"content\":  \"two spaces are not a pattern\"}\n\n", false,
      false},
     /* every text field the analyzer counts as a token */
+    {"event: response.output_text.delta\ndata: {\"type\":\"response.output_"
+     "text.delta\",\"item_id\":\"msg_1\",\"output_index\":0,\"delta\":\"Hi\"}"
+     "\n\n",
+     true, false},
+    {"event: response.output_text.delta\ndata: {\"type\":\"response.output_"
+     "text.delta\",\"delta\":\"\"}\n\n",
+     false, false},
+    {"event: response.created\ndata: {\"type\":\"response.created\","
+     "\"response\":{\"error\":null,\"text\":{\"format\":{\"type\":\"text\"}}}}"
+     "\n\n",
+     false, false},
+    {"event: response.failed\ndata: {\"type\":\"response.failed\",\"response"
+     "\":{\"status\":\"failed\",\"error\":{\"code\":\"server_error\"}}}\n\n",
+     false, true},
+    {"event: error\ndata: {\"type\":\"error\",\"code\":\"x\",\"message\":"
+     "\"boom\"}\n\n",
+     false, true},
     {"event: content_block_delta\ndata: {\"type\":\"content_block_delta\","
      "\"delta\":{\"type\":\"thinking_delta\",\"thinking\":\"hm\"}}\n\n",
      true, false},

@@ -40,6 +40,20 @@ static const struct req_case cases[] = {
      "{\"model\":\"claude\",\"max_tokens\":3,\"stream\":true,\"system\":"
      "\"sys\",\"messages\":[{\"role\":\"user\",\"content\":\"hello\"}]}",
      1, "claude", 1, 0, 3, 8},
+    /* Responses: input string or items, instructions, max_output_tokens;
+     * usage always */
+    {API_OPENAI_RESPONSES,
+     "{\"model\":\"r\",\"stream\":true,\"max_output_tokens\":16,"
+     "\"instructions\":\"be\",\"input\":\"hello\"}",
+     1, "r", 1, 1, 16, 7},
+    {API_OPENAI_RESPONSES,
+     "{\"model\":\"r\",\"max_tokens\":99,\"input\":[{\"role\":\"user\","
+     "\"content\":\"abc\"},{\"role\":\"assistant\",\"content\":[{\"type\":"
+     "\"output_text\",\"text\":\"de\"}]},{\"type\":\"function_call_output\","
+     "\"output\":\"x\"}]}",
+     1, "r", 0, 1, 99, 5},
+    {API_OPENAI_RESPONSES, "{\"model\":\"r\",\"max_output_tokens\":0}", 0, NULL,
+     0, 0, 0, 0},
     {API_OPENAI_CHAT, "{\"model\":\"m\",\"max_tokens\":null}", 1, "m", 0, 0, -1,
      0},
     {API_OPENAI_CHAT, "{bad json", 0, NULL, 0, 0, 0, 0},

@@ -13,7 +13,7 @@ known=$("$TT_REPLAY" --fault no-such-fault 2>&1 || true)
 faults=$(sed -n 's/.*(known: \([^)]*\)).*/\1/p' <<<"$known" | tr -d ',')
 [ "$(wc -w <<<"$faults")" -ge 28 ] || fail "fault list not read: $known"
 
-apis="openai-chat openai-completions anthropic"
+apis="openai-chat openai-completions anthropic openai-responses"
 args=() models=(-m healthy)
 for f in $faults; do
     args+=(--fault "$f@m-$f")

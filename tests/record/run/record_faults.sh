@@ -16,6 +16,7 @@ declare -A want=(
     [no-usage]=ok [accept-no-answer]=idle_timeout [headers-only]=idle_timeout
     [endless-line]=oversized_event [error-field]=stream_error
     [error-first]=stream_error [error-object]=stream_error [no-tokens]=no_tokens
+    [response-failed]=stream_error
 )
 
 # One server, one model per fault (m-<fault>), plus a healthy model.

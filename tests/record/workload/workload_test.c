@@ -212,6 +212,30 @@ static void test_bodies(void)
     CHECK(cJSON_GetObjectItem(j, "max_tokens")->valuedouble == 1024);
     cJSON_Delete(j);
 
+    /* Responses: "input" messages (parts flattened), max_output_tokens,
+     * no stream_options */
+    j = body(API_OPENAI_RESPONSES, &chat, 200, false, NULL);
+    CHECK(j && cJSON_GetArraySize(cJSON_GetObjectItem(j, "input")) == 2);
+    CHECK(strcmp(str(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "input"), 0),
+                     "role", NULL),
+                 "system") == 0);
+    CHECK(strcmp(str(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "input"), 1),
+                     "content", NULL),
+                 "U") == 0);
+    CHECK(cJSON_GetObjectItem(j, "max_output_tokens")->valuedouble == 200);
+    CHECK(!cJSON_GetObjectItem(j, "max_tokens"));
+    CHECK(!cJSON_GetObjectItem(j, "messages"));
+    CHECK(!cJSON_GetObjectItem(j, "stream_options"));
+    CHECK(cJSON_IsTrue(cJSON_GetObjectItem(j, "stream")));
+    cJSON_Delete(j);
+    j = body(API_OPENAI_RESPONSES, &text, -1, false, NULL);
+    CHECK(j &&
+          strcmp(str(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "input"), 0),
+                     "content", NULL),
+                 "Hi there") == 0);
+    CHECK(!cJSON_GetObjectItem(j, "max_output_tokens"));
+    cJSON_Delete(j);
+
     /* --extra-body keys replace the recorder's */
     j = body(API_OPENAI_CHAT, &chat, 64, false, extra);
     CHECK(j && cJSON_IsNull(cJSON_GetObjectItem(j, "stream_options")));
