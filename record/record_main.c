@@ -112,6 +112,27 @@ static const char *select_classes(const struct config *cfg)
                                                         : NULL;
 }
 
+/* Loads -w FILE as --workload-format says; notes the entries skipped. */
+static int load_workload_file(const struct config *cfg, struct workload *wl,
+                              char *err, size_t errlen)
+{
+    enum workload_format fmt = WORKLOAD_FORMAT_AUTO;
+    int rc;
+    if (cfg->workload_format &&
+        workload_format_from_name(cfg->workload_format, &fmt) != 0) {
+        snprintf(err, errlen, "--workload-format: unknown format '%s'",
+                 cfg->workload_format);
+        return WORKLOAD_E_INVALID;
+    }
+    rc = workload_load_file_as(cfg->workload_file, fmt, wl, err, errlen);
+    if (!rc && wl->skipped > 0)
+        log_note("%s: %lld entr%s without a user turn (nothing to send) "
+                 "skipped",
+                 cfg->workload_file, (long long)wl->skipped,
+                 wl->skipped == 1 ? "y" : "ies");
+    return rc;
+}
+
 /* Loads and narrows the workload; returns 0 or an exit code (having freed
  * the workload). */
 static int load_workload(const struct config *cfg, struct workload *wl)
@@ -122,7 +143,7 @@ static int load_workload(const struct config *cfg, struct workload *wl)
             ? workload_load_arrivals(cfg->arrivals_file, cfg->speed, wl, err,
                                      sizeof err)
         : cfg->workload_file && !workload_is_builtin_name(cfg->workload_file)
-            ? workload_load_file(cfg->workload_file, wl, err, sizeof err)
+            ? load_workload_file(cfg, wl, err, sizeof err)
             : workload_load_builtin(wl, err, sizeof err);
     if (!rc)
         rc = workload_select(wl, select_classes(cfg), err, sizeof err);

@@ -28,6 +28,7 @@ enum opt_id {
     OPT_API_KEY_ENV,
     OPT_API_KEY,
     OPT_WORKLOAD,
+    OPT_WORKLOAD_FORMAT,
     OPT_CLASSES,
     OPT_N,
     OPT_CONCURRENCY,
@@ -95,6 +96,7 @@ static const struct opt opts[] = {
     {"api-key-env", 0, true, OPT_API_KEY_ENV},
     {"api-key", 0, true, OPT_API_KEY},
     {"workload", 'w', true, OPT_WORKLOAD},
+    {"workload-format", 0, true, OPT_WORKLOAD_FORMAT},
     {"classes", 0, true, OPT_CLASSES},
     {"requests", 'n', true, OPT_N},
     {"concurrency", 'c', true, OPT_CONCURRENCY},
@@ -303,6 +305,15 @@ static int apply(struct config *cfg, const struct opt *o, const char *v,
                      "--api-key is not accepted (a key on the "
                      "command line shows up in ps): put the key in an "
                      "environment variable and name it with --api-key-env");
+    case OPT_WORKLOAD_FORMAT:
+        if (strcmp(v, "auto") && strcmp(v, "tokentrace") &&
+            strcmp(v, "sharegpt") && strcmp(v, "openai-jsonl"))
+            return usage(err, errlen,
+                         "--workload-format: '%s' is not one of auto, "
+                         "tokentrace, sharegpt, openai-jsonl",
+                         v);
+        cfg->workload_format = v;
+        break;
     case OPT_WORKLOAD:
         cfg->workload_file = v;
         break;
@@ -782,6 +793,8 @@ int cli_parse(int argc, char **argv, struct config *cfg, char *err,
             return rc;
     }
     cfg->concurrency_given = c_given;
+    if (cfg->workload_format && !cfg->workload_file)
+        return usage(err, errlen, "--workload-format says how -w FILE is read");
     if (cfg->speed != 1 && !cfg->arrivals_file)
         return usage(err, errlen, "--speed scales --arrivals FILE");
     if (cfg->arrivals_file &&

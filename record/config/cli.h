@@ -64,8 +64,11 @@ struct config {
     const char *output;          /* NULL: tokentrace-<date>-<time>.ttrace */
     bool force;
     const char *workload_file; /* -w, NULL: built-in */
-    const char *classes;       /* --classes list, NULL: all */
-    uint64_t n;                /* requests per model x class */
+    /* --workload-format: auto, tokentrace, sharegpt, openai-jsonl; NULL
+     * auto (workload.h checks the name again) */
+    const char *workload_format;
+    const char *classes; /* --classes list, NULL: all */
+    uint64_t n;          /* requests per model x class */
     bool n_given;
     uint64_t concurrency; /* closed loop: requests in flight; open loop with
                              concurrency_given: the most in flight (-r -c) */

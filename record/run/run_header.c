@@ -224,6 +224,10 @@ static int fill_options(const struct run_setup *s, struct options *o,
         e |= add_opt(o, "max_tokens", "%lld", (long long)c->max_tokens);
     else
         e |= add_opt(o, "max_tokens", "by class");
+    if (s->wl->format)
+        e |= add_opt(o, "workload_format", "%s", s->wl->format);
+    if (s->wl->skipped > 0)
+        e |= add_opt(o, "workload_skipped", "%lld", (long long)s->wl->skipped);
     e |= add_opt(o, "ignore_eos", "%s", c->ignore_eos ? "true" : "false");
     if (c->extra_body)
         e |= add_owned(o, "extra_body", sanitize_string(c->extra_body, s->key));

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "workload_session.h"
 
@@ -38,8 +39,18 @@ struct workload_class {
 
 struct arrivals_file;
 
+/* How a -w file is read (--workload-format). */
+enum workload_format {
+    WORKLOAD_FORMAT_AUTO = 0,     /* decided from the file */
+    WORKLOAD_FORMAT_TOKENTRACE,   /* JSON Lines with "class" */
+    WORKLOAD_FORMAT_SHAREGPT,     /* [{"conversations": …}] (or its lines) */
+    WORKLOAD_FORMAT_OPENAI_JSONL, /* {"messages": […]} lines */
+};
+
 struct workload {
-    char *name; /* "builtin", the workload file name, or "arrivals" */
+    char *name;         /* "builtin", the workload file name, or "arrivals" */
+    const char *format; /* a file's format name (static), else NULL */
+    int64_t skipped;    /* dataset entries with nothing to send */
     struct arrivals_file *arrivals; /* --arrivals: the times (owned), or NULL */
     struct workload_class *classes;
     size_t n_classes;
@@ -64,8 +75,8 @@ enum workload_err {
  * the agent class included. */
 int workload_load_builtin(struct workload *wl, char *err, size_t errlen);
 
-/* Loads a JSON Lines workload file. On WORKLOAD_E_INVALID err reads
- * "FILE:LINE: reason". */
+/* Loads a workload file ("-": stdin) in the format it is in:
+ * workload_load_file_as with WORKLOAD_FORMAT_AUTO. */
 int workload_load_file(const char *path, struct workload *wl, char *err,
                        size_t errlen);
 
@@ -79,6 +90,32 @@ bool workload_is_builtin_name(const char *name);
  * them and their sessions). Returns a workload_err (WORKLOAD_E_INVALID:
  * the embedded file is broken, a build error). */
 int workload_agent_items(struct workload_item **items, size_t *n);
+
+/* Loads a workload file as fmt. AUTO decides from the file: a JSON array
+ * is a dataset whose entries are ShareGPT ("conversations") or OpenAI chat
+ * ("messages") entries, read one entry at a time; JSON Lines are decided by
+ * the first line: "class" (tokentrace's own), "conversations" (ShareGPT)
+ * or "messages" (OpenAI chat JSONL). Dataset entries become single-turn
+ * items (dataset.h) in class "sharegpt" or "chat" (an OpenAI line's own
+ * "class" wins); entries with nothing to send are counted in wl->skipped.
+ * On WORKLOAD_E_INVALID err reads "FILE:LINE: reason" (JSON Lines) or
+ * "FILE: entry N (byte B): reason" (an array). */
+int workload_load_file_as(const char *path, enum workload_format fmt,
+                          struct workload *wl, char *err, size_t errlen);
+
+/* Parses a --workload-format name (auto, tokentrace, sharegpt,
+ * openai-jsonl). Returns 0, or -1 when name is not one. */
+int workload_format_from_name(const char *name, enum workload_format *out);
+
+/* The format's name ("sharegpt"). Static string. */
+const char *workload_format_name(enum workload_format fmt);
+
+/* Reads JSON Lines from f (a workload_load_file_as helper): lines are
+ * numbered from first_line + 1; an AUTO fmt is decided by the first line.
+ * Returns a workload_err with err as workload_load_file_as says. */
+int workload_jsonl_read(FILE *f, const char *path, enum workload_format fmt,
+                        int64_t first_line, struct workload *wl, char *err,
+                        size_t errlen);
 
 /* Keeps only the classes named in csv ("short-short,long-short"), in that
  * order. NULL keeps all. */

@@ -1,4 +1,5 @@
-/* workload_jsonl: reads a JSON Lines workload file, checking every line. */
+/* workload_jsonl: reads a JSON Lines workload file, checking every line:
+ * tokentrace's own lines ("class"), ShareGPT or OpenAI chat lines. */
 #include "workload.h"
 
 #include <errno.h>
@@ -8,29 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dataset.h"
+
 /* Well below the trace reader's 64 MiB record limit, so a request record
  * carrying this body always reads back. */
 #define WORKLOAD_MAX_LINE ((size_t)16 << 20)
 #define WORKLOAD_MAX_CLASS_NAME 64
-
-/* Characters of text in a message's content (a string or an array of parts
- * with "text"). */
-static int64_t content_chars(const cJSON *content)
-{
-    const cJSON *part;
-    int64_t n = 0;
-    if (cJSON_IsString(content))
-        return workload_count_chars(content->valuestring,
-                                    strlen(content->valuestring));
-    cJSON_ArrayForEach(part, content)
-    {
-        const cJSON *text = cJSON_GetObjectItemCaseSensitive(part, "text");
-        if (cJSON_IsString(text))
-            n += workload_count_chars(text->valuestring,
-                                      strlen(text->valuestring));
-    }
-    return n;
-}
 
 /* Checks a "messages" array; returns NULL or the reason it is refused. */
 static const char *check_messages(const cJSON *msgs, int64_t *chars)
@@ -49,7 +33,7 @@ static const char *check_messages(const cJSON *msgs, int64_t *chars)
             return "each message needs a \"role\" string";
         if (!cJSON_IsString(content) && !cJSON_IsArray(content))
             return "each message needs a \"content\" string or array";
-        *chars += content_chars(content);
+        *chars += dataset_content_chars(content);
     }
     return NULL;
 }
@@ -150,13 +134,60 @@ static bool blank(const char *p, size_t len)
     return true;
 }
 
-/* Parses one non-blank line; fills err with "FILE:LINE: reason" on error. */
+/* The format of a line in a file whose format is not given: decided by
+ * its keys (the first line decides for the file). */
+static enum workload_format line_format(const cJSON *obj)
+{
+    if (cJSON_GetObjectItemCaseSensitive(obj, "class"))
+        return WORKLOAD_FORMAT_TOKENTRACE;
+    if (cJSON_GetObjectItemCaseSensitive(obj, "conversations"))
+        return WORKLOAD_FORMAT_SHAREGPT;
+    if (cJSON_GetObjectItemCaseSensitive(obj, "messages"))
+        return WORKLOAD_FORMAT_OPENAI_JSONL;
+    return WORKLOAD_FORMAT_TOKENTRACE; /* whose errors say what is missing */
+}
+
+/* A dataset line (ShareGPT or OpenAI chat) into an item of its class;
+ * *skip when it has nothing to send. NULL or the reason it is refused. */
+static const char *parse_dataset(enum workload_format fmt, cJSON *obj,
+                                 const char **cls, struct workload_item *it,
+                                 bool *skip)
+{
+    const cJSON *c = cJSON_GetObjectItemCaseSensitive(obj, "class");
+    const cJSON *mt = cJSON_GetObjectItemCaseSensitive(obj, "max_tokens");
+    const char *why;
+    if (fmt == WORKLOAD_FORMAT_SHAREGPT) {
+        *cls = DATASET_CLASS_SHAREGPT;
+        return dataset_sharegpt_item(obj, it, skip);
+    }
+    *cls = DATASET_CLASS_CHAT;
+    if (c && (!cJSON_IsString(c) || c->valuestring[0] == '\0' ||
+              strlen(c->valuestring) > WORKLOAD_MAX_CLASS_NAME ||
+              strchr(c->valuestring, ',')))
+        return "\"class\" must be a non-empty string of at most 64 bytes "
+               "without a comma";
+    if (mt &&
+        (!cJSON_IsNumber(mt) || mt->valuedouble < 1 || mt->valuedouble > 1e7 ||
+         mt->valuedouble != floor(mt->valuedouble)))
+        return "\"max_tokens\" must be a whole number from 1";
+    why = dataset_chat_item(obj, it, skip);
+    if (!why && !*skip && c)
+        *cls = c->valuestring; /* valid while obj lives */
+    if (!why && mt)
+        it->max_tokens = (int64_t)mt->valuedouble;
+    return why;
+}
+
+/* Parses one non-blank line; fills err with "FILE:LINE: reason" on error.
+ * *fmt AUTO is decided by this line. */
 static int load_line(struct workload *wl, const char *path, int64_t lineno,
-                     char *line, size_t len, char *err, size_t errlen)
+                     enum workload_format *fmt, char *line, size_t len,
+                     char *err, size_t errlen)
 {
     const char *end = NULL, *cls = NULL, *why;
     char why_buf[160];
     struct workload_item it = {lineno - 1, NULL, NULL, -1, 0, 0, NULL};
+    bool skip = false;
     cJSON *obj = cJSON_ParseWithLengthOpts(line, len, &end, false);
     int rc;
     if (!obj) {
@@ -173,9 +204,20 @@ static int load_line(struct workload *wl, const char *path, int64_t lineno,
         cJSON_Delete(obj);
         return WORKLOAD_E_INVALID;
     }
-    why = parse_item(obj, &cls, &it, why_buf, sizeof why_buf);
+    if (*fmt == WORKLOAD_FORMAT_AUTO)
+        *fmt = line_format(obj);
+    why = *fmt == WORKLOAD_FORMAT_TOKENTRACE
+              ? parse_item(obj, &cls, &it, why_buf, sizeof why_buf)
+              : parse_dataset(*fmt, obj, &cls, &it, &skip);
+    if (!why && skip) {
+        wl->skipped++;
+        cJSON_Delete(obj);
+        return WORKLOAD_OK;
+    }
     if (why) {
         snprintf(err, errlen, "%s:%lld: %s", path, (long long)lineno, why);
+        free(it.prompt);
+        cJSON_Delete(it.messages);
         cJSON_Delete(obj);
         workload_session_free(it.session);
         return WORKLOAD_E_INVALID;
@@ -191,36 +233,26 @@ static int load_line(struct workload *wl, const char *path, int64_t lineno,
     return rc;
 }
 
-int workload_load_file(const char *path, struct workload *wl, char *err,
-                       size_t errlen)
+int workload_jsonl_read(FILE *f, const char *path, enum workload_format fmt,
+                        int64_t first_line, struct workload *wl, char *err,
+                        size_t errlen)
 {
-    FILE *f;
     char *line = NULL;
     size_t cap = 0;
     ssize_t n;
-    int64_t lineno = 0;
+    int64_t lineno = first_line;
     int rc = WORKLOAD_OK;
-    memset(wl, 0, sizeof *wl);
-    wl->name = strdup(path);
-    if (!wl->name)
-        return WORKLOAD_E_NOMEM;
-    f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
-    if (!f) {
-        snprintf(err, errlen, "cannot read the workload %s: %s", path,
-                 strerror(errno));
-        return WORKLOAD_E_IO;
-    }
     while ((n = getline(&line, &cap, f)) >= 0) {
         lineno++;
         if ((size_t)n > WORKLOAD_MAX_LINE) {
-            snprintf(err, errlen, "%s:%lld: line longer than 64 MiB", path,
+            snprintf(err, errlen, "%s:%lld: line longer than 16 MiB", path,
                      (long long)lineno);
             rc = WORKLOAD_E_INVALID;
             break;
         }
         if (blank(line, (size_t)n))
             continue;
-        rc = load_line(wl, path, lineno, line, (size_t)n, err, errlen);
+        rc = load_line(wl, path, lineno, &fmt, line, (size_t)n, err, errlen);
         if (rc)
             break;
     }
@@ -229,12 +261,9 @@ int workload_load_file(const char *path, struct workload *wl, char *err,
                  strerror(errno));
         rc = WORKLOAD_E_IO;
     }
-    if (!rc && wl->n_classes == 0) {
-        snprintf(err, errlen, "%s: no prompts in the workload file", path);
-        rc = WORKLOAD_E_INVALID;
-    }
+    if (!rc)
+        wl->format = workload_format_name(
+            fmt == WORKLOAD_FORMAT_AUTO ? WORKLOAD_FORMAT_TOKENTRACE : fmt);
     free(line);
-    if (f != stdin)
-        fclose(f);
     return rc;
 }

@@ -99,7 +99,10 @@ static const struct {
     const char *want; /* substring of the error after "FILE:" */
 } bad[] = {
     {"{\"class\":\"a\",\"prompt\":\"x\"}\nnot json\n", ":2: not valid JSON"},
-    {"\n\n[1,2]\n", ":3: not a JSON object"},
+    {"\n\n{\"class\":\"a\",\"prompt\":\"x\"}\n[1,2]\n",
+     ":4: not a JSON object"},
+    /* a JSON array is a dataset: its entries are numbered, with offsets */
+    {"\n\n[1,2]\n", ": entry 0 (byte 3): not a JSON object"},
     {"{\"prompt\":\"x\"}\n", ":1: missing \"class\""},
     {"{\"class\":\"\",\"prompt\":\"x\"}\n", ":1: \"class\" must be"},
     {"{\"class\":\"a\"}\n", ":1: missing \"messages\""},

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Datasets people already have, loaded with -w and sent against the replay
+# server: a ShareGPT JSON array (the first human turn of each conversation,
+# max_tokens from the reply, entries without a human turn skipped with a
+# note), OpenAI chat JSONL (messages up to the last user message) and
+# --workload-format; malformed files are refused with exit 2, naming the
+# file and the entry (and its byte offset) or the line; the header says
+# the format.
+. "${TT_SOURCE_DIR:?}/tests/lib/lib.sh"
+. "$TT_SOURCE_DIR/tests/lib/record_lib.sh"
+
+start_replay --synthetic 'ttft=2ms,tpot=1ms,tokens=64'
+
+cat >"$T/sg.json" <<'JSON'
+[
+  {"id": "a", "conversations": [
+    {"from": "human", "value": "What is a mutex?"},
+    {"from": "gpt", "value": "A lock that one thread holds at a time."},
+    {"from": "human", "value": "And a semaphore?"},
+    {"from": "gpt", "value": "A counter."}]},
+  {"id": "b", "conversations": []},
+  {"id": "c", "conversations": [
+    {"from": "system", "value": "Answer in French."},
+    {"from": "human", "value": "Hello \"world\" \u00e9"},
+    {"from": "gpt", "value": "Bonjour"}]}
+]
+JSON
+"$TT_RECORD" -u "$URL" -m m -w "$T/sg.json" -n 2 -o "$T/sg.ttrace" 2>"$T/sg.err" || fail "sharegpt: exit $?: $(cat "$T/sg.err")"
+grep -qF "sg.json: 1 entry without a user turn (nothing to send) skipped" "$T/sg.err" || fail "no skipped note: $(cat "$T/sg.err")"
+d=$(dump "$T/sg.ttrace")
+assert_eq "$(jqs "$d" '.[]|select(.kind=="header")|"\(.workload) \(.options.workload_format) \(.options.workload_skipped)"')" \
+    "$T/sg.json sharegpt 1" "header"
+assert_eq "$(jqs "$d" '[.[]|select(.kind=="request")]|sort_by(.id)|map("\(.class):\(.prompt_index):\(.max_tokens)")|join(" ")')" \
+    "sharegpt:0:9 sharegpt:2:1" "classes, entries and max_tokens from the replies"
+assert_eq "$(jqs "$d" '[.[]|select(.kind=="request")]|sort_by(.id)|map(.body|fromjson|.messages|map("\(.role)=\(.content)")|join("|"))|join(" / ")')" \
+    'user=What is a mutex? / system=Answer in French.|user=Hello "world" é' "the first human turn (and the system turn before it)"
+assert_eq "$(jqs "$d" 'map(select(.kind=="result" and .error_kind==null))|length')" 2 "sent and answered"
+
+# OpenAI chat JSONL: up to the last user message; through stdin
+cat >"$T/chat.jsonl" <<'JSONL'
+{"messages": [{"role": "system", "content": "S"}, {"role": "user", "content": "first"}, {"role": "assistant", "content": "r1"}, {"role": "user", "content": "second"}, {"role": "assistant", "content": "0123456789abcdefghij"}]}
+
+{"messages": [{"role": "user", "content": "only"}]}
+JSONL
+"$TT_RECORD" -q -u "$URL" -m m -w - -n 2 -o "$T/chat.ttrace" <"$T/chat.jsonl" || fail "chat jsonl: exit $?"
+d=$(dump "$T/chat.ttrace")
+assert_eq "$(jqs "$d" '.[]|select(.kind=="header")|.options.workload_format')" openai-jsonl "chat format"
+assert_eq "$(jqs "$d" '[.[]|select(.kind=="request")]|sort_by(.id)|map("\(.class):\(.prompt_index):\(.max_tokens):\(.body|fromjson|.messages|map(.content)|join(","))")|join(" ")')" \
+    "chat:0:5:S,first,r1,second chat:2:-1:only" "chat items"
+# the Responses API gets the same turns as "input"
+"$TT_RECORD" -q -u "$URL" -m m --api openai-responses -w "$T/chat.jsonl" -n 1 -o "$T/resp.ttrace" || fail "responses: exit $?"
+d=$(dump "$T/resp.ttrace")
+assert_eq "$(jqs "$d" '.[]|select(.kind=="request")|.body|fromjson|"\(.input|map(.role)|join(",")) \(.max_output_tokens)"')" \
+    "system,user,assistant,user 5" "responses input"
+
+# --workload-format forces; a wrong one says why
+"$TT_RECORD" -q -u "$URL" -m m -w "$T/sg.json" --workload-format sharegpt -n 1 -o "$T/f.ttrace" || fail "forced: exit $?"
+expect_exit 2 "$TT_RECORD" -q -u "$URL" -m m -w "$T/sg.json" --workload-format tokentrace -o "$T/x.ttrace"
+expect_exit 2 "$TT_RECORD" -q -u "$URL" -m m -w "$T/chat.jsonl" --workload-format sharegpt -o "$T/x.ttrace"
+expect_exit 2 "$TT_RECORD" -q -u "$URL" -m m -w "$T/chat.jsonl" --workload-format csv -o "$T/x.ttrace"
+expect_exit 2 "$TT_RECORD" -q -u "$URL" -m m --workload-format sharegpt -o "$T/x.ttrace"
+
+# malformed: file, entry and byte offset (array) or line (JSONL); nothing recorded
+bad() { # FILE WANT: exit 2 and WANT in the message
+    set +e
+    "$TT_RECORD" -q -u "$URL" -m m -w "$1" -o "$T/bad.ttrace" 2>"$T/bad.err"
+    local rc=$?
+    set -e
+    assert_eq "$rc" 2 "exit for $(basename "$1")"
+    grep -qF -- "$2" "$T/bad.err" || fail "$(basename "$1"): '$(cat "$T/bad.err")' lacks '$2'"
+    [ ! -e "$T/bad.ttrace" ] || fail "$(basename "$1"): a trace was written"
+}
+printf '[{"conversations":[{"from":"human","value":"a"}]},\n {"conversations":[{"from":"human","value":7}]}]\n' >"$T/b1.json"
+bad "$T/b1.json" "b1.json: entry 1 (byte 52): turn 1: \"value\" must be a string"
+printf '[{"conversations":[{"from":"human","value":"a"}]}\n {"conversations":[]}]' >"$T/b2.json"
+bad "$T/b2.json" "b2.json: byte 51: expected ',' or ']' after entry 0"
+head -c 70 "$T/sg.json" >"$T/b3.json"
+bad "$T/b3.json" "b3.json: entry 0 (byte 4): the file ends inside this entry"
+printf '{"messages":[{"role":"user","content":"a"}]}\n{"messages":[{"role":"user","content":"b"}\n' >"$T/b4.jsonl"
+bad "$T/b4.jsonl" "b4.jsonl:2: not valid JSON"
+echo ok
