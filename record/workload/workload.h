@@ -111,9 +111,10 @@ int workload_format_from_name(const char *name, enum workload_format *out);
 const char *workload_format_name(enum workload_format fmt);
 
 /* Reads JSON Lines from f (a workload_load_file_as helper): lines are
- * numbered from first_line + 1; an AUTO fmt is decided by the first line.
- * Returns a workload_err with err as workload_load_file_as says. */
-int workload_jsonl_read(FILE *f, const char *path, enum workload_format fmt,
+ * numbered from first_line + 1; an AUTO *fmt is decided by the first line
+ * (and set). Returns a workload_err with err as workload_load_file_as
+ * says. */
+int workload_jsonl_read(FILE *f, const char *path, enum workload_format *fmt,
                         int64_t first_line, struct workload *wl, char *err,
                         size_t errlen);
 

@@ -153,7 +153,8 @@ int workload_load_file_as(const char *path, enum workload_format fmt,
     } else if (c == '[') {
         rc = load_array(f, path, fmt, ws_bytes, wl, err, errlen);
     } else {
-        rc = workload_jsonl_read(f, path, fmt, lines, wl, err, errlen);
+        rc = workload_jsonl_read(f, path, &fmt, lines, wl, err, errlen);
+        wl->format = workload_format_name(fmt);
     }
     if (!rc && wl->n_classes == 0) {
         if (wl->skipped)

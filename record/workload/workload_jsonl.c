@@ -233,7 +233,7 @@ static int load_line(struct workload *wl, const char *path, int64_t lineno,
     return rc;
 }
 
-int workload_jsonl_read(FILE *f, const char *path, enum workload_format fmt,
+int workload_jsonl_read(FILE *f, const char *path, enum workload_format *fmt,
                         int64_t first_line, struct workload *wl, char *err,
                         size_t errlen)
 {
@@ -252,7 +252,7 @@ int workload_jsonl_read(FILE *f, const char *path, enum workload_format fmt,
         }
         if (blank(line, (size_t)n))
             continue;
-        rc = load_line(wl, path, lineno, &fmt, line, (size_t)n, err, errlen);
+        rc = load_line(wl, path, lineno, fmt, line, (size_t)n, err, errlen);
         if (rc)
             break;
     }
@@ -261,9 +261,8 @@ int workload_jsonl_read(FILE *f, const char *path, enum workload_format fmt,
                  strerror(errno));
         rc = WORKLOAD_E_IO;
     }
-    if (!rc)
-        wl->format = workload_format_name(
-            fmt == WORKLOAD_FORMAT_AUTO ? WORKLOAD_FORMAT_TOKENTRACE : fmt);
+    if (*fmt == WORKLOAD_FORMAT_AUTO) /* no line: tokentrace's "no prompts" */
+        *fmt = WORKLOAD_FORMAT_TOKENTRACE;
     free(line);
     return rc;
 }
