@@ -235,7 +235,7 @@ static void compare_file(const char *path)
         return;
     if (n > 0)
         compare_body(path, (enum api_kind)(data[0] % 3), data + 1, n - 1);
-    for (int api = 0; api < 3; api++)
+    for (int api = 0; api < API_KIND_COUNT; api++)
         compare_body(path, (enum api_kind)api, data, n);
     (void)compare_trace(path);
     free(data);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The analyzer's fast paths (the trace reader's chunk records, the JSON scan
 # of stream events) change nothing but speed, on recordings of the replay
-# server's OpenAI chat, completions and Anthropic streams (the demo's shapes,
+# server's OpenAI chat, completions, Responses and Anthropic streams (the demo's shapes,
 # with reasoning, role chunks, keep-alives, split UTF-8 and CRLF lines): every JSON event of them is decided by
 # the fast scan with the same facts as cJSON (stream_scan_test), and every
 # analyzer command prints the same bytes, warnings and exit code with the
@@ -55,6 +55,14 @@ check_all() {
 check_all all "${traces[@]}"
 # The summary really saw the streams: 12 ok requests per API kind, tokens.
 assert_eq "$(grep -c '"ok": *true' "$T/all-requests.fast.out" || true)" 36 "ok requests"
+
+# The Responses API: its delta events are decided by the scan, its terminal
+# events (usage inside "response") take cJSON's path; the output is the same
+"$TT_RECORD" -u "$URL" -m demo-small -m demo-large -n 2 -c 4 --api openai-responses \
+    --label run=demo -o "$T/resp.ttrace" -q 2>"$T/resp.err" || fail "responses: record exit $? ($(cat "$T/resp.err"))"
+check_all resp "$T/resp.ttrace"
+assert_eq "$(grep -c '"ok": *true' "$T/resp-requests.fast.out" || true)" 12 "responses: ok requests"
+assert_eq "$(jq -rs 'map(.output_tokens)|unique|join(",")' "$T/resp-requests.fast.out")" "40,60" "responses: tokens from usage"
 
 # Damaged copies: cut inside the chunk records and a byte overwritten; the
 # reader names the same file and offset either way.
