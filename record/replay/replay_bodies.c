@@ -62,7 +62,9 @@ int replay_body_full(struct buf *b, const struct replay_fmt *f, size_t n,
     if (f->api == API_ANTHROPIC)
         return full_messages(b, f, n, h, prompt, finish, with_usage);
     if (f->api == API_OPENAI_RESPONSES) {
-        struct replay_resp_usage u = {prompt, (int64_t)n, (int64_t)h, 0};
+        struct replay_resp_usage u = {prompt, (int64_t)n, (int64_t)h,
+                                      f->cached_tokens > 0 ? f->cached_tokens
+                                                           : 0}; /* cache=N */
         return replay_body_resp_full(b, f, n, h, finish,
                                      with_usage ? &u : NULL);
     }

@@ -72,10 +72,20 @@ int replay_prefix_blocks(enum api_kind api, const char *body, size_t len,
     if (api == API_OPENAI_COMPLETIONS) {
         feed_content(&c, cJSON_GetObjectItemCaseSensitive(root, "prompt"));
     } else {
+        /* the Responses API: "instructions", then "input" (a string, or
+         * items like messages) */
+        const cJSON *msgs = cJSON_GetObjectItemCaseSensitive(
+            root, api == API_OPENAI_RESPONSES ? "input" : "messages");
+        const cJSON *list = cJSON_IsArray(msgs) ? msgs : NULL;
         if (api == API_ANTHROPIC)
             feed_content(&c, cJSON_GetObjectItemCaseSensitive(root, "system"));
-        cJSON_ArrayForEach(m,
-                           cJSON_GetObjectItemCaseSensitive(root, "messages"))
+        if (api == API_OPENAI_RESPONSES) {
+            feed_content(
+                &c, cJSON_GetObjectItemCaseSensitive(root, "instructions"));
+            if (cJSON_IsString(msgs))
+                feed_content(&c, msgs);
+        }
+        cJSON_ArrayForEach(m, list)
         {
             const cJSON *role = cJSON_GetObjectItemCaseSensitive(m, "role");
             /* a separator no text holds, so "ab"+"c" differs from "a"+"bc" */

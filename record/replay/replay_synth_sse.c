@@ -306,8 +306,9 @@ static int refill_finish(struct synth_stream *s, struct replay_steps *q)
 
     s->phase = PH_OVER;
     if (s->fmt.api == API_OPENAI_RESPONSES) {
-        struct replay_resp_usage u = {s->prompt_tokens, (int64_t)s->n,
-                                      (int64_t)s->h, 0};
+        struct replay_resp_usage u = {
+            s->prompt_tokens, (int64_t)s->n, (int64_t)s->h,
+            s->fmt.cached_tokens > 0 ? s->fmt.cached_tokens : 0};
         /* the answer item: reasoning [0, h) ended at the switch */
         rc = replay_fmt_resp_item_done(b, &s->fmt, s->block, false, s->h, s->n);
         rc = rc ? rc

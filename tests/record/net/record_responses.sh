@@ -61,6 +61,16 @@ assert_eq "$(row ok '"\(.ok) \(.output_tokens) \(.finish_reason)"')" "true 5 max
 assert_eq "$(jq -r '.overall.finish|"\(.length) \(.stop)"' "$T/sum.json")" "2 0" "finish category"
 assert_eq "$(dump "$T/inc.ttrace" >/dev/null; jqs "$T/inc.ttrace.jsonl" '[.[]|select(.kind=="request")|.body|fromjson|.max_output_tokens]|unique|join(",")')" 5 "max_output_tokens sent"
 
+# the prefix cache (cache=N) sees the Responses API's input: the second
+# request of the same prompt reports cached input tokens
+start_replay --synthetic 'ttft=5ms,tpot=1ms,tokens=4,cache=100000'
+"$TT_RECORD" -q -u "$URL" --api openai-responses -m m -n 2 -c 1 --classes long-short \
+    -o "$T/cache.ttrace" || fail "cache run exit $?"
+d=$(dump "$T/cache.ttrace")
+assert_eq "$(jqs "$d" '[.[]|select(.kind=="chunk")|.data // ""|capture("\"cached_tokens\":(?<n>[0-9]+)")|.n|tonumber]|(.[0] == 0 and .[-1] > 0)')" \
+    true "cached_tokens in response.completed"
+start_replay --synthetic 'ttft=20ms,tpot=2ms,tokens=12' --fault response-failed@m-failed
+
 # the doctor: OK for the healthy model, FAIL naming response.failed's error
 set +e
 "$TT_RECORD" --check -u "$URL" --api openai-responses -m ok -m m-failed >"$T/check" 2>&1
