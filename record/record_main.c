@@ -124,12 +124,16 @@ static int load_workload_file(const struct config *cfg, struct workload *wl,
                  cfg->workload_format);
         return WORKLOAD_E_INVALID;
     }
-    rc = workload_load_file_as(cfg->workload_file, fmt, wl, err, errlen);
+    rc = workload_load_file_as(cfg->workload_file, fmt, cfg->dataset_sessions,
+                               wl, err, errlen);
     if (!rc && wl->skipped > 0)
         log_note("%s: %lld entr%s without a user turn (nothing to send) "
-                 "skipped",
+                 "skipped%s",
                  cfg->workload_file, (long long)wl->skipped,
-                 wl->skipped == 1 ? "y" : "ies");
+                 wl->skipped == 1 ? "y" : "ies",
+                 cfg->dataset_sessions ? " (or with assistant turns in a row: "
+                                         "not a session)"
+                                       : "");
     return rc;
 }
 

@@ -29,6 +29,7 @@ enum opt_id {
     OPT_API_KEY,
     OPT_WORKLOAD,
     OPT_WORKLOAD_FORMAT,
+    OPT_DATASET_SESSIONS,
     OPT_CLASSES,
     OPT_N,
     OPT_CONCURRENCY,
@@ -97,6 +98,7 @@ static const struct opt opts[] = {
     {"api-key", 0, true, OPT_API_KEY},
     {"workload", 'w', true, OPT_WORKLOAD},
     {"workload-format", 0, true, OPT_WORKLOAD_FORMAT},
+    {"dataset-sessions", 0, false, OPT_DATASET_SESSIONS},
     {"classes", 0, true, OPT_CLASSES},
     {"requests", 'n', true, OPT_N},
     {"concurrency", 'c', true, OPT_CONCURRENCY},
@@ -313,6 +315,9 @@ static int apply(struct config *cfg, const struct opt *o, const char *v,
                          "tokentrace, sharegpt, openai-jsonl",
                          v);
         cfg->workload_format = v;
+        break;
+    case OPT_DATASET_SESSIONS:
+        cfg->dataset_sessions = true;
         break;
     case OPT_WORKLOAD:
         cfg->workload_file = v;
@@ -793,6 +798,10 @@ int cli_parse(int argc, char **argv, struct config *cfg, char *err,
             return rc;
     }
     cfg->concurrency_given = c_given;
+    if (cfg->dataset_sessions && !cfg->workload_file)
+        return usage(err, errlen,
+                     "--dataset-sessions reads the dataset of -w FILE as "
+                     "sessions");
     if (cfg->workload_format && !cfg->workload_file)
         return usage(err, errlen, "--workload-format says how -w FILE is read");
     if (cfg->speed != 1 && !cfg->arrivals_file)

@@ -67,8 +67,9 @@ struct config {
     /* --workload-format: auto, tokentrace, sharegpt, openai-jsonl; NULL
      * auto (workload.h checks the name again) */
     const char *workload_format;
-    const char *classes; /* --classes list, NULL: all */
-    uint64_t n;          /* requests per model x class */
+    bool dataset_sessions; /* --dataset-sessions: entries as sessions */
+    const char *classes;   /* --classes list, NULL: all */
+    uint64_t n;            /* requests per model x class */
     bool n_given;
     uint64_t concurrency; /* closed loop: requests in flight; open loop with
                              concurrency_given: the most in flight (-r -c) */

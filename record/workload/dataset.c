@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "workload_session.h"
+
 int64_t dataset_content_chars(const cJSON *content)
 {
     const cJSON *part, *parts = cJSON_IsArray(content) ? content : NULL;
@@ -198,5 +200,80 @@ const char *dataset_chat_item(cJSON *entry, struct workload_item *it,
     }
     it->input_tokens_est = chars / 4;
     it->messages = cJSON_DetachItemViaPointer(entry, msgs);
+    return NULL;
+}
+
+/* True when message m has the given role. */
+static bool is_role(const cJSON *m, const char *role)
+{
+    const cJSON *r = cJSON_GetObjectItemCaseSensitive(m, "role");
+    return cJSON_IsString(r) && strcmp(r->valuestring, role) == 0;
+}
+
+/* The conversation of a ShareGPT entry as chat messages, from its first
+ * user turn on (system turns before it kept). NULL when out of memory. */
+static cJSON *sharegpt_messages(const cJSON *conv)
+{
+    cJSON *msgs = cJSON_CreateArray(), *m;
+    const cJSON *t;
+    bool user_seen = false;
+    cJSON_ArrayForEach(t, conv)
+    {
+        const char *role = sharegpt_role(
+            cJSON_GetObjectItemCaseSensitive(t, "from")->valuestring);
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(t, "value");
+        user_seen |= strcmp(role, "user") == 0;
+        if (!user_seen && strcmp(role, "system") != 0)
+            continue; /* a reply before any question */
+        m = message(role, v->valuestring);
+        if (!m || !cJSON_AddItemToArray(msgs, m)) {
+            cJSON_Delete(m);
+            cJSON_Delete(msgs);
+            return NULL;
+        }
+    }
+    return msgs;
+}
+
+const char *dataset_session_item(cJSON *entry, bool sharegpt,
+                                 struct workload_item *it, bool *skip)
+{
+    struct workload_item single = {0, NULL, NULL, -1, 0, 0, NULL};
+    const cJSON *given = cJSON_GetObjectItemCaseSensitive(entry, "messages");
+    const char *why, *session_why;
+    size_t at;
+    cJSON *msgs = NULL;
+    /* a chat entry's messages whole: the single-turn reader cuts them */
+    if (!sharegpt && cJSON_IsArray(given)) {
+        msgs = cJSON_Duplicate(given, true);
+        if (!msgs)
+            return "out of memory";
+    }
+    /* the single-turn reader checks the entry and finds its user turn */
+    why = sharegpt ? dataset_sharegpt_item(entry, &single, skip)
+                   : dataset_chat_item(entry, &single, skip);
+    free(single.prompt);
+    cJSON_Delete(single.messages);
+    if (why || *skip) {
+        cJSON_Delete(msgs);
+        return why;
+    }
+    if (sharegpt)
+        msgs = sharegpt_messages(
+            cJSON_GetObjectItemCaseSensitive(entry, "conversations"));
+    else /* a reply before any question is not a turn */
+        while (msgs->child && !is_role(msgs->child, "user") &&
+               !is_role(msgs->child, "system"))
+            cJSON_Delete(cJSON_DetachItemViaPointer(msgs, msgs->child));
+    if (!msgs)
+        return "out of memory";
+    if (workload_session_new(msgs, &it->session, &session_why, &at) != 0) {
+        if (!at && strcmp(session_why, "out of memory") == 0)
+            return "out of memory";
+        *skip = true; /* not a conversation a session can replay */
+        return NULL;
+    }
+    it->input_tokens_est = it->session->turns[0].input_chars / 4;
+    it->max_tokens = -1;
     return NULL;
 }

@@ -31,6 +31,16 @@ const char *dataset_sharegpt_item(cJSON *entry, struct workload_item *it,
 const char *dataset_chat_item(cJSON *entry, struct workload_item *it,
                               bool *skip);
 
+/* A dataset entry (ShareGPT or OpenAI chat, sharegpt telling which) as a
+ * session (workload_session.h): every turn from the first user one, the
+ * file's assistant turns as the recorded replies. Takes what it keeps out
+ * of entry. Returns NULL with it->session set, NULL with *skip (no user
+ * turn, or a conversation that is not one: two assistant turns in a
+ * row), or the reason the entry is malformed (as the single-turn
+ * readers). */
+const char *dataset_session_item(cJSON *entry, bool sharegpt,
+                                 struct workload_item *it, bool *skip);
+
 /* Characters of a message content: a string, or the "text" of its parts. */
 int64_t dataset_content_chars(const cJSON *content);
 

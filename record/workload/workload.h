@@ -99,9 +99,11 @@ int workload_agent_items(struct workload_item **items, size_t *n);
  * items (dataset.h) in class "sharegpt" or "chat" (an OpenAI line's own
  * "class" wins); entries with nothing to send are counted in wl->skipped.
  * On WORKLOAD_E_INVALID err reads "FILE:LINE: reason" (JSON Lines) or
- * "FILE: entry N (byte B): reason" (an array). */
+ * "FILE: entry N (byte B): reason" (an array). sessions: dataset entries
+ * become sessions instead (dataset_session_item), every turn sent. */
 int workload_load_file_as(const char *path, enum workload_format fmt,
-                          struct workload *wl, char *err, size_t errlen);
+                          bool sessions, struct workload *wl, char *err,
+                          size_t errlen);
 
 /* Parses a --workload-format name (auto, tokentrace, sharegpt,
  * openai-jsonl). Returns 0, or -1 when name is not one. */
@@ -115,8 +117,8 @@ const char *workload_format_name(enum workload_format fmt);
  * (and set). Returns a workload_err with err as workload_load_file_as
  * says. */
 int workload_jsonl_read(FILE *f, const char *path, enum workload_format *fmt,
-                        int64_t first_line, struct workload *wl, char *err,
-                        size_t errlen);
+                        bool sessions, int64_t first_line, struct workload *wl,
+                        char *err, size_t errlen);
 
 /* Keeps only the classes named in csv ("short-short,long-short"), in that
  * order. NULL keeps all. */

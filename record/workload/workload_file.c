@@ -8,6 +8,7 @@
 #include "dataset.h"
 #include "json_array.h"
 #include "workload.h"
+#include "workload_session.h"
 
 /* Entries of a JSON array are capped as JSON Lines lines are. */
 #define WORKLOAD_MAX_ENTRY ((size_t)16 << 20)
@@ -39,8 +40,8 @@ const char *workload_format_name(enum workload_format fmt)
 
 /* One array entry into the workload (skipped ones counted). */
 static int load_entry(struct json_array *a, const char *path,
-                      enum workload_format fmt, struct workload *wl, char *err,
-                      size_t errlen)
+                      enum workload_format fmt, bool sessions,
+                      struct workload *wl, char *err, size_t errlen)
 {
     struct workload_item it = {a->index, NULL, NULL, -1, 0, 0, NULL};
     const char *why, *cls;
@@ -62,14 +63,16 @@ static int load_entry(struct json_array *a, const char *path,
                (fmt == WORKLOAD_FORMAT_AUTO &&
                 !cJSON_GetObjectItemCaseSensitive(obj, "messages"));
     cls = sharegpt ? DATASET_CLASS_SHAREGPT : DATASET_CLASS_CHAT;
-    why = sharegpt ? dataset_sharegpt_item(obj, &it, &skip)
-                   : dataset_chat_item(obj, &it, &skip);
+    why = sessions   ? dataset_session_item(obj, sharegpt, &it, &skip)
+          : sharegpt ? dataset_sharegpt_item(obj, &it, &skip)
+                     : dataset_chat_item(obj, &it, &skip);
     cJSON_Delete(obj);
     if (why) {
         snprintf(err, errlen, "%s: entry %lld (byte %lld): %s", path,
                  (long long)a->index, (long long)a->elem_offset, why);
         free(it.prompt);
         cJSON_Delete(it.messages);
+        workload_session_free(it.session);
         return WORKLOAD_E_INVALID;
     }
     if (skip) {
@@ -83,6 +86,7 @@ static int load_entry(struct json_array *a, const char *path,
     if (rc) {
         free(it.prompt);
         cJSON_Delete(it.messages);
+        workload_session_free(it.session);
         snprintf(err, errlen, "out of memory reading %s", path);
     }
     return rc;
@@ -90,8 +94,8 @@ static int load_entry(struct json_array *a, const char *path,
 
 /* A JSON array of dataset entries, one at a time. */
 static int load_array(FILE *f, const char *path, enum workload_format fmt,
-                      int64_t offset, struct workload *wl, char *err,
-                      size_t errlen)
+                      bool sessions, int64_t offset, struct workload *wl,
+                      char *err, size_t errlen)
 {
     struct json_array *a = malloc(sizeof *a);
     char why[256];
@@ -102,7 +106,7 @@ static int load_array(FILE *f, const char *path, enum workload_format fmt,
     }
     json_array_open(a, f, WORKLOAD_MAX_ENTRY, offset);
     while ((got = json_array_next(a, why, sizeof why)) == 1) {
-        rc = load_entry(a, path, fmt, wl, err, errlen);
+        rc = load_entry(a, path, fmt, sessions, wl, err, errlen);
         if (rc)
             break;
     }
@@ -118,11 +122,13 @@ static int load_array(FILE *f, const char *path, enum workload_format fmt,
 int workload_load_file(const char *path, struct workload *wl, char *err,
                        size_t errlen)
 {
-    return workload_load_file_as(path, WORKLOAD_FORMAT_AUTO, wl, err, errlen);
+    return workload_load_file_as(path, WORKLOAD_FORMAT_AUTO, false, wl, err,
+                                 errlen);
 }
 
 int workload_load_file_as(const char *path, enum workload_format fmt,
-                          struct workload *wl, char *err, size_t errlen)
+                          bool sessions, struct workload *wl, char *err,
+                          size_t errlen)
 {
     FILE *f;
     int c, rc;
@@ -151,9 +157,10 @@ int workload_load_file_as(const char *path, enum workload_format fmt,
                  path, (long long)lines + 1);
         rc = WORKLOAD_E_INVALID;
     } else if (c == '[') {
-        rc = load_array(f, path, fmt, ws_bytes, wl, err, errlen);
+        rc = load_array(f, path, fmt, sessions, ws_bytes, wl, err, errlen);
     } else {
-        rc = workload_jsonl_read(f, path, &fmt, lines, wl, err, errlen);
+        rc = workload_jsonl_read(f, path, &fmt, sessions, lines, wl, err,
+                                 errlen);
         wl->format = workload_format_name(fmt);
     }
     if (!rc && wl->n_classes == 0) {

@@ -149,16 +149,17 @@ static enum workload_format line_format(const cJSON *obj)
 
 /* A dataset line (ShareGPT or OpenAI chat) into an item of its class;
  * *skip when it has nothing to send. NULL or the reason it is refused. */
-static const char *parse_dataset(enum workload_format fmt, cJSON *obj,
-                                 const char **cls, struct workload_item *it,
-                                 bool *skip)
+static const char *parse_dataset(enum workload_format fmt, bool sessions,
+                                 cJSON *obj, const char **cls,
+                                 struct workload_item *it, bool *skip)
 {
     const cJSON *c = cJSON_GetObjectItemCaseSensitive(obj, "class");
     const cJSON *mt = cJSON_GetObjectItemCaseSensitive(obj, "max_tokens");
     const char *why;
     if (fmt == WORKLOAD_FORMAT_SHAREGPT) {
         *cls = DATASET_CLASS_SHAREGPT;
-        return dataset_sharegpt_item(obj, it, skip);
+        return sessions ? dataset_session_item(obj, true, it, skip)
+                        : dataset_sharegpt_item(obj, it, skip);
     }
     *cls = DATASET_CLASS_CHAT;
     if (c && (!cJSON_IsString(c) || c->valuestring[0] == '\0' ||
@@ -170,10 +171,11 @@ static const char *parse_dataset(enum workload_format fmt, cJSON *obj,
         (!cJSON_IsNumber(mt) || mt->valuedouble < 1 || mt->valuedouble > 1e7 ||
          mt->valuedouble != floor(mt->valuedouble)))
         return "\"max_tokens\" must be a whole number from 1";
-    why = dataset_chat_item(obj, it, skip);
+    why = sessions ? dataset_session_item(obj, false, it, skip)
+                   : dataset_chat_item(obj, it, skip);
     if (!why && !*skip && c)
         *cls = c->valuestring; /* valid while obj lives */
-    if (!why && mt)
+    if (!why && !*skip && mt)
         it->max_tokens = (int64_t)mt->valuedouble;
     return why;
 }
@@ -181,8 +183,8 @@ static const char *parse_dataset(enum workload_format fmt, cJSON *obj,
 /* Parses one non-blank line; fills err with "FILE:LINE: reason" on error.
  * *fmt AUTO is decided by this line. */
 static int load_line(struct workload *wl, const char *path, int64_t lineno,
-                     enum workload_format *fmt, char *line, size_t len,
-                     char *err, size_t errlen)
+                     enum workload_format *fmt, bool sessions, char *line,
+                     size_t len, char *err, size_t errlen)
 {
     const char *end = NULL, *cls = NULL, *why;
     char why_buf[160];
@@ -208,7 +210,7 @@ static int load_line(struct workload *wl, const char *path, int64_t lineno,
         *fmt = line_format(obj);
     why = *fmt == WORKLOAD_FORMAT_TOKENTRACE
               ? parse_item(obj, &cls, &it, why_buf, sizeof why_buf)
-              : parse_dataset(*fmt, obj, &cls, &it, &skip);
+              : parse_dataset(*fmt, sessions, obj, &cls, &it, &skip);
     if (!why && skip) {
         wl->skipped++;
         cJSON_Delete(obj);
@@ -234,8 +236,8 @@ static int load_line(struct workload *wl, const char *path, int64_t lineno,
 }
 
 int workload_jsonl_read(FILE *f, const char *path, enum workload_format *fmt,
-                        int64_t first_line, struct workload *wl, char *err,
-                        size_t errlen)
+                        bool sessions, int64_t first_line, struct workload *wl,
+                        char *err, size_t errlen)
 {
     char *line = NULL;
     size_t cap = 0;
@@ -252,7 +254,8 @@ int workload_jsonl_read(FILE *f, const char *path, enum workload_format *fmt,
         }
         if (blank(line, (size_t)n))
             continue;
-        rc = load_line(wl, path, lineno, fmt, line, (size_t)n, err, errlen);
+        rc = load_line(wl, path, lineno, fmt, sessions, line, (size_t)n, err,
+                       errlen);
         if (rc)
             break;
     }

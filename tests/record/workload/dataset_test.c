@@ -137,7 +137,8 @@ static void test_good(void)
         struct workload wl;
         char err[512] = "";
         const struct workload_item *it;
-        int rc = workload_load_file_as(path, g->fmt, &wl, err, sizeof err);
+        int rc =
+            workload_load_file_as(path, g->fmt, false, &wl, err, sizeof err);
         CHECK_MSG(rc == WORKLOAD_OK, "good %zu: rc %d: %s", i, rc, err);
         if (rc == WORKLOAD_OK) {
             CHECK_MSG(wl.n_classes == 1 &&
@@ -186,7 +187,8 @@ static void test_bad(void)
         const char *path = temp_file(bad[i].text, strlen(bad[i].text));
         struct workload wl;
         char err[512] = "";
-        int rc = workload_load_file_as(path, bad[i].fmt, &wl, err, sizeof err);
+        int rc = workload_load_file_as(path, bad[i].fmt, false, &wl, err,
+                                       sizeof err);
         CHECK_MSG(rc == WORKLOAD_E_INVALID, "bad %zu: rc %d", i, rc);
         CHECK_MSG(strncmp(err, path, strlen(path)) == 0 &&
                       strstr(err + strlen(path), bad[i].want) ==

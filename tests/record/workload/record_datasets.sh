@@ -36,6 +36,24 @@ assert_eq "$(jqs "$d" '[.[]|select(.kind=="request")]|sort_by(.id)|map(.body|fro
     'user=What is a mutex? / system=Answer in French.|user=Hello "world" é' "the first human turn (and the system turn before it)"
 assert_eq "$(jqs "$d" 'map(select(.kind=="result" and .error_kind==null))|length')" 2 "sent and answered"
 
+# --dataset-sessions: each conversation a session, every turn, the file's
+# replies as the history (--history recorded); two replies in a row are
+# not a session (skipped)
+cat >"$T/ses.json" <<'JSON'
+[{"conversations": [{"from": "human", "value": "q1"}, {"from": "gpt", "value": "a1"},
+                    {"from": "human", "value": "q2"}, {"from": "gpt", "value": "a2"}]},
+ {"conversations": [{"from": "human", "value": "x"}, {"from": "gpt", "value": "y"}, {"from": "gpt", "value": "z"}]},
+ {"conversations": [{"from": "system", "value": "S"}, {"from": "human", "value": "hi"}, {"from": "gpt", "value": "yo"}]}]
+JSON
+"$TT_RECORD" -u "$URL" -m m -w "$T/ses.json" --dataset-sessions --history recorded -n 2 \
+    -o "$T/ses.ttrace" 2>"$T/ses.err" || fail "sessions: exit $?: $(cat "$T/ses.err")"
+grep -qF "ses.json: 1 entry without a user turn (nothing to send) skipped (or with assistant turns in a row" "$T/ses.err" ||
+    fail "sessions: no skipped note: $(cat "$T/ses.err")"
+d=$(dump "$T/ses.ttrace")
+assert_eq "$(jqs "$d" '[.[]|select(.kind=="request")]|sort_by(.id)|map("\(.prompt_index):\(.turn):\(.body|fromjson|.messages|map(.content)|join(","))")|join(" ")')" \
+    "0:1:q1 0:2:q1,a1,q2 2:1:S,hi" "sessions: turns with the recorded history"
+expect_exit 2 "$TT_RECORD" -q -u "$URL" -m m --dataset-sessions -o "$T/x.ttrace"
+
 # OpenAI chat JSONL: up to the last user message; through stdin
 cat >"$T/chat.jsonl" <<'JSONL'
 {"messages": [{"role": "system", "content": "S"}, {"role": "user", "content": "first"}, {"role": "assistant", "content": "r1"}, {"role": "user", "content": "second"}, {"role": "assistant", "content": "0123456789abcdefghij"}]}
