@@ -63,7 +63,7 @@ static void describe_key(struct check_ctx *c)
     f->key_source = c->key.source;
     f->key_env = c->key.from_settings ? "" : c->key.env;
     f->anthropic = c->cfg->api == API_ANTHROPIC;
-    f->api = c->cfg->api;
+    f->api_kind = c->cfg->api;
     if (v) {
         n = strlen(v);
         f->key_state = CHECK_KEY_SET;

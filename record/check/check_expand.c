@@ -43,7 +43,7 @@ static const char *fact(const struct probe_facts *f, const char *name, char *b,
         size_t n = f->base ? strlen(f->base) : 0;
         if (f->url && n && strncmp(f->url, f->base, n) == 0 && f->url[n])
             return f->url + n;
-        return api_kind_path(f->api);
+        return api_kind_path(f->api_kind);
     }
     if (!strcmp(name, "host"))
         return f->host;
@@ -101,10 +101,11 @@ static const char *fact(const struct probe_facts *f, const char *name, char *b,
         snprintf(b, len, " (%lld tokens)", (long long)f->json_usage_tokens);
     else if (!strcmp(name, "done"))
         snprintf(b, len, "%s",
-                 !f->done_seen                    ? ""
-                 : f->api == API_OPENAI_RESPONSES ? " and response.completed"
-                 : f->api == API_ANTHROPIC        ? " and message_stop"
-                                                  : " and [DONE]");
+                 !f->done_seen ? ""
+                 : f->api_kind == API_OPENAI_RESPONSES
+                     ? " and response.completed"
+                 : f->api_kind == API_ANTHROPIC ? " and message_stop"
+                                                : " and [DONE]");
     else if (!strcmp(name, "stream_error") &&
              (f->stream_error_type[0] || f->stream_error_message[0]))
         snprintf(b, len, ": %s%s\"%.300s\"", f->stream_error_type,

@@ -144,7 +144,7 @@ void check_verdict_notes(const struct probe_facts *f, struct check_notes *out)
             (unsigned long long)f->comments, f->comments == 1 ? "" : "s");
     if (!f->done_seen)
         add(out, false, "the stream ended without %s",
-            f->api == API_OPENAI_RESPONSES ? "response.completed"
-            : f->api == API_ANTHROPIC      ? "message_stop"
-                                           : "[DONE]");
+            f->api_kind == API_OPENAI_RESPONSES ? "response.completed"
+            : f->api_kind == API_ANTHROPIC      ? "message_stop"
+                                                : "[DONE]");
 }

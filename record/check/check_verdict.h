@@ -37,7 +37,7 @@ struct probe_facts {
     bool https;
     bool sdk_base;  /* base from cline.openAiBaseUrl (+ /chat/completions) */
     bool anthropic; /* key sent as x-api-key */
-    enum api_kind api;
+    enum api_kind api_kind; /* the same kind, as the enum */
     const char *key_source; /* "$OPENAI_API_KEY", "cline.openAiApiKey in F" */
     const char *key_env;    /* the variable name, "" for a settings key */
     enum check_key_state key_state;
