@@ -26,6 +26,10 @@ const struct error_kind_desc error_kinds[] = {
     {ERROR_KIND_INTERRUPTED, "stopped by Ctrl-C / SIGTERM", REC},
     {ERROR_KIND_WRITE, "the trace could not be written", REC},
     {ERROR_KIND_TRANSFER, "any other libcurl failure", REC},
+    {ERROR_KIND_CLIENT_CANCELLED,
+     "tokentrace-proxy: the client disconnected before the response ended "
+     "(the upstream request was cancelled)",
+     REC},
     {ERROR_KIND_OVERSIZED_EVENT,
      "an SSE line or event longer than the analyzer's cap", REC | ANA},
     {ERROR_KIND_UNFINISHED, "the trace has no result for the request", ANA},

@@ -28,6 +28,8 @@
 #define ERROR_KIND_INTERRUPTED "interrupted"
 #define ERROR_KIND_WRITE "write"
 #define ERROR_KIND_TRANSFER "transfer"
+/* Set by tokentrace-proxy: its client went away mid-response. */
+#define ERROR_KIND_CLIENT_CANCELLED "client_cancelled"
 /* Set by the recorder, and derived by the analyzer from a trace's bytes. */
 #define ERROR_KIND_STREAM_ERROR "stream_error"
 #define ERROR_KIND_OVERSIZED_EVENT "oversized_event"

@@ -28,6 +28,7 @@ enum trace_kind {
     /* a scrape of the server's Prometheus /metrics (--server-metrics,
      * optional; docs/server-metrics.md) */
     TRACE_SERVER_METRICS = 7,
+    TRACE_HANDED = 8, /* tokentrace-proxy: a chunk reached the client */
 };
 
 /* Error codes of every trace_* function (0 is success). */
@@ -108,6 +109,9 @@ struct trace_request {
     /* From turn 2: the think time drawn before it, counted from the end
      * of the turn before (that result's end_ns); -1 or 0: none. */
     int64_t think_ns;
+    /* tokentrace-proxy: the API this request spoke ("anthropic"...), when
+     * the proxy saw it on the request's path; NULL: the header's. */
+    const char *api;
 };
 
 /* libcurl's phase times, as durations from start_ns (-1 unknown). */
@@ -213,6 +217,16 @@ struct trace_chunk {
     size_t len;
 };
 
+/* tokentrace-proxy: the chunk-th chunk record (from 0) of request_id,
+ * received at recv_ns (its chunk's t_ns), was on the client's socket at
+ * handed_ns; handed_ns - recv_ns is the time it spent inside the proxy. */
+struct trace_handed {
+    uint32_t request_id;
+    uint64_t chunk;
+    int64_t recv_ns;
+    int64_t handed_ns;
+};
+
 /* ---- writing ---------------------------------------------------------- */
 
 struct trace_writer;
@@ -255,6 +269,7 @@ int trace_write_footer(struct trace_writer *w, const struct trace_footer *f);
 int trace_write_stage(struct trace_writer *w, const struct trace_stage *s);
 int trace_write_server_metrics(struct trace_writer *w,
                                const struct trace_server_metrics *m);
+int trace_write_handed(struct trace_writer *w, const struct trace_handed *h);
 
 /* Appends one record given as a decoded msgpack tree (common/mp.h), as
  * it is: for tools that copy records they do not all know (share). The
@@ -300,6 +315,7 @@ struct trace_record {
         struct trace_chunk chunk;
         struct trace_stage stage;
         struct trace_server_metrics server_metrics;
+        struct trace_handed handed;
     } u;
     /* The whole record as a generic tree (NULL for chunks read by the fast
      * path). Valid until the next trace_reader_next. */

@@ -376,6 +376,7 @@ static void read_request(struct trace_reader *r, const struct mp_value *m,
     q->session = (uint32_t)clamp_u32(map_int(m, "session", 0));
     q->turn = (uint32_t)clamp_u32(map_int(m, "turn", 0));
     q->think_ns = map_int(m, "think_ns", -1);
+    q->api = map_str(r, m, "api");
 }
 
 static void read_result(struct trace_reader *r, const struct mp_value *m,
@@ -502,6 +503,21 @@ static int interpret(struct trace_reader *r, const struct mp_value *v,
         rec->u.chunk.t_ns = t;
         rec->u.chunk.data = data->v.bytes;
         rec->u.chunk.len = data->n;
+        return 1;
+    }
+    case TRACE_HANDED: {
+        int64_t id, k, t0, t1;
+        if (v->n < 5 || !mp_get_int(&v->v.items[1], &id) ||
+            !mp_get_int(&v->v.items[2], &k) ||
+            !mp_get_int(&v->v.items[3], &t0) ||
+            !mp_get_int(&v->v.items[4], &t1) || id < 0 || id > UINT32_MAX ||
+            k < 0)
+            return fail(r, TRACE_E_MALFORMED, rec->offset, "bad handed record");
+        rec->kind = TRACE_HANDED;
+        rec->u.handed.request_id = (uint32_t)id;
+        rec->u.handed.chunk = (uint64_t)k;
+        rec->u.handed.recv_ns = t0;
+        rec->u.handed.handed_ns = t1;
         return 1;
     }
     case TRACE_HEADER:

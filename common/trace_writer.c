@@ -201,7 +201,8 @@ int trace_write_request(struct trace_writer *w, const struct trace_request *r)
     begin_record(w, TRACE_REQUEST, 1);
     msgpack_pack_map(pk, (retry ? 13 : 11) + (r->stage ? 1 : 0) +
                              (released ? 1 : 0) + (r->session ? 2 : 0) +
-                             (r->session && r->think_ns > 0 ? 1 : 0));
+                             (r->session && r->think_ns > 0 ? 1 : 0) +
+                             (r->api ? 1 : 0));
     pack_kv_uint(pk, "id", r->id);
     pack_kv_str(pk, "model", r->model);
     pack_kv_str(pk, "class", r->class_name);
@@ -233,6 +234,8 @@ int trace_write_request(struct trace_writer *w, const struct trace_request *r)
         if (r->think_ns > 0)
             pack_kv_int(pk, "think_ns", r->think_ns);
     }
+    if (r->api)
+        pack_kv_str(pk, "api", r->api);
     return end_record(w, start);
 }
 
@@ -534,6 +537,21 @@ int trace_write_server_metrics(struct trace_writer *w,
         pack_kv_uint(pk, "lines_dropped", m->lines_dropped);
     if (m->truncated)
         pack_kv_bool(pk, "truncated", true);
+    return end_record(w, start);
+}
+
+int trace_write_handed(struct trace_writer *w, const struct trace_handed *h)
+{
+    /* [8, id, chunk, recv_ns, handed_ns]: one per chunk a proxy forwards */
+    size_t start = w->out.len;
+    msgpack_packer *pk = &w->pk;
+    if (w->error)
+        return w->error;
+    begin_record(w, TRACE_HANDED, 4);
+    msgpack_pack_uint32(pk, h->request_id);
+    msgpack_pack_uint64(pk, h->chunk);
+    msgpack_pack_int64(pk, h->recv_ns);
+    msgpack_pack_int64(pk, h->handed_ns);
     return end_record(w, start);
 }
 

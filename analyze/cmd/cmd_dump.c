@@ -28,6 +28,8 @@ static const char *kind_name(enum trace_kind k)
         return "stage";
     case TRACE_SERVER_METRICS:
         return "server_metrics";
+    case TRACE_HANDED:
+        return "handed";
     default:
         return "unknown";
     }
@@ -53,6 +55,12 @@ static void dump_record(struct buf *out, const struct trace_record *rec)
             json_put_base64(out, c->data, c->len);
             buf_puts(out, "\"");
         }
+    } else if (rec->kind == TRACE_HANDED) {
+        const struct trace_handed *h = &rec->u.handed;
+        buf_printf(out,
+                   ",\"request_id\":%" PRIu32 ",\"chunk\":%" PRIu64
+                   ",\"recv_ns\":%" PRId64 ",\"handed_ns\":%" PRId64,
+                   h->request_id, h->chunk, h->recv_ns, h->handed_ns);
     } else if (rec->kind == TRACE_UNKNOWN) {
         buf_printf(out, ",\"raw_kind\":%d,\"record\":", rec->raw_kind);
         json_put_mp(out, raw);

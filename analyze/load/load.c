@@ -12,6 +12,7 @@
 #include "load.h"
 #include "log.h"
 #include "metrics.h"
+#include "stats.h"
 #include "stream_events.h"
 
 /* A request whose result has not been read yet, or whose result said the
@@ -46,6 +47,7 @@ struct loader {
     struct metrics_buf mbuf; /* token arrays of the request being handed out */
     char server_message[ERROR_JSON_MESSAGE_MAX + 1]; /* of that request */
     uint64_t bad_times; /* requests of the current trace with kind bad_times */
+    struct stats_vec proxy_ns; /* handed - recv of the current trace */
     /* Out of memory (never silent: load_trace_file reports both and fails):
      * requests not analyzed at all, requests without their token times. */
     uint64_t lost, partial;
@@ -216,6 +218,7 @@ static struct trace_info *info_from_header(const struct trace_header *h,
     t->measured_start_ns = t->measured_end_ns = -1;
     t->loop_lag_p50_ns = t->loop_lag_p99_ns = t->loop_lag_max_ns = -1;
     t->wake_probe_p50_ns = t->wake_probe_p99_ns = t->wake_probe_max_ns = -1;
+    t->proxy_p50_ns = t->proxy_p99_ns = t->proxy_max_ns = -1;
     return t;
 }
 
@@ -557,6 +560,32 @@ static void pending_drain(struct loader *L, bool unfinished)
 }
 
 /* Ends the current trace: unfinished requests first, then the trace sink. */
+/* A handed record: one more chunk's time inside the proxy. A negative
+ * one (a damaged or crafted record) is left out. */
+static void note_handed(struct loader *L, const struct trace_handed *h)
+{
+    int64_t d = h->handed_ns - h->recv_ns;
+    if (!L->info || h->recv_ns < 0 || d < 0)
+        return;
+    L->info->proxy_chunks++;
+    if (d > L->info->proxy_max_ns)
+        L->info->proxy_max_ns = d;
+    stats_vec_push(&L->proxy_ns, (double)d); /* past the cap: max only */
+}
+
+/* The current trace's proxy percentiles from the samples, then forgets
+ * them. */
+static void proxy_percentiles(struct loader *L)
+{
+    struct stats_summary sum;
+    if (L->proxy_ns.n &&
+        stats_summarize(L->proxy_ns.v, L->proxy_ns.n, &sum) == STATS_OK) {
+        L->info->proxy_p50_ns = (int64_t)llround(sum.p50);
+        L->info->proxy_p99_ns = (int64_t)llround(sum.p99);
+    }
+    stats_vec_reset(&L->proxy_ns);
+}
+
 static void end_trace(struct loader *L)
 {
     if (!L->info)
@@ -571,6 +600,7 @@ static void end_trace(struct loader *L)
                  (unsigned long long)L->bad_times,
                  L->bad_times == 1 ? "" : "s");
     L->bad_times = 0;
+    proxy_percentiles(L);
     if (L->tsink)
         L->tsink(L->ctx, L->info);
     L->info = NULL;
@@ -594,6 +624,11 @@ static void on_request(struct loader *L, const struct trace_request *q)
     p->model = dup_or_null(q->model);
     p->class_name = dup_or_null(q->class_name);
     p->stream = stream_take(L);
+    if (p->stream && q->api) { /* a proxy saw this request's own API */
+        enum api_kind k;
+        if (api_kind_from_name(q->api, &k) == 0 && k != L->api)
+            stream_state_reset(p->stream, k);
+    }
     L->info->requests++;
     if (!p->stream) {
         L->lost++;
@@ -711,6 +746,7 @@ static int load_one_file(const char *path, const struct load_options *opt,
     L.sink = sink;
     L.tsink = tsink;
     L.ctx = ctx;
+    stats_vec_init(&L.proxy_ns, LOAD_PROXY_SAMPLES);
     if (trace_reader_open(path, &r) != TRACE_OK) {
         log_error("%s: cannot open: %m", path);
         return 1;
@@ -799,6 +835,9 @@ static int load_one_file(const char *path, const struct load_options *opt,
                 server_metrics_add(&L.info->server, &rec.u.server_metrics))
                 L.info->server_lost++;
             break;
+        case TRACE_HANDED:
+            note_handed(&L, &rec.u.handed);
+            break;
         default:
             break;
         }
@@ -817,6 +856,7 @@ done:
     }
     free(L.pool);
     metrics_buf_free(&L.mbuf);
+    stats_vec_free(&L.proxy_ns);
     if (L.lost || L.partial) {
         log_error("%s: out of memory: %llu request%s not analyzed and %llu "
                   "without token times; the numbers would describe less than "

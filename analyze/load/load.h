@@ -26,6 +26,8 @@ struct stage_info {
     int64_t ramp_ns; /* --ramp of the stage, 0 none */
 };
 
+#define LOAD_PROXY_SAMPLES ((size_t)1 << 20)
+
 /* What one trace said about itself, kept for every trace read. */
 struct trace_info {
     unsigned index; /* position among all traces read, from 0 */
@@ -65,6 +67,13 @@ struct trace_info {
     /* Span of the measured requests (warmup left out, retried attempts
      * in), monotonic ns; -1 when the trace has none. */
     int64_t measured_start_ns, measured_end_ns;
+    /* tokentrace-proxy traces: the time each chunk spent inside the proxy
+     * (received from the upstream to on the client's socket), from the
+     * handed records; proxy_chunks 0 (and -1 times) for other traces.
+     * Percentiles over the first LOAD_PROXY_SAMPLES chunks, the max over
+     * all. */
+    uint64_t proxy_chunks;
+    int64_t proxy_p50_ns, proxy_p99_ns, proxy_max_ns;
     struct stage_info *stages; /* in the order first seen */
     size_t n_stages;
     /* --server-metrics: the scrapes, per URL (n 0: none); samples left

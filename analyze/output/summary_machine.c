@@ -170,6 +170,16 @@ static void json_trace(struct buf *b, const struct trace_info *t)
         json_put_double(b, (double)t->wake_probe_max_ns / 1e6);
         buf_puts(b, "}");
     }
+    if (t->proxy_chunks) { /* tokentrace-proxy traces only */
+        buf_printf(b, ",\"proxy_added_latency_ms\":{\"n\":%llu,\"p50\":",
+                   (unsigned long long)t->proxy_chunks);
+        json_put_double(b, (double)t->proxy_p50_ns / 1e6);
+        buf_puts(b, ",\"p99\":");
+        json_put_double(b, (double)t->proxy_p99_ns / 1e6);
+        buf_puts(b, ",\"max\":");
+        json_put_double(b, (double)t->proxy_max_ns / 1e6);
+        buf_puts(b, "}");
+    }
     buf_printf(b, ",\"requests\":%llu,\"complete\":%s,\"damage\":",
                (unsigned long long)t->requests,
                t->has_footer && !t->damage ? "true" : "false");

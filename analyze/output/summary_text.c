@@ -104,6 +104,30 @@ static void self_check_lines(FILE *out, const struct group_set *set,
     }
 }
 
+/* One line per tokentrace-proxy trace on the time its chunks spent inside
+ * the proxy (docs/proxy.md). */
+static void proxy_lines(FILE *out, const struct group_set *set,
+                        const char *prefix)
+{
+    for (size_t i = 0; i < set->n_traces; i++) {
+        const struct trace_info *t = set->traces[i];
+        if (t->proxy_chunks == 0)
+            continue;
+        fprintf(out, "%sproxy added latency", prefix);
+        if (set->n_traces > 1) {
+            fputs(" (", out);
+            put_name(out, t->file ? t->file : "?", prefix[0] != '\0');
+            fprintf(out, ", trace %u)", t->index);
+        }
+        fprintf(out,
+                ": upstream receive to client socket per chunk p50 %.3f ms, "
+                "p99 %.3f ms, max %.3f ms (%llu chunks)\n",
+                (double)t->proxy_p50_ns / 1e6, (double)t->proxy_p99_ns / 1e6,
+                (double)t->proxy_max_ns / 1e6,
+                (unsigned long long)t->proxy_chunks);
+    }
+}
+
 static void metric_title(char *out, size_t size, int m)
 {
     if (metric_defs[m].unit[0])
@@ -299,6 +323,7 @@ int summary_write_table(FILE *out, const struct group_set *set)
     summary_totals(set, &t);
     header_line(out, set, &t);
     self_check_lines(out, set, "");
+    proxy_lines(out, set, "");
     for (size_t i = 0; i < set->n_groups; i++) {
         group_describe(set->groups[i], name, sizeof(name));
         table_group(out, set, set->groups[i], name, t.wall_s);
@@ -357,6 +382,7 @@ int summary_write_markdown(FILE *out, const struct group_set *set)
     fprintf(out, "## tokentrace summary\n\n");
     header_line(out, set, &t);
     self_check_lines(out, set, "\n");
+    proxy_lines(out, set, "\n");
     for (size_t i = 0; i < set->n_groups; i++) {
         group_describe(set->groups[i], name, sizeof(name));
         md_group(out, set, set->groups[i], name, t.wall_s);

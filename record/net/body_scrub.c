@@ -54,6 +54,31 @@ int body_scrub_add(struct body_scrub *b, const char *secret, size_t len)
     return BODY_SCRUB_OK;
 }
 
+int body_scrub_add_json(struct body_scrub *b, const char *secret, size_t len)
+{
+    char esc[2 * BODY_SCRUB_MAX_SECRET];
+    size_t i, n = 0;
+    if (body_scrub_add(b, secret, len))
+        return BODY_SCRUB_E_NOMEM;
+    for (i = 0; i < len && len <= BODY_SCRUB_MAX_SECRET; i++) {
+        if (secret[i] == '/' || secret[i] == '"' || secret[i] == '\\')
+            esc[n++] = '\\';
+        esc[n++] = secret[i];
+    }
+    return n != len && body_scrub_add(b, esc, n) ? BODY_SCRUB_E_NOMEM : 0;
+}
+
+void body_scrub_mask(const struct body_scrub *b, char *s, size_t n)
+{
+    size_t i, j;
+    for (i = 0; i < b->n_secrets; i++) {
+        const struct body_scrub_secret *k = &b->secret[i];
+        for (j = 0; k->len <= n && j <= n - k->len; j++)
+            if (s[j] == k->text[0] && memcmp(s + j, k->text, k->len) == 0)
+                memset(s + j, BODY_SCRUB_FILL, k->len);
+    }
+}
+
 /* Advances s over byte c; true when a whole occurrence ends with c. The
  * state stays below len, so text[state] is always the next byte wanted. */
 static bool step(struct body_scrub_secret *s, char c)

@@ -65,6 +65,15 @@ void body_scrub_init(struct body_scrub *b);
  * BODY_SCRUB_E_NOMEM. */
 int body_scrub_add(struct body_scrub *b, const char *secret, size_t len);
 
+/* body_scrub_add of secret and, when it differs, of its JSON-escaped form
+ * ("a/b" is also sent as "a\/b"). Returns 0 or BODY_SCRUB_E_NOMEM. */
+int body_scrub_add_json(struct body_scrub *b, const char *secret, size_t len);
+
+/* Overwrites every occurrence of b's secrets in the n bytes at s with
+ * BODY_SCRUB_FILL (a whole string: error messages, a stored request
+ * body). The matchers' stream state is left alone. */
+void body_scrub_mask(const struct body_scrub *b, char *s, size_t n);
+
 /* Feeds the n bytes received at t_ns. Calls emit, in order, for every chunk
  * now known to be final (this one, earlier held ones, or none). Returns 0,
  * BODY_SCRUB_E_NOMEM, or the first non-zero emit return (then stops). */

@@ -76,6 +76,11 @@ const char *error_kind_classify(const struct error_facts *f, char *kind_buf,
                      f->idle_timeout_s);
         else if (strcmp(f->forced, ERROR_KIND_INTERRUPTED) == 0)
             snprintf(msg, msglen, "stopped by a signal before the end");
+        else if (strcmp(f->forced, ERROR_KIND_CLIENT_CANCELLED) == 0)
+            snprintf(msg, msglen,
+                     "the proxy's client disconnected before "
+                     "the end; the upstream request was "
+                     "cancelled");
         else if (strcmp(f->forced, ERROR_KIND_OVERSIZED_EVENT) == 0)
             snprintf(msg, msglen,
                      "an SSE line or event longer than %zu MiB "

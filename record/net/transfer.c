@@ -87,20 +87,11 @@ static const char *auth_credential(const char *auth_header)
     return *v ? v : NULL;
 }
 
-/* Adds secret, and its JSON-escaped form when that differs ("a/b" is
- * also sent as "a\/b"), to the body scrubber. Returns 0 or -1. */
+/* Adds secret and its JSON-escaped form to the body scrubber. Returns 0
+ * or -1. */
 static int add_secret(struct body_scrub *b, const char *secret, size_t len)
 {
-    char esc[2 * BODY_SCRUB_MAX_SECRET];
-    size_t i, n = 0;
-    if (body_scrub_add(b, secret, len))
-        return -1;
-    for (i = 0; i < len && len <= BODY_SCRUB_MAX_SECRET; i++) {
-        if (secret[i] == '/' || secret[i] == '"' || secret[i] == '\\')
-            esc[n++] = '\\';
-        esc[n++] = secret[i];
-    }
-    return n != len && body_scrub_add(b, esc, n) ? -1 : 0;
+    return body_scrub_add_json(b, secret, len) ? -1 : 0;
 }
 
 /* A path segment this long starting "sk-"/"sk_" is taken for a key, as
@@ -146,13 +137,7 @@ static int add_secrets(struct body_scrub *b, const struct transfer_config *tc)
  * with '*'. */
 static void mask_string(const struct body_scrub *b, char *s)
 {
-    size_t i, j, n = strlen(s);
-    for (i = 0; i < b->n_secrets; i++) {
-        const struct body_scrub_secret *k = &b->secret[i];
-        for (j = 0; k->len <= n && j <= n - k->len; j++)
-            if (s[j] == k->text[0] && memcmp(s + j, k->text, k->len) == 0)
-                memset(s + j, BODY_SCRUB_FILL, k->len);
-    }
+    body_scrub_mask(b, s, strlen(s));
 }
 
 /* Builds the request headers; NULL when out of memory. */

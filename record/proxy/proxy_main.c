@@ -1,0 +1,245 @@
+/* proxy_main: tokentrace-proxy's main: settings, the trace, the event
+ * loop until SIGINT/SIGTERM, the footer. Exit 0 after a signal (the
+ * usual way to stop it), 1 on a failure, 2 on a usage error. */
+#include <errno.h>
+#include <event2/event.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "log.h"
+#include "proxy_access.h"
+#include "proxy_cli.h"
+#include "proxy_cline.h"
+#include "proxy_config.h"
+#include "proxy_header.h"
+#include "proxy_record.h"
+#include "proxy_server.h"
+#include "sanitize.h"
+#include "trace.h"
+
+#define FLUSH_MS 100
+
+struct proxy_main {
+    struct event_base *base;
+    struct proxy_recorder rec;
+    bool stopped_by_signal;
+};
+
+/* A variable's value for a key or token: set, not empty, one line. NULL
+ * (with a message naming the variable, never the value) otherwise. */
+static const char *secret_env(const char *flag, const char *var)
+{
+    const char *v = getenv(var);
+    if (!v || !*v) {
+        log_error("%s %s: the variable is not set or empty", flag, var);
+        return NULL;
+    }
+    for (const char *p = v; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f) {
+            log_error("%s %s: the value holds a control character (a line "
+                      "break?)",
+                      flag, var);
+            return NULL;
+        }
+    return v;
+}
+
+static void on_signal(evutil_socket_t fd, short what, void *arg)
+{
+    struct proxy_main *m = arg;
+    (void)fd;
+    (void)what;
+    m->stopped_by_signal = true;
+    event_base_loopbreak(m->base);
+}
+
+/* Every FLUSH_MS: the buffered records go to the file; a write error
+ * stops the proxy (a recording proxy that cannot record says so). */
+static void on_flush(evutil_socket_t fd, short what, void *arg)
+{
+    struct proxy_main *m = arg;
+    (void)fd;
+    (void)what;
+    if (!m->rec.err && trace_writer_pending(m->rec.w))
+        m->rec.err = trace_writer_flush(m->rec.w);
+    if (m->rec.err)
+        event_base_loopbreak(m->base);
+}
+
+/* tokentrace-proxy-<UTC date>-<time>.ttrace */
+static void default_output(char *out, size_t len)
+{
+    char utc[40], d[16] = "", t[16] = "";
+    size_t i, nd = 0, nt = 0;
+    clock_format_utc(clock_real_ns(), utc, sizeof utc);
+    for (i = 0; utc[i] && utc[i] != 'T'; i++)
+        if (utc[i] != '-' && nd + 1 < sizeof d)
+            d[nd++] = utc[i];
+    for (i = i + (utc[i] == 'T'); utc[i] && utc[i] != 'Z' && utc[i] != '.'; i++)
+        if (utc[i] != ':' && nt + 1 < sizeof t)
+            t[nt++] = utc[i];
+    snprintf(out, len, "tokentrace-proxy-%s-%s.ttrace", d, t);
+}
+
+static int write_port_file(const char *path, unsigned port)
+{
+    char tmp[4096];
+    FILE *f;
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    f = fopen(tmp, "w");
+    if (!f || fprintf(f, "%u\n", port) < 0 || fclose(f) != 0 ||
+        rename(tmp, path) != 0) {
+        log_error("--port-file %s: %s", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* Checks the listen address: loopback, or --allow-remote. */
+static int check_listen(const struct proxy_config *cfg)
+{
+    char host[256];
+    unsigned port;
+    if (proxy_access_listen(cfg->listen, host, sizeof host, &port)) {
+        log_error("--listen wants HOST:PORT (127.0.0.1:8088), got '%s'",
+                  cfg->listen);
+        return 2;
+    }
+    if (!cfg->allow_remote && !proxy_access_loopback(host)) {
+        log_error("--listen %s is not a loopback address: anyone who can "
+                  "reach it could spend your upstream key. Add "
+                  "--allow-remote --token-env VAR to require a local token",
+                  cfg->listen);
+        return 2;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    struct proxy_config cfg;
+    struct proxy_main m;
+    struct proxy_server *srv = NULL;
+    struct event *sig_int = NULL, *sig_term = NULL, *flush = NULL;
+    struct timeval every = {0, FLUSH_MS * 1000};
+    const char *key = NULL, *token = NULL;
+    char out_name[128], err[512], *shown;
+    const char *out;
+    int rc, wrc;
+    int64_t mono_zero, real_zero;
+
+    log_set_program("tokentrace-proxy");
+    rc = proxy_cli_parse(argc, argv, &cfg);
+    if (rc)
+        return rc == 1 ? 0 : 2;
+    if (cfg.print_cline) {
+        rc = proxy_cline_print(stdout, &cfg, err, sizeof err);
+        if (rc)
+            log_error("%s", err);
+        return rc;
+    }
+    log_set_quiet(0);
+    if ((rc = check_listen(&cfg)) != 0)
+        return rc;
+    if (strncmp(cfg.upstream, "http://", 7) != 0 &&
+        strncmp(cfg.upstream, "https://", 8) != 0) {
+        log_error("-u wants an http:// or https:// base URL");
+        return 2;
+    }
+    if (cfg.key_env && !(key = secret_env("--key-env", cfg.key_env)))
+        return 2;
+    if (cfg.token_env && !(token = secret_env("--token-env", cfg.token_env)))
+        return 2;
+    if (curl_global_init(CURL_GLOBAL_DEFAULT) != 0) {
+        log_error("libcurl failed to initialize");
+        return 1;
+    }
+    signal(SIGPIPE, SIG_IGN);
+    memset(&m, 0, sizeof m);
+    m.rec.timeout_s = cfg.timeout_s;
+    if (!cfg.output) {
+        default_output(out_name, sizeof out_name);
+        out = out_name;
+    } else {
+        out = cfg.output;
+    }
+    rc = trace_writer_open(out, cfg.force, &m.rec.w);
+    if (rc == TRACE_OK && trace_path_compressed(out))
+        rc = trace_writer_set_compression(m.rec.w, TRACE_ZSTD_LEVEL);
+    if (rc != TRACE_OK) {
+        log_error("%s: %s%s", out, trace_strerror(rc),
+                  rc == TRACE_E_EXISTS ? " (use -f to overwrite)" : "");
+        trace_writer_close(m.rec.w);
+        return rc == TRACE_E_EXISTS ? 2 : 1;
+    }
+    mono_zero = clock_mono_ns();
+    real_zero = clock_real_ns();
+    rc =
+        proxy_header_write(&m.rec, &cfg, argc, argv, key, mono_zero, real_zero);
+    m.base = event_base_new();
+    if (rc || !m.base) {
+        log_error("%s: cannot write the trace header: %s", out,
+                  trace_strerror(rc ? rc : TRACE_E_NOMEM));
+        rc = 1;
+        goto done;
+    }
+    if (proxy_server_new(m.base, &cfg, &m.rec, key, token, &srv, err,
+                         sizeof err)) {
+        log_error("%s", err);
+        rc = 1;
+        goto done;
+    }
+    if (cfg.port_file &&
+        write_port_file(cfg.port_file, proxy_server_port(srv))) {
+        rc = 1;
+        goto done;
+    }
+    sig_int = evsignal_new(m.base, SIGINT, on_signal, &m);
+    sig_term = evsignal_new(m.base, SIGTERM, on_signal, &m);
+    flush = event_new(m.base, -1, EV_PERSIST, on_flush, &m);
+    if (!sig_int || !sig_term || !flush || evsignal_add(sig_int, NULL) ||
+        evsignal_add(sig_term, NULL) || event_add(flush, &every)) {
+        log_error("cannot set up the event loop");
+        rc = 1;
+        goto done;
+    }
+    shown = sanitize_url(cfg.upstream, key);
+    log_note("listening on %s (port %u), forwarding to %s, recording to %s%s%s",
+             cfg.listen, proxy_server_port(srv), shown ? shown : "[redacted]",
+             out, key ? "; the key from $" : "", key ? cfg.key_env : "");
+    free(shown);
+    event_base_dispatch(m.base);
+    rc = m.rec.err ? 1 : 0;
+    if (m.rec.err)
+        log_error("%s: cannot write the trace: %s", out,
+                  trace_strerror(m.rec.err));
+done:
+    proxy_server_free(srv); /* in-flight requests: interrupted */
+    if (m.rec.w && !m.rec.err && m.base)
+        proxy_footer_write(&m.rec, clock_mono_ns(), m.stopped_by_signal,
+                           m.stopped_by_signal ? "signal" : "write_error");
+    wrc = trace_writer_close(m.rec.w);
+    if (wrc && !rc) {
+        log_error("%s: %s", out, trace_strerror(wrc));
+        rc = 1;
+    }
+    if (rc == 0 && !cfg.quiet)
+        log_note("%s: %llu requests (%llu ok, %llu failed), %llu chunks", out,
+                 (unsigned long long)(m.rec.ok + m.rec.failed),
+                 (unsigned long long)m.rec.ok, (unsigned long long)m.rec.failed,
+                 (unsigned long long)m.rec.chunks);
+    if (sig_int)
+        event_free(sig_int);
+    if (sig_term)
+        event_free(sig_term);
+    if (flush)
+        event_free(flush);
+    if (m.base)
+        event_base_free(m.base);
+    curl_global_cleanup();
+    return rc;
+}

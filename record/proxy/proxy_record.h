@@ -1,0 +1,80 @@
+/* proxy_record: what tokentrace-proxy writes into its trace, one
+ * exchange at a time: the request record, each received chunk (secrets
+ * masked by body_scrub, as the recorder does), each chunk's hand-over to
+ * the client (a handed record), and the result with the recorder's error
+ * kinds. Knows nothing of the client connection or the event loop. */
+#ifndef TT_PROXY_RECORD_H
+#define TT_PROXY_RECORD_H
+
+#include <curl/curl.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "body_scrub.h"
+#include "resp_headers.h"
+#include "token_scan.h"
+#include "trace.h"
+
+/* The trace and the run's counts, shared by every exchange (one per
+ * proxy). */
+struct proxy_recorder {
+    struct trace_writer *w; /* NULL: nothing is written (tests) */
+    int err;                /* the first write error, sticky */
+    uint32_t next_id;
+    uint64_t requests, ok, failed, chunks, bytes;
+    double timeout_s; /* for error messages */
+};
+
+/* One recorded (or only forwarded) request and its response. */
+struct proxy_exchange {
+    struct proxy_recorder *rec;
+    uint32_t id; /* 0: not recorded (a GET /v1/models...) */
+    int64_t start_ns;
+    int64_t first_byte_ns; /* -1 until the first body byte */
+    uint64_t bytes, chunks;
+    struct resp_headers resp; /* status and kept headers, redacted */
+    struct token_scan scan;
+    struct body_scrub scrub;
+    char errbuf[CURL_ERROR_SIZE]; /* libcurl's words, for the result */
+    const char *forced_kind;      /* client_cancelled, interrupted, or NULL */
+};
+
+/* Starts an exchange; recorded gives it the next request id. secrets
+ * (n of them, NUL-terminated, borrowed for the call) are masked in every
+ * stored byte; the first is also redacted from stored headers. Returns 0
+ * or TRACE_E_NOMEM. */
+int proxy_exchange_init(struct proxy_exchange *x, struct proxy_recorder *rec,
+                        bool recorded, const char *const *secrets, size_t n);
+
+/* Writes the request record: api (the path's), the model named in body,
+ * body itself (secrets masked; NULL with no_content). Returns 0 or the
+ * trace error. */
+int proxy_exchange_request(struct proxy_exchange *x, const char *api,
+                           const char *body, size_t len, bool no_content);
+
+/* One response header line as libcurl gives it (CRLF included). */
+void proxy_exchange_header(struct proxy_exchange *x, const char *line,
+                           size_t n);
+
+/* n body bytes received at t_ns: recorded as the exchange's next chunk
+ * (secrets masked; a receive that may end in a secret's start is written
+ * with the next one, with its own time). Returns 0 or the trace error. */
+int proxy_exchange_body(struct proxy_exchange *x, int64_t t_ns, const char *p,
+                        size_t n);
+
+/* The chunk-th chunk (from 0), received at recv_ns, was on the client's
+ * socket at handed_ns. Returns 0 or the trace error. */
+int proxy_exchange_handed(struct proxy_exchange *x, uint64_t chunk,
+                          int64_t recv_ns, int64_t handed_ns);
+
+/* The exchange ended (libcurl's code, easy for its phase times; easy may
+ * be NULL when it never started): writes the result with the recorder's
+ * error kind, counts it ok or failed. kind_out (at least 32 bytes) gets
+ * the kind ("" on success). Returns 0 or the trace error. */
+int proxy_exchange_finish(struct proxy_exchange *x, CURL *easy, CURLcode code,
+                          int64_t end_ns, char *kind_out, size_t kind_len);
+
+/* Frees what the exchange holds (not x itself). */
+void proxy_exchange_free(struct proxy_exchange *x);
+
+#endif

@@ -1,0 +1,503 @@
+/* proxy_stream: one exchange, from the client's request to the end of the
+ * reply; every callback of it, and every decision about it. */
+#include "proxy_stream.h"
+
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/keyvalq_struct.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "error_kinds.h"
+#include "log.h"
+#include "printable.h"
+#include "proxy_access.h"
+#include "proxy_relay.h"
+#include "proxy_route.h"
+#include "proxy_upstream.h"
+#include "sanitize.h"
+#include "secret.h"
+
+#define MAX_RESP_HEADERS 100
+#define MAX_RESP_HEADER_LINE 16384
+#define MAX_URL 4096
+
+struct proxy_stream {
+    struct proxy_stream_env *env;
+    struct evhttp_request *req;      /* NULL once the client is gone */
+    struct evhttp_connection *evcon; /* the client's connection */
+    struct evbuffer *out;            /* its output buffer, once replying */
+    struct evbuffer_cb_entry *out_cb;
+    struct evbuffer *chunk; /* one chunk on its way to evhttp */
+    struct event *kick;     /* deferred work: resume, finish, free */
+    CURL *easy;
+    struct curl_slist *headers;
+    char *inject_line; /* "Authorization: Bearer K", wiped when freed */
+    char *body;
+    size_t body_len;
+    char url[MAX_URL];
+    const char *method;
+    char path[128]; /* for the log line, cut */
+    struct proxy_exchange x;
+    struct proxy_relay relay;
+    char *resp_hdr[MAX_RESP_HEADERS]; /* "Name\0value" of the response */
+    size_t n_resp_hdr;
+    char reason[64];
+    bool in_multi;      /* the easy handle is in the multi handle */
+    bool reply_started; /* status and headers handed to evhttp */
+    bool upstream_done;
+    bool paused; /* the upstream is paused: the client is slow */
+    uint64_t pauses;
+    bool client_gone;
+    bool ended; /* the reply was ended or aborted */
+    CURLcode code;
+    struct proxy_stream *prev, *next;
+};
+
+/* ---- freeing ---------------------------------------------------------- */
+
+static void clear_resp_headers(struct proxy_stream *s)
+{
+    for (size_t i = 0; i < s->n_resp_hdr; i++)
+        free(s->resp_hdr[i]);
+    s->n_resp_hdr = 0;
+}
+
+/* Detaches s from the client connection's callbacks. */
+static void detach_client(struct proxy_stream *s)
+{
+    if (s->out && s->out_cb)
+        evbuffer_remove_cb_entry(s->out, s->out_cb);
+    s->out = NULL;
+    s->out_cb = NULL;
+    if (s->evcon && !s->client_gone)
+        evhttp_connection_set_closecb(s->evcon, NULL, NULL);
+}
+
+static void stream_free(struct proxy_stream *s)
+{
+    struct proxy_stream_env *env = s->env;
+    detach_client(s);
+    if (s->prev)
+        s->prev->next = s->next;
+    else
+        env->head = s->next;
+    if (s->next)
+        s->next->prev = s->prev;
+    env->active--;
+    if (s->easy) {
+        if (s->in_multi)
+            evloop_remove(env->loop, s->easy);
+        curl_easy_cleanup(s->easy);
+    }
+    curl_slist_free_all(s->headers);
+    secret_free(s->inject_line);
+    free(s->body);
+    if (s->chunk)
+        evbuffer_free(s->chunk);
+    if (s->kick)
+        event_free(s->kick);
+    clear_resp_headers(s);
+    proxy_relay_free(&s->relay);
+    proxy_exchange_free(&s->x);
+    free(s);
+}
+
+/* ---- the log line ----------------------------------------------------- */
+
+static void log_end(const struct proxy_stream *s, const char *kind)
+{
+    char path[sizeof s->path * 4], shown[sizeof s->path];
+    if (s->env->cfg->quiet)
+        return;
+    snprintf(shown, sizeof shown, "%s", s->path); /* a key in the path: */
+    sanitize_url_in(shown, sizeof shown, s->env->inject_key);
+    printable_copy(path, sizeof path, shown);
+    log_note("#%u %s %s -> %d%s%s, %llu bytes in %llu chunks, %.3f s%s",
+             (unsigned)s->x.id, s->method, path, s->x.resp.status,
+             kind[0] ? " " : "", kind, (unsigned long long)s->x.bytes,
+             (unsigned long long)s->x.chunks,
+             (double)(clock_mono_ns() - s->x.start_ns) / 1e9,
+             s->pauses ? ", upstream paused for a slow client" : "");
+}
+
+/* ---- the reply -------------------------------------------------------- */
+
+/* The client's output buffer drained by info->n_deleted bytes: the chunks
+ * that are now on the socket are handed; a paused upstream may resume. */
+static void on_drain(struct evbuffer *b, const struct evbuffer_cb_info *info,
+                     void *arg)
+{
+    struct proxy_stream *s = arg;
+    struct proxy_relay_mark m;
+    int64_t now;
+    if (info->n_deleted == 0)
+        return;
+    now = clock_mono_ns();
+    proxy_relay_drained(&s->relay, info->n_deleted);
+    while (proxy_relay_pop(&s->relay, &m))
+        proxy_exchange_handed(&s->x, m.chunk, m.recv_ns, now);
+    if ((s->paused &&
+         evbuffer_get_length(b) <= s->env->cfg->client_buffer / 2) ||
+        (s->upstream_done && s->relay.n == 0))
+        event_active(s->kick, EV_TIMEOUT, 0);
+}
+
+/* Hands the upstream's status and headers to evhttp and starts the
+ * chunked reply. */
+static void start_reply(struct proxy_stream *s)
+{
+    struct evkeyvalq *oh = evhttp_request_get_output_headers(s->req);
+    int status = s->x.resp.status > 0 ? s->x.resp.status : 502;
+    for (size_t i = 0; i < s->n_resp_hdr; i++) {
+        const char *name = s->resp_hdr[i];
+        evhttp_add_header(oh, name, name + strlen(name) + 1);
+    }
+    s->reply_started = true;
+    evhttp_send_reply_start(s->req, status, s->reason[0] ? s->reason : NULL);
+    s->out =
+        bufferevent_get_output(evhttp_connection_get_bufferevent(s->evcon));
+    s->out_cb = evbuffer_add_cb(s->out, on_drain, s);
+}
+
+/* The one response the proxy makes up: no upstream response at all. */
+static void reply_502(struct proxy_stream *s, const char *kind)
+{
+    struct evbuffer *b = evbuffer_new();
+    struct evkeyvalq *oh = evhttp_request_get_output_headers(s->req);
+    evhttp_add_header(oh, "Content-Type", "application/json");
+    if (b)
+        evbuffer_add_printf(b,
+                            "{\"error\":{\"type\":\"proxy_upstream_error\","
+                            "\"message\":\"tokentrace-proxy: no response "
+                            "from the upstream (%s)\"}}\n",
+                            kind[0] ? kind : "transfer");
+    evhttp_send_reply(s->req, 502, "Bad Gateway", b);
+    if (b)
+        evbuffer_free(b);
+}
+
+/* Every chunk has left: ends the reply (the upstream ended well) or
+ * closes the connection without the last chunk (it broke: the client
+ * sees the break, as it would have from the upstream), then frees s. */
+static void end_reply(struct proxy_stream *s)
+{
+    struct evhttp_connection *evcon = s->evcon;
+    s->ended = true;
+    detach_client(s);
+    if (s->code == CURLE_OK || !s->reply_started) {
+        evhttp_send_reply_end(s->req);
+    } else {
+        evhttp_connection_free(evcon); /* frees req too */
+    }
+    s->req = NULL;
+    stream_free(s);
+}
+
+/* Deferred work, outside every libcurl and bufferevent callback. */
+static void on_kick(evutil_socket_t fd, short what, void *arg)
+{
+    struct proxy_stream *s = arg;
+    (void)fd;
+    (void)what;
+    if (s->client_gone) {
+        stream_free(s);
+        return;
+    }
+    if (s->upstream_done) {
+        if (s->relay.n == 0)
+            end_reply(s);
+        return;
+    }
+    if (s->paused && s->out &&
+        evbuffer_get_length(s->out) <= s->env->cfg->client_buffer / 2 &&
+        !proxy_relay_full(&s->relay)) {
+        s->paused = false;
+        curl_easy_pause(s->easy, CURLPAUSE_CONT); /* may deliver at once */
+    }
+}
+
+/* ---- libcurl's callbacks ---------------------------------------------- */
+
+/* Keeps a response header to pass on ("Name: value\r\n"); a status line
+ * starts a new response (after a 100 Continue). */
+static size_t on_header(char *p, size_t size, size_t nmemb, void *ud)
+{
+    struct proxy_stream *s = ud;
+    size_t n = size * nmemb, len = n, name;
+    char *h;
+    proxy_exchange_header(&s->x, p, n);
+    while (len > 0 && (p[len - 1] == '\n' || p[len - 1] == '\r'))
+        len--;
+    if (len >= 5 && memcmp(p, "HTTP/", 5) == 0) {
+        const char *sp = memchr(p, ' ', len), *sp2;
+        clear_resp_headers(s);
+        s->reason[0] = '\0';
+        sp2 = sp ? memchr(sp + 1, ' ', len - (size_t)(sp + 1 - p)) : NULL;
+        if (sp2)
+            snprintf(s->reason, sizeof s->reason, "%.*s",
+                     (int)(len - (size_t)(sp2 + 1 - p)), sp2 + 1);
+        return n;
+    }
+    name = 0;
+    while (name < len && p[name] != ':')
+        name++;
+    if (name == 0 || name == len || len > MAX_RESP_HEADER_LINE ||
+        s->n_resp_hdr == MAX_RESP_HEADERS)
+        return n;
+    h = malloc(len + 1);
+    if (!h)
+        return n;
+    memcpy(h, p, len);
+    h[len] = '\0';
+    h[name] = '\0';
+    if (!proxy_route_response_header(h)) {
+        free(h);
+        return n;
+    }
+    /* "Name\0value": the value without its leading spaces */
+    {
+        size_t v = name + 1;
+        while (v < len && (h[v] == ' ' || h[v] == '\t'))
+            v++;
+        memmove(h + name + 1, h + v, len - v + 1);
+    }
+    s->resp_hdr[s->n_resp_hdr++] = h;
+    return n;
+}
+
+/* Body bytes from the upstream: straight on to the client, then
+ * recorded. The clock is read first. A client whose queue is over
+ * --client-buffer pauses the upstream (libcurl keeps these bytes and
+ * hands them over again on resume). */
+static size_t on_body(char *p, size_t size, size_t nmemb, void *ud)
+{
+    int64_t t_ns = clock_mono_ns();
+    struct proxy_stream *s = ud;
+    size_t n = size * nmemb;
+    if (s->client_gone || !s->req)
+        return CURL_WRITEFUNC_ERROR;
+    if (!s->reply_started)
+        start_reply(s);
+    if (evbuffer_get_length(s->out) >= s->env->cfg->client_buffer ||
+        proxy_relay_full(&s->relay)) {
+        s->paused = true;
+        s->pauses++;
+        return CURL_WRITEFUNC_PAUSE;
+    }
+    if (evbuffer_add(s->chunk, p, n) != 0)
+        return CURL_WRITEFUNC_ERROR;
+    evhttp_send_reply_chunk(s->req, s->chunk);
+    if (proxy_relay_push(&s->relay, evbuffer_get_length(s->out), t_ns))
+        return CURL_WRITEFUNC_ERROR;
+    proxy_exchange_body(&s->x, t_ns, p, n);
+    return n;
+}
+
+/* ---- the client going away -------------------------------------------- */
+
+/* evhttp: the client's connection closed (it disconnected, or evhttp
+ * gave up on it) before the reply ended. */
+static void on_client_close(struct evhttp_connection *evcon, void *arg)
+{
+    struct proxy_stream *s = arg;
+    char kind[32];
+    (void)evcon;
+    detach_client(s);
+    s->client_gone = true;
+    if (!s->upstream_done) {
+        s->upstream_done = true;
+        s->x.forced_kind = ERROR_KIND_CLIENT_CANCELLED;
+        if (s->in_multi) {
+            evloop_remove(s->env->loop, s->easy);
+            s->in_multi = false;
+        }
+        proxy_exchange_finish(&s->x, s->easy, CURLE_OK, clock_mono_ns(), kind,
+                              sizeof kind);
+        log_end(s, kind);
+    }
+    /* evhttp lets go of a request whose reply was not ended (it is ours
+     * to free) and frees the others right after this callback */
+    if (s->req && !evhttp_request_get_connection(s->req))
+        evhttp_request_free(s->req);
+    s->req = NULL;
+    event_active(s->kick, EV_TIMEOUT, 0);
+}
+
+/* ---- starting --------------------------------------------------------- */
+
+/* The secrets of this request: the client's credentials, the injected
+ * key, the local token. */
+static size_t collect_secrets(struct proxy_stream *s, const char **out,
+                              char copies[][1024], size_t max)
+{
+    static const char *const names[] = {"Authorization", "x-api-key",
+                                        "api-key"};
+    struct evkeyvalq *in = evhttp_request_get_input_headers(s->req);
+    size_t n = 0;
+    for (size_t i = 0; i < 3 && n + 2 < max; i++) {
+        size_t len;
+        const char *v = evhttp_find_header(in, names[i]);
+        const char *c = proxy_access_credential(v, &len);
+        if (!c || len >= 1024)
+            continue;
+        memcpy(copies[n], c, len);
+        copies[n][len] = '\0';
+        out[n] = copies[n];
+        n++;
+    }
+    if (s->env->inject_key)
+        out[n++] = s->env->inject_key;
+    if (s->env->token)
+        out[n++] = s->env->token;
+    return n;
+}
+
+/* Builds the upstream request of s. Returns 0 or -1. */
+static int prepare(struct proxy_stream *s, const char *api)
+{
+    struct evbuffer *in = evhttp_request_get_input_buffer(s->req);
+    const struct proxy_config *cfg = s->env->cfg;
+    struct proxy_upstream_spec u;
+    const char *secrets[8];
+    char copies[6][1024];
+    size_t n_secrets, len = evbuffer_get_length(in);
+    int rc;
+
+    s->body = malloc(len + 1);
+    if (!s->body)
+        return -1;
+    if (len)
+        evbuffer_copyout(in, s->body, len);
+    s->body[len] = '\0';
+    s->body_len = len;
+    if (s->env->inject_key) {
+        size_t n = strlen(s->env->inject_key) + 32;
+        s->inject_line = malloc(n);
+        if (!s->inject_line)
+            return -1;
+        if (api && strcmp(api, "anthropic") == 0)
+            snprintf(s->inject_line, n, "x-api-key: %s", s->env->inject_key);
+        else
+            snprintf(s->inject_line, n, "Authorization: Bearer %s",
+                     s->env->inject_key);
+    }
+    if (proxy_upstream_headers(evhttp_request_get_input_headers(s->req),
+                               s->inject_line, &s->headers))
+        return -1;
+    n_secrets = collect_secrets(s, secrets, copies, 8);
+    rc = proxy_exchange_init(&s->x, s->env->rec, api != NULL, secrets,
+                             n_secrets);
+    memset(copies, 0, sizeof copies);
+    if (rc)
+        return -1;
+    s->x.start_ns = clock_mono_ns();
+    memset(&u, 0, sizeof u);
+    u.url = s->url;
+    u.method = s->method;
+    u.body = s->body;
+    u.body_len = s->body_len;
+    u.headers = s->headers;
+    u.timeout_ms = (long)(cfg->timeout_s * 1000);
+    u.connect_timeout_ms = (long)(cfg->connect_timeout_s * 1000);
+    u.insecure = cfg->insecure;
+    u.on_body = on_body;
+    u.on_header = on_header;
+    u.ud = s;
+    u.errbuf = s->x.errbuf;
+    s->easy = proxy_upstream_new(&u);
+    if (!s->easy)
+        return -1;
+    proxy_exchange_request(&s->x, api, s->body, s->body_len, cfg->no_content);
+    return 0;
+}
+
+int proxy_stream_start(struct proxy_stream_env *env, struct evhttp_request *req,
+                       const char *api)
+{
+    struct proxy_stream *s = calloc(1, sizeof *s);
+    const char *uri = evhttp_request_get_uri(req);
+    if (!s) {
+        evhttp_send_error(req, 502, "tokentrace-proxy: out of memory");
+        return -1;
+    }
+    s->env = env;
+    s->req = req;
+    s->evcon = evhttp_request_get_connection(req);
+    s->method = proxy_upstream_method(evhttp_request_get_command(req));
+    if (!s->method)
+        s->method = "POST";
+    snprintf(s->path, sizeof s->path, "%.*s", (int)strcspn(uri, "?#"), uri);
+    proxy_relay_init(&s->relay);
+    s->next = env->head;
+    if (env->head)
+        env->head->prev = s;
+    env->head = s;
+    env->active++;
+    s->chunk = evbuffer_new();
+    s->kick = event_new(env->base, -1, 0, on_kick, s);
+    if (!s->chunk || !s->kick ||
+        proxy_route_url(env->cfg->upstream, uri, s->url, sizeof s->url) ||
+        prepare(s, api) || evloop_add(env->loop, s->easy)) {
+        evhttp_send_error(req, 502, "tokentrace-proxy: cannot forward");
+        s->req = NULL;
+        stream_free(s);
+        return -1;
+    }
+    s->in_multi = true;
+    evhttp_connection_set_closecb(s->evcon, on_client_close, s);
+    return 0;
+}
+
+/* ---- the upstream ending ---------------------------------------------- */
+
+void proxy_stream_upstream_done(CURL *easy, CURLcode code)
+{
+    struct proxy_stream *s = NULL;
+    char kind[32];
+    curl_easy_getinfo(easy, CURLINFO_PRIVATE, (char **)&s);
+    if (!s)
+        return;
+    s->in_multi = false;
+    s->upstream_done = true;
+    s->code = code;
+    proxy_exchange_finish(&s->x, easy, code, clock_mono_ns(), kind,
+                          sizeof kind);
+    log_end(s, kind);
+    if (!s->reply_started) {
+        if (s->x.resp.status > 0) {
+            start_reply(s); /* a response without a body */
+        } else {
+            s->ended = true;
+            detach_client(s);
+            reply_502(s, kind);
+            s->req = NULL;
+            stream_free(s);
+            return;
+        }
+    }
+    if (s->relay.n == 0)
+        end_reply(s);
+    /* else on_drain kicks end_reply once the last chunk has left */
+}
+
+void proxy_stream_stop_all(struct proxy_stream_env *env)
+{
+    while (env->head) {
+        struct proxy_stream *s = env->head;
+        char kind[32];
+        if (!s->upstream_done) {
+            s->x.forced_kind = ERROR_KIND_INTERRUPTED;
+            if (s->in_multi) {
+                evloop_remove(env->loop, s->easy);
+                s->in_multi = false;
+            }
+            proxy_exchange_finish(&s->x, s->easy, CURLE_OK, clock_mono_ns(),
+                                  kind, sizeof kind);
+        }
+        stream_free(s);
+    }
+}

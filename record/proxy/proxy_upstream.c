@@ -1,0 +1,108 @@
+/* proxy_upstream: easy handle setup and the forwarded request headers. */
+#include "proxy_upstream.h"
+
+#include <event2/keyvalq_struct.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "proxy_route.h"
+
+CURL *proxy_upstream_new(const struct proxy_upstream_spec *s)
+{
+    CURL *e = curl_easy_init();
+    if (!e)
+        return NULL;
+    curl_easy_setopt(e, CURLOPT_URL, s->url);
+    if (strcmp(s->method, "GET") == 0) {
+        curl_easy_setopt(e, CURLOPT_HTTPGET, 1L);
+    } else {
+        curl_easy_setopt(e, CURLOPT_POST, 1L);
+        curl_easy_setopt(e, CURLOPT_POSTFIELDS, s->body ? s->body : "");
+        curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE_LARGE,
+                         (curl_off_t)(s->body ? s->body_len : 0));
+        if (strcmp(s->method, "POST") != 0)
+            curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, s->method);
+    }
+    curl_easy_setopt(e, CURLOPT_HTTPHEADER, s->headers);
+    curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, s->on_body);
+    curl_easy_setopt(e, CURLOPT_WRITEDATA, s->ud);
+    curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, s->on_header);
+    curl_easy_setopt(e, CURLOPT_HEADERDATA, s->ud);
+    curl_easy_setopt(e, CURLOPT_PRIVATE, s->ud);
+    curl_easy_setopt(e, CURLOPT_ERRORBUFFER, s->errbuf);
+    curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, s->timeout_ms);
+    curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, s->connect_timeout_ms);
+    curl_easy_setopt(e, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_1_1);
+    /* the bytes as the upstream sent them: no decoding, no redirects */
+    curl_easy_setopt(e, CURLOPT_HTTP_CONTENT_DECODING, 0L);
+    curl_easy_setopt(e, CURLOPT_HTTP_TRANSFER_DECODING, 1L);
+    curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L);
+    curl_easy_setopt(e, CURLOPT_TCP_NODELAY, 1L);
+    if (s->insecure) {
+        curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, 0L);
+        curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 0L);
+    }
+    return e;
+}
+
+/* Appends line to *h; -1 when out of memory (*h kept). */
+static int add(struct curl_slist **h, const char *line)
+{
+    struct curl_slist *n = curl_slist_append(*h, line);
+    if (!n)
+        return -1;
+    *h = n;
+    return 0;
+}
+
+int proxy_upstream_headers(struct evkeyvalq *in, const char *inject_line,
+                           struct curl_slist **out)
+{
+    struct curl_slist *h = NULL;
+    struct evkeyval *kv;
+    char *line;
+    for (kv = in->tqh_first; kv; kv = kv->next.tqe_next) {
+        size_t n;
+        if (!proxy_route_request_header(kv->key) ||
+            (inject_line && proxy_route_credential_header(kv->key)))
+            continue;
+        n = strlen(kv->key) + strlen(kv->value) + 3;
+        line = malloc(n);
+        if (!line)
+            goto fail;
+        snprintf(line, n, "%s: %s", kv->key, kv->value);
+        if (add(&h, line)) {
+            free(line);
+            goto fail;
+        }
+        free(line);
+    }
+    /* no 100-continue wait upstream; libcurl sends no Accept by itself */
+    if (add(&h, "Expect:") || (inject_line && add(&h, inject_line)))
+        goto fail;
+    *out = h;
+    return 0;
+fail:
+    curl_slist_free_all(h);
+    return -1;
+}
+
+const char *proxy_upstream_method(enum evhttp_cmd_type cmd)
+{
+    switch (cmd) {
+    case EVHTTP_REQ_GET:
+        return "GET";
+    case EVHTTP_REQ_POST:
+        return "POST";
+    case EVHTTP_REQ_PUT:
+        return "PUT";
+    case EVHTTP_REQ_DELETE:
+        return "DELETE";
+    case EVHTTP_REQ_PATCH:
+        return "PATCH";
+    default:
+        return NULL;
+    }
+}
