@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "error_kind.h"
+#include "secret.h"
 
 /* The first trace error sticks in the recorder. */
 static int note(struct proxy_recorder *r, int err)
@@ -34,8 +35,12 @@ int proxy_exchange_init(struct proxy_exchange *x, struct proxy_recorder *rec,
             continue;
         if (body_scrub_add_json(&x->scrub, secrets[i], strlen(secrets[i])))
             return TRACE_E_NOMEM;
-        if (!x->resp.secret)
-            resp_headers_set_secret(&x->resp, secrets[i]);
+        if (!x->header_secret && secrets[i][0]) {
+            x->header_secret = strdup(secrets[i]);
+            if (!x->header_secret)
+                return TRACE_E_NOMEM;
+            resp_headers_set_secret(&x->resp, x->header_secret);
+        }
     }
     if (recorded)
         x->id = ++rec->next_id;
@@ -233,6 +238,8 @@ int proxy_exchange_finish(struct proxy_exchange *x, CURL *easy, CURLcode code,
 
 void proxy_exchange_free(struct proxy_exchange *x)
 {
+    secret_free(x->header_secret);
+    x->header_secret = NULL;
     resp_headers_free(&x->resp);
     body_scrub_free(&x->scrub);
 }

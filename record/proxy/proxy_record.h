@@ -37,12 +37,13 @@ struct proxy_exchange {
     struct body_scrub scrub;
     char errbuf[CURL_ERROR_SIZE]; /* libcurl's words, for the result */
     const char *forced_kind;      /* client_cancelled, interrupted, or NULL */
+    char *header_secret;          /* owned copy for resp, wiped when freed */
 };
 
 /* Starts an exchange; recorded gives it the next request id. secrets
- * (n of them, NUL-terminated, borrowed for the call) are masked in every
- * stored byte; the first is also redacted from stored headers. Returns 0
- * or TRACE_E_NOMEM. */
+ * (n of them, NUL-terminated, borrowed for the call: each is copied) are
+ * masked in every stored byte; the first is also redacted from stored
+ * headers. Returns 0 or TRACE_E_NOMEM. */
 int proxy_exchange_init(struct proxy_exchange *x, struct proxy_recorder *rec,
                         bool recorded, const char *const *secrets, size_t n);
 
