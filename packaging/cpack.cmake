@@ -15,7 +15,8 @@ set(CPACK_DEBIAN_PACKAGE_DESCRIPTION
 Anthropic endpoint and keeps every received byte with its timestamp;
 tokentrace-analyze recomputes TTFT, TPOT, inter-token latency, latency
 and throughput offline, compares runs and draws charts;
-tokentrace-replay serves synthetic or recorded streams on loopback.")
+tokentrace-replay serves synthetic or recorded streams on loopback.
+tokentrace-proxy records a coding agent's own traffic as it streams through.")
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION utils)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # install_check: `cmake --install` of this build into a scratch prefix gives
-# three programs that work outside the build tree: the replay server serves,
+# programs that work outside the build tree: the replay server serves,
 # the recorder records (its prompts are built in), the analyzer summarizes
 # and draws every chart (its templates are built in) and the HTML report.
 . "${TT_SOURCE_DIR:?}/tests/lib/lib.sh"
@@ -8,7 +8,7 @@
 cmake --install "$TT_BUILD_DIR" --prefix "$T/inst" >"$T/install.log" ||
     { cat "$T/install.log"; fail "cmake --install failed"; }
 bin=$T/inst/bin
-for p in tokentrace-record tokentrace-replay tokentrace-analyze; do
+for p in tokentrace-record tokentrace-replay tokentrace-analyze tokentrace-proxy; do
     [ -x "$bin/$p" ] || fail "$p not installed in bin/"
     "$bin/$p" --version | grep -q "^$p " || fail "$p --version"
 done

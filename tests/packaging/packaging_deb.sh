@@ -29,10 +29,12 @@ done
 
 dpkg-deb -c "$deb" | awk '{ print $NF }' >"$T/files.txt"
 want="./usr/bin/tokentrace-record ./usr/bin/tokentrace-replay ./usr/bin/tokentrace-analyze
+./usr/bin/tokentrace-proxy ./usr/share/doc/tokentrace/proxy.md
 ./usr/share/bash-completion/completions/tokentrace-analyze ./usr/share/doc/tokentrace/README.md
 ./usr/share/doc/tokentrace/metrics.md"
 [ "${TT_MAN_PAGES:-OFF}" = ON ] && want="$want ./usr/share/man/man1/tokentrace-record.1.gz
-./usr/share/man/man1/tokentrace-replay.1.gz ./usr/share/man/man1/tokentrace-analyze.1.gz"
+./usr/share/man/man1/tokentrace-replay.1.gz ./usr/share/man/man1/tokentrace-analyze.1.gz
+./usr/share/man/man1/tokentrace-proxy.1.gz"
 for f in $want; do
     grep -qx -- "$f" "$T/files.txt" || fail "$f not in the package: $(cat "$T/files.txt")"
 done
@@ -42,7 +44,7 @@ root=$T/root
 dpkg-deb -x "$deb" "$root"
 bin=$root/usr/bin
 cd "$T"
-for p in tokentrace-record tokentrace-replay tokentrace-analyze; do
+for p in tokentrace-record tokentrace-replay tokentrace-analyze tokentrace-proxy; do
     "$bin/$p" --version | grep -qE "^$p [0-9]+\.[0-9]+\.[0-9]+ \(trace format [0-9]+\)$" ||
         fail "$p --version: $("$bin/$p" --version)"
 done
