@@ -428,6 +428,8 @@ static int share_record(struct share_ctx *c, const struct trace_record *rec)
         return share_result(c, rec);
     case TRACE_FOOTER:
         return trace_write_tree(c->w, rec->raw);
+    case TRACE_HANDED: /* tokentrace-proxy: ids and times only */
+        return trace_write_tree(c->w, rec->raw);
     case TRACE_SERVER_METRICS:
         /* numbers, metric names and the URL (the endpoint is kept too);
          * but label values name the models, so not when they are hidden */
