@@ -71,5 +71,7 @@ grep -q "#2 .*upstream paused for a slow client" "$PXERR" || fail "no pause: $(c
 # take some MiB; the rest waited upstream)
 grow=$(((hwm1 - hwm0) / 1024))
 echo "peak RSS grew by $grow MiB; stream $((total >> 20)) MiB" >&2
-[ "$grow" -lt 8 ] || fail "peak RSS grew by $grow MiB for a $((total >> 20)) MiB stream"
+# (ASan's quarantine keeps freed memory: no bound there)
+[ -n "${TT_SANITIZE:-}" ] || [ "$grow" -lt 8 ] ||
+    fail "peak RSS grew by $grow MiB for a $((total >> 20)) MiB stream"
 echo ok
