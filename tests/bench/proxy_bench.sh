@@ -28,7 +28,7 @@ for c in 1 10 50; do
     pids+=("$px")
     wait_port "$out/px.port"
     "$bin/tokentrace-record" -u "http://127.0.0.1:$(cat "$out/px.port")" -m bench \
-        --classes short-short -n $((c * 4)) -c "$c" -q -f -o "$out/client-c$c.ttrace"
+        --classes short-short -n $((c * 4)) -c "$c" -q --force -o "$out/client-c$c.ttrace"
     kill -INT "$px"
     wait "$px"
     "$bin/tokentrace-analyze" summary --format json "$out/proxy-c$c.ttrace" >"$out/proxy-c$c.json"
