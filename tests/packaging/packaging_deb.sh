@@ -82,6 +82,9 @@ assert_eq "$got" "--detail" "completion of 'tokentrace-analyze summary --de'"
 got=$(PATH="$bin:$PATH" bash -c '. "$1"; COMP_WORDS=(tokentrace-analyze com); COMP_CWORD=1
     _tokentrace tokentrace-analyze; echo "${COMPREPLY[*]}"' _ "$comp")
 assert_eq "$got" "compare" "completion of a command"
+got=$(PATH="$bin:$PATH" bash -c '. "$1"; COMP_WORDS=(tokentrace-analyze ca); COMP_CWORD=1
+    _tokentrace tokentrace-analyze; echo "${COMPREPLY[*]}"' _ "$comp")
+assert_eq "$got" "capacity" "completion of a command added after the completion was written"
 got=$(PATH="$bin:$PATH" bash -c '. "$1"; COMP_WORDS=(tokentrace-record --api-key-e); COMP_CWORD=1
     _tokentrace tokentrace-record; echo "${COMPREPLY[*]}"' _ "$comp")
 assert_eq "$got" "--api-key-env" "completion of a recorder flag"
