@@ -47,9 +47,9 @@ struct run_totals {
 };
 void summary_totals(const struct group_set *set, struct run_totals *t);
 
-/* The p99 of trace t's self-check, ns: its cross-CPU wake-up probe
- * (what network data suffers) when the trace has one, else (older
- * traces) its loop timer's lateness; -1 when it has neither. */
+/* The p99 of trace t's self-check, ns: the larger of its cross-CPU
+ * wake-up probe (what network data suffers; newer traces) and its loop
+ * timer's lateness (a blocked or stopped loop); -1 when it has neither. */
 int64_t summary_self_check_p99_ns(const struct trace_info *t);
 
 /* True when the self-check p99 of trace t exceeds 10% of the trace's ITL

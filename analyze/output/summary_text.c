@@ -22,9 +22,13 @@ void summary_totals(const struct group_set *set, struct run_totals *t)
 
 int64_t summary_self_check_p99_ns(const struct trace_info *t)
 {
-    if (t->wake_probe_samples > 0)
-        return t->wake_probe_p99_ns;
-    return t->loop_lag_samples > 0 ? t->loop_lag_p99_ns : -1;
+    /* the larger of the two: the probe sees wake-ups from idle across
+     * CPUs, the loop's own timer sees the loop blocked or the process
+     * stopped (a stopped process delays the probe's writes too, so the
+     * probe alone would call a frozen recorder punctual) */
+    int64_t probe = t->wake_probe_samples > 0 ? t->wake_probe_p99_ns : -1;
+    int64_t loop = t->loop_lag_samples > 0 ? t->loop_lag_p99_ns : -1;
+    return probe > loop ? probe : loop;
 }
 
 bool summary_self_lag_too_high(const struct group_set *set,
