@@ -11,7 +11,7 @@ if [ "${TT_MAN_PAGES:-OFF}" != ON ]; then
     echo "skipped: no help2man, no man pages"
     exit 77
 fi
-for p in tokentrace-record tokentrace-replay tokentrace-analyze; do
+for p in tokentrace-record tokentrace-replay tokentrace-analyze tokentrace-proxy; do
     page="$TT_BUILD_DIR/packaging/$p.1.gz"
     [ -s "$page" ] || fail "$page missing"
     zcat "$page" >"$T/$p.1"
@@ -22,7 +22,7 @@ for p in tokentrace-record tokentrace-replay tokentrace-analyze; do
     forms=$(awk 'NR==1 || (started && /^       [a-z]/) {print; started=1; next} {exit}' "$T/$p.help" | wc -l)
     got=$(awk '/^\.SH SYNOPSIS/{s=1; next} /^\.SH/{s=0} s && $0 == ".B '"$p"'"' "$T/$p.1" | wc -l)
     assert_eq "$got" "$forms" "$p: usage forms in the SYNOPSIS"
-    ! awk '/^\.SH DESCRIPTION/{d=1; next} /^\.SH/{d=0} d' "$T/$p.1" | grep -qi '^usage' ||
+    ! awk '/^\.SH DESCRIPTION/{d=1; next} /^\.SH/{d=0} d' "$T/$p.1" | grep -qi '^usage:' ||
         fail "$p: the usage line is left in the DESCRIPTION"
     # examples: no paragraph macros inside the no-fill block
     if grep -q '^\.SH EXAMPLES\|^\.SS "examples:"' "$T/$p.1"; then
