@@ -118,6 +118,20 @@ static void json_group_body(struct buf *b, const struct group_set *set,
     }
 }
 
+/* Writes {"n":N,"p50":…,"p99":…,"max":…} with the times in ms: the
+ * recorder's loop lag, its wake-up probe, a proxy's time per chunk. */
+static void json_lateness(struct buf *b, uint64_t n, int64_t p50_ns,
+                          int64_t p99_ns, int64_t max_ns)
+{
+    buf_printf(b, "{\"n\":%llu,\"p50\":", (unsigned long long)n);
+    json_put_double(b, (double)p50_ns / 1e6);
+    buf_puts(b, ",\"p99\":");
+    json_put_double(b, (double)p99_ns / 1e6);
+    buf_puts(b, ",\"max\":");
+    json_put_double(b, (double)max_ns / 1e6);
+    buf_puts(b, "}");
+}
+
 static void json_trace(struct buf *b, const struct trace_info *t)
 {
     char when[40];
@@ -148,37 +162,20 @@ static void json_trace(struct buf *b, const struct trace_info *t)
         json_put_cstr(b, t->labels[i].value);
     }
     buf_puts(b, "},\"recorder_loop_lag_ms\":");
-    if (t->loop_lag_samples) {
-        buf_printf(
-            b, "{\"n\":%llu,\"p50\":", (unsigned long long)t->loop_lag_samples);
-        json_put_double(b, (double)t->loop_lag_p50_ns / 1e6);
-        buf_puts(b, ",\"p99\":");
-        json_put_double(b, (double)t->loop_lag_p99_ns / 1e6);
-        buf_puts(b, ",\"max\":");
-        json_put_double(b, (double)t->loop_lag_max_ns / 1e6);
-        buf_puts(b, "}");
-    } else {
+    if (t->loop_lag_samples)
+        json_lateness(b, t->loop_lag_samples, t->loop_lag_p50_ns,
+                      t->loop_lag_p99_ns, t->loop_lag_max_ns);
+    else
         buf_puts(b, "null");
-    }
     if (t->wake_probe_samples) {
-        buf_printf(b, ",\"recorder_wake_probe_ms\":{\"n\":%llu,\"p50\":",
-                   (unsigned long long)t->wake_probe_samples);
-        json_put_double(b, (double)t->wake_probe_p50_ns / 1e6);
-        buf_puts(b, ",\"p99\":");
-        json_put_double(b, (double)t->wake_probe_p99_ns / 1e6);
-        buf_puts(b, ",\"max\":");
-        json_put_double(b, (double)t->wake_probe_max_ns / 1e6);
-        buf_puts(b, "}");
+        buf_puts(b, ",\"recorder_wake_probe_ms\":");
+        json_lateness(b, t->wake_probe_samples, t->wake_probe_p50_ns,
+                      t->wake_probe_p99_ns, t->wake_probe_max_ns);
     }
     if (t->proxy_chunks) { /* tokentrace-proxy traces only */
-        buf_printf(b, ",\"proxy_added_latency_ms\":{\"n\":%llu,\"p50\":",
-                   (unsigned long long)t->proxy_chunks);
-        json_put_double(b, (double)t->proxy_p50_ns / 1e6);
-        buf_puts(b, ",\"p99\":");
-        json_put_double(b, (double)t->proxy_p99_ns / 1e6);
-        buf_puts(b, ",\"max\":");
-        json_put_double(b, (double)t->proxy_max_ns / 1e6);
-        buf_puts(b, "}");
+        buf_puts(b, ",\"proxy_added_latency_ms\":");
+        json_lateness(b, t->proxy_chunks, t->proxy_p50_ns, t->proxy_p99_ns,
+                      t->proxy_max_ns);
     }
     buf_printf(b, ",\"requests\":%llu,\"complete\":%s,\"damage\":",
                (unsigned long long)t->requests,
