@@ -153,6 +153,12 @@ static int read_elem(struct json_array *a, char *err, size_t errlen)
         if (!in_string && depth == 0)
             break;
     }
+    if (a->elem_len == 0) { /* "[}" or "[1,}": a closer where a value was due */
+        snprintf(err, errlen,
+                 "entry %lld (byte %lld): '%c' where a value was due",
+                 (long long)a->index, (long long)a->elem_offset, c);
+        return -1;
+    }
     a->elem[a->elem_len] = '\0';
     a->state = ST_AFTER;
     return 1;

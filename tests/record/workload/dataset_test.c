@@ -111,6 +111,7 @@ static const struct {
     {"[" SG(T("human", "a")) "] x", WORKLOAD_FORMAT_AUTO, ": byte 51: more after the array's closing ']'"},
     {"[" SG(T("gpt", "a")) "]", WORKLOAD_FORMAT_AUTO, ": no prompts in the workload file (1 entries without a user turn)"},
     {"[]", WORKLOAD_FORMAT_AUTO, ": no prompts"},
+    {"[}", WORKLOAD_FORMAT_AUTO, ": entry 0 (byte 1): '}' where a value was due"},
     {"[{\"messages\":[{\"role\":\"user\",\"content\":5}]}]", WORKLOAD_FORMAT_AUTO,
      ": entry 0 (byte 1): turn 1: \"content\" must be a string"},
     {"{\"messages\":[{\"role\":\"user\",\"content\":\"a\"}]}\n{\"messages\":{}}\n",
