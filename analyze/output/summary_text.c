@@ -69,6 +69,19 @@ static void keep_awake_line(FILE *out, const struct trace_info *t,
     fputc('\n', out);
 }
 
+/* " (FILE, trace N)" after a per-trace line's title when the summary
+ * reads more than one trace; the file name escaped (markdown comes with a
+ * blank line as its prefix). */
+static void which_trace(FILE *out, const struct group_set *set,
+                        const struct trace_info *t, const char *prefix)
+{
+    if (set->n_traces <= 1)
+        return;
+    fputs(" (", out);
+    put_name(out, t->file ? t->file : "?", prefix[0] != '\0');
+    fprintf(out, ", trace %u)", t->index);
+}
+
 /* One line per trace on the recorder's own measurement error. */
 static void self_check_lines(FILE *out, const struct group_set *set,
                              const char *prefix)
@@ -78,12 +91,7 @@ static void self_check_lines(FILE *out, const struct group_set *set,
         if (t->loop_lag_samples == 0)
             continue;
         fprintf(out, "%srecorder self-check", prefix);
-        if (set->n_traces > 1) { /* which trace: its file, escaped */
-            fputs(" (", out);
-            /* markdown comes with a blank line as its prefix */
-            put_name(out, t->file ? t->file : "?", prefix[0] != '\0');
-            fprintf(out, ", trace %u)", t->index);
-        }
+        which_trace(out, set, t, prefix);
         fprintf(out,
                 ": event loop woke late by p50 "
                 "%.3f ms, p99 %.3f ms, max %.3f ms (%llu wake-ups)",
@@ -118,11 +126,7 @@ static void proxy_lines(FILE *out, const struct group_set *set,
         if (t->proxy_chunks == 0)
             continue;
         fprintf(out, "%sproxy added latency", prefix);
-        if (set->n_traces > 1) {
-            fputs(" (", out);
-            put_name(out, t->file ? t->file : "?", prefix[0] != '\0');
-            fprintf(out, ", trace %u)", t->index);
-        }
+        which_trace(out, set, t, prefix);
         fprintf(out,
                 ": upstream receive to client socket per chunk p50 %.3f ms, "
                 "p99 %.3f ms, max %.3f ms (%llu chunks)\n",
