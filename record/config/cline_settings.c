@@ -238,7 +238,9 @@ static int read_all(struct cline_settings *cs, const struct jsonc_doc *doc,
 }
 
 /* True when text[from, to) holds nothing but the rest of a member name,
- * blanks, colons and comments: a value after it has not begun yet. */
+ * blanks, colons, quotes and comments: a value after it has not begun yet
+ * (a quote may be the name's own, on a later line when the name holds a
+ * line break, or one that opens the value). */
 static bool only_separators(const char *text, size_t from, size_t to)
 {
     size_t i = from;
@@ -248,7 +250,8 @@ static bool only_separators(const char *text, size_t from, size_t to)
         i++;
     while (i < to) {
         char c = text[i];
-        if (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == ':') {
+        if (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == ':' ||
+            c == '"') {
             i++;
         } else if (c == '/' && i + 1 < to && text[i + 1] == '/') {
             while (i < to && text[i] != '\n')
