@@ -127,15 +127,6 @@ static void start_attempt(struct run_loop *r, uint64_t k, int64_t scheduled_ns,
         set_fatal(r, rc);
 }
 
-/* The conversation of schedule slot slot, or NULL when its item is a
- * single request. */
-static const struct workload_session *
-slot_session(const struct run_loop *r, const struct schedule_slot *slot)
-{
-    const struct workload_class *c = &r->s->wl->classes[slot->cls];
-    return c->items[slot->round % c->n_items].session;
-}
-
 /* Starts the next request of the schedule (for a session item: a new
  * session, with its first turn); scheduled_ns is its intended send time
  * (-1 in a closed loop), released_ns when the in-flight cap let it go
@@ -148,9 +139,12 @@ static void start_next(struct run_loop *r, int64_t scheduled_ns,
     struct run_session *sess = NULL;
     if (!schedule_slot(&r->sched, r->next_k, &slot))
         return;
-    ws = slot_session(r, &slot);
+    ws = run_session_of_slot(r->s->wl, &slot);
     if (ws) {
-        sess = run_session_start(&r->sessions, r->next_k, ws, slot.warmup);
+        sess = run_session_start(
+            &r->sessions, r->next_k,
+            run_session_global_id(&r->sessions, &r->sched, r->s->wl, r->next_k),
+            ws, slot.warmup);
         if (!sess) {
             set_fatal(r, RUN_E_NOMEM);
             return;
@@ -774,7 +768,7 @@ static uint64_t session_requests(const struct run_loop *r, uint64_t total,
         const struct workload_session *ws;
         if (!schedule_slot(&r->sched, k, &slot))
             break;
-        ws = slot_session(r, &slot);
+        ws = run_session_of_slot(r->s->wl, &slot);
         n += ws ? ws->n_turns : 1;
     }
     return n;
@@ -858,6 +852,7 @@ static void begin_stage(struct run_loop *r, size_t idx)
         r->sched.warmup = 0;
         r->next_k = r->shard_i;
     }
+    run_session_ids_stage(&r->sessions, idx);
     r->send_until_ns = -1;
     if (c->duration_s > 0) {
         run_timer_after(r->deadline, (int64_t)(c->duration_s * 1e9));

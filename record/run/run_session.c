@@ -4,7 +4,34 @@
 #include <stdlib.h>
 #include <string.h>
 
+const struct workload_session *
+run_session_of_slot(const struct workload *wl, const struct schedule_slot *slot)
+{
+    const struct workload_class *c = &wl->classes[slot->cls];
+    return c->items[slot->round % c->n_items].session;
+}
+
+void run_session_ids_stage(struct run_session_list *l, size_t stage)
+{
+    l->stage = stage;
+    l->counted_k = l->counted = 0;
+}
+
+uint32_t run_session_global_id(struct run_session_list *l,
+                               const struct schedule *sched,
+                               const struct workload *wl, uint64_t k)
+{
+    struct schedule_slot slot;
+    /* a shard skips N - 1 slots between two of its own: count them too */
+    for (; l->counted_k < k; l->counted_k++)
+        if (schedule_slot(sched, l->counted_k, &slot) &&
+            run_session_of_slot(wl, &slot))
+            l->counted++;
+    return (uint32_t)(l->stage * RUN_SESSION_STAGE_IDS + l->counted + 1);
+}
+
 struct run_session *run_session_start(struct run_session_list *l, uint64_t k,
+                                      uint32_t id,
                                       const struct workload_session *ws,
                                       bool warmup)
 {
@@ -16,7 +43,7 @@ struct run_session *run_session_start(struct run_session_list *l, uint64_t k,
         free(s);
         return NULL;
     }
-    s->id = ++l->last_id;
+    s->id = id;
     s->slot_k = k;
     s->ws = ws;
     s->warmup = warmup;

@@ -15,10 +15,16 @@
 #include <stdint.h>
 
 #include "cli.h"
+#include "schedule.h"
+#include "workload.h"
 #include "workload_session.h"
 
+/* A sweep stage's sessions are numbered from stage x RUN_SESSION_STAGE_IDS
+ * + 1 (stage 0: from 1), so ids stay unique across stages. */
+#define RUN_SESSION_STAGE_IDS 10000000u
+
 struct run_session {
-    uint32_t id;     /* from 1, in the trace's request records */
+    uint32_t id;     /* run_session_global_id: in the trace's request records */
     uint64_t slot_k; /* the schedule slot: model, class, conversation */
     const struct workload_session *ws;
     bool warmup;
@@ -36,12 +42,37 @@ struct run_session_list {
     struct run_session *head;
     uint64_t n;        /* sessions in progress */
     uint64_t thinking; /* of them: between two turns */
-    uint32_t last_id;
+    /* run_session_global_id's count: the session slots of the global
+     * schedule below counted_k, in stage stage */
+    uint64_t counted_k, counted;
+    size_t stage;
 };
 
-/* A new session on slot k for conversation ws, with the next id of l,
- * linked into l. NULL when out of memory. */
+/* The conversation of schedule slot slot of wl, or NULL when its item is
+ * a single request. */
+const struct workload_session *
+run_session_of_slot(const struct workload *wl,
+                    const struct schedule_slot *slot);
+
+/* Starts the count of session ids over for sweep stage stage (its slots
+ * count from 0 again). */
+void run_session_ids_stage(struct run_session_list *l, size_t stage);
+
+/* The id of the session on global slot k (k at or above every k asked
+ * before in this stage): stage x RUN_SESSION_STAGE_IDS + the number of
+ * session slots of the global schedule sched (of wl) below k, + 1. Every
+ * shard counts the slots of all shards, so a session has the same id on
+ * its shard (--shard I/N) as in one process: merged shards never mix two
+ * sessions, and its think times (a function of the seed, the id and the
+ * turn) are the same wherever it runs. */
+uint32_t run_session_global_id(struct run_session_list *l,
+                               const struct schedule *sched,
+                               const struct workload *wl, uint64_t k);
+
+/* A new session on slot k for conversation ws with id id, linked into l.
+ * NULL when out of memory. */
 struct run_session *run_session_start(struct run_session_list *l, uint64_t k,
+                                      uint32_t id,
                                       const struct workload_session *ws,
                                       bool warmup);
 
