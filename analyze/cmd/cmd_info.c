@@ -26,6 +26,7 @@ struct kind_count {
 /* Counts of the trace being read; reset after each trace's block. */
 struct info_ctx {
     uint64_t requests, ok, warmup;
+    uint64_t interrupted; /* stopped while streaming: not failed */
     struct kind_count *kinds;
     size_t n_kinds;
     unsigned blocks;
@@ -97,10 +98,17 @@ static int info_count(void *ctx, const struct request_metrics *m)
     struct info_ctx *c = ctx;
     c->requests++;
     c->warmup += m->warmup;
-    if (m->ok)
+    switch (metrics_outcome(m)) {
+    case METRICS_OUTCOME_OK:
         c->ok++;
-    else
+        break;
+    case METRICS_OUTCOME_INTERRUPTED: /* as summary: not a failure */
+        c->interrupted++;
+        break;
+    case METRICS_OUTCOME_FAILED:
         count_kind(c, m->error_kind ? m->error_kind : "unknown", m);
+        break;
+    }
     return 0;
 }
 
@@ -229,10 +237,13 @@ static void info_block(void *ctx, const struct trace_info *t)
     row_kv(&b, "labels", t->labels, t->n_labels);
     row_text(&b, "workload", t->workload);
     row_kv(&b, "options", t->options, t->n_options);
-    buf_printf(&b, "| requests | %llu (%llu ok, %llu failed), %llu warmup |\n",
+    buf_printf(&b, "| requests | %llu (%llu ok, %llu failed",
                (unsigned long long)c->requests, (unsigned long long)c->ok,
-               (unsigned long long)(c->requests - c->ok),
-               (unsigned long long)c->warmup);
+               (unsigned long long)(c->requests - c->ok - c->interrupted));
+    if (c->interrupted)
+        buf_printf(&b, ", %llu interrupted",
+                   (unsigned long long)c->interrupted);
+    buf_printf(&b, "), %llu warmup |\n", (unsigned long long)c->warmup);
     buf_puts(&b, "| failed by kind | ");
     if (c->n_kinds > 1)
         qsort(c->kinds, c->n_kinds, sizeof(*c->kinds), cmp_kinds);
@@ -261,7 +272,7 @@ static void info_block(void *ctx, const struct trace_info *t)
     free(c->kinds);
     c->kinds = NULL;
     c->n_kinds = 0;
-    c->requests = c->ok = c->warmup = 0;
+    c->requests = c->ok = c->warmup = c->interrupted = 0;
 }
 
 static void info_help(void)

@@ -78,9 +78,14 @@ static void fill_cells(struct cells *s, const struct compare_cell *c,
 static void side_line(struct buf *b, const char *what,
                       const struct compare_side *s)
 {
-    unsigned long long req = s->set.overall.requests, ok = s->set.overall.ok;
-    buf_printf(b, "%s %s (%zu trace%s, %llu requests, %llu ok)", what, s->file,
+    unsigned long long req = s->set.overall.requests, ok = s->set.overall.ok,
+                       stopped = s->set.overall.interrupted;
+    buf_printf(b, "%s %s (%zu trace%s, %llu requests, %llu ok", what, s->file,
                s->set.n_traces, s->set.n_traces == 1 ? "" : "s", req, ok);
+    /* as summary: the run was stopped while they streamed, not failed */
+    if (stopped)
+        buf_printf(b, ", %llu interrupted", stopped);
+    buf_puts(b, ")");
 }
 
 static void only_lines(struct buf *b, const struct compare_result *r, bool md)
@@ -273,9 +278,11 @@ static void json_side(struct buf *b, const struct compare_side *s)
 {
     buf_puts(b, "{\"file\":");
     json_put_cstr(b, s->file);
-    buf_printf(b, ",\"requests\":%llu,\"ok\":%llu,\"traces\":[",
-               (unsigned long long)s->set.overall.requests,
-               (unsigned long long)s->set.overall.ok);
+    buf_printf(
+        b, ",\"requests\":%llu,\"ok\":%llu,\"interrupted\":%llu,\"traces\":[",
+        (unsigned long long)s->set.overall.requests,
+        (unsigned long long)s->set.overall.ok,
+        (unsigned long long)s->set.overall.interrupted);
     for (size_t i = 0; i < s->set.n_traces; i++) {
         const struct trace_info *t = s->set.traces[i];
         char when[40];

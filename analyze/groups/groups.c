@@ -9,7 +9,6 @@
 #include <strings.h>
 
 #include "duration.h"
-#include "error_kinds.h"
 #include "log.h"
 #include "run_span.h"
 
@@ -472,7 +471,7 @@ static void add_to(struct group_index *ix, struct group *g,
     if (m->open_loop)
         g->open_loop = true;
     if (!m->ok) {
-        if (m->error_kind && strcmp(m->error_kind, ERROR_KIND_INTERRUPTED) == 0)
+        if (metrics_outcome(m) == METRICS_OUTCOME_INTERRUPTED)
             g->interrupted++; /* the client stopped it: not a failure */
         else {
             count_error(ix, g, m);
@@ -541,8 +540,7 @@ static void add_trace_itl(struct group_set *set,
     }
     own = &set->trace_itl[i];
     own->requests++;
-    if (!m->ok &&
-        !(m->error_kind && strcmp(m->error_kind, ERROR_KIND_INTERRUPTED) == 0))
+    if (metrics_outcome(m) == METRICS_OUTCOME_FAILED)
         own->failed++;
     if (!isnan(m->send_lag_ms))
         stats_vec_push(&own->lag, m->send_lag_ms);

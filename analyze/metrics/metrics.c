@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "error_kinds.h"
 #include "stats.h"
 #include "stream_bursts.h"
 
@@ -372,4 +373,13 @@ void metrics_buf_free(struct metrics_buf *buf)
     free(buf->token_ns);
     free(buf->itl_ms);
     memset(buf, 0, sizeof(*buf));
+}
+
+enum metrics_outcome metrics_outcome(const struct request_metrics *m)
+{
+    if (m->ok)
+        return METRICS_OUTCOME_OK;
+    if (m->error_kind && strcmp(m->error_kind, ERROR_KIND_INTERRUPTED) == 0)
+        return METRICS_OUTCOME_INTERRUPTED;
+    return METRICS_OUTCOME_FAILED;
 }

@@ -231,4 +231,17 @@ int metrics_compute(const struct metrics_facts *f, struct metrics_buf *buf,
 /* Frees buf's arrays and zeroes it. NULL-safe. */
 void metrics_buf_free(struct metrics_buf *buf);
 
+/* What became of a request, counted one way by every command (summary,
+ * compare, trend, info, plot): ok; interrupted, when the run was stopped
+ * while it streamed (error kind "interrupted": the client's doing, neither
+ * ok nor a failure of the server); else failed. */
+enum metrics_outcome {
+    METRICS_OUTCOME_OK,
+    METRICS_OUTCOME_FAILED,
+    METRICS_OUTCOME_INTERRUPTED,
+};
+
+/* m's outcome (m computed by metrics_compute). Can't fail. */
+enum metrics_outcome metrics_outcome(const struct request_metrics *m);
+
 #endif

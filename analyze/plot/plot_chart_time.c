@@ -28,10 +28,19 @@ static int cmp_start(const void *a, const void *b)
     return x < y ? -1 : (x > y);
 }
 
-/* True when a request is drawn as a success (with its first token). */
+/* True when a request is drawn as a bar of its class: a success with its
+ * first token, or one the run stopped (interrupted: not a failure; a thin
+ * bar to its end when it was stopped before its first token). */
 static bool drawn_ok(const struct plot_req *r)
 {
-    return r->ok && isfinite(r->first_s) && isfinite(r->end_s);
+    return (r->interrupted || (r->ok && isfinite(r->first_s))) &&
+           isfinite(r->end_s);
+}
+
+/* Where the thick (streaming) part of r's bar starts. */
+static double bar_first_s(const struct plot_req *r)
+{
+    return isfinite(r->first_s) ? r->first_s : r->end_s;
 }
 
 /* timeline.dat: a bar block per class, then one for failed requests;
@@ -42,7 +51,8 @@ static int write_timeline(const struct plot_ctx *c, FILE *dat,
     const struct plot_data *d = c->d;
     struct plot_blocks bl = {0};
     const struct plot_req **order = malloc((d->n_reqs + 1) * sizeof(*order));
-    size_t n = 0, stride, shown = 0, failed = 0, failed_all = 0, *y;
+    size_t n = 0, stride, shown = 0, failed = 0, failed_all = 0, stopped = 0,
+           *y;
     int index = 0;
     char title[600];
     if (!order)
@@ -51,8 +61,10 @@ static int write_timeline(const struct plot_ctx *c, FILE *dat,
         if (isfinite(d->reqs[i].start_s) && isfinite(d->reqs[i].end_s))
             order[n++] = &d->reqs[i];
     qsort(order, n, sizeof(*order), cmp_start);
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         failed_all += !drawn_ok(order[i]);
+        stopped += order[i]->interrupted;
+    }
     stride = n > TIMELINE_MAX_BARS
                  ? (n + TIMELINE_MAX_BARS - 1) / TIMELINE_MAX_BARS
                  : 1;
@@ -81,7 +93,7 @@ static int write_timeline(const struct plot_ctx *c, FILE *dat,
             const struct plot_req *r = order[i];
             if (r->cls == k && drawn_ok(r))
                 fprintf(dat, "%zu %.6f %.6f %.6f\n", y[i], r->start_s,
-                        r->first_s, r->end_s);
+                        bar_first_s(r), r->end_s);
         }
     }
     if (failed) {
@@ -94,15 +106,17 @@ static int write_timeline(const struct plot_ctx *c, FILE *dat,
         }
     }
     {
-        char sample[64] = "", fails[64] = "";
+        char sample[64] = "", fails[64] = "", stops[64] = "";
         if (stride > 1)
             snprintf(sample, sizeof(sample), "1 in %zu of ", stride);
         if (failed_all)
             snprintf(fails, sizeof(fails), " - %zu failed (red x)", failed_all);
+        if (stopped) /* as summary counts them: neither ok nor failed */
+            snprintf(stops, sizeof(stops), " - %zu interrupted", stopped);
         snprintf(title, sizeof(title),
-                 "Request timeline: %s%zu requests%s%s - thin: waiting for the "
-                 "first token / thick: streaming",
-                 sample, n, stride > 1 ? " by start time" : "", fails);
+                 "Request timeline: %s%zu requests%s%s%s - thin: waiting for "
+                 "the first token / thick: streaming",
+                 sample, n, stride > 1 ? " by start time" : "", fails, stops);
     }
     plot_blocks_vars(&bl, &out->vars);
     plot_var_int(&out->vars, "nfailed", failed ? 1 : 0);

@@ -175,13 +175,15 @@ static int plot_data_add(void *ctx, const struct request_metrics *m_in)
     r->trace = m->trace->index;
     r->id = m->id;
     r->ok = m->ok;
+    r->interrupted = metrics_outcome(m) == METRICS_OUTCOME_INTERRUPTED;
     r->ttft_ms = m->ttft_ms;
     r->tpot_ms = m->tpot_ms;
     r->latency_ms = m->latency_ms;
     r->out_tokens =
         m->ok && m->output_tokens >= 0 ? (double)m->output_tokens : NAN;
     r->start_s = since(zero, m->start_ns);
-    r->first_s = m->ok ? since(zero, m->first_token_ns) : NAN;
+    /* an interrupted request streamed until it was stopped: its bar */
+    r->first_s = m->ok || r->interrupted ? since(zero, m->first_token_ns) : NAN;
     r->end_s = since(zero, m->end_ns);
     r->in_tokens = m->ok && m->input_tokens >= 0 ? (double)m->input_tokens
                    : m->ok && m->input_tokens_est >= 0

@@ -20,6 +20,8 @@ struct plot_req {
     uint32_t trace;      /* index of the trace (struct trace_info.index) */
     uint32_t id;
     bool ok;
+    bool interrupted; /* the run was stopped while it streamed: not failed
+                         (metrics_outcome) */
     double ttft_ms, tpot_ms, latency_ms; /* NAN unknown or failed */
     double out_tokens;                   /* NAN unknown */
     double start_s, first_s, end_s;      /* seconds since the trace's run start,

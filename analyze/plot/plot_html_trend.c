@@ -86,7 +86,7 @@ void plot_html_trend(FILE *out, const struct trend_set *set)
         fputs("</td>", out);
         plot_html_count_cell(out, r->n_traces);
         plot_html_count_cell(out, r->requests);
-        plot_html_count_cell(out, r->requests - r->ok);
+        plot_html_count_cell(out, trend_row_failed(r));
         for (int m = 0; m < TR_COUNT; m++) {
             p50_cells(out, r, prev, m);
             plot_html_num_cell(out, r->sum[m].n ? r->sum[m].p99 : NAN);

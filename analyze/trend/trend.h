@@ -29,6 +29,8 @@ struct trend_row {
      * runs of one model are two rows, never merged. */
     char *api;
     uint64_t requests, ok; /* warmup excluded */
+    uint64_t interrupted;  /* the run was stopped while they streamed:
+                              not failed (metrics_outcome) */
     unsigned *traces;      /* indexes of the traces contributing */
     size_t n_traces;
     struct stats_vec v[TR_COUNT];
@@ -68,6 +70,9 @@ void trend_free(struct trend_set *set);
  * mono_zero_ns) ("unknown" when the trace has no wall-clock zero). */
 void trend_period(const struct request_metrics *m, bool by_week, char *out,
                   size_t size);
+
+/* r's failed requests: neither ok nor interrupted (as summary counts). */
+uint64_t trend_row_failed(const struct trend_row *r);
 
 /* Output formats. Return 0 or -1 when out could not be written. */
 int trend_write_table(FILE *out, const struct trend_set *set);

@@ -118,6 +118,11 @@ static int note_trace(struct trend_row *r, unsigned index)
     return 0;
 }
 
+uint64_t trend_row_failed(const struct trend_row *r)
+{
+    return r->requests - r->ok - r->interrupted;
+}
+
 /* request_sink: adds a request to its row (warmup requests are left out). */
 static int trend_add(void *ctx, const struct request_metrics *m)
 {
@@ -136,6 +141,8 @@ static int trend_add(void *ctx, const struct request_metrics *m)
         return -1;
     }
     r->requests++;
+    if (metrics_outcome(m) == METRICS_OUTCOME_INTERRUPTED)
+        r->interrupted++;
     if (!m->ok)
         return 0;
     r->ok++;

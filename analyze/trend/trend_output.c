@@ -22,6 +22,22 @@ static int write_buf(FILE *out, struct buf *b)
     return ferror(out) ? -1 : 0;
 }
 
+/* "N interrupted ..." when the runs were stopped while requests streamed:
+ * those are neither n nor failed, as in summary. */
+static void interrupted_line(struct buf *b, const struct trend_set *set,
+                             const char *lead)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < set->n_rows; i++)
+        n += set->rows[i]->interrupted;
+    if (n)
+        buf_printf(b,
+                   "%s%llu request%s interrupted (the run was stopped while "
+                   "%s streamed): not counted as failed\n",
+                   lead, (unsigned long long)n, n == 1 ? "" : "s",
+                   n == 1 ? "it" : "they");
+}
+
 static const char *period_name(const struct trend_set *set)
 {
     return set->by_week ? "ISO week (UTC)" : "day (UTC)";
@@ -101,7 +117,7 @@ int trend_write_table(FILE *out, const struct trend_set *set)
         }
         buf_printf(&b, " %6zu %6llu %6llu %9s %9s %9s %9s %9s %9s\n",
                    r->n_traces, (unsigned long long)r->ok,
-                   (unsigned long long)(r->requests - r->ok), c[0], c[1], c[2],
+                   (unsigned long long)trend_row_failed(r), c[0], c[1], c[2],
                    c[3], c[4], c[5]);
     }
     if (set->mixed_api)
@@ -109,6 +125,7 @@ int trend_write_table(FILE *out, const struct trend_set *set)
                      "and a completions run of one model are two rows)\n");
     buf_puts(&b,
              "\ntimes in ms; n = requests that succeeded (warmup excluded)\n");
+    interrupted_line(&b, set, "");
     return write_buf(out, &b);
 }
 
@@ -146,9 +163,10 @@ int trend_write_markdown(FILE *out, const struct trend_set *set)
         }
         buf_printf(&b, " | %zu | %llu | %llu | %s | %s | %s | %s | %s | %s |\n",
                    r->n_traces, (unsigned long long)r->ok,
-                   (unsigned long long)(r->requests - r->ok), c[0], c[1], c[2],
+                   (unsigned long long)trend_row_failed(r), c[0], c[1], c[2],
                    c[3], c[4], c[5]);
     }
+    interrupted_line(&b, set, "\n");
     return write_buf(out, &b);
 }
 
@@ -163,7 +181,8 @@ int trend_write_csv(FILE *out, const struct trend_set *set)
         buf_printf(&b, ",%.*s_n,%.*s_p50_ms,%.*s_p99_ms", (int)n, key, (int)n,
                    key, (int)n, key);
     }
-    buf_puts(&b, ",api\n"); /* appended: older columns keep their place */
+    /* appended: older columns keep their place */
+    buf_puts(&b, ",api,interrupted\n");
     for (size_t i = 0; i < set->n_rows; i++) {
         const struct trend_row *r = set->rows[i];
         csv_put_field(&b, r->period);
@@ -173,7 +192,7 @@ int trend_write_csv(FILE *out, const struct trend_set *set)
         csv_put_field(&b, r->class_name);
         buf_printf(&b, ",%zu,%llu,%llu,%llu", r->n_traces,
                    (unsigned long long)r->requests, (unsigned long long)r->ok,
-                   (unsigned long long)(r->requests - r->ok));
+                   (unsigned long long)trend_row_failed(r));
         for (int k = 0; k < TR_COUNT; k++) {
             buf_printf(&b, ",%zu,", r->sum[k].n);
             num_put(&b, r->sum[k].n ? r->sum[k].p50 : NAN, 6);
@@ -182,7 +201,7 @@ int trend_write_csv(FILE *out, const struct trend_set *set)
         }
         buf_puts(&b, ",");
         csv_put_field(&b, r->api);
-        buf_puts(&b, "\n");
+        buf_printf(&b, ",%llu\n", (unsigned long long)r->interrupted);
     }
     return write_buf(out, &b);
 }
@@ -225,8 +244,9 @@ int trend_write_json(FILE *out, const struct trend_set *set)
         buf_puts(&b, ",\"traces\":[");
         for (size_t k = 0; k < r->n_traces; k++)
             buf_printf(&b, "%s%u", k ? "," : "", r->traces[k]);
-        buf_printf(&b, "],\"requests\":%llu,\"ok\":%llu",
-                   (unsigned long long)r->requests, (unsigned long long)r->ok);
+        buf_printf(&b, "],\"requests\":%llu,\"ok\":%llu,\"interrupted\":%llu",
+                   (unsigned long long)r->requests, (unsigned long long)r->ok,
+                   (unsigned long long)r->interrupted);
         for (int k = 0; k < TR_COUNT; k++) {
             buf_printf(&b, ",\"%s\":{\"n\":%zu,\"p50\":", trend_metrics[k].key,
                        r->sum[k].n);
