@@ -31,9 +31,22 @@ static bool kept_key(const struct share_fill *f)
     return false;
 }
 
+static bool key_is(const struct share_fill *f, const char *name)
+{
+    size_t n = strlen(name);
+    return f->have_key && f->key_len == n && memcmp(f->key, name, n) == 0;
+}
+
 static bool key_is_error(const struct share_fill *f)
 {
-    return f->have_key && f->key_len == 5 && memcmp(f->key, "error", 5) == 0;
+    return key_is(f, "error");
+}
+
+/* The line being read is an SSE "error:" field (llama.cpp's errors). */
+static bool error_field_line(const struct share_fill *f)
+{
+    return f->line_len == sizeof f->line_head &&
+           memcmp(f->line_head, "error:", sizeof f->line_head) == 0;
 }
 
 static bool top_is_object(const struct share_fill *f)
@@ -48,7 +61,8 @@ static bool top_in_error(const struct share_fill *f)
 
 static void push(struct share_fill *f, uint8_t c)
 {
-    bool err = top_in_error(f) || (top_is_object(f) && key_is_error(f));
+    bool err = top_in_error(f) || (top_is_object(f) && key_is_error(f)) ||
+               (f->depth == 0 && !f->deeper && error_field_line(f));
     if (f->depth == SHARE_FILL_DEPTH) {
         f->deeper++;
     } else {
@@ -73,6 +87,8 @@ static void pop(struct share_fill *f)
 /* A byte outside any string. */
 static void out_byte(struct share_fill *f, uint8_t c)
 {
+    if (c == '\n' || c == '\r')
+        f->line_len = 0;
     if (c == '\n') {
         if (++f->line_ends >= 2)
             reset_levels(f);
@@ -80,6 +96,9 @@ static void out_byte(struct share_fill *f, uint8_t c)
     }
     if (c != '\r')
         f->line_ends = 0;
+    if (f->depth == 0 && !f->deeper && f->line_len < sizeof f->line_head &&
+        c != '\r')
+        f->line_head[f->line_len++] = (char)c;
     switch (c) {
     case '{':
     case '[':
@@ -103,6 +122,8 @@ static void out_byte(struct share_fill *f, uint8_t c)
         } else {
             f->fill = !top_in_error(f) &&
                       !(top_is_object(f) && (kept_key(f) || key_is_error(f)));
+            f->value_of_object = top_is_object(f) && key_is(f, "object");
+            f->value_len = 0;
             f->have_key = false;
         }
         f->seq_pos = f->seq_len = 0;
@@ -185,13 +206,20 @@ static uint8_t str_byte(struct share_fill *f, uint8_t c)
     if (c == '\n' || c == '\r') { /* no JSON string holds one raw */
         reset_levels(f);
         f->line_ends = c == '\n';
+        f->line_len = 0;
         return c;
     }
     if (c == '"') {
         if (f->is_key) {
             f->have_key = f->key_len <= SHARE_FILL_KEY;
             f->expect_key = false;
+        } else if (f->value_of_object && f->value_len == 5 &&
+                   memcmp(f->value, "error", 5) == 0 && top_is_object(f)) {
+            /* "object":"error": the object is the error itself (vLLM);
+             * its members from here on are the server's words */
+            f->in_error[f->depth - 1] = true;
         }
+        f->value_of_object = false;
         f->state = ST_OUT;
         return c;
     }
@@ -205,6 +233,11 @@ static uint8_t str_byte(struct share_fill *f, uint8_t c)
             f->key[f->key_len] = (char)c;
         f->key_len++;
         return c;
+    }
+    if (f->value_of_object) {
+        if (f->value_len < sizeof f->value)
+            f->value[f->value_len] = (char)c;
+        f->value_len += f->value_len <= sizeof f->value;
     }
     if (!f->fill)
         return c;
@@ -225,6 +258,7 @@ void share_fill_run(struct share_fill *f, uint8_t *p, size_t n)
             break;
         case ST_ESC:
             f->state = ST_STR;
+            f->value_of_object = false; /* an escape: not a plain "error" */
             if (f->is_key) {
                 f->key_len = SHARE_FILL_KEY + 1; /* escaped: never kept */
             } else if (c == 'u' && f->fill) {

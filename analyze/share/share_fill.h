@@ -7,8 +7,10 @@
  * Member names, numbers, true/false/null, the JSON punctuation, the SSE
  * lines around the JSON, escapes' lengths and every byte outside strings
  * stay. Kept too: the string values of the member names in the keep list
- * (e.g. "model", "role", "finish_reason") and everything inside an "error"
- * member (the server's own error text). Filler, byte for byte: an ASCII
+ * (e.g. "model", "role", "finish_reason") and the server's own error
+ * text: everything inside an "error" member, the members after
+ * "object":"error" in an object (vLLM's bare error event), and the JSON
+ * of an SSE "error:" field line (llama.cpp). Filler, byte for byte: an ASCII
  * character other than space and tab becomes 'x'; the lead byte of a 2-, 3-
  * or 4-byte UTF-8 sequence and its continuation bytes become the bytes of
  * "é", "一" or "😀"; a \uXXXX escape becomes one that decodes to the same
@@ -39,10 +41,15 @@ struct share_fill {
     size_t key_len;
     uint8_t seq[4]; /* the filler UTF-8 sequence being written */
     uint8_t seq_pos, seq_len;
-    uint8_t hex_n;     /* \u digits read so far */
-    char hex[4];       /* and their values, lowercase */
-    uint8_t line_ends; /* consecutive line ends outside strings */
-    uint64_t filled;   /* bytes of string contents replaced so far */
+    uint8_t hex_n;        /* \u digits read so far */
+    char hex[4];          /* and their values, lowercase */
+    uint8_t line_ends;    /* consecutive line ends outside strings */
+    char line_head[6];    /* the first bytes of the line, outside JSON */
+    uint8_t line_len;     /* of them, so far (up to sizeof line_head) */
+    bool value_of_object; /* the string read is the value of "object" */
+    char value[6];        /* and its first bytes */
+    uint8_t value_len;
+    uint64_t filled; /* bytes of string contents replaced so far */
 };
 
 /* Starts a fill over a new body with the member names in keep (a

@@ -9,7 +9,8 @@
 #include "check.h"
 #include "share_fill.h"
 
-static const char *const keep[] = {"model", "role", "finish_reason", NULL};
+static const char *const keep[] = {"model", "role", "finish_reason", "object",
+                                   NULL};
 
 struct fill_case {
     const char *in, *want;
@@ -39,6 +40,31 @@ static const struct fill_case cases[] = {
     {"{\"error\":{\"message\":\"bad key\",\"d\":{\"m\":\"q\"}},\"z\":\"q\"}",
      "{\"error\":{\"message\":\"bad key\",\"d\":{\"m\":\"q\"}},\"z\":\"x\"}"},
     {"{\"error\":\"quota\"}", "{\"error\":\"quota\"}"},
+    /* vLLM's bare error event: the members after "object":"error" stay */
+    {"data: {\"object\":\"error\",\"message\":\"too long\",\"code\":400}\n\n",
+     "data: {\"object\":\"error\",\"message\":\"too long\",\"code\":400}\n\n"},
+    {"{\"message\":\"m\",\"object\":\"error\",\"type\":\"t\",\"d\":{\"x\":"
+     "\"y\"}}",
+     "{\"message\":\"x\",\"object\":\"error\",\"type\":\"t\",\"d\":{\"x\":"
+     "\"y\"}}"},
+    /* not an error object: a chunk, an escaped or a nested "error" value */
+    {"{\"object\":\"chat.completion.chunk\",\"c\":\"ab\"}",
+     "{\"object\":\"chat.completion.chunk\",\"c\":\"xx\"}"},
+    {"{\"object\":\"err\\u006fr\",\"message\":\"m\"}",
+     "{\"object\":\"err\\u006fr\",\"message\":\"x\"}"},
+    {"{\"object\":\"errors\",\"message\":\"m\"}",
+     "{\"object\":\"errors\",\"message\":\"x\"}"},
+    {"{\"a\":{\"object\":\"error\"},\"message\":\"m\"}",
+     "{\"a\":{\"object\":\"error\"},\"message\":\"x\"}"},
+    /* llama.cpp's SSE error field: its JSON stays; only that line */
+    {"data: {\"c\":\"ab\"}\n\nerror: {\"code\":500,\"message\":\"no ctx\"}\n\n"
+     "data: {\"c\":\"cd\"}\n\n",
+     "data: {\"c\":\"xx\"}\n\nerror: {\"code\":500,\"message\":\"no ctx\"}\n\n"
+     "data: {\"c\":\"xx\"}\n\n"},
+    {"error: {\"message\":\"first\"}\r\n\r\ndata: [DONE]\r\n\r\n",
+     "error: {\"message\":\"first\"}\r\n\r\ndata: [DONE]\r\n\r\n"},
+    {"data: {\"c\":\"error: x\"}\n\nerrors: {\"m\":\"ab\"}\n\n",
+     "data: {\"c\":\"xxxxxx x\"}\n\nerrors: {\"m\":\"xx\"}\n\n"},
     /* SSE around the JSON stays; text outside containers stays */
     {"event: delta\ndata: {\"delta\":{\"content\":\"Hi\"},"
      "\"finish_reason\":\"stop\"}\n\ndata: [DONE]\n\n",
