@@ -61,8 +61,10 @@ on_pty() {
 import fcntl, os, pty, struct, sys, termios
 pid, fd = pty.fork()
 if pid == 0:
+    # the size is set before the exec: set by the parent, it raced the
+    # child's first look at it on a loaded machine (80 columns then)
+    fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))
     os.execvp(sys.argv[1], sys.argv[1:])
-fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))
 out = b""
 while True:
     try:
