@@ -381,7 +381,8 @@ static bool responses_piece(const char *type, bool *reasoning, bool *tool)
 }
 
 /* A Responses API terminal event's response object: usage (input_tokens,
- * output_tokens, output_tokens_details.reasoning_tokens), the finish
+ * output_tokens, output_tokens_details.reasoning_tokens,
+ * input_tokens_details.cached_tokens), the finish
  * (status "completed", or incomplete_details.reason) and the end. */
 static void responses_end(struct stream_state *s, int64_t t_ns, const cJSON *r,
                           bool incomplete)
@@ -395,6 +396,9 @@ static void responses_end(struct stream_state *s, int64_t t_ns, const cJSON *r,
         stream_count(u, "input_tokens", &s->usage_input_tokens);
         if (cJSON_IsObject(det))
             stream_count(det, "reasoning_tokens", &s->usage_reasoning_tokens);
+        stream_count(
+            cJSON_GetObjectItemCaseSensitive(u, "input_tokens_details"),
+            "cached_tokens", &s->usage_cached_tokens);
     }
     if (incomplete)
         stream_finish_reason(

@@ -39,6 +39,7 @@ struct se_case {
     uint8_t first_flags; /* STREAM_TOK_CONTENT aside (test_content_flags) */
     uint32_t bare;       /* OpenAI events with choices and no text */
     int64_t usage_at;    /* usage_ns when not 0 */
+    int64_t cached;      /* usage_cached_tokens + 1 when not 0 */
 };
 
 /* clang-format off */
@@ -325,7 +326,7 @@ static const struct se_case cases[] = {
               ANT("response.completed",
                   "{\"type\":\"response.completed\",\"response\":{"
                   "\"status\":\"completed\",\"usage\":{\"input_tokens\":"
-                  "25,\"input_tokens_details\":{\"cached_tokens\":0},"
+                  "25,\"input_tokens_details\":{\"cached_tokens\":7},"
                   "\"output_tokens\":15,\"output_tokens_details\":{"
                   "\"reasoning_tokens\":4}}}}")},
      .w = W(4, 1, 2, 3, 4, 15, 25, 5),
@@ -334,7 +335,8 @@ static const struct se_case cases[] = {
      .text_chars = 11,
      .finish = "completed",
      .first_flags = STREAM_TOK_REASONING,
-     .usage_at = 5},
+     .usage_at = 5,
+     .cached = 7 + 1},
     {.name = "responses: incomplete at max_output_tokens",
      .api = API_OPENAI_RESPONSES,
      .recv = {ANT("response.output_text.delta",
@@ -437,6 +439,8 @@ static void check_full(const struct se_case *c, const struct stream_state *s)
         CHECK_I(c, s->bare_choices, c->bare);
     if (c->usage_at)
         CHECK_I(c, s->usage_ns, c->usage_at);
+    if (c->cached)
+        CHECK_I(c, s->usage_cached_tokens, c->cached - 1);
     if (c->error_type)
         CHECK_MSG(strcmp(s->error_type, c->error_type) == 0 &&
                       strcmp(s->error_message, c->error_message) == 0,
@@ -459,6 +463,7 @@ static void check_same(const struct se_case *c, const struct stream_state *a,
             a->text_bytes == b->text_bytes && a->text_chars == b->text_chars &&
             a->usage_output_tokens == b->usage_output_tokens &&
             a->usage_input_tokens == b->usage_input_tokens &&
+            a->usage_cached_tokens == b->usage_cached_tokens &&
             a->done_seen == b->done_seen &&
             a->stream_errors == b->stream_errors &&
             a->comments == b->comments && a->pings == b->pings &&

@@ -69,6 +69,11 @@ start_replay --synthetic 'ttft=5ms,tpot=1ms,tokens=4,cache=100000'
 d=$(dump "$T/cache.ttrace")
 assert_eq "$(jqs "$d" '[.[]|select(.kind=="chunk")|.data // ""|capture("\"cached_tokens\":(?<n>[0-9]+)")|.n|tonumber]|(.[0] == 0 and .[-1] > 0)')" \
     true "cached_tokens in response.completed"
+# and the analyzer reads them (usage.input_tokens_details.cached_tokens)
+"$TT_ANALYZE" requests --format json "$T/cache.ttrace" >"$T/req.json" || fail "cache requests exit $?"
+assert_eq "$(jq -rs 'map(.cached_tokens)|(.[0] == 0 and .[-1] > 0)' "$T/req.json")" \
+    true "analyzer's cached_tokens from response.completed"
+assert_eq "$(jq -rs '.[-1].cached_tokens < .[-1].input_tokens' "$T/req.json")" true "cached below input"
 start_replay --synthetic 'ttft=20ms,tpot=2ms,tokens=12' --fault response-failed@m-failed
 
 # the doctor: OK for the healthy model, FAIL naming response.failed's error
