@@ -223,9 +223,10 @@ admitted(struct replay_server *srv, const struct replay_req_info *info,
                           (info->cached_tokens > 0 ? info->cached_tokens : 0)) /
                          1000;
     timed->ttft_per_1k_ns = 0;
-    replay_capacity_admit(&srv->capacity[slot], arrival, timed->ttft_ns,
-                          replay_synth_output_tokens(p, info->max_tokens),
-                          p->tpot_ns, p->batch_tpot_ns, &a);
+    replay_capacity_admit(
+        &srv->capacity[slot], arrival, timed->ttft_ns,
+        replay_synth_output_tokens(p, info->max_tokens, info->min_tokens),
+        p->tpot_ns, p->batch_tpot_ns, &a);
     timed->ttft_ns += a.queue_ns;
     timed->tpot_ns = a.tpot_ns;
     return timed;
@@ -292,6 +293,8 @@ static void serve_api(struct replay_server *srv, struct evhttp_request *req,
         reply_error(srv, req, log_id, api, 400, err);
         return;
     }
+    if (synth_spec_lookup(&cfg->synth, info.model)->count_words)
+        info.input_tokens = info.input_words;
     faults = replay_faults_pick(cfg->faults, cfg->n_faults, info.model,
                                 &srv->fault_rng);
     if (FAULT_HAS(faults, FAULT_LEAKY_HEADERS))

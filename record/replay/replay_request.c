@@ -6,72 +6,94 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Counts UTF-8 characters (bytes that are not continuation bytes). */
-static int64_t utf8_chars(const char *s)
+/* What a prompt's text counts: UTF-8 characters, and "words" (a run of
+ * letters, digits or non-ASCII bytes is one, every other byte that is not
+ * white space one more), the replay server's own tokenizer (count=words),
+ * which also adds REPLAY_WORDS_PER_MESSAGE a message, as a chat template
+ * does. */
+struct text_count {
+    int64_t chars;
+    int64_t words;
+};
+
+static bool word_byte(unsigned char c)
 {
-    int64_t n = 0;
-    for (; *s; s++) {
-        if (((unsigned char)*s & 0xC0) != 0x80)
-            n++;
-    }
-    return n;
+    return c >= 0x80 || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+           (c >= 'A' && c <= 'Z') || c == '_';
 }
 
-/* Characters of a content value: a string, or an array of parts whose
- * "text" (or string items) count. Other shapes (images...) count 0. */
-static int64_t content_chars(const cJSON *c)
+/* Adds the counts of s to *n. */
+static void count_text(const char *s, struct text_count *n)
+{
+    bool in_word = false;
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if ((c & 0xC0) != 0x80)
+            n->chars++;
+        if (word_byte(c)) {
+            n->words += !in_word;
+            in_word = true;
+        } else {
+            in_word = false;
+            n->words += !(c == ' ' || c == '\t' || c == '\n' || c == '\r');
+        }
+    }
+}
+
+/* Counts a content value: a string, or an array of parts whose "text"
+ * (or string items) count. Other shapes (images...) count 0. */
+static void count_content(const cJSON *c, struct text_count *n)
 {
     const cJSON *part;
-    int64_t n = 0;
 
-    if (cJSON_IsString(c))
-        return utf8_chars(c->valuestring);
+    if (cJSON_IsString(c)) {
+        count_text(c->valuestring, n);
+        return;
+    }
     if (!cJSON_IsArray(c))
-        return 0;
+        return;
     cJSON_ArrayForEach(part, c)
     {
         const cJSON *text = cJSON_GetObjectItemCaseSensitive(part, "text");
         if (cJSON_IsString(part))
-            n += utf8_chars(part->valuestring);
+            count_text(part->valuestring, n);
         else if (cJSON_IsString(text))
-            n += utf8_chars(text->valuestring);
+            count_text(text->valuestring, n);
     }
-    return n;
 }
 
-/* Sums the characters of every message's content. */
-static int64_t messages_chars(const cJSON *messages)
+/* Counts every message's content. */
+static void count_messages(const cJSON *messages, struct text_count *n)
 {
     const cJSON *m;
-    int64_t n = 0;
 
     if (!cJSON_IsArray(messages))
-        return 0;
+        return;
     cJSON_ArrayForEach(m, messages)
     {
-        n += content_chars(cJSON_GetObjectItemCaseSensitive(m, "content"));
+        n->words += REPLAY_WORDS_PER_MESSAGE;
+        count_content(cJSON_GetObjectItemCaseSensitive(m, "content"), n);
     }
-    return n;
 }
 
-/* Characters of a Responses API "input": a string, or an array of items
+/* Counts a Responses API "input": a string, or an array of items
  * (messages with a content string or parts; a bare part's "text"). */
-static int64_t input_chars(const cJSON *input)
+static void count_input(const cJSON *input, struct text_count *n)
 {
     const cJSON *it;
-    int64_t n = 0;
 
-    if (cJSON_IsString(input))
-        return utf8_chars(input->valuestring);
+    if (cJSON_IsString(input)) {
+        count_text(input->valuestring, n);
+        return;
+    }
     if (!cJSON_IsArray(input))
-        return 0;
+        return;
     cJSON_ArrayForEach(it, input)
     {
         const cJSON *c = cJSON_GetObjectItemCaseSensitive(it, "content");
-        n += c ? content_chars(c)
-               : content_chars(cJSON_GetObjectItemCaseSensitive(it, "text"));
+        n->words += REPLAY_WORDS_PER_MESSAGE;
+        count_content(c ? c : cJSON_GetObjectItemCaseSensitive(it, "text"), n);
     }
-    return n;
 }
 
 /* Reads a positive integer limit; returns 0 (absent: *v untouched) or -1. */
@@ -95,11 +117,13 @@ int replay_request_parse(enum api_kind api, const char *body, size_t len,
 {
     cJSON *root = cJSON_ParseWithLength(body, len);
     const cJSON *model, *stream, *opts;
+    struct text_count n = {0, 0};
     int rc = -1;
 
     memset(out, 0, sizeof(*out));
     out->api = api;
     out->max_tokens = -1;
+    out->min_tokens = -1;
     out->cached_tokens = -1;
     if (root == NULL) {
         snprintf(err, errlen, "request body is not valid JSON");
@@ -127,7 +151,8 @@ int replay_request_parse(enum api_kind api, const char *body, size_t len,
     opts = cJSON_GetObjectItemCaseSensitive(root, "stream_options");
     out->include_usage =
         cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(opts, "include_usage"));
-    if (read_limit(root, "max_tokens", &out->max_tokens, err, errlen) != 0)
+    if (read_limit(root, "max_tokens", &out->max_tokens, err, errlen) != 0 ||
+        read_limit(root, "min_tokens", &out->min_tokens, err, errlen) != 0)
         goto done;
     if (api == API_OPENAI_CHAT &&
         read_limit(root, "max_completion_tokens", &out->max_tokens, err,
@@ -139,21 +164,19 @@ int replay_request_parse(enum api_kind api, const char *body, size_t len,
         if (read_limit(root, "max_output_tokens", &out->max_tokens, err,
                        errlen) != 0)
             goto done;
-        out->input_chars =
-            input_chars(cJSON_GetObjectItemCaseSensitive(root, "input")) +
-            content_chars(
-                cJSON_GetObjectItemCaseSensitive(root, "instructions"));
+        count_input(cJSON_GetObjectItemCaseSensitive(root, "input"), &n);
+        count_content(cJSON_GetObjectItemCaseSensitive(root, "instructions"),
+                      &n);
     } else if (api == API_OPENAI_COMPLETIONS) {
-        out->input_chars =
-            content_chars(cJSON_GetObjectItemCaseSensitive(root, "prompt"));
+        count_content(cJSON_GetObjectItemCaseSensitive(root, "prompt"), &n);
     } else {
-        out->input_chars =
-            messages_chars(cJSON_GetObjectItemCaseSensitive(root, "messages"));
+        count_messages(cJSON_GetObjectItemCaseSensitive(root, "messages"), &n);
         if (api == API_ANTHROPIC)
-            out->input_chars +=
-                content_chars(cJSON_GetObjectItemCaseSensitive(root, "system"));
+            count_content(cJSON_GetObjectItemCaseSensitive(root, "system"), &n);
     }
+    out->input_chars = n.chars;
     out->input_tokens = out->input_chars / 4;
+    out->input_words = n.words + (n.words > 0 ? REPLAY_WORDS_PER_PROMPT : 0);
     rc = 0;
 done:
     cJSON_Delete(root);

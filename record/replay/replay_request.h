@@ -11,6 +11,10 @@
 #define REPLAY_MODEL_MAX 256
 #define REPLAY_DEFAULT_MODEL "replay-model"
 
+/* count=words: what the template adds, per message and per prompt. */
+#define REPLAY_WORDS_PER_MESSAGE 4
+#define REPLAY_WORDS_PER_PROMPT 3
+
 struct replay_req_info {
     enum api_kind api;
     char model[REPLAY_MODEL_MAX]; /* REPLAY_DEFAULT_MODEL when absent */
@@ -18,7 +22,9 @@ struct replay_req_info {
     bool include_usage;   /* stream_options.include_usage */
     int64_t max_tokens;   /* -1 when not given */
     int64_t input_chars;  /* UTF-8 characters of all prompt text */
-    int64_t input_tokens; /* input_chars / 4 */
+    int64_t input_tokens; /* input_chars / 4 (count=words: input_words) */
+    int64_t input_words;  /* words and punctuation of the prompt text */
+    int64_t min_tokens;   /* "min_tokens" (vLLM's), -1 when not given */
     /* Of them: found in the model's prefix cache (--synthetic cache=N;
      * set by the handler), -1 when it has none (as parsed). */
     int64_t cached_tokens;

@@ -95,11 +95,14 @@ static int apply_key(struct synth_profile *p, const char *key, const char *val,
         rc = parse_int(val, 0, SYNTH_MAX_CACHE_TOKENS, &p->cache_tokens);
     else if (strcmp(key, "align") == 0)
         rc = synth_parse_duration(val, &p->align_ns);
-    else {
+    else if (strcmp(key, "count") == 0) {
+        rc = strcmp(val, "words") == 0 ? 0 : strcmp(val, "chars") == 0 ? 0 : -1;
+        p->count_words = strcmp(val, "words") == 0;
+    } else {
         snprintf(err, errlen,
                  "unknown key '%s' (known: ttft, tpot, tokens, jitter, "
                  "ttft_per_1k, tokens_per_chunk, keepalive, capacity, "
-                 "batch_tpot, cache, align, model)",
+                 "batch_tpot, cache, align, count, model)",
                  key);
         return -1;
     }
@@ -116,6 +119,8 @@ static int apply_key(struct synth_profile *p, const char *key, const char *val,
             want = "an integer from 0 (unlimited) to 65536";
         else if (strcmp(key, "cache") == 0)
             want = "a number of tokens from 0 (none) to 100000000";
+        else if (strcmp(key, "count") == 0)
+            want = "chars (characters / 4) or words (words and punctuation)";
         snprintf(err, errlen, "bad value '%s' for %s: want %s", val, key, want);
         return -1;
     }

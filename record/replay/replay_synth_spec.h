@@ -8,6 +8,7 @@
 #ifndef TT_REPLAY_SYNTH_SPEC_H
 #define TT_REPLAY_SYNTH_SPEC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -50,6 +51,10 @@ struct synth_profile {
                          server's CLOCK_MONOTONIC): streams whose tpot
                          is a multiple send in phase, as a batching
                          server's steps; 0 off */
+    /* count=words: usage's input tokens are the prompt's words and
+     * punctuation plus a template's few a message (replay_request.h), not
+     * characters / 4: a tokenizer of its own for calibration tests */
+    bool count_words;
 };
 
 struct synth_spec {

@@ -13,11 +13,14 @@
 #include "rng.h"
 
 int64_t replay_synth_output_tokens(const struct synth_profile *profile,
-                                   int64_t max_tokens)
+                                   int64_t max_tokens, int64_t min_tokens)
 {
-    if (max_tokens > 0 && max_tokens < profile->tokens)
-        return max_tokens;
-    return profile->tokens;
+    int64_t n = profile->tokens;
+    if (min_tokens > n)
+        n = min_tokens;
+    if (max_tokens > 0 && max_tokens < n)
+        n = max_tokens;
+    return n;
 }
 
 /* a / b rounded up. */
@@ -109,7 +112,8 @@ int replay_synth_stream_new(const struct replay_req_info *req,
     s->rng = rng_mix(seed, rr);
     s->n = FAULT_HAS(faults, FAULT_NO_TOKENS)
                ? 0
-               : (size_t)replay_synth_output_tokens(profile, req->max_tokens);
+               : (size_t)replay_synth_output_tokens(profile, req->max_tokens,
+                                                    req->min_tokens);
     s->h = FAULT_HAS(faults, FAULT_REASONING) ? s->n / 2 : 0;
     s->k = FAULT_HAS(faults, FAULT_MULTI_TOKEN_CHUNKS)
                ? SYNTH_MULTI_TOKENS

@@ -5,6 +5,7 @@
 #ifndef TT_REPLAY_SYNTH_STREAM_H
 #define TT_REPLAY_SYNTH_STREAM_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "replay_faults.h"
@@ -45,8 +46,10 @@ int replay_synth_stream_new(const struct replay_req_info *req,
                             int64_t arrival_ns, const struct synth_leak *leak,
                             void **out);
 
-/* Output tokens for a request: min(profile tokens, max_tokens if given). */
+/* Output tokens for a request: min(profile tokens, max_tokens if given),
+ * at least min_tokens (vLLM's: no end of sequence before it; -1 none),
+ * never above max_tokens. */
 int64_t replay_synth_output_tokens(const struct synth_profile *profile,
-                                   int64_t max_tokens);
+                                   int64_t max_tokens, int64_t min_tokens);
 
 #endif
