@@ -112,6 +112,10 @@ struct trace_request {
     /* tokentrace-proxy: the API this request spoke ("anthropic"...), when
      * the proxy saw it on the request's path; NULL: the header's. */
     const char *api;
+    /* --input-tokens / --output-tokens: the lengths asked of this request
+     * (the server's usage says what it got); 0 or -1: none, not written. */
+    int64_t asked_input_tokens;
+    int64_t asked_output_tokens;
 };
 
 /* libcurl's phase times, as durations from start_ns (-1 unknown). */

@@ -377,6 +377,8 @@ static void read_request(struct trace_reader *r, const struct mp_value *m,
     q->turn = (uint32_t)clamp_u32(map_int(m, "turn", 0));
     q->think_ns = map_int(m, "think_ns", -1);
     q->api = map_str(r, m, "api");
+    q->asked_input_tokens = map_int(m, "asked_input_tokens", -1);
+    q->asked_output_tokens = map_int(m, "asked_output_tokens", -1);
 }
 
 static void read_result(struct trace_reader *r, const struct mp_value *m,

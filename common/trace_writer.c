@@ -199,10 +199,11 @@ int trace_write_request(struct trace_writer *w, const struct trace_request *r)
     bool retry = r->attempt > 1;
     bool released = r->cap_released_ns > 0;
     begin_record(w, TRACE_REQUEST, 1);
-    msgpack_pack_map(pk, (retry ? 13 : 11) + (r->stage ? 1 : 0) +
-                             (released ? 1 : 0) + (r->session ? 2 : 0) +
-                             (r->session && r->think_ns > 0 ? 1 : 0) +
-                             (r->api ? 1 : 0));
+    msgpack_pack_map(
+        pk, (retry ? 13 : 11) + (r->stage ? 1 : 0) + (released ? 1 : 0) +
+                (r->session ? 2 : 0) + (r->session && r->think_ns > 0 ? 1 : 0) +
+                (r->api ? 1 : 0) + (r->asked_input_tokens > 0 ? 1 : 0) +
+                (r->asked_output_tokens > 0 ? 1 : 0));
     pack_kv_uint(pk, "id", r->id);
     pack_kv_str(pk, "model", r->model);
     pack_kv_str(pk, "class", r->class_name);
@@ -236,6 +237,10 @@ int trace_write_request(struct trace_writer *w, const struct trace_request *r)
     }
     if (r->api)
         pack_kv_str(pk, "api", r->api);
+    if (r->asked_input_tokens > 0)
+        pack_kv_int(pk, "asked_input_tokens", r->asked_input_tokens);
+    if (r->asked_output_tokens > 0)
+        pack_kv_int(pk, "asked_output_tokens", r->asked_output_tokens);
     return end_record(w, start);
 }
 

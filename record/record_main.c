@@ -12,6 +12,7 @@
 #include "api_key.h"
 #include "base_url.h"
 #include "check.h"
+#include "check_calibrate.h"
 #include "cli.h"
 #include "cline_print.h"
 #include "cline_settings.h"
@@ -104,7 +105,8 @@ static void note_unsent_lines(const struct config *cfg,
  * single-request classes (with -w agent: the agent class), else all. */
 static const char *select_classes(const struct config *cfg)
 {
-    if (cfg->classes || cfg->arrivals_file)
+    if (cfg->classes || cfg->arrivals_file ||
+        cfg->input_tokens.kind != TOKEN_LENGTH_NONE)
         return cfg->classes;
     if (!cfg->workload_file)
         return WORKLOAD_DEFAULT_CLASSES;
@@ -143,7 +145,10 @@ static int load_workload(const struct config *cfg, struct workload *wl)
 {
     char err[1024] = "";
     int rc =
-        cfg->arrivals_file
+        cfg->input_tokens.kind != TOKEN_LENGTH_NONE
+            ? workload_load_exact((int64_t)cfg->input_tokens.a, wl, err,
+                                  sizeof err)
+        : cfg->arrivals_file
             ? workload_load_arrivals(cfg->arrivals_file, cfg->speed, wl, err,
                                      sizeof err)
         : cfg->workload_file && !workload_is_builtin_name(cfg->workload_file)
@@ -316,6 +321,7 @@ static int prepare_and_record(struct config *cfg)
     struct workload wl;
     struct api_key key;
     struct run_setup s;
+    struct length_fit fits[CLI_MAX_MODELS];
     cJSON *extra = NULL;
     char err[512], trace_id[9], out_buf[128], note[PROXY_URL_MAX + 64];
     struct proxy_choice proxy;
@@ -385,8 +391,18 @@ static int prepare_and_record(struct config *cfg)
         workload_free(&wl);
         return ret;
     }
+    if (cfg->input_tokens.kind != TOKEN_LENGTH_NONE &&
+        check_calibrate_all(cfg, bu.url, key.header, key.value, proxy.url,
+                            extra, fits, err, sizeof err)) {
+        log_error("%s", err);
+        cJSON_Delete(extra);
+        api_key_free(&key);
+        workload_free(&wl);
+        return EXIT_FAILURE;
+    }
     run_make_trace_id(trace_id);
     memset(&s, 0, sizeof s);
+    s.fits = cfg->input_tokens.kind != TOKEN_LENGTH_NONE ? fits : NULL;
     s.proxy = &proxy;
     s.cfg = cfg;
     s.wl = &wl;

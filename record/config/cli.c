@@ -72,6 +72,9 @@ enum opt_id {
     OPT_RUN_ID,
     OPT_PROCS,
     OPT_THINK_TIME,
+    OPT_INPUT_TOKENS,
+    OPT_OUTPUT_TOKENS,
+    OPT_SHARED_PREFIX,
     OPT_HISTORY,
     OPT_SERVER_METRICS,
     OPT_SERVER_METRICS_INTERVAL,
@@ -141,6 +144,9 @@ static const struct opt opts[] = {
     {"run-id", 0, true, OPT_RUN_ID},
     {"procs", 0, true, OPT_PROCS},
     {"think-time", 0, true, OPT_THINK_TIME},
+    {"input-tokens", 0, true, OPT_INPUT_TOKENS},
+    {"output-tokens", 0, true, OPT_OUTPUT_TOKENS},
+    {"shared-prefix", 0, true, OPT_SHARED_PREFIX},
     {"history", 0, true, OPT_HISTORY},
     {"server-metrics", 0, true, OPT_SERVER_METRICS},
     {"server-metrics-interval", 0, true, OPT_SERVER_METRICS_INTERVAL},
@@ -567,6 +573,22 @@ static int apply(struct config *cfg, const struct opt *o, const char *v,
                          "--think-time: '%s' is not " THINK_TIME_WANT,
                          shown(v));
         break;
+    case OPT_INPUT_TOKENS:
+    case OPT_OUTPUT_TOKENS:
+        if (token_length_parse(v, o->id == OPT_INPUT_TOKENS
+                                      ? &cfg->input_tokens
+                                      : &cfg->output_tokens))
+            return usage(err, errlen, "--%s: '%s' is not " TOKEN_LENGTH_WANT,
+                         o->name, shown(v));
+        break;
+    case OPT_SHARED_PREFIX:
+        if (cli_parse_u64(v, 1, TOKEN_LENGTH_MAX, &u))
+            return usage(err, errlen,
+                         "--shared-prefix: '%s' is not a count of tokens "
+                         "from 1",
+                         shown(v));
+        cfg->shared_prefix = (int64_t)u;
+        break;
     case OPT_HISTORY:
         if (strcmp(v, "received") == 0)
             cfg->history = HISTORY_RECEIVED;
@@ -661,9 +683,36 @@ static int load_cline(struct config *cfg, char *err, size_t errlen)
     return rc ? CLI_E_USAGE : CLI_OK;
 }
 
+/* --input-tokens, --output-tokens, --shared-prefix against the rest. */
+static int check_lengths(const struct config *cfg, char *err, size_t errlen)
+{
+    const struct token_length *in = &cfg->input_tokens;
+    bool exact = in->kind != TOKEN_LENGTH_NONE;
+    if (exact && (cfg->workload_file || cfg->classes || cfg->arrivals_file))
+        return usage(err, errlen,
+                     "--input-tokens builds its own prompts: leave out -w, "
+                     "--classes and --arrivals");
+    if (cfg->output_tokens.kind != TOKEN_LENGTH_NONE && cfg->max_tokens > 0)
+        return usage(err, errlen,
+                     "--output-tokens sets max_tokens of every request: "
+                     "leave out --max-tokens");
+    if (cfg->shared_prefix > 0 && !exact)
+        return usage(err, errlen,
+                     "--shared-prefix puts T tokens in front of the "
+                     "prompts --input-tokens builds: give --input-tokens");
+    if (cfg->shared_prefix > 0 && in->a <= (double)cfg->shared_prefix)
+        return usage(err, errlen,
+                     "--shared-prefix %lld: the prompts (--input-tokens "
+                     "%.0f) must be longer than their shared prefix",
+                     (long long)cfg->shared_prefix, in->a);
+    return CLI_OK;
+}
+
 /* Checks the combination of flags once all are read. */
 static int check_config(struct config *cfg, char *err, size_t errlen)
 {
+    if (check_lengths(cfg, err, errlen) != CLI_OK)
+        return CLI_E_USAGE;
     if (cfg->check && cfg->print_cline_settings)
         return usage(err, errlen,
                      "--check and --print-cline-settings "

@@ -14,6 +14,7 @@
 #include "cli_sweep.h"
 #include "keep_awake.h"
 #include "think_time.h"
+#include "token_length.h"
 
 #define CLI_MAX_MODELS 64
 #define CLI_MAX_LABELS 64
@@ -91,6 +92,13 @@ struct config {
     struct think_time think;   /* --think-time between a session's turns */
     enum history_mode history; /* --history */
     int64_t max_tokens;        /* -1: by class */
+    /* --input-tokens (kind NONE: not given): synthetic prompts of this
+     * many input tokens, calibrated per model (docs/workloads.md) */
+    struct token_length input_tokens;
+    /* --output-tokens: max_tokens of each request (with ignore_eos and
+     * min_tokens where the API kind has them); kind NONE: not given */
+    struct token_length output_tokens;
+    int64_t shared_prefix; /* --shared-prefix T tokens, 0: none */
     bool ignore_eos;
     const char *extra_body; /* a JSON object (validated), or NULL */
     double timeout_s;

@@ -13,6 +13,7 @@
 
 #include "arrivals_file.h"
 #include "cli.h"
+#include "exact_prompt.h"
 #include "keep_awake.h"
 #include "proxy_env.h"
 #include "trace.h"
@@ -37,6 +38,9 @@ struct run_setup {
     const char *command_line;         /* sanitized */
     struct trace_writer *writer;
     const struct arrivals_file *arrivals; /* --arrivals, or NULL */
+    /* --input-tokens: each model's calibration (fits[i] for models[i]),
+     * or NULL */
+    const struct length_fit *fits;
 };
 
 #define RUN_MAX_KINDS 32

@@ -15,7 +15,7 @@
 #include "clock_sync.h"
 #include "sanitize.h"
 
-#define MAX_OPTIONS 64
+#define MAX_OPTIONS 72
 
 struct options {
     struct trace_kv kv[MAX_OPTIONS];
@@ -166,6 +166,59 @@ static int awake_options(const struct keep_awake *k, struct options *o)
     return e;
 }
 
+/* --input-tokens' fits as a JSON array, one object per model: model, k
+ * (tokens per byte), overhead (tokens), probe_bytes, probe_tokens,
+ * probes, fallback. malloc'd, NULL out of memory. */
+static char *calibration_json(const struct run_setup *s)
+{
+    cJSON *arr = cJSON_CreateArray();
+    char *out = NULL;
+    bool ok = arr != NULL;
+    for (size_t i = 0; ok && i < s->cfg->n_models; i++) {
+        const struct length_fit *f = &s->fits[i];
+        double bytes[2] = {(double)f->probe_bytes[0],
+                           (double)f->probe_bytes[1]};
+        double toks[2] = {(double)f->probe_tokens[0],
+                          (double)f->probe_tokens[1]};
+        cJSON *m = cJSON_CreateObject();
+        ok = m && cJSON_AddItemToArray(arr, m) &&
+             cJSON_AddStringToObject(m, "model", s->cfg->models[i]) &&
+             cJSON_AddNumberToObject(m, "k", f->k) &&
+             cJSON_AddNumberToObject(m, "overhead", f->overhead) &&
+             cJSON_AddItemToObject(m, "probe_bytes",
+                                   cJSON_CreateDoubleArray(bytes, 2)) &&
+             cJSON_AddItemToObject(m, "probe_tokens",
+                                   cJSON_CreateDoubleArray(toks, 2)) &&
+             cJSON_AddNumberToObject(m, "probes", f->probes) &&
+             cJSON_AddBoolToObject(m, "fallback", f->fallback);
+    }
+    if (ok)
+        out = cJSON_PrintUnformatted(arr);
+    cJSON_Delete(arr);
+    return out;
+}
+
+/* --input-tokens, --output-tokens, --shared-prefix and the fits. */
+static int length_options(const struct run_setup *s, struct options *o)
+{
+    const struct config *c = s->cfg;
+    char spec[64];
+    int e = 0;
+    if (c->input_tokens.kind != TOKEN_LENGTH_NONE) {
+        token_length_format(&c->input_tokens, spec, sizeof spec);
+        e |= add_opt(o, "input_tokens", "%s", spec);
+    }
+    if (c->output_tokens.kind != TOKEN_LENGTH_NONE) {
+        token_length_format(&c->output_tokens, spec, sizeof spec);
+        e |= add_opt(o, "output_tokens", "%s", spec);
+    }
+    if (c->shared_prefix > 0)
+        e |= add_opt(o, "shared_prefix", "%lld", (long long)c->shared_prefix);
+    if (s->fits)
+        e |= add_owned(o, "calibration", calibration_json(s));
+    return e;
+}
+
 /* Fills the run settings. Returns 0 or -1 (out of memory / too many). */
 static int fill_options(const struct run_setup *s, struct options *o,
                         const struct keep_awake *awake)
@@ -229,6 +282,7 @@ static int fill_options(const struct run_setup *s, struct options *o,
     if (s->wl->skipped > 0)
         e |= add_opt(o, "workload_skipped", "%lld", (long long)s->wl->skipped);
     e |= add_opt(o, "ignore_eos", "%s", c->ignore_eos ? "true" : "false");
+    e |= length_options(s, o);
     if (c->extra_body)
         e |= add_owned(o, "extra_body", sanitize_string(c->extra_body, s->key));
     if (c->duration_s > 0)

@@ -8,6 +8,8 @@
 
 #include "clock.h"
 #include "error_kind.h"
+#include "exact_prompt.h"
+#include "log.h"
 #include "reply_body.h"
 #include "request_body.h"
 #include "sanitize.h"
@@ -160,7 +162,8 @@ static int write_request(struct run_requests *q, const struct transfer *t,
                          const struct request_body_opts *bo,
                          const struct workload_class *c,
                          const struct workload_item *it,
-                         const struct run_session *sess, int64_t input_est)
+                         const struct run_session *sess, int64_t input_est,
+                         const int64_t asked[2])
 {
     const struct config *cfg = q->s->cfg;
     struct trace_request req;
@@ -186,6 +189,10 @@ static int write_request(struct run_requests *q, const struct transfer *t,
         req.think_ns = sess->turn ? sess->think_ns : 0;
         req.input_tokens_est = input_est;
     }
+    req.asked_input_tokens = asked[0];
+    req.asked_output_tokens = asked[1];
+    if (asked[0] > 0)
+        req.input_tokens_est = asked[0];
     req.request_id = cfg->no_request_id ? NULL : t->request_id;
     req.body = cfg->no_content ? NULL : t->body;
     req.body_len = cfg->no_content ? 0 : t->body_len;
@@ -221,6 +228,42 @@ static char *session_body(const struct run_requests *q,
     return body;
 }
 
+/* Request k's length from l (salt: 1 input, 2 output); a first clamp
+ * to 1 is said once. */
+static int64_t draw(struct run_requests *q, const struct token_length *l,
+                    uint64_t salt, uint64_t k)
+{
+    bool clamped;
+    int64_t v = token_length_draw(l, q->s->cfg->seed, salt, k, &clamped);
+    if (clamped && !q->clamp_said) {
+        char spec[64];
+        token_length_format(l, spec, sizeof spec);
+        log_warn("--%s %s: a draw fell outside 1..%d and was clamped "
+                 "(the request's asked_%s_tokens says what was asked)",
+                 salt == 1 ? "input-tokens" : "output-tokens", spec,
+                 TOKEN_LENGTH_MAX, salt == 1 ? "input" : "output");
+        q->clamp_said = true;
+    }
+    return v;
+}
+
+/* --output-tokens: request k's M as max_tokens, with ignore_eos and
+ * min_tokens M where the API kind has them (vLLM, SGLang and their kin
+ * on the OpenAI paths). Returns M. */
+static int64_t exact_output(struct run_requests *q, uint64_t k,
+                            struct request_body_opts *bo)
+{
+    int64_t m = draw(q, &q->s->cfg->output_tokens, 2, k);
+    bool openai =
+        bo->api == API_OPENAI_CHAT || bo->api == API_OPENAI_COMPLETIONS;
+    bo->max_tokens = m;
+    if (openai) {
+        bo->ignore_eos = true;
+        bo->min_tokens = m;
+    }
+    return m;
+}
+
 /* Hangs the observer on t: the head of an error body and, for a
  * session's turn, its reply text. Out of memory: the status line only. */
 static void observe(struct transfer *t, bool reply)
@@ -246,16 +289,30 @@ int run_requests_start(struct run_requests *q, uint64_t k,
     struct request_body_opts bo;
     struct transfer *t;
     char rid[48];
+    struct workload_item exact;
     char *body;
-    int64_t est = -1;
+    int64_t est = -1, asked[2] = {-1, -1};
     memset(&bo, 0, sizeof bo);
+    memset(&exact, 0, sizeof exact);
     bo.api = cfg->api;
     bo.model = cfg->models[slot->model];
     bo.max_tokens = pick_max_tokens(cfg, c, it);
     bo.ignore_eos = cfg->ignore_eos;
     bo.extra = q->s->extra_body;
-    body =
-        sess ? session_body(q, &bo, sess, &est) : request_body_build(&bo, it);
+    if (cfg->output_tokens.kind != TOKEN_LENGTH_NONE)
+        asked[1] = exact_output(q, k, &bo);
+    if (it->exact && q->s->fits) {
+        asked[0] = draw(q, &cfg->input_tokens, 1, k);
+        exact = *it;
+        exact.prompt = exact_prompt_text(&q->s->fits[slot->model], k, asked[0],
+                                         cfg->shared_prefix);
+        if (!exact.prompt)
+            return RUN_E_NOMEM;
+    }
+    body = sess           ? session_body(q, &bo, sess, &est)
+           : exact.prompt ? request_body_build(&bo, &exact)
+                          : request_body_build(&bo, it);
+    free(exact.prompt);
     if (!body)
         return RUN_E_NOMEM;
     q->next_id++;
@@ -277,7 +334,7 @@ int run_requests_start(struct run_requests *q, uint64_t k,
     link_transfer(q, t);
     /* the reply is kept only when a later turn carries it */
     observe(t, sess && run_session_has_more(sess));
-    return write_request(q, t, released_ns, &bo, c, it, sess, est);
+    return write_request(q, t, released_ns, &bo, c, it, sess, est, asked);
 }
 
 /* A connection that failed: the system's reason ("Connection refused")

@@ -26,7 +26,8 @@ struct run_requests {
     uint32_t next_id;          /* id of the last attempt started */
     struct transfer *inflight; /* attempts in flight (owned) */
     uint64_t n_inflight;
-    uint32_t stage; /* the sweep stage new attempts belong to, 0: none */
+    uint32_t stage;  /* the sweep stage new attempts belong to, 0: none */
+    bool clamp_said; /* a drawn length was clamped to 1, and said so */
 };
 
 /* How an attempt ended: its result record, pointing into the transfer

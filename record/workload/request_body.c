@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "exact_prompt.h"
 
 /* Appends the text of a message content (string or parts) to b. */
 static int append_content(struct buf *b, const cJSON *content)
@@ -146,26 +147,6 @@ static int merge_extra(cJSON *body, const cJSON *extra)
     return 0;
 }
 
-/* A filler text of about n tokens: common short words, one token and about
- * four characters each ("the cat ... "), malloc'd; NULL out of memory. */
-static char *filler_text(int64_t n)
-{
-    static const char *const words[] = {"the", "cat", "sat", "on",  "a",
-                                        "mat", "and", "saw", "two", "red",
-                                        "fox", "run", "by",  "old", "oak"};
-    size_t nw = sizeof words / sizeof words[0];
-    struct buf b;
-    buf_init(&b, 0);
-    if (buf_puts(&b, ""))
-        return NULL;
-    for (int64_t i = 0; i < n; i++)
-        if (buf_puts(&b, i ? " " : "") || buf_puts(&b, words[(size_t)i % nw])) {
-            buf_free(&b);
-            return NULL;
-        }
-    return b.data;
-}
-
 char *request_body_build(const struct request_body_opts *o,
                          const struct workload_item *item)
 {
@@ -175,7 +156,7 @@ char *request_body_build(const struct request_body_opts *o,
     if (!item->prompt && !item->messages && item->filler_tokens > 0) {
         /* made now, not kept: an arrivals file may hold millions */
         tmp = *item;
-        tmp.prompt = filler = filler_text(item->filler_tokens);
+        tmp.prompt = filler = exact_filler_words(item->filler_tokens);
         if (!filler) {
             cJSON_Delete(body);
             return NULL;
@@ -209,6 +190,9 @@ char *request_body_build(const struct request_body_opts *o,
             goto done;
     }
     if (o->ignore_eos && !cJSON_AddTrueToObject(body, "ignore_eos"))
+        goto done;
+    if (o->min_tokens > 0 &&
+        !cJSON_AddNumberToObject(body, "min_tokens", (double)o->min_tokens))
         goto done;
     if (o->extra && merge_extra(body, o->extra))
         goto done;

@@ -15,6 +15,7 @@ struct request_body_opts {
     int64_t max_tokens; /* -1: not sent */
     bool ignore_eos;
     const cJSON *extra; /* merged last (its keys replace ours), or NULL */
+    int64_t min_tokens; /* "min_tokens" (vLLM, SGLang), 0: not sent */
 };
 
 /* Builds the body for item: chat and anthropic send "messages" (a text

@@ -104,7 +104,7 @@ static int add_lines(struct workload *wl, const char *cls, const char *text,
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
         size_t total = n + (prefix ? prefix_len + 2 : 0);
-        struct workload_item it = {line, NULL, NULL, -1, 0, 0, NULL};
+        struct workload_item it = {line, NULL, NULL, -1, 0, 0, NULL, false};
         int err;
         if (n > 0 && p[n - 1] == '\r')
             n--, total--;
@@ -320,4 +320,22 @@ nomem:
     snprintf(err, errlen, "out of memory");
     workload_free(wl);
     return WORKLOAD_E_NOMEM;
+}
+
+int workload_load_exact(int64_t mean_tokens, struct workload *wl, char *err,
+                        size_t errlen)
+{
+    struct workload_item it;
+    memset(wl, 0, sizeof *wl);
+    memset(&it, 0, sizeof it);
+    it.max_tokens = -1;
+    it.input_tokens_est = mean_tokens;
+    it.exact = true;
+    wl->name = strdup("exact");
+    if (!wl->name || workload_add(wl, WORKLOAD_EXACT_CLASS, &it)) {
+        snprintf(err, errlen, "out of memory");
+        workload_free(wl);
+        return WORKLOAD_E_NOMEM;
+    }
+    return WORKLOAD_OK;
 }

@@ -27,6 +27,9 @@ struct workload_item {
      * turns are sent one after another; prompt and messages are NULL.
      * Owned. NULL for a single request. */
     struct workload_session *session;
+    /* --input-tokens: the prompt is made per request, at its drawn length
+     * (exact_prompt.h); prompt and messages are NULL. */
+    bool exact;
 };
 
 struct workload_class {
@@ -147,6 +150,14 @@ int workload_add(struct workload *wl, const char *name,
  * times. On WORKLOAD_E_INVALID err reads "FILE:LINE: reason". */
 int workload_load_arrivals(const char *path, double speed, struct workload *wl,
                            char *err, size_t errlen);
+
+/* The class --input-tokens sends (docs/workloads.md, "Exact lengths"). */
+#define WORKLOAD_EXACT_CLASS "exact"
+
+/* Loads the --input-tokens workload: class "exact" with one item whose
+ * prompt is made per request; mean_tokens is its input estimate. */
+int workload_load_exact(int64_t mean_tokens, struct workload *wl, char *err,
+                        size_t errlen);
 
 /* Frees everything; the workload is empty afterwards. NULL-safe. */
 void workload_free(struct workload *wl);

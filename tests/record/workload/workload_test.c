@@ -164,7 +164,7 @@ static void test_jsonl(void)
 static cJSON *body(enum api_kind api, const struct workload_item *it,
                    int64_t max_tokens, bool ignore_eos, const cJSON *extra)
 {
-    struct request_body_opts o = {api, "m1", max_tokens, ignore_eos, extra};
+    struct request_body_opts o = {api, "m1", max_tokens, ignore_eos, extra, 0};
     char *s = request_body_build(&o, it);
     cJSON *j = s ? cJSON_Parse(s) : NULL;
     free(s);
@@ -181,8 +181,8 @@ static const char *str(const cJSON *j, const char *path1, const char *path2)
 
 static void test_bodies(void)
 {
-    struct workload_item text = {0, "Hi there", NULL, -1, 2, 0, NULL};
-    struct workload_item chat = {0, NULL, NULL, -1, 2, 0, NULL};
+    struct workload_item text = {0, "Hi there", NULL, -1, 2, 0, NULL, false};
+    struct workload_item chat = {0, NULL, NULL, -1, 2, 0, NULL, false};
     cJSON *j, *extra;
     chat.messages = cJSON_Parse("[{\"role\":\"system\",\"content\":\"S\"},"
                                 "{\"role\":\"user\",\"content\":\"U\"}]");
