@@ -304,8 +304,10 @@ int run_requests_start(struct run_requests *q, uint64_t k,
     if (it->exact && q->s->fits) {
         asked[0] = draw(q, &cfg->input_tokens, 1, k);
         exact = *it;
-        exact.prompt = exact_prompt_text(&q->s->fits[slot->model], k, asked[0],
-                                         cfg->shared_prefix);
+        /* numbered from 1: the calibration probes were request 0, and a
+         * prefix cache must not find them in the first request */
+        exact.prompt = exact_prompt_text(&q->s->fits[slot->model], k + 1,
+                                         asked[0], cfg->shared_prefix);
         if (!exact.prompt)
             return RUN_E_NOMEM;
     }
