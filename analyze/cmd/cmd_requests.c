@@ -185,6 +185,12 @@ static void row_fill(struct row *r, struct requests_ctx *c,
     row_int(r, "turn", m->turn, m->turn != 0);
     row_int(r, "cached_tokens", m->cached_tokens, m->cached_tokens >= 0);
     row_num(r, "first_tool_ms", m->first_tool_ms);
+    /* exact lengths (docs/workloads.md): asked against achieved */
+    row_int(r, "asked_input_tokens", m->asked_input_tokens,
+            m->asked_input_tokens > 0);
+    row_num(r, "input_error_pct", m->input_error_pct);
+    row_int(r, "asked_output_tokens", m->asked_output_tokens,
+            m->asked_output_tokens > 0);
 }
 
 static void flush_line(struct requests_ctx *c)
@@ -268,6 +274,9 @@ static void requests_help(void)
         "(empty/null otherwise); cached_tokens the input tokens the server\n"
         "said it read from its prompt cache; first_tool_ms the time to the\n"
         "first tool-call token event (docs/metrics.md, \"Sessions\").\n"
+        "asked_input_tokens, asked_output_tokens: what --input-tokens and\n"
+        "--output-tokens asked; input_error_pct |input_tokens - asked| /\n"
+        "asked in %% (docs/workloads.md, \"Exact lengths\").\n"
         "\n"
         "  --format F       csv (default; header row, RFC 4180 quoting; a "
         "text\n"

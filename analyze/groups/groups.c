@@ -37,6 +37,9 @@ const struct metric_def metric_defs[M_COUNT] = {
                            false},
     [M_CACHED_TOKENS] = {"cached_tokens", "cached tokens", "tok", false},
     [M_FIRST_TOOL] = {"first_tool_ms", "first tool call", "ms", false},
+    [M_ASKED_INPUT_TOKENS] = {"asked_input_tokens", "input tokens asked", "tok",
+                              false},
+    [M_INPUT_ERROR_PCT] = {"input_error_pct", "input tokens error", "%", false},
 };
 
 int group_by_parse(const char *spec, struct group_by *by, char *err,
@@ -457,6 +460,10 @@ static void add_to(struct group_index *ix, struct group *g,
         [M_CACHED_TOKENS] =
             m->ok && m->cached_tokens >= 0 ? (double)m->cached_tokens : NAN,
         [M_FIRST_TOOL] = m->ok ? m->first_tool_ms : NAN,
+        [M_ASKED_INPUT_TOKENS] = m->ok && m->asked_input_tokens > 0
+                                     ? (double)m->asked_input_tokens
+                                     : NAN,
+        [M_INPUT_ERROR_PCT] = m->ok ? m->input_error_pct : NAN,
     };
     if (m->superseded) { /* the request is its last attempt, not this */
         if (!m->warmup)

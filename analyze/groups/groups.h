@@ -37,8 +37,10 @@ enum metric_id {
     /* From here on, optional: JSON and CSV show them only when the group
      * has values (metric_optional), so outputs without them stay as they
      * were. */
-    M_CACHED_TOKENS, /* input tokens the server read from its cache */
-    M_FIRST_TOOL,    /* time to the first tool call */
+    M_CACHED_TOKENS,      /* input tokens the server read from its cache */
+    M_FIRST_TOOL,         /* time to the first tool call */
+    M_ASKED_INPUT_TOKENS, /* --input-tokens: the input tokens asked */
+    M_INPUT_ERROR_PCT,    /* |usage input - asked| / asked, % */
     M_COUNT
 };
 

@@ -393,6 +393,8 @@ static void request_facts(const struct trace_request *q,
     f->scheduled_ns = q->scheduled_ns;
     f->start_ns = q->start_ns;
     f->input_tokens_est = q->input_tokens_est;
+    f->asked_input_tokens = q->asked_input_tokens;
+    f->asked_output_tokens = q->asked_output_tokens;
     f->cap_released_ns = q->cap_released_ns;
     f->has_result = res != NULL;
     f->end_ns = res ? res->end_ns : -1;

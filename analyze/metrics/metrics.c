@@ -311,6 +311,14 @@ int metrics_compute(const struct metrics_facts *f, struct metrics_buf *buf,
     m->input_tokens = f->usage_input_tokens;
     m->input_tokens_est = f->input_tokens_est;
     m->cached_tokens = f->cached_tokens;
+    m->asked_input_tokens = f->asked_input_tokens;
+    m->asked_output_tokens = f->asked_output_tokens;
+    m->input_error_pct = f->asked_input_tokens > 0 && f->usage_input_tokens >= 0
+                             ? 100.0 *
+                                   fabs((double)f->usage_input_tokens -
+                                        (double)f->asked_input_tokens) /
+                                   (double)f->asked_input_tokens
+                             : NAN;
     m->first_tool_ms = NAN;
     for (size_t i = 0; f->ok && i < f->n_tokens; i++)
         if (f->tokens[i].flags & STREAM_TOK_TOOL) {

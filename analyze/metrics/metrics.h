@@ -56,7 +56,9 @@ struct metrics_facts {
     int64_t scheduled_ns;     /* intended send time; -1 closed loop */
     int64_t start_ns;         /* handed to libcurl */
     int64_t input_tokens_est; /* the recorder's estimate; -1 unknown */
-    int64_t cap_released_ns;  /* -r -c: the cap let it go; <= 0 never held */
+    /* --input-tokens / --output-tokens: the lengths asked, -1 none */
+    int64_t asked_input_tokens, asked_output_tokens;
+    int64_t cap_released_ns; /* -r -c: the cap let it go; <= 0 never held */
 
     /* The result record; has_result false when the trace never had one. */
     bool has_result;
@@ -167,6 +169,11 @@ struct request_metrics {
     /* Of input_tokens, those the server says it read from its prompt
      * cache; -1 when it said nothing. */
     int64_t cached_tokens;
+    /* Exact lengths (docs/workloads.md): the input and output tokens
+     * asked (-1: none), and how far the server's input count is from the
+     * asked, |input_tokens - asked| / asked in % (NAN: either missing). */
+    int64_t asked_input_tokens, asked_output_tokens;
+    double input_error_pct;
     /* Time to the first tool call: the first token event that carried
      * tool-call arguments (OpenAI tool_calls, Anthropic input_json_delta)
      * - start; NAN when the reply called no tool. */

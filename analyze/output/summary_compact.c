@@ -411,12 +411,53 @@ static void sessions_lines(FILE *out, const struct group_set *set,
     buf_free(&line);
 }
 
+/* Exact lengths (--input-tokens): per group, the input tokens asked
+ * against what the server counted. Nothing without them. */
+static void exact_lines(FILE *out, const struct group_set *set,
+                        const struct summary_view *v)
+{
+    char a[24], b[24], c[24], d[24];
+    struct buf line;
+    buf_init(&line, 0);
+    for (size_t i = 0; i < set->n_groups; i++) {
+        const struct group *g = set->groups[i];
+        const struct stats_summary *asked = &g->sum[M_ASKED_INPUT_TOKENS],
+                                   *in = &g->sum[M_INPUT_TOKENS],
+                                   *e = &g->sum[M_INPUT_ERROR_PCT];
+        if (asked->n == 0)
+            continue;
+        buf_reset(&line);
+        buf_puts(&line, "input tokens asked:");
+        for (size_t k = 0; k < g->n_keys; k++) {
+            buf_puts(&line, k ? " / " : " ");
+            view_put_name(&line, g->keys[k]); /* trace text: escaped */
+        }
+        snprintf(a, sizeof a, "%.0f", asked->p50);
+        snprintf(b, sizeof b, "%.0f", in->p50);
+        text_fmt_num(c, sizeof c, e->p50);
+        text_fmt_num(d, sizeof d, e->p99);
+        if (e->n)
+            buf_printf(&line,
+                       " p50 %s, achieved (usage) p50 %s, error p50 %s%%, "
+                       "p99 %s%% (%zu requests)",
+                       a, b, c, d, e->n);
+        else
+            buf_printf(&line,
+                       " p50 %s, achieved unknown (the server reported no "
+                       "usage)",
+                       a);
+        view_line(out, v, VIEW_DIM, line.data);
+    }
+    buf_free(&line);
+}
+
 int summary_write_compact(FILE *out, const struct group_set *set,
                           const struct summary_view *view)
 {
     header(out, set, view);
     table(out, set, view);
     sessions_lines(out, set, view);
+    exact_lines(out, set, view);
     summary_findings(out, set, view);
     return ferror(out) ? -1 : 0;
 }
