@@ -16,15 +16,34 @@ start_replay --synthetic 'ttft=50ms,tpot=5ms,tokens=20,capacity=4'
 # far beyond them
 RELAX=(--max-send-lag 200ms --max-loop-lag-share 1000% --max-cpu 100%)
 
-"$TT_RECORD" -q -u "$URL" -m m --classes short-short --sweep concurrency=1,2,4,8 \
-    --duration 1.2 -o "$T/c.ttrace" || fail "concurrency sweep exit $?"
-"$TT_ANALYZE" capacity "$T/c.ttrace" --slo ttft=150ms --attain 95% "${RELAX[@]}" --format json \
-    >"$T/c.json" || fail "capacity exit $?"
+# sweep NAME VERDICTS KNEE RECORD-ARGS...: records the sweep into
+# $T/NAME.ttrace and judges it into $T/NAME.json (JUDGE, with the relaxed
+# limits) until the verdicts are VERDICTS and the knee is KNEE, up to 4
+# times. The replay server and the recorder share a loaded machine with
+# the other tests: a stage the recorder itself marks invalid (its event
+# loop woke late: capacity's own check) is left out of the knee, and one
+# stall of 100 ms in a stage below the knee puts 5% of its TTFTs over the
+# SLO. A wrong verdict or knee computation misses every time.
+sweep() {
+    local name=$1 want=$2 knee=$3 got="" at=""; shift 3
+    for attempt in 1 2 3 4; do
+        "$TT_RECORD" -q -u "$URL" -m m --classes short-short "$@" \
+            -o "$T/$name.ttrace" --force || fail "$name sweep exit $?"
+        "$TT_ANALYZE" capacity "$T/$name.ttrace" "${JUDGE[@]}" "${RELAX[@]}" --format json \
+            >"$T/$name.json" || fail "$name: capacity exit $?"
+        got=$(jq -r '[.stages[]|.pass]|map(tostring)|join(",")' "$T/$name.json")
+        at=$(jq -r '.knee.name' "$T/$name.json")
+        [ "$got" = "$want" ] && [ "$at" = "$knee" ] && return 0
+        echo "$name attempt $attempt: verdicts $got, knee $at, invalid: $(jq -c '[.stages[]|select(.valid|not)|.invalid_reason]' "$T/$name.json"), TTFT p99 ms: $(jq -c '[.stages[]|.ttft_ms.p99]' "$T/$name.json")" >&2
+    done
+    fail "$name: verdicts '$got' (want '$want'), knee '$at' (want '$knee'), four times"
+}
+
+JUDGE=(--slo ttft=150ms --attain 95%)
+sweep c "true,true,true,false" concurrency=4 --sweep concurrency=1,2,4,8 --duration 1.2
 jq -e . "$T/c.json" >/dev/null || fail "capacity JSON does not parse"
 assert_eq "$(jq -r '[.stages[]|.name]|join(",")' "$T/c.json")" \
     "concurrency=1,concurrency=2,concurrency=4,concurrency=8" "stages"
-assert_eq "$(jq -r '[.stages[]|.pass]|map(tostring)|join(",")' "$T/c.json")" \
-    "true,true,true,false" "verdicts"
 assert_eq "$(jq -r '.knee.load' "$T/c.json")" 4 "concurrency knee"
 assert_eq "$(jq -r '.knee.load_ci95|map(tostring)|join(",")' "$T/c.json")" "4,4" "knee interval"
 # steady state only: every stage left its ramp-up out, and the window holds
@@ -53,29 +72,40 @@ grep -q '^knee: none: no valid stage: the recorder limited every one' "$T/none.t
 assert_eq "$(grep -c '^invalid: concurrency=' "$T/none.txt")" 4 "every stage named invalid"
 
 # a rate sweep, constant arrivals
-"$TT_RECORD" -q -u "$URL" -m m --classes short-short --sweep rate=10,20,40 \
-    --arrival constant --duration 1.2 -o "$T/r.ttrace" || fail "rate sweep exit $?"
 # (80%: the open loop's TTFT counts from the intended send, so a late
 # send on a loaded machine counts against the stage)
-"$TT_ANALYZE" capacity "$T/r.ttrace" --slo ttft=150ms --attain 80% "${RELAX[@]}" --format json \
-    >"$T/r.json" || fail "capacity (rate) exit $?"
-assert_eq "$(jq -r '[.stages[]|.pass]|map(tostring)|join(",")' "$T/r.json")" "true,true,false" "rate verdicts"
+JUDGE=(--slo ttft=150ms --attain 80%)
+sweep r "true,true,false" rate=20 --sweep rate=10,20,40 --arrival constant --duration 1.2
 assert_eq "$(jq -r '.knee.name' "$T/r.json")" "rate=20" "rate knee"
 # the achieved rate follows the offered one below the knee
 assert_eq "$(jq -r '.stages[1].achieved_rps > 16 and .stages[1].achieved_rps < 24' "$T/r.json")" true "achieved rate"
 
 # an overloaded recorder: stopped for 0.6 s during the second stage of a
-# light sweep; every request it owed in the meantime goes out late
-"$TT_RECORD" -q -u "$URL" -m m --classes short-short --sweep rate=10,12 \
-    --arrival constant --duration 1.5 -o "$T/o.ttrace" &
-rec=$!
-sleep 2.2
-kill -STOP "$rec"
-sleep 0.6
-kill -CONT "$rec"
-wait "$rec" || fail "overloaded sweep exit $?"
-"$TT_ANALYZE" capacity "$T/o.ttrace" --slo ttft=150ms --attain 95% "${RELAX[@]}" --format json \
-    >"$T/o.json" || fail "capacity (overloaded) exit $?"
+# light sweep; every request it owed in the meantime goes out late. The
+# stop waits for the second stage's record in the trace (written when the
+# stage starts, flushed within 100 ms), not for a wall-clock guess: a
+# loaded machine can start the recorder late enough that a fixed sleep
+# stops it in the first stage. A first stage the recorder marked invalid
+# itself (the machine, not the stop) is recorded again, up to 4 times.
+for attempt in 1 2 3 4; do
+    "$TT_RECORD" -q -u "$URL" -m m --classes short-short --sweep rate=10,12 \
+        --arrival constant --duration 1.5 -o "$T/o.ttrace" --force &
+    rec=$!
+    for _ in $(seq 1 200); do
+        { "$TT_ANALYZE" dump "$T/o.ttrace" 2>/dev/null || true; } |
+            jq -se 'any(.[]; .kind=="stage" and .load==12)' >/dev/null 2>&1 && break
+        sleep 0.05
+    done
+    sleep 0.3
+    kill -STOP "$rec"
+    sleep 0.6
+    kill -CONT "$rec"
+    wait "$rec" || fail "overloaded sweep exit $?"
+    "$TT_ANALYZE" capacity "$T/o.ttrace" --slo ttft=150ms --attain 95% "${RELAX[@]}" --format json \
+        >"$T/o.json" || fail "capacity (overloaded) exit $?"
+    [ "$(jq -r '.stages[0].valid' "$T/o.json")" = true ] && break
+    echo "overloaded sweep attempt $attempt: the first stage is invalid too: $(jq -r '.stages[0].invalid_reason' "$T/o.json")" >&2
+done
 assert_eq "$(jq -r '[.stages[]|.valid]|map(tostring)|join(",")' "$T/o.json")" "true,false" "invalid stage"
 jq -r '.stages[1].invalid_reason' "$T/o.json" | grep -q 'recorder send lag p99' ||
     fail "reason: $(jq -r '.stages[1].invalid_reason' "$T/o.json")"
