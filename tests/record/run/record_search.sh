@@ -10,14 +10,24 @@
 
 start_replay --synthetic 'ttft=50ms,tpot=5ms,tokens=20,capacity=4'
 
-"$TT_RECORD" -q -u "$URL" -m m --classes short-short \
-    --search concurrency=1,ttft=150ms,attain=80% --duration 1 \
-    -o "$T/s.ttrace" || fail "search exit $?"
-d=$(dump "$T/s.ttrace")
+# The probes are live verdicts on a machine shared with other tests: one
+# stall of 100 ms of the replay server or the recorder during the probe at
+# 4 fails it and sends the search elsewhere. So a search whose probes
+# differ is run again (up to 3 times; each attempt's probes are printed):
+# a wrong search rule takes the wrong path every time.
+want="1:pass,2:pass,4:pass,8:fail,6:fail,5:fail"
+for attempt in 1 2 3; do
+    "$TT_RECORD" -q -u "$URL" -m m --classes short-short \
+        --search concurrency=1,ttft=150ms,attain=80% --duration 1 \
+        -o "$T/s.ttrace" --force || fail "search exit $?"
+    d=$(dump "$T/s.ttrace")
+    got=$(jqs "$d" '[.[]|select(.kind=="stage" and .end_ns > 0)|"\(.load):\(.search)"]|join(",")')
+    [ "$got" = "$want" ] && break
+    echo "search attempt $attempt: probes $got (recorder loop lag p99 ms: $(jqs "$d" '[.[]|select(.kind=="stage" and .end_ns > 0)|((.loop_lag_p99_ns // 0) / 1e6)]|map(floor)|join(",")'))" >&2
+done
 assert_eq "$(jqs "$d" '.[]|select(.kind=="header")|.options|"\(.search) \(.search_ttft_ms) \(.search_attain)"')" \
     "concurrency=1 150 0.8" "search options"
-assert_eq "$(jqs "$d" '[.[]|select(.kind=="stage" and .end_ns > 0)|"\(.load):\(.search)"]|join(",")')" \
-    "1:pass,2:pass,4:pass,8:fail,6:fail,5:fail" "probes and verdicts"
+assert_eq "$got" "$want" "probes and verdicts (3 attempts)"
 assert_eq "$(jqs "$d" '[.[]|select(.kind=="stage" and .end_ns > 0)|(.search_judged > 0 and .search_met <= .search_judged)]|all')" \
     true "verdict counts"
 "$TT_ANALYZE" capacity "$T/s.ttrace" --slo ttft=150ms --attain 80% --max-send-lag 1s \
