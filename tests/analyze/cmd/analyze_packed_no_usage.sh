@@ -17,5 +17,8 @@ grep -q "^tokentrace-analyze: warning: m / .*report no usage and their chunks ca
 est=$(sed -n 's/.*warning: m \/ short-short: .*about \([0-9]*\) output tokens per request (bytes \/ 4, an estimate).*/\1/p' "$T/s.err")
 [ -n "$est" ] && [ "$est" -ge 32 ] && [ "$est" -le 160 ] ||
     { cat "$T/s.err"; fail "the estimate from text size ($est) is not near 64"; }
-! grep -q "warning: single /" "$T/s.err" || { cat "$T/s.err"; fail "warned for one token per chunk"; }
+# (only the packing warning: a loaded machine that stalls the recorder can
+# make 'single' look buffered, a different warning that says so)
+! grep -q "warning: single / .*report no usage and their chunks carry" "$T/s.err" ||
+    { cat "$T/s.err"; fail "warned for one token per chunk"; }
 echo "analyze_packed_no_usage: ok"

@@ -16,8 +16,18 @@ PROXY="http://127.0.0.1:$(cat "$T/proxy.port")"
 
 "$TT_RECORD" -u "$PROXY" -m m -n 2 -c 2 --classes short-short -o "$T/held.ttrace" -q 2>"$T/h.err" ||
     { cat "$T/h.err"; fail "record through the proxy"; }
-"$TT_RECORD" -u "$URL" -m m -m slow -n 2 -c 2 --classes short-short -o "$T/direct.ttrace" -q 2>"$T/d.err" ||
-    { cat "$T/d.err"; fail "record direct"; }
+# direct: a loaded machine can stall the replay server itself, and a
+# stalled server's stream arrives in bursts exactly like a gateway's
+# (nothing on the client's side tells them apart), so a direct run that
+# looks buffered is recorded again, up to 3 times; a detector that flags
+# a direct stream does it every time
+for attempt in 1 2 3; do
+    "$TT_RECORD" -u "$URL" -m m -m slow -n 2 -c 2 --classes short-short -o "$T/direct.ttrace" -q --force 2>"$T/d.err" ||
+        { cat "$T/d.err"; fail "record direct"; }
+    "$TT_ANALYZE" summary "$T/direct.ttrace" >/dev/null 2>"$T/direct.warn"
+    ! grep -q "buffered" "$T/direct.warn" && break
+    echo "analyze_buffering: direct attempt $attempt looked buffered" >&2
+done
 
 "$TT_ANALYZE" summary "$T/held.ttrace" >/dev/null 2>"$T/held.warn"
 grep -q "requests look buffered on the way" "$T/held.warn" ||
@@ -50,7 +60,13 @@ jq -se '[.[] | select(.model=="m")] | all(.keepalives == 0)' "$T/direct.jsonl" >
 "$TT_RECORD" --check -u "$PROXY" -m m >"$T/check.held" 2>&1 || { cat "$T/check.held"; fail "check through the proxy"; }
 grep -q "warning: the stream looks buffered on the way" "$T/check.held" ||
     { cat "$T/check.held"; fail "the doctor did not report buffering"; }
-"$TT_RECORD" --check -u "$URL" -m m >"$T/check.direct" 2>&1 || { cat "$T/check.direct"; fail "check direct"; }
+# (the doctor's own probe can stall on a loaded machine like the recording
+# above: a report of buffering without the proxy must repeat 3 times)
+for attempt in 1 2 3; do
+    "$TT_RECORD" --check -u "$URL" -m m >"$T/check.direct" 2>&1 || { cat "$T/check.direct"; fail "check direct"; }
+    ! grep -q "buffered" "$T/check.direct" && break
+    echo "analyze_buffering: doctor attempt $attempt saw buffering without the proxy" >&2
+done
 if jq -en "$lag < 20" >/dev/null; then
     ! grep -q "buffered" "$T/check.direct" || { cat "$T/check.direct"; fail "the doctor reported buffering without a proxy"; }
 fi
