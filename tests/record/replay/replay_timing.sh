@@ -11,7 +11,7 @@ start_replay --synthetic 'ttft=200ms,tpot=20ms,tokens=20;model=long,ttft=0,tpot=
 # Client view: TTFT 200 ms + 19 x 20 ms = 580 ms in total.
 t=$(curl -sN -o "$T/body" -w '%{time_total}' -H 'X-Request-Id: timed' \
     "$URL/v1/chat/completions" -d "$(chat_body m)")
-awk -v t="$t" 'BEGIN {exit !(t >= 0.55 && t <= 1.5)}' || fail "stream took ${t}s, want 0.55..1.5"
+awk -v t="$t" 'BEGIN {exit !(t >= 0.55 && t <= 2.5)}' || fail "stream took ${t}s, want 0.55..2.5"
 
 # Ground truth: one log line per chunk write (20 tokens, finish, usage,
 # [DONE]), seq 0.., cumulative bytes ending at the body size.
@@ -22,14 +22,21 @@ assert_eq "$(cut -f2 "$T/timed.tsv" | tr '\n' ' ')" "$(seq 0 22 | tr '\n' ' ')" 
 assert_eq "$(tail -n 1 "$T/timed.tsv" | cut -f5)" "$(stat -c %s "$T/body")" "cumulative bytes"
 awk -F'\t' '{s += $4} END {print s}' "$T/timed.tsv" >"$T/sum"
 assert_eq "$(cat "$T/sum")" "$(stat -c %s "$T/body")" "sum of logged bytes"
-# Token i left at first + i x 20 ms: an absolute schedule, no drift.
+# Token i left at first + i x 20 ms: an absolute schedule, no drift. A
+# loaded machine wakes the server late now and then (a send 45 ms late,
+# the next ones back on time), so no single send is held to a bound; the
+# schedule is judged by its best sends: the least late send of tokens
+# 10-19 is as late as the least late of tokens 0-9, within -2..+3 ms. A
+# schedule that drifts (each gap counted from the send before), or a tpot
+# off by 0.5 ms, moves the second half's best by 5 ms or more.
 awk -F'\t' 'NR == 1 {t0 = $3} NR <= 20 {
-        err = ($3 - t0) / 1e6 - (NR - 1) * 20; if (err < 0) err = -err
-        if (err > worst) worst = err }
-    END {if (worst > 25) {print "token send off schedule by " worst " ms"; exit 1}}' \
-    "$T/timed.tsv" || fail "schedule"
-last=$(awk -F'\t' 'NR == 1 {t0 = $3} NR == 20 {print int(($3 - t0) / 1e6)}' "$T/timed.tsv")
-[ "$last" -ge 355 ] && [ "$last" -le 420 ] || fail "19 gaps took $last ms, want 380"
+        late = ($3 - t0) / 1e6 - (NR - 1) * 20
+        if (NR <= 10 && (NR == 1 || late < b1)) b1 = late
+        if (NR > 10 && (NR == 11 || late < b2)) b2 = late
+        if (late > worst) worst = late }
+    END {printf "best lateness: tokens 0-9 %.2f ms, 10-19 %.2f ms; worst %.2f ms\n", b1, b2, worst
+        exit !(b2 - b1 >= -2 && b2 - b1 <= 3 && worst < 1000)}' \
+    "$T/timed.tsv" >"$T/schedule" || fail "schedule: $(cat "$T/schedule")"
 
 # ttft_per_1k: 8000 prompt chars = 2000 tokens = +1 s of TTFT.
 long=$(printf 'x%.0s' $(seq 1 8000))
@@ -38,7 +45,7 @@ t=$(curl -sN -o /dev/null -w '%{time_total}' "$URL/v1/chat/completions" \
 awk -v t="$t" 'BEGIN {exit !(t >= 0.95 && t <= 2.5)}' || fail "long prompt took ${t}s, want ~1 s"
 t=$(curl -sN -o /dev/null -w '%{time_total}' "$URL/v1/chat/completions" \
     -d '{"model":"long","stream":true,"messages":[{"role":"user","content":"short"}]}')
-awk -v t="$t" 'BEGIN {exit !(t < 0.5)}' || fail "short prompt took ${t}s"
+awk -v t="$t" 'BEGIN {exit !(t < 0.9)}' || fail "short prompt took ${t}s"
 
 # jitter=0.5: gaps vary (some below 17 ms, some above 23 ms) and, the
 # schedule being absolute, the mean stays tpot: a send delayed by a busy
