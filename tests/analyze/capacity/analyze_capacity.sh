@@ -88,8 +88,9 @@ assert_eq "$(jq -r '.stages[1].achieved_rps > 16 and .stages[1].achieved_rps < 2
 # stops it in the first stage. A first stage the recorder marked invalid
 # itself (the machine, not the stop) is recorded again, up to 4 times.
 for attempt in 1 2 3 4; do
+    rm -f "$T/o.ttrace" # the wait below must not read the last attempt's
     "$TT_RECORD" -q -u "$URL" -m m --classes short-short --sweep rate=10,12 \
-        --arrival constant --duration 1.5 -o "$T/o.ttrace" --force &
+        --arrival constant --duration 1.5 -o "$T/o.ttrace" &
     rec=$!
     for _ in $(seq 1 200); do
         { "$TT_ANALYZE" dump "$T/o.ttrace" 2>/dev/null || true; } |
