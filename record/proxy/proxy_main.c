@@ -181,6 +181,8 @@ int main(int argc, char **argv)
     rc =
         proxy_header_write(&m.rec, &cfg, argc, argv, key, mono_zero, real_zero);
     m.base = event_base_new();
+    if (!rc && proxy_sessions_new(0, &m.rec.sessions))
+        rc = TRACE_E_NOMEM;
     if (rc || !m.base) {
         log_error("%s: cannot write the trace header: %s", out,
                   trace_strerror(rc ? rc : TRACE_E_NOMEM));
@@ -223,6 +225,7 @@ done:
         proxy_footer_write(&m.rec, clock_mono_ns(), m.stopped_by_signal,
                            m.stopped_by_signal ? "signal" : "write_error");
     wrc = trace_writer_close(m.rec.w);
+    proxy_sessions_free(m.rec.sessions);
     if (wrc && !rc) {
         log_error("%s: %s", out, trace_strerror(wrc));
         rc = 1;

@@ -83,7 +83,8 @@ static void body_model(const char *body, size_t len, char *out, size_t cap)
 }
 
 int proxy_exchange_request(struct proxy_exchange *x, const char *api,
-                           const char *body, size_t len, bool no_content)
+                           const char *body, size_t len, bool no_content,
+                           const char *session_header)
 {
     struct trace_request q;
     char model[256];
@@ -91,6 +92,8 @@ int proxy_exchange_request(struct proxy_exchange *x, const char *api,
     int err;
     if (!x->id || !x->rec->w)
         return 0;
+    proxy_sessions_place(x->rec->sessions, api, session_header, body,
+                         body ? len : 0, x->start_ns, &x->turn);
     body_model(body ? body : "", body ? len : 0, model, sizeof model);
     body_scrub_mask(&x->scrub, model, strlen(model));
     if (body && !no_content) {
@@ -113,6 +116,9 @@ int proxy_exchange_request(struct proxy_exchange *x, const char *api,
     q.body = copy;
     q.body_len = copy ? len : 0;
     q.api = api;
+    q.session = x->turn.session;
+    q.turn = x->turn.turn;
+    q.think_ns = x->turn.think_ns;
     x->rec->requests++;
     err = note(x->rec, trace_write_request(x->rec->w, &q));
     free(copy);
@@ -227,6 +233,8 @@ int proxy_exchange_finish(struct proxy_exchange *x, CURL *easy, CURLcode code,
     snprintf(kind_out, kind_len, "%s", r.error_kind);
     if (!x->id)
         return err;
+    proxy_sessions_ended(x->rec->sessions, x->turn.session, x->turn.turn,
+                         end_ns);
     if (r.error_kind[0])
         x->rec->failed++;
     else

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "body_scrub.h"
+#include "proxy_session.h"
 #include "resp_headers.h"
 #include "token_scan.h"
 #include "trace.h"
@@ -22,7 +23,8 @@ struct proxy_recorder {
     int err;                /* the first write error, sticky */
     uint32_t next_id;
     uint64_t requests, ok, failed, chunks, bytes;
-    double timeout_s; /* for error messages */
+    double timeout_s;                /* for error messages */
+    struct proxy_sessions *sessions; /* borrowed; NULL: no sessions */
 };
 
 /* One recorded (or only forwarded) request and its response. */
@@ -35,9 +37,10 @@ struct proxy_exchange {
     struct resp_headers resp; /* status and kept headers, redacted */
     struct token_scan scan;
     struct body_scrub scrub;
-    char errbuf[CURL_ERROR_SIZE]; /* libcurl's words, for the result */
-    const char *forced_kind;      /* client_cancelled, interrupted, or NULL */
-    char *header_secret;          /* owned copy for resp, wiped when freed */
+    char errbuf[CURL_ERROR_SIZE];   /* libcurl's words, for the result */
+    const char *forced_kind;        /* client_cancelled, interrupted, or NULL */
+    char *header_secret;            /* owned copy for resp, wiped when freed */
+    struct proxy_session_turn turn; /* its session, turn and think time */
 };
 
 /* Starts an exchange; recorded gives it the next request id. secrets
@@ -48,10 +51,13 @@ int proxy_exchange_init(struct proxy_exchange *x, struct proxy_recorder *rec,
                         bool recorded, const char *const *secrets, size_t n);
 
 /* Writes the request record: api (the path's), the model named in body,
- * body itself (secrets masked; NULL with no_content). Returns 0 or the
+ * body itself (secrets masked; NULL with no_content), and the session
+ * and turn the recorder's sessions place it in (session_header: the
+ * client's session header, or NULL; proxy_session.h). Returns 0 or the
  * trace error. */
 int proxy_exchange_request(struct proxy_exchange *x, const char *api,
-                           const char *body, size_t len, bool no_content);
+                           const char *body, size_t len, bool no_content,
+                           const char *session_header);
 
 /* One response header line as libcurl gives it (CRLF included). */
 void proxy_exchange_header(struct proxy_exchange *x, const char *line,

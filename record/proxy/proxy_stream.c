@@ -356,6 +356,14 @@ static size_t collect_secrets(struct proxy_stream *s, const char **out,
     return n;
 }
 
+/* The client's session header (proxy_session.h), or NULL. */
+static const char *session_header(struct evhttp_request *req)
+{
+    struct evkeyvalq *in = evhttp_request_get_input_headers(req);
+    const char *v = evhttp_find_header(in, PROXY_SESSION_HEADER);
+    return v ? v : evhttp_find_header(in, PROXY_SESSION_HEADER_ALT);
+}
+
 /* Builds the upstream request of s. Returns 0 or -1. */
 static int prepare(struct proxy_stream *s, const char *api)
 {
@@ -411,7 +419,8 @@ static int prepare(struct proxy_stream *s, const char *api)
     s->easy = proxy_upstream_new(&u);
     if (!s->easy)
         return -1;
-    proxy_exchange_request(&s->x, api, s->body, s->body_len, cfg->no_content);
+    proxy_exchange_request(&s->x, api, s->body, s->body_len, cfg->no_content,
+                           session_header(s->req));
     return 0;
 }
 
