@@ -14,7 +14,7 @@
 static void compare_help(void)
 {
     printf(
-        "usage: tokentrace-analyze compare BASE NEW... [--seed S]\n"
+        "usage: tokentrace-analyze compare BASE NEW... [--by KEYS] [--seed S]\n"
         "         [--format table|json|markdown] [--tokens auto|usage|chunks]\n"
         "         [--classify declared|measured] [--fail-on "
         "ttft_p99=+10%%,...]\n"
@@ -43,6 +43,12 @@ static void compare_help(void)
         "concatenated\n"
         "traces (cat a.ttrace b.ttrace > week48.ttrace).\n"
         "\n"
+        "  --by KEYS        the groups compared (default model,class): any\n"
+        "                   of summary's keys; turn compares a session\n"
+        "                   workload or a capture turn by turn (turn 1 with\n"
+        "                   turn 1...): a captured trace against its replay\n"
+        "                   (tokentrace-record -w CAPTURED.ttrace) says per\n"
+        "                   turn which side was faster\n"
         "  --fail-on RULES  exit 3 when a NEW's percentile rises beyond a "
         "limit\n"
         "                   over BASE in any group: METRIC_pSTAT=+N%% or\n"
@@ -58,7 +64,9 @@ static void compare_help(void)
         "examples:\n"
         "  tokentrace-analyze compare week47.ttrace week48.ttrace\n"
         "  tokentrace-analyze compare base.ttrace gw-a.ttrace gw-b.ttrace "
-        "--format markdown\n",
+        "--format markdown\n"
+        "  tokentrace-analyze compare captured.ttrace replayed.ttrace --by "
+        "turn\n",
         STATS_BOOTSTRAP_ITERATIONS, COMPARE_MIN_SAMPLES, COMPARE_MIN_SAMPLES);
 }
 
@@ -101,7 +109,8 @@ static bool compare_regressions(const struct compare_result *res, size_t n_new,
                 if (!fail_rule_broken(fr, b, n))
                     continue;
                 any = true;
-                group_describe(res[i].pairs[p].new_, raw, sizeof raw);
+                compare_group_name(&res[i].new_->set, res[i].pairs[p].new_, raw,
+                                   sizeof raw);
                 printable_copy(name, sizeof name, raw);
                 fail_rule_text(fr, rule, sizeof rule);
                 log_error(
@@ -125,7 +134,8 @@ int cmd_compare(int argc, char **argv)
     char err[256];
     rc = analyze_options_parse(
         argc, argv,
-        OPT_FORMAT | OPT_SEED | OPT_TOKENS | OPT_CLASSIFY | OPT_FAIL_ON,
+        OPT_FORMAT | OPT_SEED | OPT_TOKENS | OPT_CLASSIFY | OPT_FAIL_ON |
+            OPT_BY,
         1u << FMT_TABLE | 1u << FMT_JSON | 1u << FMT_MARKDOWN, "compare", &o);
     if (rc || o.help) {
         if (o.help)
@@ -157,7 +167,14 @@ int cmd_compare(int argc, char **argv)
     if (!sides || !res)
         goto nomem;
     for (; n_sides < o.n_traces; n_sides++) {
-        st = compare_side_load(&sides[n_sides], o.traces[n_sides], &o.load);
+        st = compare_side_load_by(&sides[n_sides], o.traces[n_sides], &o.load,
+                                  o.by, err, sizeof err);
+        if (st == -2) {
+            log_error("compare --by: %s", err);
+            rc = 2;
+            n_sides++;
+            goto done;
+        }
         if (st < 0) {
             n_sides++;
             goto nomem;

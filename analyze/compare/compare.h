@@ -39,7 +39,7 @@ extern const struct compare_metric_def compare_metrics[CMP_COUNT];
 #define COMPARE_MIN_SAMPLES 5
 
 /* One side: everything read from one FILE argument (which may hold several
- * concatenated traces), grouped by model x class. */
+ * concatenated traces), grouped by model x class (or by --by). */
 struct compare_side {
     const char *file;
     struct group_set set;
@@ -68,6 +68,7 @@ struct compare_cell {
 
 struct compare_pair {
     const struct group *base, *new_;
+    const struct group_set *set; /* the base's, for its dimensions' names */
     struct compare_cell cell[CMP_COUNT];
 };
 
@@ -107,6 +108,19 @@ void compare_warn(const struct compare_result *r);
  * of memory. Free with compare_side_free even on error. */
 int compare_side_load(struct compare_side *side, const char *path,
                       const struct load_options *opt);
+
+/* compare_side_load grouped by a --by spec instead (NULL: "model,class";
+ * "turn": a session's turn, so two runs of the same sessions compare turn
+ * by turn). Returns as compare_side_load; -2 when by is not a --by spec
+ * (err, err_size: why). */
+int compare_side_load_by(struct compare_side *side, const char *path,
+                         const struct load_options *opt, const char *by,
+                         char *err, size_t err_size);
+
+/* A group's name for outputs: its key values joined by " / ", those of
+ * dimensions other than model and class named ("turn 3"). */
+void compare_group_name(const struct group_set *set, const struct group *g,
+                        char *out, size_t size);
 
 /* Frees a side. NULL-safe on a zeroed side. */
 void compare_side_free(struct compare_side *side);

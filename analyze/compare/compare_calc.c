@@ -27,14 +27,12 @@ struct compare_itl {
     struct stats_vec v;
 };
 
-/* The group of set with this model and class (the sides are grouped by
- * model,class), through the set's index: comparing many groups stays
- * linear. */
+/* The group of set with these key values (both sides are grouped alike),
+ * through the set's index: comparing many groups stays linear. */
 static const struct group *find_group(const struct group_set *set,
-                                      const char *model, const char *cls)
+                                      const struct group *like)
 {
-    const char *const vals[2] = {model, cls};
-    return group_set_find(set, vals, 2);
+    return group_set_find(set, (const char *const *)like->keys, like->n_keys);
 }
 
 static struct stats_vec *itl_vec(struct compare_side *s, const struct group *g)
@@ -63,9 +61,7 @@ static int side_add(void *ctx, const struct request_metrics *m)
         goto nomem;
     if (m->warmup || !m->ok || isnan(m->itl_p50_ms))
         return 0;
-    g = find_group(&s->set, m->model,
-                   s->set.by.measured_class ? m->measured_class
-                                            : m->class_name);
+    g = group_set_group_of(&s->set, m);
     if (!g || !(v = itl_vec(s, g)))
         goto nomem;
     if (stats_vec_push(v, m->itl_p50_ms) == STATS_E_NOMEM)
@@ -79,12 +75,19 @@ nomem:
 int compare_side_load(struct compare_side *side, const char *path,
                       const struct load_options *opt)
 {
+    return compare_side_load_by(side, path, opt, NULL, NULL, 0);
+}
+
+int compare_side_load_by(struct compare_side *side, const char *path,
+                         const struct load_options *opt, const char *spec,
+                         char *err, size_t err_size)
+{
     struct group_by by;
     int rc;
     memset(side, 0, sizeof(*side));
     side->file = path;
-    if (group_by_parse("model,class", &by, NULL, 0) != 0)
-        return -1;
+    if (group_by_parse(spec ? spec : "model,class", &by, err, err_size) != 0)
+        return spec ? -2 : -1;
     by.measured_class = opt->classify_measured;
     group_set_init(&side->set, &by, NULL);
     rc = load_trace_file(path, opt, side_add, NULL, side, &side->set.traces,
@@ -92,6 +95,23 @@ int compare_side_load(struct compare_side *side, const char *path,
     group_set_sort(&side->set);
     group_set_summarize(&side->set);
     return side->nomem ? -1 : rc;
+}
+
+void compare_group_name(const struct group_set *set, const struct group *g,
+                        char *out, size_t size)
+{
+    size_t len = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < g->n_keys && len < size; i++) {
+        char tmp[64];
+        const char *dim = group_dim_name(set, i, tmp, sizeof tmp);
+        bool plain = strcmp(dim, "model") == 0 || strcmp(dim, "class") == 0;
+        int n = snprintf(out + len, size - len, "%s%s%s%s", i ? " / " : "",
+                         plain ? "" : dim, plain ? "" : " ", g->keys[i]);
+        if (n < 0)
+            break;
+        len += (size_t)n;
+    }
 }
 
 void compare_side_free(struct compare_side *side)
@@ -323,8 +343,7 @@ int compare_run(const struct compare_side *base,
         return -1;
     for (size_t i = 0; i < base->set.n_groups; i++) {
         const struct group *gb = base->set.groups[i];
-        const struct group *gn =
-            find_group(&new_->set, gb->keys[0], gb->keys[1]);
+        const struct group *gn = find_group(&new_->set, gb);
         struct compare_pair *p = &out->pairs[out->n_pairs];
         if (!gn) {
             if (push_group(&out->only_base, &out->n_only_base, gb))
@@ -333,6 +352,7 @@ int compare_run(const struct compare_side *base,
         }
         p->base = gb;
         p->new_ = gn;
+        p->set = &base->set;
         for (int m = 0; m < CMP_COUNT; m++)
             if (compare_cell_run(base, gb, new_, gn, (enum compare_metric)m,
                                  seed, &p->cell[m]))
@@ -341,7 +361,7 @@ int compare_run(const struct compare_side *base,
     }
     for (size_t i = 0; i < new_->set.n_groups; i++) {
         const struct group *gn = new_->set.groups[i];
-        if (!find_group(&base->set, gn->keys[0], gn->keys[1]) &&
+        if (!find_group(&base->set, gn) &&
             push_group(&out->only_new, &out->n_only_new, gn))
             return -1;
     }
@@ -416,7 +436,7 @@ static void fmt_pct(char *out, size_t size, double pct)
 void compare_verdict_line(struct buf *b, const struct compare_pair *p)
 {
     char name[600];
-    group_describe(p->base, name, sizeof(name));
+    compare_group_name(p->set, p->base, name, sizeof(name));
     buf_printf(b, "%s:", name);
     compare_verdict_text(b, p);
 }

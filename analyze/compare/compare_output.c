@@ -95,7 +95,8 @@ static void only_lines(struct buf *b, const struct compare_result *r, bool md)
         bool in_base = i < r->n_only_base;
         const struct group *g =
             in_base ? r->only_base[i] : r->only_new[i - r->n_only_base];
-        group_describe(g, name, sizeof(name));
+        compare_group_name(in_base ? &r->base->set : &r->new_->set, g, name,
+                           sizeof(name));
         buf_puts(b, md ? "- only in " : "only in ");
         buf_puts(b, in_base ? "base: " : "new: ");
         if (md)
@@ -175,7 +176,7 @@ int compare_write_table(FILE *out, const struct compare_result *r, size_t n,
         caveat_lines(&b, &r[k], false);
         for (size_t i = 0; i < r[k].n_pairs; i++) {
             const struct compare_pair *p = &r[k].pairs[i];
-            group_describe(p->base, name, sizeof(name));
+            compare_group_name(p->set, p->base, name, sizeof(name));
             buf_puts(&b, "\n");
             printable_put(&b, name);
             buf_printf(&b, "   base %llu ok of %llu, new %llu ok of %llu\n",
@@ -241,7 +242,7 @@ int compare_write_markdown(FILE *out, const struct compare_result *r, size_t n,
         }
         for (size_t i = 0; i < r[k].n_pairs; i++) {
             const struct compare_pair *p = &r[k].pairs[i];
-            group_describe(p->base, name, sizeof(name));
+            compare_group_name(p->set, p->base, name, sizeof(name));
             buf_puts(&b, "\n### ");
             md_put(&b, name, 0);
             buf_puts(
@@ -347,13 +348,25 @@ static void json_cell(struct buf *b, const struct compare_cell *c,
     buf_puts(b, "}");
 }
 
+/* A group's keys as members named by their dimension ("model":…,
+ * "class":… by default; "turn":"3" with --by turn). */
+static void json_keys(struct buf *b, const struct group_set *set,
+                      const struct group *g)
+{
+    for (size_t i = 0; i < g->n_keys; i++) {
+        char tmp[64];
+        buf_puts(b, i ? "," : "");
+        json_put_cstr(b, group_dim_name(set, i, tmp, sizeof tmp));
+        buf_puts(b, ":");
+        json_put_cstr(b, g->keys[i]);
+    }
+}
+
 static void json_pair(struct buf *b, const struct compare_pair *p)
 {
     struct buf v;
-    buf_puts(b, "{\"model\":");
-    json_put_cstr(b, p->base->keys[0]);
-    buf_puts(b, ",\"class\":");
-    json_put_cstr(b, p->base->keys[1]);
+    buf_puts(b, "{");
+    json_keys(b, p->set, p->base);
     buf_printf(
         b,
         ",\"base\":{\"requests\":%llu,\"ok\":%llu},"
@@ -373,15 +386,14 @@ static void json_pair(struct buf *b, const struct compare_pair *p)
     buf_puts(b, "}");
 }
 
-static void json_only(struct buf *b, const char *key, const struct group **g,
+static void json_only(struct buf *b, const char *key,
+                      const struct group_set *set, const struct group **g,
                       size_t n)
 {
     buf_printf(b, ",\"%s\":[", key);
     for (size_t i = 0; i < n; i++) {
-        buf_puts(b, i ? ",{\"model\":" : "{\"model\":");
-        json_put_cstr(b, g[i]->keys[0]);
-        buf_puts(b, ",\"class\":");
-        json_put_cstr(b, g[i]->keys[1]);
+        buf_puts(b, i ? ",{" : "{");
+        json_keys(b, set, g[i]);
         buf_puts(b, "}");
     }
     buf_puts(b, "]");
@@ -415,8 +427,10 @@ int compare_write_json(FILE *out, const struct compare_result *r, size_t n,
             json_pair(&b, &r[k].pairs[i]);
         }
         buf_puts(&b, "]");
-        json_only(&b, "only_in_base", r[k].only_base, r[k].n_only_base);
-        json_only(&b, "only_in_new", r[k].only_new, r[k].n_only_new);
+        json_only(&b, "only_in_base", &r[k].base->set, r[k].only_base,
+                  r[k].n_only_base);
+        json_only(&b, "only_in_new", &r[k].new_->set, r[k].only_new,
+                  r[k].n_only_new);
         /* the -n that would give a verdict; what the sides ran */
         buf_printf(
             &b, ",\"too_few\":{\"groups\":%zu,\"needed_n\":", r[k].n_too_few);

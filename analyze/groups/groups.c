@@ -274,6 +274,16 @@ const struct group *group_set_find(const struct group_set *set,
     return set->groups[k];
 }
 
+const struct group *group_set_group_of(const struct group_set *set,
+                                       const struct request_metrics *m)
+{
+    char tmp[GROUP_MAX_DIMS][512];
+    const char *vals[GROUP_MAX_DIMS];
+    for (size_t i = 0; i < set->by.n; i++)
+        vals[i] = key_value(set, i, m, tmp[i], sizeof(tmp[i]));
+    return group_set_find(set, vals, set->by.n);
+}
+
 static struct group *find_group(struct group_set *set,
                                 const struct request_metrics *m)
 {

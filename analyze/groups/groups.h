@@ -202,6 +202,11 @@ const struct trace_itl *group_set_trace_own(const struct group_set *set,
 const struct group *group_set_find(const struct group_set *set,
                                    const char *const *vals, size_t n);
 
+/* The group request m was added to (its key values under the set's
+ * --by), or NULL when there is none yet. Constant time. */
+const struct group *group_set_group_of(const struct group_set *set,
+                                       const struct request_metrics *m);
+
 /* Parses "--by" ("model,class", "label:week,model", "trace", "stage":
  * a sweep's stages, named by their load; "header:x-served-by": a kept
  * response header, case-insensitive). Returns 0, or -1 with a one-line
