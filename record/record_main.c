@@ -27,6 +27,7 @@
 #include "trace.h"
 #include "version.h"
 #include "workload.h"
+#include "workload_captured.h"
 
 #define EXIT_USAGE 2
 #define EXIT_LATE 3 /* --start-at had passed: nothing sent */
@@ -126,6 +127,9 @@ static int load_workload_file(const struct config *cfg, struct workload *wl,
                  cfg->workload_format);
         return WORKLOAD_E_INVALID;
     }
+    if (workload_is_trace_file(cfg->workload_file))
+        return workload_load_captured(cfg->workload_file,
+                                      api_kind_name(cfg->api), wl, err, errlen);
     rc = workload_load_file_as(cfg->workload_file, fmt, cfg->dataset_sessions,
                                wl, err, errlen);
     if (!rc && wl->skipped > 0)
@@ -157,8 +161,10 @@ static int load_workload(const struct config *cfg, struct workload *wl)
     if (!rc)
         rc = workload_select(wl, select_classes(cfg), err, sizeof err);
     if (!rc) {
-        if (cfg->workload_file && !workload_is_builtin_name(cfg->workload_file))
-            note_unsent_lines(cfg, wl);
+        if (cfg->workload_file &&
+            !workload_is_builtin_name(cfg->workload_file) &&
+            !(wl->format && strcmp(wl->format, WORKLOAD_FORMAT_CAPTURED) == 0))
+            note_unsent_lines(cfg, wl); /* a capture: note_captured */
         return 0;
     }
     workload_free(wl);
@@ -314,6 +320,33 @@ static int record(const struct config *cfg, struct run_setup *s,
     return EXIT_SUCCESS;
 }
 
+/* A captured trace as the workload: without -n every captured session and
+ * request is sent once (-n counts per class: the largest class's); says
+ * what is sent and what was skipped. */
+static void note_captured(struct config *cfg, const struct workload *wl)
+{
+    size_t most = 0, sessions = 0, singles = 0;
+    for (size_t i = 0; i < wl->n_classes; i++) {
+        const struct workload_class *c = &wl->classes[i];
+        if (c->n_items > most)
+            most = c->n_items;
+        for (size_t j = 0; j < c->n_items; j++) {
+            if (c->items[j].session)
+                sessions++;
+            else
+                singles++;
+        }
+    }
+    if (!cfg->n_given && !cfg->duration_s)
+        cfg->n = most;
+    if (!cfg->quiet)
+        log_note("%s: a captured trace: %zu session%s and %zu single "
+                 "request%s, bodies as captured (model: -m)%s",
+                 cfg->workload_file, sessions, sessions == 1 ? "" : "s",
+                 singles, singles == 1 ? "" : "s",
+                 wl->skipped ? "; requests of another API skipped" : "");
+}
+
 /* Everything after the command line is parsed. */
 static int prepare_and_record(struct config *cfg)
 {
@@ -353,6 +386,8 @@ static int prepare_and_record(struct config *cfg)
         api_key_free(&key);
         return ret;
     }
+    if (wl.format && strcmp(wl.format, WORKLOAD_FORMAT_CAPTURED) == 0)
+        note_captured(cfg, &wl);
     /* once per run, and not for a server on this machine (a local
      * llama.cpp or tokentrace-replay rarely wants a key) */
     if (!key.value && !base_url_is_loopback(bu.url))

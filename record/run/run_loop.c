@@ -358,7 +358,7 @@ static void next_turn(struct run_loop *r, struct run_session *sess,
         run_session_end(&r->sessions, sess);
         return;
     }
-    if (r->cfg->history == HISTORY_RECEIVED || !turn->reply) {
+    if (!turn->body && (r->cfg->history == HISTORY_RECEIVED || !turn->reply)) {
         text = e->reply ? run_reply_text(e->reply, &len) : "";
         if (run_session_keep_reply(sess, text, len)) {
             set_fatal(r, RUN_E_NOMEM);
@@ -366,8 +366,12 @@ static void next_turn(struct run_loop *r, struct run_session *sess,
         }
     }
     sess->turn++;
-    sess->think_ns =
-        think_time_draw(&r->cfg->think, r->cfg->seed, sess->id, sess->turn);
+    turn = &sess->ws->turns[sess->turn];
+    /* a captured turn waits as long as its user did */
+    sess->think_ns = turn->body && turn->think_ns >= 0
+                         ? turn->think_ns
+                         : think_time_draw(&r->cfg->think, r->cfg->seed,
+                                           sess->id, sess->turn);
     sess->due_ns = e->res.end_ns + sess->think_ns;
     sess->owner = r;
     if (!sess->timer)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "captured_body.h"
 #include "clock.h"
 #include "error_kind.h"
 #include "exact_prompt.h"
@@ -188,6 +189,8 @@ static int write_request(struct run_requests *q, const struct transfer *t,
         req.turn = sess->turn + 1;
         req.think_ns = sess->turn ? sess->think_ns : 0;
         req.input_tokens_est = input_est;
+        if (sess->ws->turns[sess->turn].body) /* a capture's turn */
+            req.prompt_index = sess->ws->turns[sess->turn].captured_id;
     }
     req.asked_input_tokens = asked[0];
     req.asked_output_tokens = asked[1];
@@ -264,6 +267,23 @@ static int64_t exact_output(struct run_requests *q, uint64_t k,
     return m;
 }
 
+/* A captured request's body (workload_captured.h), the item's or the
+ * session turn's, with its model replaced: the rest as captured. NULL
+ * when out of memory. */
+static char *captured(const struct run_session *sess,
+                      const struct workload_item *it, const char *model,
+                      int64_t *est)
+{
+    const char *b = it->body;
+    size_t len = it->body_len, out_len = 0;
+    if (sess) {
+        b = sess->ws->turns[sess->turn].body;
+        len = sess->ws->turns[sess->turn].body_len;
+    }
+    *est = (int64_t)(len / 4);
+    return captured_body_with_model(b, len, model, &out_len);
+}
+
 /* Hangs the observer on t: the head of an error body and, for a
  * session's turn, its reply text. Out of memory: the status line only. */
 static void observe(struct transfer *t, bool reply)
@@ -311,9 +331,12 @@ int run_requests_start(struct run_requests *q, uint64_t k,
         if (!exact.prompt)
             return RUN_E_NOMEM;
     }
-    body = sess           ? session_body(q, &bo, sess, &est)
-           : exact.prompt ? request_body_build(&bo, &exact)
-                          : request_body_build(&bo, it);
+    if (sess ? sess->ws->turns[sess->turn].body != NULL : it->body != NULL)
+        body = captured(sess, it, bo.model, &est);
+    else
+        body = sess           ? session_body(q, &bo, sess, &est)
+               : exact.prompt ? request_body_build(&bo, &exact)
+                              : request_body_build(&bo, it);
     free(exact.prompt);
     if (!body)
         return RUN_E_NOMEM;

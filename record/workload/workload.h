@@ -30,6 +30,10 @@ struct workload_item {
     /* --input-tokens: the prompt is made per request, at its drawn length
      * (exact_prompt.h); prompt and messages are NULL. */
     bool exact;
+    /* A captured single request (workload_captured.h): its body, sent as
+     * it is with its model replaced. Owned. NULL otherwise. */
+    char *body;
+    size_t body_len;
 };
 
 struct workload_class {

@@ -179,6 +179,8 @@ void workload_session_free(struct workload_session *s)
     if (!s)
         return;
     cJSON_Delete(s->tree);
+    for (size_t i = 0; s->turns && i < s->n_turns; i++)
+        free(s->turns[i].body);
     free(s->turns);
     free(s);
 }

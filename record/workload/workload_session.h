@@ -19,6 +19,14 @@ struct workload_turn {
     size_t n_messages;   /* how many follow from first, at least 1 */
     const cJSON *reply;  /* the recorded assistant message, or NULL */
     int64_t input_chars; /* characters of its new messages */
+    /* A captured turn (workload_captured.h): the request body as the
+     * proxy caught it (owned by the session; sent as it is, its model
+     * replaced), and the think time recorded before it (-1: none). NULL
+     * for a conversation's turn, whose body is built from the history. */
+    char *body;
+    size_t body_len;
+    int64_t think_ns;
+    int64_t captured_id; /* the captured request's id */
 };
 
 struct workload_session {
