@@ -172,9 +172,9 @@ static int keep_request(struct loader *l, const struct trace_record *r,
     return 0;
 }
 
-/* Sessions together (by trace and session, in the order each session
- * first appears), their turns by turn index; single requests in file
- * order among them. */
+/* Per trace: its single requests first (in file order), then its
+ * sessions by id (the order they began in), each one's turns by turn
+ * index. */
 static int by_session(const void *a, const void *b)
 {
     const struct captured *x = a, *y = b;
@@ -229,7 +229,6 @@ static int build(struct loader *l, struct workload *wl)
 {
     size_t i = 0;
     qsort(l->v, l->n, sizeof *l->v, by_session);
-    /* sessions first appear in id order: keep that order between them */
     while (i < l->n) {
         size_t j = i + 1;
         int rc;

@@ -4,7 +4,7 @@
 # with and without X-Session-Id, and the recorder drives a session
 # workload through it. The proxy's trace gives each request the session
 # and turn it belongs to and its think time, and summary --by turn reads
-# them.
+# them, and so does the per-turn chart.
 . "${TT_SOURCE_DIR:?}/tests/lib/lib.sh"
 . "$TT_SOURCE_DIR/tests/lib/record_lib.sh"
 . "$TT_SOURCE_DIR/tests/lib/proxy_lib.sh"
@@ -84,4 +84,9 @@ assert_eq "$(jqs "$d" '
 "$TT_ANALYZE" summary "$T/p.ttrace" --by turn --format json >"$T/s.json" || fail "summary --by turn"
 assert_eq "$(jq -c '[.groups[]|{t:.turn,n:.requests}]' "$T/s.json")" \
     '[{"t":"1","n":6},{"t":"2","n":5},{"t":"3","n":4}]' "requests per turn"
+# and the per-turn chart: a TTFT p50 point for each of turns 1..3
+if command -v gnuplot >/dev/null; then
+    "$TT_ANALYZE" plot "$T/p.ttrace" -o "$T/plot" >/dev/null 2>"$T/plot.err" || fail "plot: $(cat "$T/plot.err")"
+    assert_eq "$(awk '/TTFT p50"$/ {on=1; next} on && NF==2 {printf "%s ", $1}' "$T/plot/turns.dat")" "1 2 3 " "per-turn chart"
+fi
 echo ok
