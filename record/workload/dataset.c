@@ -238,7 +238,8 @@ static cJSON *sharegpt_messages(const cJSON *conv)
 const char *dataset_session_item(cJSON *entry, bool sharegpt,
                                  struct workload_item *it, bool *skip)
 {
-    struct workload_item single = {0, NULL, NULL, -1, 0, 0, NULL, false, NULL, 0};
+    struct workload_item single = {0, NULL, NULL,  -1,   0,
+                                   0, NULL, false, NULL, 0};
     const cJSON *given = cJSON_GetObjectItemCaseSensitive(entry, "messages");
     const char *why, *session_why;
     size_t at;

@@ -106,7 +106,8 @@ static int add_lines(struct workload *wl, const char *cls, const char *text,
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
         size_t total = n + (prefix ? prefix_len + 2 : 0);
-        struct workload_item it = {line, NULL, NULL, -1, 0, 0, NULL, false, NULL, 0};
+        struct workload_item it = {line, NULL, NULL,  -1,   0,
+                                   0,    NULL, false, NULL, 0};
         int err;
         if (n > 0 && p[n - 1] == '\r')
             n--, total--;

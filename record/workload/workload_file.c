@@ -43,7 +43,8 @@ static int load_entry(struct json_array *a, const char *path,
                       enum workload_format fmt, bool sessions,
                       struct workload *wl, char *err, size_t errlen)
 {
-    struct workload_item it = {a->index, NULL, NULL, -1, 0, 0, NULL, false, NULL, 0};
+    struct workload_item it = {a->index, NULL, NULL,  -1,   0,
+                               0,        NULL, false, NULL, 0};
     const char *why, *cls;
     bool skip = false, sharegpt;
     cJSON *obj = cJSON_ParseWithLength(a->elem, a->elem_len);

@@ -188,7 +188,8 @@ static int load_line(struct workload *wl, const char *path, int64_t lineno,
 {
     const char *end = NULL, *cls = NULL, *why;
     char why_buf[160];
-    struct workload_item it = {lineno - 1, NULL, NULL, -1, 0, 0, NULL, false, NULL, 0};
+    struct workload_item it = {lineno - 1, NULL, NULL,  -1,   0,
+                               0,          NULL, false, NULL, 0};
     bool skip = false;
     cJSON *obj = cJSON_ParseWithLengthOpts(line, len, &end, false);
     int rc;

@@ -181,7 +181,8 @@ static const char *str(const cJSON *j, const char *path1, const char *path2)
 
 static void test_bodies(void)
 {
-    struct workload_item text = {0, "Hi there", NULL, -1, 2, 0, NULL, false, NULL, 0};
+    struct workload_item text = {0, "Hi there", NULL,  -1,   2,
+                                 0, NULL,       false, NULL, 0};
     struct workload_item chat = {0, NULL, NULL, -1, 2, 0, NULL, false, NULL, 0};
     cJSON *j, *extra;
     chat.messages = cJSON_Parse("[{\"role\":\"system\",\"content\":\"S\"},"
