@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Replay what was caught: Python requests drives 5 three-turn chat
+# Replay what was caught: Python requests drives 6 three-turn chat
 # conversations (and one that fails upstream) through tokentrace-proxy to
 # a slow tokentrace-replay; tokentrace-record -w CAPTURE sends them to a
 # fast one with another model. The replayed bodies equal the captured ones
@@ -10,7 +10,7 @@
 . "$TT_SOURCE_DIR/tests/lib/record_lib.sh"
 . "$TT_SOURCE_DIR/tests/lib/proxy_lib.sh"
 
-start_replay --synthetic 'ttft=120ms,tpot=4ms,tokens=8' --fault http-500@m-fail
+start_replay --synthetic 'ttft=300ms,tpot=4ms,tokens=8' --fault http-500@m-fail
 SLOW=$URL
 start_proxy "$T/cap.ttrace"
 python3 - "$PXURL" <<'PY'
@@ -29,7 +29,7 @@ def send(body):
                 out.append(c.get("delta", {}).get("content") or "")
     return "".join(out)
 
-convs = [[{"role": "system", "content": f"session {i}"}] for i in range(5)]
+convs = [[{"role": "system", "content": f"session {i}"}] for i in range(6)]
 for turn in range(3):
     for i, c in enumerate(convs):
         c.append({"role": "user", "content": f"s{i} t{turn + 1}"})
@@ -42,13 +42,13 @@ assert send({"model": "m-fail", "stream": True,
 PY
 stop_proxy
 cap=$(dump "$T/cap.ttrace")
-assert_eq "$(count "$cap" request)" 16 "captured requests"
+assert_eq "$(count "$cap" request)" 19 "captured requests"
 
 start_replay --synthetic 'ttft=10ms,tpot=1ms,tokens=8'
 "$TT_RECORD" -w "$T/cap.ttrace" -u "$URL" -m other -c 2 -o "$T/rep.ttrace" -q \
     2>"$T/rep.err" || fail "replay of the capture: $(cat "$T/rep.err")"
 rep=$(dump "$T/rep.ttrace")
-check_complete "$rep" 16
+check_complete "$rep" 19
 # the bodies, in session order, as captured with the model replaced
 python3 - "$cap" "$rep" <<'PY'
 import json, sys
@@ -57,7 +57,7 @@ def reqs(path):
 cap, rep = reqs(sys.argv[1]), reqs(sys.argv[2])
 key = lambda r: (r.get("session", 0), r.get("turn", 0))
 cap_by = {key(r): r for r in cap}
-assert len(cap_by) == 16, "captured (session, turn) pairs"
+assert len(cap_by) == 19, "captured (session, turn) pairs"
 assert sorted(cap_by) == sorted(key(r) for r in rep), "replayed sessions and turns"
 for r in rep:
     c = cap_by[key(r)]
@@ -79,7 +79,7 @@ PY
 [ $? -eq 0 ] || fail "replayed bodies"
 # the failed captured request was sent again, and worked this time
 assert_eq "$(jqs "$cap" '[.[]|select(.kind=="result" and .error_kind=="http_500")]|length')" 1 "captured failure"
-assert_eq "$(jqs "$rep" '.[]|select(.kind=="footer")|"\(.ok) \(.failed)"')" "16 0" "replayed ok"
+assert_eq "$(jqs "$rep" '.[]|select(.kind=="footer")|"\(.ok) \(.failed)"')" "19 0" "replayed ok"
 
 # compare per turn: the replay's target is faster on every turn
 "$TT_ANALYZE" compare "$T/cap.ttrace" "$T/rep.ttrace" --by turn --format json \
