@@ -79,6 +79,12 @@ int main(int argc, char **argv)
         log_error("%s", err);
         return 1;
     }
+    /* Every stderr note before the port file: a test that reads stderr
+     * once the port file appears finds them all (docs/replay.md). */
+    replay_server_keep_awake(srv);
+    log_note("listening on http://%s%s%s:%d",
+             strchr(cfg.listen_host, ':') ? "[" : "", cfg.listen_host,
+             strchr(cfg.listen_host, ':') ? "]" : "", srv->port);
     if (cfg.port_file != NULL) {
         rc = write_port_file(cfg.port_file, srv->port);
         if (rc != 0) {
@@ -88,9 +94,6 @@ int main(int argc, char **argv)
             return 1;
         }
     }
-    log_note("listening on http://%s%s%s:%d",
-             strchr(cfg.listen_host, ':') ? "[" : "", cfg.listen_host,
-             strchr(cfg.listen_host, ':') ? "]" : "", srv->port);
     rc = replay_server_run(srv);
     if (rc != 0)
         log_error("event loop failed");

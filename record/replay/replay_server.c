@@ -168,16 +168,23 @@ fail:
     return -1;
 }
 
-int replay_server_run(struct replay_server *srv)
+void replay_server_keep_awake(struct replay_server *srv)
 {
-    struct keep_awake k;
     char what[1024];
-    int rc = 0;
+
     /* the sending side kept out of idle too, so its writes leave on their
      * schedule (common/keep_awake.h) */
-    keep_awake_start(&k, srv->cfg->keep_awake, srv->cfg->keep_awake_cpu, NULL);
-    log_note("keep-awake: %s", keep_awake_describe(&k, what, sizeof what));
-    if (!keep_awake_polls(&k)) {
+    keep_awake_start(&srv->awake, srv->cfg->keep_awake,
+                     srv->cfg->keep_awake_cpu, NULL);
+    log_note("keep-awake: %s",
+             keep_awake_describe(&srv->awake, what, sizeof what));
+}
+
+int replay_server_run(struct replay_server *srv)
+{
+    int rc = 0;
+
+    if (!keep_awake_polls(&srv->awake)) {
         rc = event_base_dispatch(srv->base) < 0 ? -1 : 0;
     } else {
         while ((rc = event_base_loop(srv->base, EVLOOP_NONBLOCK)) == 0 &&
@@ -185,7 +192,7 @@ int replay_server_run(struct replay_server *srv)
             ;
         rc = rc < 0 ? -1 : 0;
     }
-    keep_awake_stop(&k);
+    keep_awake_stop(&srv->awake);
     return rc;
 }
 
@@ -195,6 +202,7 @@ int replay_server_close(struct replay_server *srv)
 
     if (srv == NULL)
         return 0;
+    keep_awake_stop(&srv->awake);
     /* Streams first (they detach from their connections), then evhttp,
      * which frees the connections and their requests. */
     replay_streams_free(srv->streams);

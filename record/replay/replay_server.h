@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "keep_awake.h"
 #include "replay_capacity.h"
 #include "replay_config.h"
 #include "replay_prefix_cache.h"
@@ -30,6 +31,8 @@ struct replay_server {
     struct replay_capacity capacity[SYNTH_MAX_MODELS + 1];
     /* --synthetic cache=N: each model's prefix cache */
     struct replay_prefix_caches caches;
+    /* the sending side's keep-awake, from replay_server_keep_awake on */
+    struct keep_awake awake;
 };
 
 /* Loads the trace (if any), opens the send log, binds and listens.
@@ -37,10 +40,18 @@ struct replay_server {
 int replay_server_open(const struct replay_config *cfg,
                        struct replay_server **out, char *err, size_t errlen);
 
+/* Starts the sending side's keep-awake (--keep-awake) on the calling
+ * thread, which must be the one that runs and closes srv, and says on
+ * stderr what runs ("keep-awake: spin on CPU 1"). Call it before telling
+ * anyone the port: a reader of the port file then finds the note already
+ * written. Never fails (keep_awake_start). */
+void replay_server_keep_awake(struct replay_server *srv);
+
 /* Serves until SIGINT/SIGTERM. Returns 0, or -1 when the loop failed. */
 int replay_server_run(struct replay_server *srv);
 
-/* Frees streams, connections, the log (flushed) and the loop. Returns 0, or
+/* Stops the keep-awake, frees streams, connections, the log (flushed) and
+ * the loop. Returns 0, or
  * an errno when the send log could not be written. NULL-safe. */
 int replay_server_close(struct replay_server *srv);
 

@@ -12,6 +12,15 @@ stream() { curl -sN -H "X-Request-Id: $1" "$URL/v1/chat/completions" -d "$(chat_
 start_replay --synthetic 'ttft=10ms,tpot=2ms,tokens=20'
 grep -qE "keep-awake: (spin on CPU [0-9]|off: the machine is busy)" "$T/replay.err" ||
     fail "auto: $(cat "$T/replay.err")"
+# both notes are on stderr by the time the port file appears (they used
+# to follow it, and a reader right after the port file could miss them)
+for i in 1 2 3 4 5; do
+    start_replay --synthetic tokens=1 --keep-awake off
+    grep -q "keep-awake: off (as asked)" "$T/replay.err" || fail "start $i: no keep-awake note yet: $(cat "$T/replay.err")"
+    grep -q "listening on http://127.0.0.1:$PORT" "$T/replay.err" || fail "start $i: no listening note yet"
+    kill -TERM "$REPLAY_PID"
+    wait "$REPLAY_PID" || fail "start $i: exit $?"
+done
 for mode in spin poll off; do
     start_replay --synthetic 'ttft=10ms,tpot=2ms,tokens=20' --keep-awake "$mode"
     case $mode in
