@@ -88,13 +88,14 @@ class Replay:
     """A tokentrace-replay on a free loopback port, with a send log. Stops
     with SIGTERM (which flushes the log) and keeps its rusage."""
 
-    def __init__(self, tools, work, spec, log, extra=None):
+    def __init__(self, tools, work, spec, log, extra=None, wrap=None):
+        """wrap: a command prefix for the server (e.g. chrt -f 10)."""
         self.log = log
         pf = os.path.join(work, "port.%d" % os.getpid())
         if os.path.exists(pf):
             os.unlink(pf)
         self.proc = subprocess.Popen(
-            [tools.replay, "--listen", "127.0.0.1:0", "--port-file", pf, "-q",
+            (wrap or []) + [tools.replay, "--listen", "127.0.0.1:0", "--port-file", pf, "-q",
              "--synthetic", spec, "--log-sends", log] + (extra or []))
         for _ in range(200):
             if os.path.exists(pf) and os.path.getsize(pf) > 0:
@@ -167,8 +168,10 @@ def client_cmd(tools, client, url, port, streams, nreq, out, wl, window_ms):
     raise ValueError(client)
 
 
-def ts_error(tools, sends, client, out, tpot_ms=None, tokens=None):
-    """Runs ts_error.py on a run's send log and client output."""
+def ts_error(tools, sends, client, out, tpot_ms=None, tokens=None,
+             extra=None):
+    """Runs ts_error.py on a run's send log and client output; extra:
+    more of its arguments (--pcap ...)."""
     cmd = ["python3", tools.ts_error, "--sends", sends]
     if client == "recorder":
         cmd += ["--trace", out, "--analyze", tools.analyze]
@@ -176,6 +179,7 @@ def ts_error(tools, sends, client, out, tpot_ms=None, tokens=None):
         cmd += ["--client", out]
     if tpot_ms and tokens:
         cmd += ["--tpot-ms", str(tpot_ms), "--tokens", str(tokens)]
+    cmd += extra or []
     return json.loads(subprocess.check_output(cmd))
 
 

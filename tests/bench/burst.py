@@ -20,12 +20,30 @@ receive time minus the server's send time from --log-sends, ts_error.py),
 the client's CPU, and for the recorder its self-check p99 (the wake-up
 probe, the loop lag) against the true p99.
 
+A second truth, at levels up to --pcap-max (64): tcpdump captures the
+loopback traffic (nanosecond stamps) and each write's packet time gives
+the client's error against the packet (pcap err) and how long the packet
+left after the send log's stamp (wire after send). Burst columns: the
+spread of one step's sends and the error of the last write of a step
+minus the first's (the queue inside a burst).
+
+--neighbour off,on repeats every level with a CPU-bound neighbour: a
+`nice 0` busy loop pinned to each CPU (rows marked "nb").
+
+--sched fifo runs the server and the client (not this script, the capture
+or the neighbours) at SCHED_FIFO priority 10 (chrt -f 10, root): on a
+machine other people load, the measured pair then runs as on a quiet one,
+which separates what the bench setup costs from what the load costs. The
+neighbour rows keep their meaning only with the default, other.
+
   burst.py --build DIR --work DIR [--reps 2] [--levels 16,64,256,1000]
            [--clients rec-spin,...] [--tokens 100] [--tpot-ms 50]
+           [--pcap-max 64] [--neighbour off|on|off,on] [--sched other|fifo]
 """
 import argparse
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -40,6 +58,57 @@ SPINNER = ["chrt", "-i", "0", "sh", "-c", "while :; do :; done"]
 def say(msg):
     print("[%s load %.2f] %s" % (time.strftime("%H:%M:%S"), bl.loadavg(),
                                  msg), file=sys.stderr, flush=True)
+
+
+def mono_offset_ns():
+    """CLOCK_REALTIME - CLOCK_MONOTONIC, from the closest of a few reads
+    (pcap stamps are REALTIME, the send log and traces MONOTONIC)."""
+    best = None
+    for _ in range(20):
+        m0 = time.clock_gettime_ns(time.CLOCK_MONOTONIC)
+        r = time.clock_gettime_ns(time.CLOCK_REALTIME)
+        m1 = time.clock_gettime_ns(time.CLOCK_MONOTONIC)
+        if best is None or m1 - m0 < best[0]:
+            best = (m1 - m0, r - (m0 + m1) // 2)
+    return best[1]
+
+
+class Capture:
+    """tcpdump on lo for one port, nanosecond stamps, until stop()."""
+
+    def __init__(self, path, port):
+        self.path = path
+        self.err = path + ".err"
+        with open(self.err, "w") as e:
+            self.proc = subprocess.Popen(
+                ["tcpdump", "-i", "lo", "-w", path, "-n", "-s", "0",
+                 "-B", "65536", "--time-stamp-precision=nano",
+                 "tcp port %d" % port], stderr=e, stdout=subprocess.DEVNULL)
+        for _ in range(250):  # it says "listening on lo" once it captures
+            with open(self.err) as e:
+                if "listening on" in e.read():
+                    break
+            time.sleep(0.02)
+
+    def stop(self):
+        """Stops tcpdump (SIGINT flushes the file); the kernel's drop
+        count, or -1 when tcpdump did not say."""
+        time.sleep(0.05)
+        self.proc.send_signal(signal.SIGINT)
+        self.proc.wait()
+        with open(self.err) as e:
+            for line in e:
+                if "dropped by kernel" in line:
+                    return int(line.split()[0])
+        return -1
+
+
+def neighbours():
+    """A `nice 0` busy loop pinned to each CPU (a CPU-bound neighbour)."""
+    return [subprocess.Popen(["taskset", "-c", str(c), "chrt", "-o", "0",
+                              "nice", "-n", "0", "sh", "-c",
+                              "while :; do :; done"])
+            for c in sorted(os.sched_getaffinity(0))]
 
 
 def client_cmd(tools, client, url, port, streams, out, wl):
@@ -60,7 +129,8 @@ def client_cmd(tools, client, url, port, streams, out, wl):
     raise ValueError(client)
 
 
-def one_run(tools, work, client, streams, tokens, tpot_ms, tag):
+def one_run(tools, work, client, streams, tokens, tpot_ms, tag, pcap,
+            neighbour, wrap):
     spec = "ttft=100ms,tpot=%dms,tokens=%d,align=%dms" % (tpot_ms, tokens,
                                                            tpot_ms)
     sends = os.path.join(work, "bsends-%s.tsv" % tag)
@@ -72,20 +142,29 @@ def one_run(tools, work, client, streams, tokens, tpot_ms, tag):
                 tokens)
     load0 = bl.loadavg()
     srv = bl.Replay(tools, work, spec, sends,
-                    ["--keep-awake", "spin", "--keep-awake-cpu", "1"])
-    spin = None
+                    ["--keep-awake", "spin", "--keep-awake-cpu", "1"], wrap)
+    spin = []
     if client == "raw-ka":
-        spin = subprocess.Popen(["taskset", "-c", "0"] + SPINNER)
+        spin.append(subprocess.Popen(["taskset", "-c", "0"] + SPINNER))
+    if neighbour:
+        spin += neighbours()
+    cap = Capture(os.path.join(work, "b-%s.pcap" % tag), srv.port) \
+        if pcap else None
+    offset = mono_offset_ns()
     try:
-        ru = bl.run_rusage(tools, client_cmd(tools, client, srv.url,
-                                             srv.port, streams, out, wl))
+        ru = bl.run_rusage(tools, wrap + client_cmd(tools, client, srv.url,
+                                                    srv.port, streams, out,
+                                                    wl))
     finally:
-        if spin:
-            spin.kill()
-            spin.wait()
+        for p in spin:
+            p.kill()
+            p.wait()
     srv.stop()
+    drops = cap.stop() if cap else None
+    extra = ["--pcap", cap.path, "--pcap-port", str(srv.port),
+             "--mono-offset", str(offset)] if cap else None
     e = bl.ts_error(tools, sends, "recorder" if rec else client, out,
-                    tpot_ms, tokens)
+                    tpot_ms, tokens, extra)
     cpu = ru["user_s"] + ru["sys_s"]
     r = {"client": client, "streams": streams, "load": load0,
          "load_end": bl.loadavg(), "rc": ru["rc"], "wall_s": ru["wall_s"],
@@ -93,9 +172,18 @@ def one_run(tools, work, client, streams, tokens, tpot_ms, tag):
          "unmatched": e["unmatched"], "err_us": e["error_us"],
          "send_jitter_us": e.get("send_jitter_us"),
          "server_cpu_s": round(srv.cpu_s, 3)}
-    for key in ("self_wake_probe", "self_loop_lag"):
+    r["neighbour"] = neighbour
+    for key in ("self_wake_probe", "self_loop_lag", "pcap_error_us",
+                "wire_after_send_us", "burst_send_spread_us",
+                "token_steps_error_us", "stream_end_error_us",
+                "first_token_error_us",
+                "burst_first_error_us", "burst_last_error_us"):
         if key in e:
             r[key] = e[key]
+    if cap:
+        r["pcap_drops"] = drops
+        os.unlink(cap.path)
+        os.unlink(cap.err)
     for p in (out, sends):
         os.unlink(p)
     return r
@@ -105,42 +193,76 @@ def fmt(x, nd=0):
     return "-" if x is None else ("%.*f" % (nd, x))
 
 
-def table(runs, levels, clients):
-    """Medians over the repetitions, one row per level and client, and the
-    self-check p99 against the true p99."""
-    lines = ["| streams | client | err p50 us | err p99 us | err max us | "
-             "p99 / rec-spin | self-check p99 us (probe / loop) | "
-             "self / true p99 | client CPU s | load |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+def self_check_us(r):
+    """The recorder's self-check p99 as its summary states it: the larger
+    of the wake-up probe's and the loop lag's p99 (None: not a recorder)."""
+    if "self_wake_probe" not in r:
+        return None
+    return max(r["self_wake_probe"]["p99_ns"],
+               r.get("self_loop_lag", {}).get("p99_ns", 0)) / 1e3
+
+
+def dist(rs, key, p):
+    return bl.median([r[key].get(p) for r in rs if key in r])
+
+
+def ratios(rs, key):
+    """self-check p99 / the truth's p99 per repetition."""
+    return " ".join("%.2f" % (self_check_us(r) / r[key]["p99"])
+                    for r in rs if self_check_us(r) is not None and
+                    key in r and r[key].get("p99"))
+
+
+def table(runs, levels, clients, nbs):
+    """Medians over the repetitions, one row per level, neighbour and
+    client, and the self-check p99 against both truths' p99."""
+    lines = ["| streams | nb | client | err p50 us | err p99 us | err max us | "
+             "p99 / rec-spin | err p99 us: first / token steps / end | pcap err p50 / p99 us | wire after send p99 us "
+             "| burst send spread p50 us | burst last - first err p50 us | "
+             "self-check p99 us (probe / loop) | self / true p99 (log; pcap) "
+             "| client CPU s | load |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for n in levels:
-        base = bl.median([r["err_us"].get("p99") for r in runs
-                          if r["streams"] == n and r["client"] == "rec-spin"])
-        for c in clients:
-            rs = [r for r in runs if r["streams"] == n and r["client"] == c]
-            if not rs:
-                continue
-            p50 = bl.median([r["err_us"].get("p50") for r in rs])
-            p99 = bl.median([r["err_us"].get("p99") for r in rs])
-            mx = bl.median([r["err_us"].get("max") for r in rs])
-            probe = bl.median([r["self_wake_probe"]["p99_ns"] / 1e3
-                               for r in rs if "self_wake_probe" in r])
-            loop = bl.median([r["self_loop_lag"]["p99_ns"] / 1e3
-                              for r in rs if "self_loop_lag" in r])
-            ratios = [r["self_wake_probe"]["p99_ns"] / 1e3 / r["err_us"]["p99"]
-                      for r in rs if "self_wake_probe" in r and
-                      r["err_us"].get("p99")]
-            self_col = "-" if probe is None else "%s / %s" % (fmt(probe),
-                                                             fmt(loop))
-            ratio = "-" if not ratios else " ".join(
-                "%.2f" % x for x in ratios)
-            lines.append("| %d | %s | %s | %s | %s | %s | %s | %s | %s | "
-                         "%s-%s |" % (
-                             n, c, fmt(p50, 1), fmt(p99, 1), fmt(mx),
-                             fmt(p99 / base if base and p99 else None, 2),
-                             self_col, ratio,
-                             fmt(bl.median([r["cpu_s"] for r in rs]), 2),
-                             fmt(min(r["load"] for r in rs), 1),
-                             fmt(max(r["load_end"] for r in rs), 1)))
+        for nb in nbs:
+            at = [r for r in runs if r["streams"] == n and
+                  r.get("neighbour", False) == nb]
+            base = bl.median([r["err_us"].get("p99") for r in at
+                              if r["client"] == "rec-spin"])
+            for c in clients:
+                rs = [r for r in at if r["client"] == c]
+                if not rs:
+                    continue
+                p99 = dist(rs, "err_us", "p99")
+                probe = bl.median([r["self_wake_probe"]["p99_ns"] / 1e3
+                                   for r in rs if "self_wake_probe" in r])
+                loop = bl.median([r["self_loop_lag"]["p99_ns"] / 1e3
+                                  for r in rs if "self_loop_lag" in r])
+                pc50 = dist(rs, "pcap_error_us", "p50")
+                pc99 = dist(rs, "pcap_error_us", "p99")
+                first = dist(rs, "burst_first_error_us", "p50")
+                last = dist(rs, "burst_last_error_us", "p50")
+                lines.append(
+                    "| %d | %s | %s | %s | %s | %s | %s | %s / %s / %s | %s | %s "
+                    "| %s | %s | %s | %s | %s | %s-%s |" % (
+                        n, "nb" if nb else "-", c,
+                        fmt(dist(rs, "err_us", "p50"), 1), fmt(p99, 1),
+                        fmt(dist(rs, "err_us", "max")),
+                        fmt(p99 / base if base and p99 else None, 2),
+                        fmt(dist(rs, "first_token_error_us", "p99")),
+                        fmt(dist(rs, "token_steps_error_us", "p99")),
+                        fmt(dist(rs, "stream_end_error_us", "p99")),
+                        "-" if pc99 is None else "%s / %s" % (fmt(pc50, 1),
+                                                              fmt(pc99, 1)),
+                        fmt(dist(rs, "wire_after_send_us", "p99"), 1),
+                        fmt(dist(rs, "burst_send_spread_us", "p50")),
+                        fmt(None if first is None else last - first),
+                        "-" if probe is None else "%s / %s" % (fmt(probe),
+                                                               fmt(loop)),
+                        "%s; %s" % (ratios(rs, "err_us") or "-",
+                                    ratios(rs, "pcap_error_us") or "-"),
+                        fmt(bl.median([r["cpu_s"] for r in rs]), 2),
+                        fmt(min(r["load"] for r in rs), 1),
+                        fmt(max(r["load_end"] for r in rs), 1)))
     return "\n".join(lines)
 
 
@@ -153,24 +275,32 @@ def main():
     ap.add_argument("--clients", default=",".join(CLIENTS))
     ap.add_argument("--tokens", type=int, default=100)
     ap.add_argument("--tpot-ms", type=int, default=50)
+    ap.add_argument("--pcap-max", type=int, default=64)
+    ap.add_argument("--neighbour", default="off")
+    ap.add_argument("--sched", default="other", choices=("other", "fifo"))
     a = ap.parse_args()
     levels = [int(x) for x in a.levels.split(",")]
     clients = a.clients.split(",")
+    nbs = [x == "on" for x in a.neighbour.split(",")]
+    wrap = ["chrt", "-f", "10"] if a.sched == "fifo" else []
     tools = bl.Tools(a.build, a.work)
     res = {"date": time.strftime("%Y-%m-%d %H:%M %Z"),
            "load_start": bl.loadavg(), "levels": levels,
-           "tokens": a.tokens, "tpot_ms": a.tpot_ms, "runs": []}
+           "tokens": a.tokens, "tpot_ms": a.tpot_ms, "sched": a.sched,
+           "runs": []}
     for rep in range(a.reps):
         for n in levels:
-            k = (rep + levels.index(n)) % len(clients)
-            for c in clients[k:] + clients[:k]:
-                tag = "%d-%s-%d" % (n, c, rep)
-                say("burst: %d streams in phase, %s, rep %d" % (n, c,
-                                                               rep + 1))
-                res["runs"].append(one_run(tools, a.work, c, n, a.tokens,
-                                           a.tpot_ms, tag))
+            for nb in nbs:
+                k = (rep + levels.index(n)) % len(clients)
+                for c in clients[k:] + clients[:k]:
+                    tag = "%d-%s-%s%d" % (n, c, "nb-" if nb else "", rep)
+                    say("burst: %d streams in phase, %s%s, rep %d" % (
+                        n, c, " with a neighbour" if nb else "", rep + 1))
+                    res["runs"].append(one_run(
+                        tools, a.work, c, n, a.tokens, a.tpot_ms, tag,
+                        n <= a.pcap_max, nb, wrap))
     res["load_end"] = bl.loadavg()
-    md = table(res["runs"], levels, clients)
+    md = table(res["runs"], levels, clients, nbs)
     with open(os.path.join(a.work, "burst.json"), "w") as f:
         json.dump(res, f, indent=1)
     with open(os.path.join(a.work, "burst.md"), "w") as f:

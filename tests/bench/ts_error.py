@@ -15,10 +15,24 @@ Client input, one of:
                                (ref_client.py, stamp.c)
 Optional: --tpot-ms MS --tokens N also estimates the server's own send
 jitter (actual minus schedule) for the token writes.
+
+--pcap FILE --pcap-port PORT --mono-offset NS adds the second truth: the
+capture time of the packet that carried each write's last byte
+(pcap_times.py; NS = CLOCK_REALTIME - CLOCK_MONOTONIC while it ran), the
+client's error against it (pcap_error_us) and how long after the send
+log's stamp the packet left (wire_after_send_us).
+
+Bursts (every stream's write seq k in the same step, replay align=TPOT):
+per step, how far apart the server's sends and the client's receives are
+(burst_send_spread_us, burst_recv_spread_us), and the error of the first
+and the last write of a step in send order (burst_first_error_us,
+burst_last_error_us): a queue on the client's side makes the last ones
+late by the client's cost per chunk minus the server's.
 """
 import argparse
 import json
 import math
+import os
 import subprocess
 import sys
 from collections import defaultdict
@@ -138,6 +152,70 @@ def join(sends, starts, chunks):
     return errs, first_errs, ttft_rep, ttft_true, unmatched
 
 
+def first_at(times, cum_end):
+    """The time of the first (t, cum) with cum >= cum_end, else None."""
+    for t, cum in times:
+        if cum >= cum_end:
+            return t
+    return None
+
+
+def pcap_join(sends, chunks, wire):
+    """Client minus packet time, and packet minus send time, per write."""
+    client_err, after_send = [], []
+    for rid, writes in sends.items():
+        w = wire.get(rid)
+        if not w:
+            continue
+        cl = chunks.get(rid) or []
+        for _, t_send, cum_end in writes:
+            tp = first_at(w, cum_end)
+            if tp is None:
+                continue
+            after_send.append(tp - t_send)
+            tc = first_at(cl, cum_end)
+            if tc is not None:
+                client_err.append(tc - tp)
+    return client_err, after_send
+
+
+def bursts(sends, chunks, min_streams=2):
+    """Send and receive spreads per step, and the first and last writes'
+    errors in send order (seq k of every stream is one step)."""
+    steps = defaultdict(list)
+    for rid, writes in sends.items():
+        cl = chunks.get(rid) or []
+        for seq, t_send, cum_end in writes:
+            tc = first_at(cl, cum_end)
+            if tc is not None:
+                steps[seq].append((t_send, tc))
+    send_spread, recv_spread, first, last = [], [], [], []
+    for v in steps.values():
+        if len(v) < min_streams:
+            continue
+        v.sort()
+        send_spread.append(v[-1][0] - v[0][0])
+        recv = [tc for _, tc in v]
+        recv_spread.append(max(recv) - min(recv))
+        first.append(v[0][1] - v[0][0])
+        last.append(v[-1][1] - v[-1][0])
+    return send_spread, recv_spread, first, last
+
+
+def phase_errors(sends, chunks, tokens):
+    """Errors of token writes 1..tokens-1, and of writes from seq tokens
+    on (the stream's end)."""
+    steady, tail = [], []
+    for rid, writes in sends.items():
+        cl = chunks.get(rid) or []
+        for seq, t_send, cum_end in writes:
+            tc = first_at(cl, cum_end)
+            if tc is None or seq == 0:
+                continue
+            (steady if seq < tokens else tail).append(tc - t_send)
+    return steady, tail
+
+
 def send_jitter(sends, tpot_ns, tokens):
     """Server lateness per token write against a schedule t0 + i * tpot,
     t0 estimated as the earliest (t_i - i * tpot) of the stream: a lower
@@ -160,6 +238,9 @@ def main():
     ap.add_argument("--client")
     ap.add_argument("--tpot-ms", type=float)
     ap.add_argument("--tokens", type=int)
+    ap.add_argument("--pcap")
+    ap.add_argument("--pcap-port", type=int)
+    ap.add_argument("--mono-offset", type=int, default=0)
     a = ap.parse_args()
     sends = read_sends(a.sends)
     overhead, payload, footer = None, None, {}
@@ -194,6 +275,30 @@ def main():
         out["chunk_record_overhead"] = {
             "n": len(overhead), "min": min(overhead), "max": max(overhead),
             "mean": round(sum(overhead) / len(overhead), 3)}
+    spread_s, spread_r, b_first, b_last = bursts(sends, chunks)
+    if spread_s:
+        out["burst_send_spread_us"] = dist_us(spread_s)
+        out["burst_recv_spread_us"] = dist_us(spread_r)
+        out["burst_first_error_us"] = dist_us(b_first)
+        out["burst_last_error_us"] = dist_us(b_last)
+    if a.pcap:
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import pcap_times  # noqa: E402
+
+        wire, counts = pcap_times.body_times(a.pcap, a.pcap_port)
+        wire = {rid: [(t - a.mono_offset, c) for t, c in v]
+                for rid, v in wire.items()}
+        c_err, after = pcap_join(sends, chunks, wire)
+        out["pcap_requests"] = counts["requests"]
+        out["pcap_error_us"] = dist_us(c_err)
+        out["wire_after_send_us"] = dist_us(after)
+    if a.tokens:
+        # where the tail is: the token steps after the first, and the
+        # end of the stream (finish, usage and [DONE] writes, which leave
+        # right after the last token while the client ends every stream)
+        steady, tail = phase_errors(sends, chunks, a.tokens)
+        out["token_steps_error_us"] = dist_us(steady)
+        out["stream_end_error_us"] = dist_us(tail)
     if a.tpot_ms and a.tokens:
         out["send_jitter_us"] = dist_us(
             send_jitter(sends, int(a.tpot_ms * 1e6), a.tokens))
