@@ -179,16 +179,23 @@ enum head_match {
     HEAD_ERROR_EVENT, /* "event: error" or "event:error", then the line end */
 };
 
+#define HEAD_PATTERN(lit, m)                                                   \
+    {                                                                          \
+        lit, sizeof(lit) - 1, m                                                \
+    }
+
+/* with their lengths: match_head runs for every byte of a line's start */
 static const struct {
     const char *s;
+    size_t n;
     enum head_match m;
 } head_patterns[] = {
-    {"data:", HEAD_DATA},
-    {"error:", HEAD_ERROR_FIELD},
-    {"event: error\n", HEAD_ERROR_EVENT},
-    {"event: error\r", HEAD_ERROR_EVENT},
-    {"event:error\n", HEAD_ERROR_EVENT},
-    {"event:error\r", HEAD_ERROR_EVENT},
+    HEAD_PATTERN("data:", HEAD_DATA),
+    HEAD_PATTERN("error:", HEAD_ERROR_FIELD),
+    HEAD_PATTERN("event: error\n", HEAD_ERROR_EVENT),
+    HEAD_PATTERN("event: error\r", HEAD_ERROR_EVENT),
+    HEAD_PATTERN("event:error\n", HEAD_ERROR_EVENT),
+    HEAD_PATTERN("event:error\r", HEAD_ERROR_EVENT),
 };
 
 static enum head_match match_head(const struct token_scan *s)
@@ -197,7 +204,7 @@ static enum head_match match_head(const struct token_scan *s)
     bool more = false;
     for (i = 0; i < sizeof head_patterns / sizeof head_patterns[0]; i++) {
         const char *pat = head_patterns[i].s;
-        size_t pl = strlen(pat);
+        size_t pl = head_patterns[i].n;
         if (head_patterns[i].m == HEAD_DATA && s->sse_seen)
             continue;
         if (head_patterns[i].m != HEAD_DATA && s->error_seen)
