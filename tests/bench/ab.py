@@ -9,7 +9,8 @@ per-repetition ratios new / old.
       tokentrace-record from DIR/bin/ of each side (the same, new, replay
       server for both): CPU per chunk, timestamp error, peak RSS and the
       footer's loop lag; open loop over a 1,050 ms start window like the
-      main benchmark, or --closed (-c N).
+      main benchmark, or --closed (-c N), or --burst (-c N, every
+      stream's tokens in phase: replay align=TPOT, as bench-burst).
   ab.py ... replay [--streams N]
       tokentrace-replay of each side, served to the C floor client: server
       CPU per body write, its lateness and the floor's error.
@@ -141,6 +142,7 @@ def main():
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--seconds", type=int, default=7)
     ap.add_argument("--closed", action="store_true")
+    ap.add_argument("--burst", action="store_true")
     ap.add_argument("--old-env", action="append")
     ap.add_argument("--new-env", action="append")
     a = ap.parse_args()
@@ -163,7 +165,7 @@ def main():
                 r = bl.measure_stream_run(
                     tools, work, client, a.streams, 1, a.tokens, TPOT_MS,
                     TTFT_MS, tag, window_ms=WINDOW_MS, env=env,
-                    closed=a.closed)
+                    closed=a.closed or a.burst, burst=a.burst)
                 r.pop("trace", None)
             runs.append({"side": side, "rep": rep, "raw": r,
                          "m": metrics(a.what, r)})
@@ -171,6 +173,7 @@ def main():
     title = "%s: %s" % (a.what, "%d s idle" % a.seconds if a.what == "idle"
                         else "%d streams x %d tokens, %s" % (
                             a.streams, a.tokens,
+                            "bursts in phase" if a.burst else
                             "closed loop" if a.closed else "open loop"))
     print("### %s\n\n%s" % (title, table))
     with open(os.path.join(work, "ab-%s.json" % a.what), "w") as f:

@@ -185,12 +185,15 @@ def ts_error(tools, sends, client, out, tpot_ms=None, tokens=None,
 
 def measure_stream_run(tools, work, client, streams, nreq, tokens, tpot_ms,
                        ttft_ms, tag, window_ms=0, poll=False, env=None,
-                       closed=False):
+                       closed=False, burst=False):
     """One timestamp-error run: a fresh replay server, one client, the
     join. Returns a flat dict of the numbers bench.py reports. env: extra
     environment for the client; closed: the recorder runs a closed loop
-    (-c streams) even when a start window is given."""
+    (-c streams) even when a start window is given; burst: every stream's
+    tokens in phase (replay align=TPOT, as burst.py)."""
     spec = "ttft=%dms,tpot=%dms,tokens=%d" % (ttft_ms, tpot_ms, tokens)
+    if burst:
+        spec += ",align=%dms" % tpot_ms
     sends = os.path.join(work, "sends-%s.tsv" % tag)
     ext = ".ttrace" if client == "recorder" else ".tsv"
     out = os.path.join(work, "%s-%s%s" % (client, tag, ext))
