@@ -92,8 +92,11 @@ class Capture:
 
     def stop(self):
         """Stops tcpdump (SIGINT flushes the file); the kernel's drop
-        count, or -1 when tcpdump did not say."""
-        time.sleep(0.05)
+        count, or -1 when tcpdump did not say. Packets wait in the
+        capture ring up to tcpdump's 1 s buffer timeout (not immediate
+        mode, which would wake it per packet beside the measured pair),
+        and SIGINT does not drain the ring: give them that second."""
+        time.sleep(1.2)
         self.proc.send_signal(signal.SIGINT)
         self.proc.wait()
         with open(self.err) as e:
