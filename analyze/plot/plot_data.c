@@ -294,14 +294,30 @@ int plot_data_load(struct plot_data *d, char **paths, size_t n_paths,
     return rc;
 }
 
-/* True when a and b hold the same keys with the same values. */
-static bool same_kv(const struct trace_kv *a, size_t na,
-                    const struct trace_kv *b, size_t nb)
+/* Header options that state what the machine was like during the run,
+ * not what was asked: keep-awake's outcome (the CPU it picked, "the
+ * machine is busy (load 8.3 ...)") and the clock's error estimate vary
+ * between two runs of the same command. */
+static const char *const run_facts[] = {
+    "keep_awake", "keep_awake_cpu", "keep_awake_off",    "cpu_quota",
+    "wake_probe", "clock_sync",     "clock_maxerror_us", "clock_esterror_us",
+};
+
+static bool is_run_fact(const char *key)
 {
-    if (na != nb)
-        return false;
+    for (size_t i = 0; i < sizeof run_facts / sizeof run_facts[0]; i++)
+        if (strcmp(key, run_facts[i]) == 0)
+            return true;
+    return false;
+}
+
+/* True when every key of a that is not a run fact is in b with the same
+ * value. */
+static bool kv_within(const struct trace_kv *a, size_t na,
+                      const struct trace_kv *b, size_t nb)
+{
     for (size_t i = 0; i < na; i++) {
-        bool found = false;
+        bool found = is_run_fact(a[i].key);
         for (size_t j = 0; j < nb && !found; j++)
             found = strcmp(a[i].key, b[j].key) == 0 &&
                     strcmp(a[i].value ? a[i].value : "",
@@ -310,6 +326,14 @@ static bool same_kv(const struct trace_kv *a, size_t na,
             return false;
     }
     return true;
+}
+
+/* True when a and b hold the same settings: the same keys with the same
+ * values, run facts aside. */
+static bool same_kv(const struct trace_kv *a, size_t na,
+                    const struct trace_kv *b, size_t nb)
+{
+    return kv_within(a, na, b, nb) && kv_within(b, nb, a, na);
 }
 
 bool plot_data_traces_differ(const struct plot_data *d)

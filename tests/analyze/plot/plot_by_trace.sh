@@ -28,6 +28,13 @@ assert_eq "$(series "$T/m")" "m=7 " "--by model merges"
 plot "$T/a.ttrace" "$T/a2.ttrace" -o "$T/s" >/dev/null 2>"$T/s.err"
 assert_eq "$(series "$T/s")" "m=6 " "same settings: one series"
 grep -q 'differ in their settings' "$T/s.err" && fail "same settings noted"
+# keep-awake's outcome is a fact of the run, not a setting: under auto a
+# busy moment turns it off ("the machine is busy (load 8.3 ...)", a new
+# number each time); spin against off here, for certain
+rec -n 3 --keep-awake spin -o "$T/ka1.ttrace"
+rec -n 3 --keep-awake off -o "$T/ka2.ttrace"
+plot "$T/ka1.ttrace" "$T/ka2.ttrace" -o "$T/k" >/dev/null 2>"$T/k.err"
+assert_eq "$(series "$T/k")" "m=6 " "keep-awake outcomes: one series"
 plot "$T/a.ttrace" "$T/a2.ttrace" -o "$T/t" --by trace >/dev/null 2>&1
 assert_eq "$(series "$T/t")" "m (a.ttrace)=3 m (a2.ttrace)=3 " "--by trace"
 
