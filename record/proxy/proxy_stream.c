@@ -29,6 +29,7 @@ struct proxy_stream {
     struct proxy_stream_env *env;
     struct evhttp_request *req;      /* NULL once the client is gone */
     struct evhttp_connection *evcon; /* the client's connection */
+    struct bufferevent *bev;         /* its bufferevent, once replying */
     struct evbuffer *out;            /* its output buffer, once replying */
     struct evbuffer_cb_entry *out_cb;
     struct evbuffer *chunk; /* one chunk on its way to evhttp */
@@ -158,8 +159,8 @@ static void start_reply(struct proxy_stream *s)
     }
     s->reply_started = true;
     evhttp_send_reply_start(s->req, status, s->reason[0] ? s->reason : NULL);
-    s->out =
-        bufferevent_get_output(evhttp_connection_get_bufferevent(s->evcon));
+    s->bev = evhttp_connection_get_bufferevent(s->evcon);
+    s->out = bufferevent_get_output(s->bev);
     s->out_cb = evbuffer_add_cb(s->out, on_drain, s);
 }
 
@@ -269,7 +270,27 @@ static size_t on_header(char *p, size_t size, size_t nmemb, void *ud)
     return n;
 }
 
-/* Body bytes from the upstream: straight on to the client, then
+/* Writes the client's output buffer to its socket now rather than on the
+ * loop's next turn, after every other stream's receive of this turn (at
+ * 50 streams that queue was most of a chunk's time inside the proxy).
+ * on_drain runs within, so the chunk is handed at once. What the socket
+ * does not take stays queued for the bufferevent, whose write event
+ * evhttp enabled; a write error is left for it to find (the close
+ * callback follows). Only for chunks: the reply's end must be written by
+ * the bufferevent, whose write callback completes the request. */
+static void write_now(struct proxy_stream *s)
+{
+    evutil_socket_t fd = bufferevent_getfd(s->bev);
+    if (fd < 0)
+        return;
+    /* a socket bufferevent freezes its output's start but for its own
+     * writes; this is one of them, as bufferevent_writecb does it */
+    evbuffer_unfreeze(s->out, 1);
+    (void)evbuffer_write(s->out, fd);
+    evbuffer_freeze(s->out, 1);
+}
+
+/* Body bytes from the upstream: straight on to the client's socket, then
  * recorded. The clock is read first. A client whose queue is over
  * --client-buffer pauses the upstream (libcurl keeps these bytes and
  * hands them over again on resume). */
@@ -278,6 +299,7 @@ static size_t on_body(char *p, size_t size, size_t nmemb, void *ud)
     int64_t t_ns = clock_mono_ns();
     struct proxy_stream *s = ud;
     size_t n = size * nmemb;
+    bool caught_up; /* every earlier chunk has left: the socket takes more */
     if (s->client_gone || !s->req)
         return CURL_WRITEFUNC_ERROR;
     if (!s->reply_started)
@@ -290,9 +312,12 @@ static size_t on_body(char *p, size_t size, size_t nmemb, void *ud)
     }
     if (evbuffer_add(s->chunk, p, n) != 0)
         return CURL_WRITEFUNC_ERROR;
+    caught_up = s->relay.n == 0;
     evhttp_send_reply_chunk(s->req, s->chunk);
     if (proxy_relay_push(&s->relay, evbuffer_get_length(s->out), t_ns))
         return CURL_WRITEFUNC_ERROR;
+    if (caught_up)
+        write_now(s); /* else a slow client: the bufferevent writes */
     proxy_exchange_body(&s->x, t_ns, p, n);
     return n;
 }
