@@ -59,8 +59,15 @@ static int64_t flush_now(struct bufferevent *bev, evutil_socket_t fd)
 {
     struct evbuffer *out = bufferevent_get_output(bev);
     int64_t t = clock_mono_ns();
+    int n;
 
-    if (evbuffer_write(out, fd) > 0 && evbuffer_get_length(out) == 0)
+    /* a socket bufferevent freezes its output's start but for its own
+     * writes (evbuffer_write on it fails and writes nothing): this is one
+     * of them, as bufferevent_writecb does it */
+    evbuffer_unfreeze(out, 1);
+    n = evbuffer_write(out, fd);
+    evbuffer_freeze(out, 1);
+    if (n > 0 && evbuffer_get_length(out) == 0)
         bufferevent_disable(bev, EV_WRITE); /* nothing left for it */
     return t;
 }
