@@ -13,8 +13,7 @@
 . "${TT_SOURCE_DIR:?}/tests/lib/lib.sh"
 . "$TT_SOURCE_DIR/tests/lib/record_lib.sh"
 
-start_replay --synthetic 'ttft=1ms,tpot=0,tokens=8,count=words;model=nousage,count=words' \
-    --fault no-usage@nousage
+start_replay --synthetic 'ttft=1ms,tpot=0,tokens=8,count=words;model=c4,count=chars'
 
 # within 3% of N, for each N and each API kind that reports usage
 for api in openai-chat openai-completions anthropic openai-responses; do
@@ -47,6 +46,14 @@ body=$(jqs "$d" '[.[]|select(.kind=="request")][0].body|fromjson')
 assert_eq "$(jq -r '"\(.max_tokens) \(.min_tokens) \(.ignore_eos)"' <<<"$body")" "24 24 true" "output length asked"
 # the prompts are distinct (no accidental prefix caching)
 assert_eq "$(jqs "$d" '[.[]|select(.kind=="request")|.body|fromjson|.messages[0].content[0:16]]|unique|length')" 3 "distinct prompts"
+
+# several models: each its own fit (model c4 counts characters / 4)
+"$TT_RECORD" -q -u "$URL" -m m -m c4 -n 2 --input-tokens 1000 -o "$T/two.ttrace" || fail "two models"
+dump "$T/two.ttrace" >/dev/null
+assert_eq "$(jqs "$T/two.ttrace.jsonl" '.[]|select(.kind=="header")|.options.calibration|fromjson|map("\(.model) \(.k > 0.26)")|join(",")')" \
+    "m true,c4 false" "a fit per model"
+"$TT_ANALYZE" requests --format json "$T/two.ttrace" >"$T/req.json"
+assert_eq "$(jq -rs 'map(.input_error_pct <= 3)|all and length == 4' "$T/req.json")" true "both models within 3%"
 
 # N:SD draws follow the seed; below 1 they are clamped, and said so
 "$TT_RECORD" -q -u "$URL" -m m -n 6 --input-tokens 300:100 --seed 7 -o "$T/s1.ttrace"
