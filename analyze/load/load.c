@@ -803,6 +803,8 @@ static int load_one_file(const char *path, const struct load_options *opt,
                     keep_head(p, rec.u.chunk.data, rec.u.chunk.len);
                 L.info->chunks++;
                 L.info->bytes += rec.u.chunk.len;
+                phase_runs_add(&L.info->phase, rec.u.chunk.t_ns,
+                               rec.u.chunk.request_id);
             }
             break;
         case TRACE_RESULT:

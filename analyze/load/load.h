@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "metrics.h"
+#include "phase_runs.h"
 #include "server_sample.h"
 #include "trace.h"
 
@@ -57,6 +58,9 @@ struct trace_info {
      * traces only). */
     int64_t wake_probe_p50_ns, wake_probe_p99_ns, wake_probe_max_ns;
     uint64_t wake_probe_samples;
+    /* Chunks of many streams received together (phase_runs.h): when most
+     * are, the self-check above cannot be trusted. */
+    struct phase_runs phase;
     bool has_footer;
     bool interrupted;
     char *footer_reason;

@@ -24,7 +24,10 @@ const char *summary_self_check_words(const struct group_set *set)
             continue;
         if (summary_self_lag_too_high(set, set->traces[i]))
             return "self-check failed";
-        words = "self-check ok";
+        if (summary_self_check_blind(set->traces[i]))
+            words = "self-check untrusted (bursts)";
+        else if (!words)
+            words = "self-check ok";
     }
     return words;
 }
@@ -77,6 +80,23 @@ static void self_check(struct findings *f, const struct group_set *set,
                    "much as the server",
                    (double)summary_self_check_p99_ns(t) / 1e6,
                    set->overall.sum[M_ITL].p50);
+        finding(f, VIEW_WARN, b);
+    }
+    for (size_t i = 0; i < set->n_traces; i++) {
+        const struct trace_info *t = set->traces[i];
+        if (summary_self_lag_too_high(set, t) || !summary_self_check_blind(t))
+            continue;
+        buf_puts(b, "self-check: ");
+        if (set->n_traces > 1) {
+            view_put_name(b, t->file);
+            buf_puts(b, ": ");
+        }
+        buf_printf(b,
+                   "%.0f%% of chunks came in runs of many streams (in phase, "
+                   "as a batching server sends): the self-check samples "
+                   "between them and under-estimates their error; it cannot "
+                   "be trusted here",
+                   100 * phase_runs_share(&t->phase));
         finding(f, VIEW_WARN, b);
     }
 }

@@ -172,6 +172,12 @@ static void json_trace(struct buf *b, const struct trace_info *t)
         json_lateness(b, t->wake_probe_samples, t->wake_probe_p50_ns,
                       t->wake_probe_p99_ns, t->wake_probe_max_ns);
     }
+    if (summary_self_check_blind(t)) /* optional: streams in phase */
+        buf_printf(b,
+                   ",\"self_check_in_phase\":{\"chunks\":%llu,"
+                   "\"share\":%.4f}",
+                   (unsigned long long)t->phase.in_phase,
+                   phase_runs_share(&t->phase));
     if (t->proxy_chunks) { /* tokentrace-proxy traces only */
         buf_puts(b, ",\"proxy_added_latency_ms\":");
         json_lateness(b, t->proxy_chunks, t->proxy_p50_ns, t->proxy_p99_ns,

@@ -57,4 +57,10 @@ int64_t summary_self_check_p99_ns(const struct trace_info *t);
 bool summary_self_lag_too_high(const struct group_set *set,
                                const struct trace_info *t);
 
+/* True when trace t has a self-check and its chunks came mostly in
+ * phase (many streams together, as a batching server sends them): the
+ * self-check samples the loop between those runs, under-estimates their
+ * error and cannot be trusted (docs/recording.md). */
+bool summary_self_check_blind(const struct trace_info *t);
+
 #endif

@@ -41,6 +41,11 @@ bool summary_self_lag_too_high(const struct group_set *set,
     return p99 >= 0 && !isnan(itl_p50) && (double)p99 / 1e6 > 0.1 * itl_p50;
 }
 
+bool summary_self_check_blind(const struct trace_info *t)
+{
+    return summary_self_check_p99_ns(t) >= 0 && phase_runs_in_phase(&t->phase);
+}
+
 static void put_name(FILE *out, const char *s, bool md);
 
 /* When the recorder kept its CPU awake not at all (docs/recording.md):
@@ -112,6 +117,13 @@ static void self_check_lines(FILE *out, const struct group_set *set,
                     ? ": over 10% of the trace's ITL p50, these numbers "
                       "describe the client"
                     : "");
+        if (summary_self_check_blind(t))
+            fprintf(out,
+                    "%srecorder self-check: %.0f%% of chunks came with other "
+                    "streams' within %.1f ms (streams in phase): it samples "
+                    "between those runs and cannot be trusted for them\n",
+                    prefix, 100 * phase_runs_share(&t->phase),
+                    (double)PHASE_GAP_NS / 1e6);
         keep_awake_line(out, t, prefix);
     }
 }
