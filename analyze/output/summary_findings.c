@@ -62,6 +62,18 @@ static void put_keys(struct buf *b, const struct group *g, size_t skip)
         buf_puts(b, "all");
 }
 
+/* Starts a per-trace finding: "TITLE: ", then "FILE: " when the summary
+ * reads more than one trace. */
+static void put_title(struct buf *b, const struct group_set *set,
+                      const struct trace_info *t, const char *title)
+{
+    buf_printf(b, "%s: ", title);
+    if (set->n_traces > 1) {
+        view_put_name(b, t->file);
+        buf_puts(b, ": ");
+    }
+}
+
 static void self_check(struct findings *f, const struct group_set *set,
                        struct buf *b)
 {
@@ -69,11 +81,7 @@ static void self_check(struct findings *f, const struct group_set *set,
         const struct trace_info *t = set->traces[i];
         if (!summary_self_lag_too_high(set, t))
             continue;
-        buf_puts(b, "self-check: ");
-        if (set->n_traces > 1) {
-            view_put_name(b, t->file);
-            buf_puts(b, ": ");
-        }
+        put_title(b, set, t, "self-check");
         buf_printf(b,
                    "the recorder woke up %.2f ms late (p99), over 10%% of the "
                    "ITL p50 (%.2f ms): these timings describe the client as "
@@ -86,11 +94,7 @@ static void self_check(struct findings *f, const struct group_set *set,
         const struct trace_info *t = set->traces[i];
         if (summary_self_lag_too_high(set, t) || !summary_self_check_blind(t))
             continue;
-        buf_puts(b, "self-check: ");
-        if (set->n_traces > 1) {
-            view_put_name(b, t->file);
-            buf_puts(b, ": ");
-        }
+        put_title(b, set, t, "self-check");
         buf_printf(b,
                    "%.0f%% of chunks came in runs of many streams (in phase, "
                    "as a batching server sends): the self-check samples "
@@ -110,11 +114,7 @@ static void proxy_added(struct findings *f, const struct group_set *set,
         const struct trace_info *t = set->traces[i];
         if (t->proxy_chunks == 0)
             continue;
-        buf_puts(b, "proxy: ");
-        if (set->n_traces > 1) {
-            view_put_name(b, t->file);
-            buf_puts(b, ": ");
-        }
+        put_title(b, set, t, "proxy");
         buf_printf(b,
                    "time inside tokentrace-proxy per chunk p50 %.3f ms, p99 "
                    "%.3f ms, max %.3f ms (%llu chunks)",
