@@ -169,6 +169,12 @@ struct trace_footer {
      * samples when not kept). */
     int64_t wake_probe_p50_ns, wake_probe_p99_ns, wake_probe_max_ns;
     uint64_t wake_probe_samples;
+    /* Chunks whose t_ns is the kernel's receive time (header option
+     * chunk_time=kernel, record/net/rx_stamp.h): how long after it libcurl
+     * handed their bytes over, the lateness a user-space stamp would have
+     * carried (ns; -1 / 0 samples when no chunk had a kernel time). */
+    int64_t receive_lag_p50_ns, receive_lag_p99_ns, receive_lag_max_ns;
+    uint64_t receive_lag_samples;
 };
 
 /* One stage of a sweep, written when its last request ended: the load it

@@ -22,7 +22,7 @@ static int probe(const struct check_calib_setup *s, size_t model, size_t bytes,
     struct check_probe p;
     struct trace_request req;
     struct probe_facts f;
-    struct transfer_env env = {NULL, 0};
+    struct transfer_env env = {NULL, 0, NULL};
     char *body;
     int rc;
     memset(&item, 0, sizeof item);

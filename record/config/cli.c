@@ -82,6 +82,7 @@ enum opt_id {
     OPT_KEEP_AWAKE,
     OPT_NO_KEEP_AWAKE,
     OPT_KEEP_AWAKE_CPU,
+    OPT_CHUNK_TIME,
 };
 
 struct opt {
@@ -154,6 +155,7 @@ static const struct opt opts[] = {
     {"keep-awake", 0, true, OPT_KEEP_AWAKE},
     {"no-keep-awake", 0, false, OPT_NO_KEEP_AWAKE},
     {"keep-awake-cpu", 0, true, OPT_KEEP_AWAKE_CPU},
+    {"chunk-time", 0, true, OPT_CHUNK_TIME},
 };
 
 #define N_OPTS (sizeof opts / sizeof opts[0])
@@ -643,6 +645,15 @@ static int apply(struct config *cfg, const struct opt *o, const char *v,
         break;
     case OPT_NO_KEEP_AWAKE:
         cfg->keep_awake = KEEP_AWAKE_OFF;
+        break;
+    case OPT_CHUNK_TIME:
+        if (strcmp(v, "kernel") == 0)
+            cfg->chunk_time_user = false;
+        else if (strcmp(v, "user") == 0)
+            cfg->chunk_time_user = true;
+        else
+            return usage(err, errlen,
+                         "--chunk-time: '%s' is not kernel or user", shown(v));
         break;
     case OPT_KEEP_AWAKE_CPU: {
         uint64_t cpu;

@@ -129,10 +129,11 @@ struct config {
     enum progress_mode progress;
     enum keep_awake_mode keep_awake; /* --keep-awake, spin by default */
     int keep_awake_cpu;              /* --keep-awake-cpu, -1: where it runs */
-    bool check;                      /* --check: diagnose the channel */
-    bool print_cline_settings;       /* --print-cline-settings */
-    const char *cline_file;          /* --cline-settings FILE, or NULL */
-    struct cline_settings *cline;    /* that file's values (owned), or NULL */
+    bool chunk_time_user;      /* --chunk-time user: no kernel receive times */
+    bool check;                /* --check: diagnose the channel */
+    bool print_cline_settings; /* --print-cline-settings */
+    const char *cline_file;    /* --cline-settings FILE, or NULL */
+    struct cline_settings *cline; /* that file's values (owned), or NULL */
     int argc; /* the whole command line, for the trace header */
     char **argv;
 };

@@ -8,6 +8,11 @@
 
 #include "clock.h"
 #include "error_kind.h"
+#include "rx_stamp.h"
+
+/* A kernel time older than this before the hand-over is not believed (a
+ * wall clock stepped between the two): the chunk keeps its own time. */
+#define RX_LAG_MAX_NS ((int64_t)10 * 1000000000)
 
 /* body_scrub emit: records one received run, the key masked, and shows it
  * to the observer. Returns 0 or a trace error. */
@@ -35,12 +40,33 @@ static int note_err(struct transfer *t, int err)
     return err;
 }
 
+/* The time to stamp a chunk handed over at user_ns with: the kernel's
+ * receive time of the read that got it, when the transfer asks for it and
+ * that time is sound (not after the hand-over, not stale), raised to the
+ * transfer's previous chunk time if below it (a wall clock stepped back),
+ * so a stream's times never go back; else user_ns. */
+static int64_t chunk_time(struct transfer *t, int64_t user_ns)
+{
+    if (!t->kernel_time)
+        return user_ns;
+    int64_t k = rx_stamp_last(user_ns);
+    if (k < 0 || k > user_ns || user_ns - k > RX_LAG_MAX_NS)
+        return user_ns;
+    if (k < t->last_body_ns)
+        k = t->last_body_ns;
+    if (t->env->receive_lag)
+        lag_samples_add(t->env->receive_lag, user_ns - k);
+    return k;
+}
+
 /* libcurl: body bytes arrived. The clock is read first, before anything
- * else, so the timestamp is the moment libcurl handed the bytes over. */
+ * else; the chunk's time is the kernel's receive time when there is one
+ * (chunk_time), else this moment, when libcurl handed the bytes over. */
 static size_t on_body(char *ptr, size_t size, size_t nmemb, void *ud)
 {
-    int64_t t_ns = clock_mono_ns();
+    int64_t user_ns = clock_mono_ns();
     struct transfer *t = ud;
+    int64_t t_ns = chunk_time(t, user_ns);
     size_t n = size * nmemb;
     if (t->env->write_err)
         return CURL_WRITEFUNC_ERROR;
@@ -48,6 +74,7 @@ static size_t on_body(char *ptr, size_t size, size_t nmemb, void *ud)
         return CURL_WRITEFUNC_ERROR;
     if (t->first_byte_ns < 0)
         t->first_byte_ns = t_ns;
+    t->last_body_ns = t_ns;
     t->last_activity_ns = t_ns;
     t->bytes += n;
     t->chunks++;
@@ -62,6 +89,17 @@ static size_t on_body(char *ptr, size_t size, size_t nmemb, void *ud)
         return CURL_WRITEFUNC_ERROR;
     }
     return n;
+}
+
+/* libcurl: a new connection's socket, before it connects. The kernel is
+ * asked to stamp what it receives; a socket it refuses reads as before
+ * and its chunks keep their hand-over time. */
+static int on_socket(void *ud, curl_socket_t fd, curlsocktype purpose)
+{
+    (void)ud;
+    if (purpose == CURLSOCKTYPE_IPCXN)
+        (void)rx_stamp_enable(fd);
+    return CURL_SOCKOPT_OK;
 }
 
 /* libcurl: one response header line arrived. */
@@ -194,6 +232,8 @@ int transfer_new(const struct transfer_config *tc, struct transfer_env *env,
     t->first_byte_ns = -1;
     t->first_token_ns = -1;
     t->last_activity_ns = -1;
+    t->last_body_ns = -1;
+    t->kernel_time = tc->kernel_time && !tc->http2;
     resp_headers_init(&t->resp);
     resp_headers_set_secret(&t->resp, auth_credential(tc->auth_header));
     token_scan_init(&t->scan);
@@ -217,6 +257,8 @@ int transfer_new(const struct transfer_config *tc, struct transfer_env *env,
     curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
     curl_easy_setopt(e, CURLOPT_HEADERDATA, t);
     curl_easy_setopt(e, CURLOPT_PRIVATE, t);
+    if (t->kernel_time)
+        curl_easy_setopt(e, CURLOPT_SOCKOPTFUNCTION, on_socket);
     curl_easy_setopt(e, CURLOPT_ERRORBUFFER, t->errbuf);
     curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(e, CURLOPT_USERAGENT, "tokentrace-record/" TT_VERSION);

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "body_scrub.h"
+#include "lag_samples.h"
 #include "line_guard.h"
 #include "resp_headers.h"
 #include "token_scan.h"
@@ -29,6 +30,10 @@ struct transfer_config {
     /* The proxy (proxy_env_choose: "" direct), set explicitly so libcurl
      * uses exactly what the run says; NULL leaves libcurl's own choice. */
     const char *proxy;
+    /* Stamp chunks with the kernel's receive time (rx_stamp.h) instead of
+     * the moment libcurl hands them over. HTTP/1.1 only: there libcurl
+     * hands a transfer's bytes over inside the read that got them. */
+    bool kernel_time;
 };
 
 /* Called with every received body byte run, after it was recorded, as
@@ -42,6 +47,9 @@ typedef void (*transfer_observe_fn)(void *ud, int64_t t_ns, const char *p,
 struct transfer_env {
     struct trace_writer *writer; /* NULL: chunks are not recorded */
     int write_err; /* first trace write error, 0 while all is well */
+    /* With kernel_time: per kernel-stamped chunk, how long after the
+     * kernel's receive libcurl handed it over (NULL: not kept). */
+    struct lag_samples *receive_lag;
 };
 
 struct transfer {
@@ -63,6 +71,8 @@ struct transfer {
     int64_t first_token_ns;   /* -1 until token_scan sees the first token */
     bool first_token_counted; /* the caller's: it took first_token_ns */
     int64_t last_activity_ns; /* last header or body byte, -1 none */
+    int64_t last_body_ns;     /* the latest chunk's time, -1 none */
+    bool kernel_time;         /* from transfer_config */
     uint64_t bytes;
     uint64_t chunks;
     struct resp_headers resp;

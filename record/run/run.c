@@ -46,6 +46,9 @@ static void write_footer(struct run_loop *r)
                     &f.loop_lag_max_ns, &f.loop_lag_samples);
     wake_probe_result(&r->probe, &f.wake_probe_p50_ns, &f.wake_probe_p99_ns,
                       &f.wake_probe_max_ns, &f.wake_probe_samples);
+    lag_samples_result(&r->req.receive_lag, &f.receive_lag_p50_ns,
+                       &f.receive_lag_p99_ns, &f.receive_lag_max_ns,
+                       &f.receive_lag_samples);
     if (!run_loop_check_write(r, trace_write_footer(r->s->writer, &f)))
         run_loop_check_write(r, trace_writer_flush(r->s->writer));
 }

@@ -292,6 +292,13 @@ static int fill_options(const struct run_setup *s, struct options *o,
     if (c->connect_timeout_s > 0)
         e |= add_opt(o, "connect_timeout_s", "%g", c->connect_timeout_s);
     e |= add_opt(o, "http2", "%s", c->http2 ? "true" : "false");
+    /* what a chunk's t_ns is (transfer.h's kernel_time) */
+    e |= add_opt(o, "chunk_time", "%s",
+                 c->chunk_time_user || c->http2 ? "user" : "kernel");
+    if (c->http2 && !c->chunk_time_user)
+        e |= add_opt(o, "chunk_time_why", "%s",
+                     "--http2: libcurl may hand one stream's bytes over "
+                     "after another stream's read");
     e |= add_opt(o, "retry", "%llu", (unsigned long long)c->retry);
     /* --insecure must show wherever the trace goes (info, bug reports) */
     e |= add_opt(o, "tls_verify", "%s", c->insecure ? "false" : "true");

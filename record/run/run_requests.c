@@ -92,7 +92,9 @@ void run_requests_init(struct run_requests *q, const struct run_setup *s,
     q->tc.insecure = c->insecure;
     q->tc.cacert = c->cacert;
     q->tc.proxy = s->proxy ? s->proxy->url : NULL;
+    q->tc.kernel_time = !c->chunk_time_user;
     q->env.writer = s->writer;
+    q->env.receive_lag = &q->receive_lag;
 }
 
 int run_requests_note_write(struct run_requests *q, int err)
@@ -425,4 +427,5 @@ void run_requests_free_all(struct run_requests *q)
         drop_head(t);
         transfer_free(t);
     }
+    lag_samples_free(&q->receive_lag);
 }

@@ -22,9 +22,10 @@ struct run_requests {
     const struct run_setup *s;
     struct evloop *loop; /* borrowed */
     struct transfer_config tc;
-    struct transfer_env env;   /* env.write_err: the run's first failed write */
-    uint32_t next_id;          /* id of the last attempt started */
-    struct transfer *inflight; /* attempts in flight (owned) */
+    struct transfer_env env; /* env.write_err: the run's first failed write */
+    struct lag_samples receive_lag; /* env.receive_lag: kernel to hand-over */
+    uint32_t next_id;               /* id of the last attempt started */
+    struct transfer *inflight;      /* attempts in flight (owned) */
     uint64_t n_inflight;
     uint32_t stage;  /* the sweep stage new attempts belong to, 0: none */
     bool clamp_said; /* a drawn length was clamped to 1, and said so */

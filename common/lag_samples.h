@@ -1,6 +1,7 @@
-/* lag_samples: a distribution of lateness samples (ns) for the trace's
- * self-checks (self_lag.h, wake_probe.h): the first LAG_SAMPLES_MAX kept,
- * the count and the maximum over all. */
+/* lag_samples: a distribution of lateness samples (ns) for the self-checks
+ * (record/run/self_lag.h, wake_probe.h) and the receive lag of chunks
+ * stamped with the kernel's time (record/net/transfer.c): the first
+ * LAG_SAMPLES_MAX kept, the count and the maximum over all. */
 #ifndef TT_LAG_SAMPLES_H
 #define TT_LAG_SAMPLES_H
 
