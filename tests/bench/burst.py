@@ -5,7 +5,10 @@ replay server (--synthetic ...,align=TPOT: every stream on one grid), as a
 batching server emits one step's token for every sequence of the batch at
 once. Per level, interleaved and in a rotated order per repetition:
 
-  rec-spin  tokentrace-record, keep-awake spin (the default), pinned to CPU 0
+  rec-spin  tokentrace-record, keep-awake spin (the default), pinned to CPU 0,
+            chunk times from the kernel (--chunk-time kernel, the default)
+  rec-user  the same with --chunk-time user: times taken when libcurl hands
+            the bytes over (every recorder before kernel times)
   rec-poll  tokentrace-record --keep-awake poll, pinned to CPU 0
   rec-off   tokentrace-record --no-keep-awake (not pinned)
   raw-ka    the raw epoll floor (raw_client.c) on CPU 0 with a SCHED_IDLE
@@ -51,7 +54,8 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import benchlib as bl  # noqa: E402
 
-CLIENTS = ["rec-spin", "rec-poll", "rec-off", "raw-ka", "raw", "python"]
+CLIENTS = ["rec-spin", "rec-user", "rec-poll", "rec-off", "raw-ka", "raw",
+           "python"]
 SPINNER = ["chrt", "-i", "0", "sh", "-c", "while :; do :; done"]
 
 
@@ -117,10 +121,12 @@ def neighbours():
 def client_cmd(tools, client, url, port, streams, out, wl):
     """The command of one burst run: every stream starts at once."""
     if client.startswith("rec-"):
-        mode = client[4:]
+        mode = "spin" if client == "rec-user" else client[4:]
         cmd = [tools.record, "-u", url, "-m", "m", "-w", wl,
                "-n", str(streams), "-c", str(streams), "-o", out, "--force",
                "-q", "--progress", "never", "--keep-awake", mode]
+        if client == "rec-user":
+            cmd += ["--chunk-time", "user"]
         return cmd + (["--keep-awake-cpu", "0"] if mode != "off" else [])
     if client in ("raw", "raw-ka"):
         cmd = [tools.raw_client, str(port), str(streams), "1", "raw",
