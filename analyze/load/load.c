@@ -218,6 +218,8 @@ static struct trace_info *info_from_header(const struct trace_header *h,
     t->measured_start_ns = t->measured_end_ns = -1;
     t->loop_lag_p50_ns = t->loop_lag_p99_ns = t->loop_lag_max_ns = -1;
     t->wake_probe_p50_ns = t->wake_probe_p99_ns = t->wake_probe_max_ns = -1;
+    t->receive_lag_p50_ns = t->receive_lag_p99_ns = -1;
+    t->receive_lag_max_ns = -1;
     t->proxy_p50_ns = t->proxy_p99_ns = t->proxy_max_ns = -1;
     return t;
 }
@@ -829,6 +831,10 @@ static int load_one_file(const char *path, const struct load_options *opt,
             L.info->wake_probe_p50_ns = rec.u.footer.wake_probe_p50_ns;
             L.info->wake_probe_p99_ns = rec.u.footer.wake_probe_p99_ns;
             L.info->wake_probe_max_ns = rec.u.footer.wake_probe_max_ns;
+            L.info->receive_lag_samples = rec.u.footer.receive_lag_samples;
+            L.info->receive_lag_p50_ns = rec.u.footer.receive_lag_p50_ns;
+            L.info->receive_lag_p99_ns = rec.u.footer.receive_lag_p99_ns;
+            L.info->receive_lag_max_ns = rec.u.footer.receive_lag_max_ns;
             break;
         case TRACE_STAGE:
             if (L.info)

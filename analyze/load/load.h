@@ -58,6 +58,11 @@ struct trace_info {
      * traces only). */
     int64_t wake_probe_p50_ns, wake_probe_p99_ns, wake_probe_max_ns;
     uint64_t wake_probe_samples;
+    /* Chunks stamped with the kernel's receive time (header option
+     * chunk_time=kernel): how long after it libcurl handed them over, from
+     * the footer (the same; newer traces only). */
+    int64_t receive_lag_p50_ns, receive_lag_p99_ns, receive_lag_max_ns;
+    uint64_t receive_lag_samples;
     /* Chunks of many streams received together (phase_runs.h): when most
      * are, the self-check above cannot be trusted. */
     struct phase_runs phase;

@@ -18,18 +18,31 @@
 
 const char *summary_self_check_words(const struct group_set *set)
 {
-    const char *words = NULL;
+    /* the worst trace's words: failed, then merged reads, then bursts,
+     * then ok, then kernel times */
+    static const char *const ranked[] = {"self-check failed", "reads merged",
+                                         "self-check untrusted (bursts)",
+                                         "self-check ok", "kernel times"};
+    size_t best = sizeof ranked / sizeof ranked[0];
     for (size_t i = 0; i < set->n_traces; i++) {
-        if (summary_self_check_p99_ns(set->traces[i]) < 0)
+        const struct trace_info *t = set->traces[i];
+        size_t r;
+        if (summary_self_lag_too_high(set, t))
+            r = 0;
+        else if (summary_reads_merged(set, t))
+            r = 1;
+        else if (summary_self_check_blind(t))
+            r = 2;
+        else if (summary_kernel_times(t))
+            r = 4;
+        else if (summary_self_check_p99_ns(t) >= 0)
+            r = 3;
+        else
             continue;
-        if (summary_self_lag_too_high(set, set->traces[i]))
-            return "self-check failed";
-        if (summary_self_check_blind(set->traces[i]))
-            words = "self-check untrusted (bursts)";
-        else if (!words)
-            words = "self-check ok";
+        if (r < best)
+            best = r;
     }
-    return words;
+    return best < sizeof ranked / sizeof ranked[0] ? ranked[best] : NULL;
 }
 
 struct findings {
@@ -101,6 +114,27 @@ static void self_check(struct findings *f, const struct group_set *set,
                    "between them and under-estimates their error; it cannot "
                    "be trusted here",
                    100 * phase_runs_share(&t->phase));
+        finding(f, VIEW_WARN, b);
+    }
+}
+
+/* Kernel chunk times handed over so late that reads took several of a
+ * stream's events: the earlier ones carry the later one's time. */
+static void reads_merged(struct findings *f, const struct group_set *set,
+                         struct buf *b)
+{
+    for (size_t i = 0; i < set->n_traces; i++) {
+        const struct trace_info *t = set->traces[i];
+        if (!summary_reads_merged(set, t))
+            continue;
+        put_title(b, set, t, "self-check");
+        buf_printf(b,
+                   "libcurl handed chunks over %.2f ms after the kernel got "
+                   "them (p99), over half the ITL p50 (%.2f ms): a read then "
+                   "takes two of a stream's events and the earlier one "
+                   "carries the later one's time",
+                   (double)t->receive_lag_p99_ns / 1e6,
+                   group_set_trace_itl_p50(set, t->index));
         finding(f, VIEW_WARN, b);
     }
 }
@@ -382,6 +416,7 @@ void summary_findings(FILE *out, const struct group_set *set,
     struct buf b;
     buf_init(&b, 0);
     self_check(&f, set, &b);
+    reads_merged(&f, set, &b);
     proxy_added(&f, set, &b);
     models(&f, set, &b);
     goodput(&f, set, &b);

@@ -132,7 +132,10 @@ static void json_lateness(struct buf *b, uint64_t n, int64_t p50_ns,
     buf_puts(b, "}");
 }
 
-static void json_trace(struct buf *b, const struct trace_info *t)
+/* One entry of "traces": the trace's identity, its recorder's self-checks
+ * and where its chunk times come from. */
+static void json_trace(struct buf *b, const struct group_set *set,
+                       const struct trace_info *t)
 {
     char when[40];
     buf_printf(b, "{\"index\":%u,\"file\":", t->index);
@@ -172,6 +175,17 @@ static void json_trace(struct buf *b, const struct trace_info *t)
         json_lateness(b, t->wake_probe_samples, t->wake_probe_p50_ns,
                       t->wake_probe_p99_ns, t->wake_probe_max_ns);
     }
+    if (trace_info_option(t, "chunk_time")) { /* optional: newer traces */
+        buf_puts(b, ",\"chunk_time\":");
+        json_put_cstr(b, summary_kernel_times(t) ? "kernel" : "user");
+    }
+    if (t->receive_lag_samples) {
+        buf_puts(b, ",\"recorder_receive_lag_ms\":");
+        json_lateness(b, t->receive_lag_samples, t->receive_lag_p50_ns,
+                      t->receive_lag_p99_ns, t->receive_lag_max_ns);
+        buf_printf(b, ",\"reads_merged\":%s",
+                   summary_reads_merged(set, t) ? "true" : "false");
+    }
     if (summary_self_check_blind(t)) /* optional: streams in phase */
         buf_printf(b,
                    ",\"self_check_in_phase\":{\"chunks\":%llu,"
@@ -206,7 +220,7 @@ int summary_write_json(FILE *out, const struct group_set *set)
     for (size_t i = 0; i < set->n_traces; i++) {
         if (i)
             buf_puts(&b, ",");
-        json_trace(&b, set->traces[i]);
+        json_trace(&b, set, set->traces[i]);
     }
     buf_puts(&b, "],\"groups\":[");
     for (size_t i = 0; i < set->n_groups; i++) {

@@ -63,4 +63,17 @@ bool summary_self_lag_too_high(const struct group_set *set,
  * error and cannot be trusted (docs/recording.md). */
 bool summary_self_check_blind(const struct trace_info *t);
 
+/* True when trace t's chunk times are the kernel's receive times (header
+ * option chunk_time=kernel, and the footer's receive lag kept): the
+ * recorder's wake-ups and the queue of a burst are not in them, so its
+ * loop self-check says nothing about them (docs/metrics.md). */
+bool summary_kernel_times(const struct trace_info *t);
+
+/* True when trace t has kernel chunk times but libcurl handed its chunks
+ * over late against the trace's ITL (receive lag p99 over half the ITL
+ * p50, and 1 ms or more): a read then often took two of a stream's
+ * events, and the earlier one carries the later one's time. */
+bool summary_reads_merged(const struct group_set *set,
+                          const struct trace_info *t);
+
 #endif

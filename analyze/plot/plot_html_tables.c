@@ -248,6 +248,18 @@ void plot_html_trace_facts(FILE *out, const struct group_set *set,
                 (double)t->loop_lag_p99_ns / 1e6,
                 (double)t->loop_lag_max_ns / 1e6,
                 (unsigned long long)t->loop_lag_samples);
+    if (summary_kernel_times(t))
+        fprintf(out,
+                "; chunk times are the kernel's receive times: libcurl "
+                "handed the chunks over p50 %.3f ms, p99 %.3f ms, max %.3f "
+                "ms later, which is not in these numbers%s",
+                (double)t->receive_lag_p50_ns / 1e6,
+                (double)t->receive_lag_p99_ns / 1e6,
+                (double)t->receive_lag_max_ns / 1e6,
+                summary_reads_merged(set, t)
+                    ? " (<span class=\"bad\">over half the ITL p50</span>: "
+                      "reads took several events of a stream)"
+                    : "");
     fputs("</td></tr>\n<tr><th>state</th><td>", out);
     if (t->damage) {
         fputs("damaged: ", out);

@@ -2,15 +2,18 @@
 # analyze_in_phase: when a recording's streams arrive in phase (the replay
 # server's align=, as a batching server sends its steps), the summary says
 # the self-check cannot be trusted (header words, a finding, --detail, a
-# JSON block); a single stream never gets it, and neither does a trace
-# without a self-check (gen_trace's).
+# JSON block) when its chunk times are hand-over times (--chunk-time user);
+# a single stream never gets it, and neither does a trace without a
+# self-check (gen_trace's) or one whose chunk times are the kernel's (the
+# burst queue is not in them).
 . "${TT_SOURCE_DIR:?}/tests/lib/lib.sh"
 A=$TT_ANALYZE
 R=$TT_RECORD
 
 start_replay --synthetic 'ttft=20ms,tpot=20ms,tokens=30,align=20ms'
-"$R" -u "$URL" -m m --classes short-short -n 32 -c 32 -q --force -o "$T/phase.ttrace"
-"$R" -u "$URL" -m m --classes short-short -n 6 -c 1 -q --force -o "$T/one.ttrace"
+"$R" -u "$URL" -m m --classes short-short -n 32 -c 32 -q --force --chunk-time user -o "$T/phase.ttrace"
+"$R" -u "$URL" -m m --classes short-short -n 6 -c 1 -q --force --chunk-time user -o "$T/one.ttrace"
+"$R" -u "$URL" -m m --classes short-short -n 32 -c 32 -q --force -o "$T/kernel.ttrace"
 
 "$A" summary "$T/phase.ttrace" >"$T/phase.txt" 2>"$T/phase.err"
 # A loaded machine may fail the self-check outright (its lag over 10% of
@@ -34,6 +37,13 @@ jq -e '.traces[0].self_check_in_phase | .share >= 0.25 and .chunks >= 100' "$T/p
 grep -q 'untrusted\|in phase' "$T/one.txt" && fail "one stream taken for streams in phase: $(cat "$T/one.txt")"
 "$A" summary --format json "$T/one.ttrace" | jq -e '.traces[0] | has("self_check_in_phase") | not' >/dev/null ||
     fail "JSON block on one stream"
+
+# kernel chunk times: the same streams in phase, no verdict against them
+"$A" summary --width 300 "$T/kernel.ttrace" >"$T/kernel.txt" 2>&1
+head -n 1 "$T/kernel.txt" | grep -q 'kernel times' || fail "kernel: header $(head -n 1 "$T/kernel.txt")"
+grep -q 'untrusted\|in phase' "$T/kernel.txt" && fail "kernel times taken for untrusted: $(cat "$T/kernel.txt")"
+"$A" summary --format json "$T/kernel.ttrace" | jq -e '.traces[0] | has("self_check_in_phase") | not' >/dev/null ||
+    fail "JSON block on kernel times"
 
 # gen_trace's streams are in phase but carry no self-check: nothing to say
 "$TT_GEN_TRACE" "$T/gen.ttrace" 40 30 100 10

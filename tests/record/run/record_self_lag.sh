@@ -2,11 +2,12 @@
 # record_self_lag: every recording carries the recorder's own event-loop
 # lateness in its footer, sampled every 50 ms (record/run/self_lag.h), and
 # summary reports it (table and JSON) and warns when it is large against the
-# ITL.
+# ITL for hand-over chunk times (--chunk-time user; kernel chunk times do
+# not carry the loop's lateness: record_kernel_time).
 . "${TT_SOURCE_DIR:?}/tests/lib/lib.sh"
 
 start_replay --synthetic 'ttft=30ms,tpot=10ms,tokens=60'
-"$TT_RECORD" -q -u "$URL" -m m -n 2 -c 2 --classes short-short -o "$T/t.ttrace"
+"$TT_RECORD" -q -u "$URL" -m m -n 2 -c 2 --classes short-short --chunk-time user -o "$T/t.ttrace"
 "$TT_ANALYZE" dump "$T/t.ttrace" | jq -c 'select(.kind=="footer")' >"$T/footer.json"
 "$TT_ANALYZE" dump "$T/t.ttrace" | jq -c 'select(.kind=="header")' >"$T/header.json"
 n=$(jq '.loop_lag_samples' "$T/footer.json")
@@ -28,7 +29,7 @@ assert_eq "$(jq '.traces[0].recorder_loop_lag_ms.n' "$T/s.json")" "$n" "JSON sel
 
 # A recorder that is frozen (SIGSTOP) for 60 ms at a time wakes far later
 # than 10% of a 10 ms ITL: summary must say the numbers describe the client.
-"$TT_RECORD" -q -u "$URL" -m m -n 3 -c 3 --classes short-short -o "$T/late.ttrace" &
+"$TT_RECORD" -q -u "$URL" -m m -n 3 -c 3 --classes short-short --chunk-time user -o "$T/late.ttrace" &
 rp=$!
 for _ in 1 2 3 4 5 6; do sleep 0.05; kill -STOP "$rp" 2>/dev/null || true; sleep 0.06; kill -CONT "$rp" 2>/dev/null || true; done
 wait "$rp"
