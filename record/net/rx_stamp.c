@@ -2,11 +2,18 @@
 #include "rx_stamp.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <time.h>
 
 #include "clock.h"
+
+/* A kernel time older than this before the hand-over is not believed. */
+#define RX_LAG_MAX_NS ((int64_t)10 * 1000000000)
+/* Two monotonic readings this close around the wall clock's are taken as
+ * one instant (a vDSO read is ~20-50 ns). */
+#define RX_BRACKET_NS 2000
 
 /* CLOCK_REALTIME ns of the latest read's last packet, -1 none; and the
  * same as CLOCK_MONOTONIC, converted once (-1: not yet), so that every
@@ -20,6 +27,14 @@ int rx_stamp_enable(int fd)
     if (setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &on, sizeof(on)) != 0)
         return errno;
     return 0;
+}
+
+int rx_stamp_sockopt(void *ud, curl_socket_t fd, curlsocktype purpose)
+{
+    (void)ud;
+    if (purpose == CURLSOCKTYPE_IPCXN)
+        (void)rx_stamp_enable(fd);
+    return CURL_SOCKOPT_OK;
 }
 
 /* The SCM_TIMESTAMPNS time in a received message's control data, -1
@@ -60,11 +75,42 @@ ssize_t recv(int fd, void *buf, size_t len, int flags)
     return n;
 }
 
-int64_t rx_stamp_last(int64_t mono_now_ns)
+/* CLOCK_REALTIME minus CLOCK_MONOTONIC, now: the wall clock read between
+ * two monotonic readings, taken against their midpoint, from the closest
+ * of up to four tries (a preemption between the reads would shift the
+ * difference by its length, and stamp chunks before they came). */
+static int64_t real_minus_mono(void)
+{
+    int64_t best_gap = INT64_MAX, off = 0;
+    for (int i = 0; i < 4 && best_gap > RX_BRACKET_NS; i++) {
+        int64_t m1 = clock_mono_ns();
+        int64_t r = clock_real_ns();
+        int64_t m2 = clock_mono_ns();
+        if (m2 - m1 < best_gap) {
+            best_gap = m2 - m1;
+            off = r - (m1 + (m2 - m1) / 2);
+        }
+    }
+    return off;
+}
+
+int64_t rx_stamp_last(void)
 {
     if (last_real_ns < 0)
         return -1;
     if (last_mono_ns < 0)
-        last_mono_ns = last_real_ns - (clock_real_ns() - mono_now_ns);
+        last_mono_ns = last_real_ns - real_minus_mono();
     return last_mono_ns;
+}
+
+int64_t rx_stamp_chunk_time(int64_t user_ns, int64_t prev_ns, int64_t *lag_ns)
+{
+    int64_t k = rx_stamp_last();
+    *lag_ns = -1;
+    if (k < 0 || k > user_ns || user_ns - k > RX_LAG_MAX_NS)
+        return user_ns;
+    if (k < prev_ns)
+        k = prev_ns;
+    *lag_ns = user_ns - k;
+    return k;
 }

@@ -10,10 +10,6 @@
 #include "error_kind.h"
 #include "rx_stamp.h"
 
-/* A kernel time older than this before the hand-over is not believed (a
- * wall clock stepped between the two): the chunk keeps its own time. */
-#define RX_LAG_MAX_NS ((int64_t)10 * 1000000000)
-
 /* body_scrub emit: records one received run, the key masked, and shows it
  * to the observer. Returns 0 or a trace error. */
 static int store(void *ud, int64_t t_ns, const char *p, size_t n)
@@ -41,21 +37,17 @@ static int note_err(struct transfer *t, int err)
 }
 
 /* The time to stamp a chunk handed over at user_ns with: the kernel's
- * receive time of the read that got it, when the transfer asks for it and
- * that time is sound (not after the hand-over, not stale), raised to the
- * transfer's previous chunk time if below it (a wall clock stepped back),
- * so a stream's times never go back; else user_ns. */
+ * receive time of the read that got it when the transfer asks for it
+ * (rx_stamp_chunk_time: libcurl hands an HTTP/1.1 transfer's bytes over
+ * inside the read that got them), else user_ns. */
 static int64_t chunk_time(struct transfer *t, int64_t user_ns)
 {
+    int64_t lag;
     if (!t->kernel_time)
         return user_ns;
-    int64_t k = rx_stamp_last(user_ns);
-    if (k < 0 || k > user_ns || user_ns - k > RX_LAG_MAX_NS)
-        return user_ns;
-    if (k < t->last_body_ns)
-        k = t->last_body_ns;
-    if (t->env->receive_lag)
-        lag_samples_add(t->env->receive_lag, user_ns - k);
+    int64_t k = rx_stamp_chunk_time(user_ns, t->last_body_ns, &lag);
+    if (lag >= 0 && t->env->receive_lag)
+        lag_samples_add(t->env->receive_lag, lag);
     return k;
 }
 
@@ -89,17 +81,6 @@ static size_t on_body(char *ptr, size_t size, size_t nmemb, void *ud)
         return CURL_WRITEFUNC_ERROR;
     }
     return n;
-}
-
-/* libcurl: a new connection's socket, before it connects. The kernel is
- * asked to stamp what it receives; a socket it refuses reads as before
- * and its chunks keep their hand-over time. */
-static int on_socket(void *ud, curl_socket_t fd, curlsocktype purpose)
-{
-    (void)ud;
-    if (purpose == CURLSOCKTYPE_IPCXN)
-        (void)rx_stamp_enable(fd);
-    return CURL_SOCKOPT_OK;
 }
 
 /* libcurl: one response header line arrived. */
@@ -258,7 +239,7 @@ int transfer_new(const struct transfer_config *tc, struct transfer_env *env,
     curl_easy_setopt(e, CURLOPT_HEADERDATA, t);
     curl_easy_setopt(e, CURLOPT_PRIVATE, t);
     if (t->kernel_time)
-        curl_easy_setopt(e, CURLOPT_SOCKOPTFUNCTION, on_socket);
+        curl_easy_setopt(e, CURLOPT_SOCKOPTFUNCTION, rx_stamp_sockopt);
     curl_easy_setopt(e, CURLOPT_ERRORBUFFER, t->errbuf);
     curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(e, CURLOPT_USERAGENT, "tokentrace-record/" TT_VERSION);

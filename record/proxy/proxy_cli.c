@@ -70,6 +70,10 @@ static const char usage_text[] =
     "  --timeout DUR        per upstream request, total (600s; bare: s)\n"
     "  --connect-timeout DUR  (10s)\n"
     "  --no-content         request bodies not stored in the trace\n"
+    "  --chunk-time WHEN    a chunk's time: kernel (default: when its last\n"
+    "                       packet reached this host, SO_TIMESTAMPNS; the\n"
+    "                       time inside the proxy then counts from there)\n"
+    "                       or user (when libcurl handed it over)\n"
     "  --insecure           no TLS verification of the upstream\n"
     "  --print-cline-settings  print the Cline settings that point at this\n"
     "                       proxy, then exit\n"
@@ -93,6 +97,7 @@ enum {
     OPT_TIMEOUT,
     OPT_CONNECT_TIMEOUT,
     OPT_NO_CONTENT,
+    OPT_CHUNK_TIME,
     OPT_INSECURE,
     OPT_PRINT_CLINE,
     OPT_VERSION,
@@ -112,6 +117,7 @@ static const struct option opts[] = {
     {"timeout", required_argument, NULL, OPT_TIMEOUT},
     {"connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT},
     {"no-content", no_argument, NULL, OPT_NO_CONTENT},
+    {"chunk-time", required_argument, NULL, OPT_CHUNK_TIME},
     {"insecure", no_argument, NULL, OPT_INSECURE},
     {"print-cline-settings", no_argument, NULL, OPT_PRINT_CLINE},
     {"quiet", no_argument, NULL, 'q'},
@@ -218,6 +224,11 @@ static int apply(int opt, const char *arg, struct proxy_config *cfg)
         return parse_seconds("--connect-timeout", arg, &cfg->connect_timeout_s);
     case OPT_NO_CONTENT:
         cfg->no_content = true;
+        return 0;
+    case OPT_CHUNK_TIME:
+        if (strcmp(arg, "kernel") != 0 && strcmp(arg, "user") != 0)
+            return usage_error("--chunk-time: '%s' is not kernel or user", arg);
+        cfg->chunk_time_user = strcmp(arg, "user") == 0;
         return 0;
     case OPT_INSECURE:
         cfg->insecure = true;

@@ -22,6 +22,7 @@ struct proxy_config {
     bool force;            /* -f: overwrite the output */
     bool no_content;       /* --no-content: request bodies not stored */
     bool insecure;         /* --insecure: no TLS verification upstream */
+    bool chunk_time_user;  /* --chunk-time user: hand-over times */
     bool print_cline;      /* --print-cline-settings */
     bool quiet;            /* -q */
     size_t client_buffer;  /* --client-buffer: bytes queued per client */

@@ -16,7 +16,7 @@ int proxy_header_write(struct proxy_recorder *rec,
                        const char *secret, int64_t mono_zero, int64_t real_zero)
 {
     struct trace_header h;
-    struct trace_kv kv[12];
+    struct trace_kv kv[14];
     char host[256] = "", trace_id[9], buffer[32], timeout[32], ctimeout[32];
     char *cmd = sanitize_command_line(argc, argv, secret);
     char *endpoint = sanitize_url(cfg->upstream, secret);
@@ -51,6 +51,8 @@ int proxy_header_write(struct proxy_recorder *rec,
     kv[n++] = (struct trace_kv){"tls_verify", cfg->insecure ? "false" : "true"};
     kv[n++] = (struct trace_kv){"libcurl",
                                 curl_version_info(CURLVERSION_NOW)->version};
+    kv[n++] = (struct trace_kv){"chunk_time", /* rx_stamp.h */
+                                cfg->chunk_time_user ? "user" : "kernel"};
     memset(&h, 0, sizeof h);
     h.tool_version = TT_VERSION;
     h.trace_id = trace_id;
@@ -86,5 +88,8 @@ int proxy_footer_write(struct proxy_recorder *rec, int64_t end_ns,
     f.interrupted = interrupted;
     f.reason = reason;
     f.loop_lag_p50_ns = f.loop_lag_p99_ns = f.loop_lag_max_ns = -1;
+    lag_samples_result(&rec->receive_lag, &f.receive_lag_p50_ns,
+                       &f.receive_lag_p99_ns, &f.receive_lag_max_ns,
+                       &f.receive_lag_samples);
     return trace_write_footer(rec->w, &f);
 }

@@ -226,6 +226,7 @@ done:
                            m.stopped_by_signal ? "signal" : "write_error");
     wrc = trace_writer_close(m.rec.w);
     proxy_sessions_free(m.rec.sessions);
+    lag_samples_free(&m.rec.receive_lag);
     if (wrc && !rc) {
         log_error("%s: %s", out, trace_strerror(wrc));
         rc = 1;

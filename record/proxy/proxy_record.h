@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "body_scrub.h"
+#include "lag_samples.h"
 #include "proxy_session.h"
 #include "resp_headers.h"
 #include "token_scan.h"
@@ -25,6 +26,9 @@ struct proxy_recorder {
     uint64_t requests, ok, failed, chunks, bytes;
     double timeout_s;                /* for error messages */
     struct proxy_sessions *sessions; /* borrowed; NULL: no sessions */
+    /* per chunk with a kernel time: its hand-over minus that time (the
+     * footer's receive_lag_*; owned, lag_samples_free) */
+    struct lag_samples receive_lag;
 };
 
 /* One recorded (or only forwarded) request and its response. */

@@ -18,6 +18,7 @@
 #include "proxy_relay.h"
 #include "proxy_route.h"
 #include "proxy_upstream.h"
+#include "rx_stamp.h"
 #include "sanitize.h"
 #include "secret.h"
 
@@ -52,6 +53,11 @@ struct proxy_stream {
     bool upstream_done;
     bool paused; /* the upstream is paused: the client is slow */
     uint64_t pauses;
+    /* Chunk times (rx_stamp.h): the stream's latest, and the one the bytes
+     * libcurl kept at the pause came with (handed over again inside
+     * curl_easy_pause, with no read of their own: resuming is true then). */
+    int64_t last_body_ns, kept_ns;
+    bool resuming;
     bool client_gone;
     bool ended; /* the reply was ended or aborted */
     CURLcode code;
@@ -217,7 +223,9 @@ static void on_kick(evutil_socket_t fd, short what, void *arg)
         evbuffer_get_length(s->out) <= s->env->cfg->client_buffer / 2 &&
         !proxy_relay_full(&s->relay)) {
         s->paused = false;
+        s->resuming = true;
         curl_easy_pause(s->easy, CURLPAUSE_CONT); /* may deliver at once */
+        s->resuming = false;
     }
 }
 
@@ -290,14 +298,33 @@ static void write_now(struct proxy_stream *s)
     evbuffer_freeze(s->out, 1);
 }
 
+/* The time of bytes handed over at user_ns: the kernel's receive time of
+ * the read that got them (rx_stamp_chunk_time; the upstream is HTTP/1.1),
+ * or, for bytes kept at a pause and handed over again on resume, the time
+ * they first came with. The lag goes to the footer's receive lag. */
+static int64_t chunk_time(struct proxy_stream *s, int64_t user_ns)
+{
+    int64_t lag, t;
+    if (s->env->cfg->chunk_time_user)
+        return user_ns;
+    if (s->resuming && s->kept_ns >= 0)
+        return s->kept_ns;
+    t = rx_stamp_chunk_time(user_ns, s->last_body_ns, &lag);
+    if (lag >= 0)
+        lag_samples_add(&s->env->rec->receive_lag, lag);
+    return t;
+}
+
 /* Body bytes from the upstream: straight on to the client's socket, then
- * recorded. The clock is read first. A client whose queue is over
- * --client-buffer pauses the upstream (libcurl keeps these bytes and
- * hands them over again on resume). */
+ * recorded. The clock is read first; the chunk's time is the kernel's
+ * receive time (chunk_time). A client whose queue is over --client-buffer
+ * pauses the upstream (libcurl keeps these bytes and hands them over
+ * again on resume). */
 static size_t on_body(char *p, size_t size, size_t nmemb, void *ud)
 {
-    int64_t t_ns = clock_mono_ns();
+    int64_t user_ns = clock_mono_ns();
     struct proxy_stream *s = ud;
+    int64_t t_ns = chunk_time(s, user_ns);
     size_t n = size * nmemb;
     bool caught_up; /* every earlier chunk has left: the socket takes more */
     if (s->client_gone || !s->req)
@@ -308,8 +335,12 @@ static size_t on_body(char *p, size_t size, size_t nmemb, void *ud)
         proxy_relay_full(&s->relay)) {
         s->paused = true;
         s->pauses++;
+        s->kept_ns = t_ns;
         return CURL_WRITEFUNC_PAUSE;
     }
+    s->last_body_ns = t_ns;
+    if (!s->resuming)
+        s->kept_ns = -1;
     if (evbuffer_add(s->chunk, p, n) != 0)
         return CURL_WRITEFUNC_ERROR;
     caught_up = s->relay.n == 0;
@@ -437,6 +468,7 @@ static int prepare(struct proxy_stream *s, const char *api)
     u.timeout_ms = (long)(cfg->timeout_s * 1000);
     u.connect_timeout_ms = (long)(cfg->connect_timeout_s * 1000);
     u.insecure = cfg->insecure;
+    u.kernel_time = !cfg->chunk_time_user;
     u.on_body = on_body;
     u.on_header = on_header;
     u.ud = s;
@@ -460,6 +492,7 @@ int proxy_stream_start(struct proxy_stream_env *env, struct evhttp_request *req,
     }
     s->env = env;
     s->req = req;
+    s->last_body_ns = s->kept_ns = -1;
     s->evcon = evhttp_request_get_connection(req);
     s->method = proxy_upstream_method(evhttp_request_get_command(req));
     if (!s->method)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "proxy_route.h"
+#include "rx_stamp.h"
 
 CURL *proxy_upstream_new(const struct proxy_upstream_spec *s)
 {
@@ -40,6 +41,8 @@ CURL *proxy_upstream_new(const struct proxy_upstream_spec *s)
     curl_easy_setopt(e, CURLOPT_HTTP_TRANSFER_DECODING, 1L);
     curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L);
     curl_easy_setopt(e, CURLOPT_TCP_NODELAY, 1L);
+    if (s->kernel_time) /* chunk times from the kernel (rx_stamp.h) */
+        curl_easy_setopt(e, CURLOPT_SOCKOPTFUNCTION, rx_stamp_sockopt);
     if (s->insecure) {
         curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, 0L);
         curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 0L);

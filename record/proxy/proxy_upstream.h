@@ -18,6 +18,7 @@ struct proxy_upstream_spec {
     struct curl_slist *headers; /* borrowed likewise */
     long timeout_ms, connect_timeout_ms;
     bool insecure;
+    bool kernel_time; /* SO_TIMESTAMPNS on its sockets (rx_stamp.h) */
     curl_write_callback on_body, on_header;
     void *ud;     /* both callbacks' and CURLOPT_PRIVATE's */
     char *errbuf; /* CURL_ERROR_SIZE bytes */

@@ -23,6 +23,11 @@ receive time minus the server's send time from --log-sends, ts_error.py),
 the client's CPU, and for the recorder its self-check p99 (the wake-up
 probe, the loop lag) against the true p99.
 
+For each recorder run the analyzer's verdict is kept: the words its
+summary ends its header with (`kernel times`, `reads merged`, `self-check
+ok`, ...) and, for kernel chunk times, the footer's receive lag p99 that
+decides "reads merged" (column "summary says").
+
 A second truth, at levels up to --pcap-max (64): tcpdump captures the
 loopback traffic (nanosecond stamps) and each write's packet time gives
 the client's error against the packet (pcap err) and how long the packet
@@ -189,6 +194,8 @@ def one_run(tools, work, client, streams, tokens, tpot_ms, tag, pcap,
                 "burst_first_error_us", "burst_last_error_us"):
         if key in e:
             r[key] = e[key]
+    if rec:
+        r.update(summary_verdict(tools, out))
     if cap:
         r["pcap_drops"] = drops
         os.unlink(cap.path)
@@ -196,6 +203,31 @@ def one_run(tools, work, client, streams, tokens, tpot_ms, tag, pcap,
     for p in (out, sends):
         os.unlink(p)
     return r
+
+
+VERDICTS = ("self-check failed", "reads merged",
+            "self-check untrusted (bursts)", "self-check ok", "kernel times")
+
+
+def summary_verdict(tools, trace):
+    """What the analyzer's summary says of a recorder trace: its header
+    line's self-check words and, for kernel chunk times, the receive lag
+    p99 (us) that decides "reads merged"."""
+    txt = subprocess.run([tools.analyze, "summary", "--width", "400", trace],
+                         capture_output=True, text=True).stdout
+    first = txt.split("\n", 1)[0]
+    words = next((v for v in VERDICTS if first.endswith(", " + v)), "-")
+    js = subprocess.run([tools.analyze, "summary", "--format", "json", trace],
+                        capture_output=True, text=True).stdout
+    out = {"verdict": words}
+    try:
+        t = json.loads(js)["traces"][0]
+        lag = t.get("recorder_receive_lag_ms")
+        if lag:
+            out["receive_lag_p99_us"] = lag["p99"] * 1e3
+    except (ValueError, KeyError, IndexError):
+        pass
+    return out
 
 
 def fmt(x, nd=0):
@@ -222,6 +254,17 @@ def ratios(rs, key):
                     key in r and r[key].get("p99"))
 
 
+def verdicts(rs):
+    """The summary's words per repetition, with the receive lag p99."""
+    out = []
+    for r in rs:
+        if "verdict" not in r:
+            continue
+        lag = r.get("receive_lag_p99_us")
+        out.append(r["verdict"] + ("" if lag is None else " (%.0f)" % lag))
+    return "; ".join(out) or "-"
+
+
 def table(runs, levels, clients, nbs):
     """Medians over the repetitions, one row per level, neighbour and
     client, and the self-check p99 against both truths' p99."""
@@ -229,8 +272,8 @@ def table(runs, levels, clients, nbs):
              "p99 / rec-spin | err p99 us: first / token steps / end | pcap err p50 / p99 us | wire after send p99 us "
              "| burst send spread p50 us | burst last - first err p50 us | "
              "self-check p99 us (probe / loop) | self / true p99 (log; pcap) "
-             "| client CPU s | load |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "| summary says (receive lag p99 us) | client CPU s | load |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for n in levels:
         for nb in nbs:
             at = [r for r in runs if r["streams"] == n and
@@ -252,7 +295,7 @@ def table(runs, levels, clients, nbs):
                 last = dist(rs, "burst_last_error_us", "p50")
                 lines.append(
                     "| %d | %s | %s | %s | %s | %s | %s | %s / %s / %s | %s | %s "
-                    "| %s | %s | %s | %s | %s | %s-%s |" % (
+                    "| %s | %s | %s | %s | %s | %s | %s-%s |" % (
                         n, "nb" if nb else "-", c,
                         fmt(dist(rs, "err_us", "p50"), 1), fmt(p99, 1),
                         fmt(dist(rs, "err_us", "max")),
@@ -269,6 +312,7 @@ def table(runs, levels, clients, nbs):
                                                                fmt(loop)),
                         "%s; %s" % (ratios(rs, "err_us") or "-",
                                     ratios(rs, "pcap_error_us") or "-"),
+                        verdicts(rs),
                         fmt(bl.median([r["cpu_s"] for r in rs]), 2),
                         fmt(min(r["load"] for r in rs), 1),
                         fmt(max(r["load_end"] for r in rs), 1)))
