@@ -118,8 +118,8 @@ static void self_check(struct findings *f, const struct group_set *set,
     }
 }
 
-/* Kernel chunk times handed over so late that reads took several of a
- * stream's events: the earlier ones carry the later one's time. */
+/* Kernel chunk times handed over so late that a read may take several of
+ * a stream's events: the earlier ones carry the later one's time. */
 static void reads_merged(struct findings *f, const struct group_set *set,
                          struct buf *b)
 {
@@ -130,8 +130,8 @@ static void reads_merged(struct findings *f, const struct group_set *set,
         put_title(b, set, t, "self-check");
         buf_printf(b,
                    "libcurl handed chunks over %.2f ms after the kernel got "
-                   "them (p99), over half the ITL p50 (%.2f ms): a read then "
-                   "takes two of a stream's events and the earlier one "
+                   "them (p99), over half the ITL p50 (%.2f ms): a read may "
+                   "then take two of a stream's events, and the earlier one "
                    "carries the later one's time",
                    (double)t->receive_lag_p99_ns / 1e6,
                    group_set_trace_itl_p50(set, t->index));

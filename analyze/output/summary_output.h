@@ -71,7 +71,7 @@ bool summary_kernel_times(const struct trace_info *t);
 
 /* True when trace t has kernel chunk times but libcurl handed its chunks
  * over late against the trace's ITL (receive lag p99 over half the ITL
- * p50, and 1 ms or more): a read then often took two of a stream's
+ * p50, and 1 ms or more): a read may then take two of a stream's
  * events, and the earlier one carries the later one's time. */
 bool summary_reads_merged(const struct group_set *set,
                           const struct trace_info *t);

@@ -141,8 +141,8 @@ static void chunk_time_line(FILE *out, const struct group_set *set,
             (unsigned long long)t->receive_lag_samples,
             (unsigned long long)t->chunks,
             summary_reads_merged(set, t)
-                ? ": but over half the trace's ITL p50, so a read often took "
-                  "two of a stream's events and the earlier one carries the "
+                ? ": but over half the trace's ITL p50, so a read may take "
+                  "two of a stream's events, and the earlier one carries the "
                   "later one's time"
                 : "");
 }

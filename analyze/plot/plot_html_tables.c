@@ -258,7 +258,7 @@ void plot_html_trace_facts(FILE *out, const struct group_set *set,
                 (double)t->receive_lag_max_ns / 1e6,
                 summary_reads_merged(set, t)
                     ? " (<span class=\"bad\">over half the ITL p50</span>: "
-                      "reads took several events of a stream)"
+                      "a read may take several events of a stream)"
                     : "");
     fputs("</td></tr>\n<tr><th>state</th><td>", out);
     if (t->damage) {
