@@ -82,13 +82,46 @@ int replay_fmt_resp_created(struct buf *b, struct replay_fmt *f)
     return rc;
 }
 
+/* An output item event's head: {"type":…,"sequence_number":N,
+ * "output_index":index,"item":{"id":ID (the caller adds the item's other
+ * members and closes it). */
+static int item_head(struct buf *b, struct replay_fmt *f, const char *type,
+                     int index, bool reasoning)
+{
+    int rc = resp_begin(b, f, type);
+    rc = rc ? rc
+            : buf_printf(b, ",\"output_index\":%d,\"item\":{\"id\":", index);
+    return rc ? rc : item_id(b, f, reasoning);
+}
+
+/* A text or part event's head: {"type":…,"sequence_number":N,
+ * "item_id":ID,"output_index":index and "summary_index":0 (reasoning) or
+ * "content_index":0 (the caller adds the rest). */
+static int part_head(struct buf *b, struct replay_fmt *f, const char *type,
+                     int index, bool reasoning)
+{
+    int rc = resp_begin(b, f, type);
+    rc = rc ? rc : buf_puts(b, ",\"item_id\":");
+    rc = rc ? rc : item_id(b, f, reasoning);
+    return rc ? rc
+              : buf_printf(b, ",\"output_index\":%d,\"%s\":0", index,
+                           reasoning ? "summary_index" : "content_index");
+}
+
+/* Tokens [from, to) as the rest of a JSON string, its closing quote and
+ * the end of the event. */
+static int tokens_end_event(struct buf *b, const struct replay_fmt *f,
+                            size_t from, size_t to)
+{
+    int rc = replay_tokens_append(b, from, to, f->utf8);
+    rc = rc ? rc : buf_puts(b, "\"");
+    return rc ? rc : resp_end_event(b, f);
+}
+
 int replay_fmt_resp_item_added(struct buf *b, struct replay_fmt *f, int index,
                                bool reasoning)
 {
-    int rc = resp_begin(b, f, "response.output_item.added");
-    rc = rc ? rc
-            : buf_printf(b, ",\"output_index\":%d,\"item\":{\"id\":", index);
-    rc = rc ? rc : item_id(b, f, reasoning);
+    int rc = item_head(b, f, "response.output_item.added", index, reasoning);
     rc = rc ? rc
             : buf_puts(b, reasoning ? ",\"type\":\"reasoning\",\"summary\":[]}"
                                     : ",\"type\":\"message\",\"status\":"
@@ -97,15 +130,10 @@ int replay_fmt_resp_item_added(struct buf *b, struct replay_fmt *f, int index,
     rc = rc ? rc : resp_end_event(b, f);
     if (rc || reasoning)
         return rc;
-    rc = resp_begin(b, f, "response.content_part.added");
-    rc = rc ? rc : buf_puts(b, ",\"item_id\":");
-    rc = rc ? rc : item_id(b, f, false);
+    rc = part_head(b, f, "response.content_part.added", index, false);
     rc = rc ? rc
-            : buf_printf(b,
-                         ",\"output_index\":%d,\"content_index\":0,\"part\":{"
-                         "\"type\":\"output_text\",\"text\":\"\","
-                         "\"annotations\":[]}",
-                         index);
+            : buf_puts(b, ",\"part\":{\"type\":\"output_text\",\"text\":\"\","
+                          "\"annotations\":[]}");
     return rc ? rc : resp_end_event(b, f);
 }
 
@@ -113,15 +141,11 @@ int replay_fmt_resp_item_added(struct buf *b, struct replay_fmt *f, int index,
 static int delta_head(struct buf *b, struct replay_fmt *f, int index,
                       bool reasoning)
 {
-    int rc = resp_begin(b, f,
-                        reasoning ? "response.reasoning_summary_text.delta"
-                                  : "response.output_text.delta");
-    rc = rc ? rc : buf_puts(b, ",\"item_id\":");
-    rc = rc ? rc : item_id(b, f, reasoning);
-    rc = rc ? rc
-            : buf_printf(b, ",\"output_index\":%d,\"%s\":0,\"delta\":\"", index,
-                         reasoning ? "summary_index" : "content_index");
-    return rc;
+    int rc = part_head(b, f,
+                       reasoning ? "response.reasoning_summary_text.delta"
+                                 : "response.output_text.delta",
+                       index, reasoning);
+    return rc ? rc : buf_puts(b, ",\"delta\":\"");
 }
 
 int replay_fmt_resp_delta(struct buf *b, struct replay_fmt *f, int index,
@@ -129,9 +153,7 @@ int replay_fmt_resp_delta(struct buf *b, struct replay_fmt *f, int index,
 {
     size_t mark = b->len;
     int rc = delta_head(b, f, index, reasoning);
-    rc = rc ? rc : replay_tokens_append(b, from, to, f->utf8);
-    rc = rc ? rc : buf_puts(b, "\"");
-    rc = rc ? rc : resp_end_event(b, f);
+    rc = rc ? rc : tokens_end_event(b, f, from, to);
     if (rc != BUF_OK) { /* the whole event or nothing */
         b->len = mark;
         if (b->data)
@@ -152,32 +174,19 @@ int replay_fmt_resp_text(struct buf *b, struct replay_fmt *f, int index,
 int replay_fmt_resp_item_done(struct buf *b, struct replay_fmt *f, int index,
                               bool reasoning, size_t from, size_t to)
 {
-    int rc = resp_begin(b, f,
-                        reasoning ? "response.reasoning_summary_text.done"
-                                  : "response.output_text.done");
-    rc = rc ? rc : buf_puts(b, ",\"item_id\":");
-    rc = rc ? rc : item_id(b, f, reasoning);
-    rc = rc ? rc
-            : buf_printf(b, ",\"output_index\":%d,\"%s\":0,\"text\":\"", index,
-                         reasoning ? "summary_index" : "content_index");
-    rc = rc ? rc : replay_tokens_append(b, from, to, f->utf8);
-    rc = rc ? rc : buf_puts(b, "\"");
-    rc = rc ? rc : resp_end_event(b, f);
+    int rc = part_head(b, f,
+                       reasoning ? "response.reasoning_summary_text.done"
+                                 : "response.output_text.done",
+                       index, reasoning);
+    rc = rc ? rc : buf_puts(b, ",\"text\":\"");
+    rc = rc ? rc : tokens_end_event(b, f, from, to);
     if (rc == BUF_OK && !reasoning) {
-        rc = resp_begin(b, f, "response.content_part.done");
-        rc = rc ? rc : buf_puts(b, ",\"item_id\":");
-        rc = rc ? rc : item_id(b, f, false);
-        rc = rc ? rc
-                : buf_printf(b,
-                             ",\"output_index\":%d,\"content_index\":0,"
-                             "\"part\":{\"type\":\"output_text\"}",
-                             index);
+        rc = part_head(b, f, "response.content_part.done", index, false);
+        rc = rc ? rc : buf_puts(b, ",\"part\":{\"type\":\"output_text\"}");
         rc = rc ? rc : resp_end_event(b, f);
     }
-    rc = rc ? rc : resp_begin(b, f, "response.output_item.done");
     rc = rc ? rc
-            : buf_printf(b, ",\"output_index\":%d,\"item\":{\"id\":", index);
-    rc = rc ? rc : item_id(b, f, reasoning);
+            : item_head(b, f, "response.output_item.done", index, reasoning);
     rc = rc ? rc
             : buf_puts(b, reasoning ? ",\"type\":\"reasoning\"}"
                                     : ",\"type\":\"message\",\"status\":"
