@@ -45,10 +45,6 @@ tcp_helper() {
     local pf="$T/helper.$1.port"
     python3 "$TT_SOURCE_DIR/tests/lib/doctor_tcp.py" "$1" >"$pf" 2>"$T/helper.err" &
     TT_PIDS+=("$!")
-    for _ in $(seq 1 100); do
-        [ -s "$pf" ] && break
-        sleep 0.05
-    done
-    [ -s "$pf" ] || fail "tcp helper $1 did not start: $(cat "$T/helper.err")"
+    wait_port_file "$pf" "$!" "$T/helper.err" "tcp helper $1"
     HELPER_PORT=$(head -1 "$pf")
 }

@@ -26,6 +26,19 @@ trap tt_cleanup EXIT
 # fail MESSAGE: print and exit 1.
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
+# wait_port_file PF PID ERR WHAT: waits up to 10 s for the server PID (WHAT,
+# for the message) to write its port into the file PF; fails, showing its
+# stderr file ERR, when it dies first or no port comes.
+wait_port_file() {
+    local pf=$1 pid=$2 err=$3 what=$4
+    for _ in $(seq 1 200); do
+        [ -s "$pf" ] && return 0
+        kill -0 "$pid" 2>/dev/null || { cat "$err" >&2; fail "$what died"; }
+        sleep 0.05
+    done
+    [ -s "$pf" ] || { cat "$err" >&2; fail "$what did not report its port"; }
+}
+
 # start_replay ARGS...: starts tokentrace-replay on a free loopback port with
 # the given arguments; sets PORT and URL (base URL) and REPLAY_PID.
 start_replay() {
@@ -33,12 +46,7 @@ start_replay() {
     "$TT_REPLAY" --listen 127.0.0.1:0 --port-file "$pf" "$@" >"$T/replay.out" 2>"$T/replay.err" &
     REPLAY_PID=$!
     TT_PIDS+=("$REPLAY_PID")
-    for _ in $(seq 1 200); do
-        [ -s "$pf" ] && break
-        kill -0 "$REPLAY_PID" 2>/dev/null || { cat "$T/replay.err" >&2; fail "replay server died"; }
-        sleep 0.05
-    done
-    [ -s "$pf" ] || fail "replay server did not report its port"
+    wait_port_file "$pf" "$REPLAY_PID" "$T/replay.err" "replay server"
     PORT=$(cat "$pf")
     URL="http://127.0.0.1:$PORT"
 }

@@ -13,12 +13,7 @@ start_proxy() {
     "$TT_PROXY" --listen 127.0.0.1:0 --port-file "$pf" -u "$URL" -o "$trace" -f "$@" 2>"$PXERR" &
     PROXY_PID=$!
     TT_PIDS+=("$PROXY_PID")
-    for _ in $(seq 1 200); do
-        [ -s "$pf" ] && break
-        kill -0 "$PROXY_PID" 2>/dev/null || { cat "$PXERR" >&2; fail "proxy died"; }
-        sleep 0.05
-    done
-    [ -s "$pf" ] || fail "proxy did not report its port"
+    wait_port_file "$pf" "$PROXY_PID" "$PXERR" "proxy"
     PXURL="http://127.0.0.1:$(cat "$pf")"
 }
 

@@ -21,11 +21,7 @@ start_metrics() {
     python3 "$TT_SOURCE_DIR/tests/lib/metrics_server.py" "$pf" "$T/$1.log" "$2" \
         2>"$T/$1.err" &
     TT_PIDS+=("$!")
-    for _ in $(seq 1 200); do
-        [ -s "$pf" ] && break
-        sleep 0.05
-    done
-    [ -s "$pf" ] || fail "metrics server $1 did not start"
+    wait_port_file "$pf" "$!" "$T/$1.err" "metrics server $1"
     MURL="http://127.0.0.1:$(cat "$pf")/metrics"
 }
 

@@ -29,11 +29,7 @@ start_https() {
     local pf="$T/https.$1.port"
     python3 "$TT_SOURCE_DIR/tests/lib/https_sse.py" "$T/$1.crt" "$T/$1.key" "$pf" 2>"$T/https.$1.err" &
     TT_PIDS+=("$!")
-    for _ in $(seq 1 200); do
-        [ -s "$pf" ] && break
-        sleep 0.05
-    done
-    [ -s "$pf" ] || fail "https server did not start: $(cat "$T/https.$1.err")"
+    wait_port_file "$pf" "$!" "$T/https.$1.err" "https server"
     HTTPS_URL="https://127.0.0.1:$(cat "$pf")"
 }
 start_https good

@@ -22,11 +22,7 @@ start_metrics() {
     python3 "$TT_SOURCE_DIR/tests/lib/metrics_server.py" "$pf" "$MLOG" "$@" \
         2>"$T/$name.err" &
     TT_PIDS+=("$!")
-    for _ in $(seq 1 200); do
-        [ -s "$pf" ] && break
-        sleep 0.05
-    done
-    [ -s "$pf" ] || fail "metrics server $name did not start"
+    wait_port_file "$pf" "$!" "$T/$name.err" "metrics server $name"
     MURL="http://127.0.0.1:$(cat "$pf")/metrics"
 }
 
