@@ -1,14 +1,16 @@
 /* run_loop: the event loop's callbacks and every decision of the run. */
 #include "run_loop.h"
 
-#include <math.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "clock.h"
-#include "log.h"
 #include "rng.h"
+#include "run_checks.h"
+#include "run_events.h"
 #include "run_outcome.h"
+#include "run_plan.h"
+#include "run_progress.h"
+#include "run_ramp.h"
 
 #define RUN_TICK_US 100000 /* flush, idle check, signal check, progress */
 /* Open loop: sends at most this many due requests before the loop serves
@@ -29,7 +31,7 @@ static void set_fatal(struct run_loop *r, int rc)
         r->out->write_errno = trace_writer_errno(r->s->writer);
         r->out->reason = "write_error";
     }
-    event_base_loopbreak(r->base);
+    event_base_loopbreak(r->ev.base);
 }
 
 int run_loop_check_write(struct run_loop *r, int err)
@@ -57,14 +59,6 @@ static uint64_t busy(const struct run_loop *r)
 
 static void begin_stage(struct run_loop *r, size_t idx);
 
-/* --search: whether the stage's requests met the live limit. */
-static bool search_pass(const struct run_loop *r)
-{
-    return r->stage_final > 0 &&
-           (double)r->stage_met >=
-               r->cfg->search.attain * (double)r->stage_final;
-}
-
 /* A sweep's stage is over (nothing in flight, nothing left to send):
  * writes its stage record (with --search, its verdict), once. */
 static void end_stage(struct run_loop *r)
@@ -75,7 +69,10 @@ static void end_stage(struct run_loop *r)
     r->stage_written = true;
     run_stage_end(&r->stage, clock_mono_ns(), &r->lag, &st);
     if (r->cfg->search.mode != SWEEP_NONE) {
-        st.search = search_pass(r) ? "pass" : "fail";
+        st.search =
+            run_search_passed(&r->cfg->search, r->stage_met, r->stage_final)
+                ? "pass"
+                : "fail";
         st.search_met = r->stage_met;
         st.search_judged = r->stage_final;
     }
@@ -88,8 +85,10 @@ static bool search_more(struct run_loop *r)
 {
     double next;
     if (r->cfg->search.mode == SWEEP_NONE || r->plan.n == CLI_MAX_STAGES ||
-        !run_search_next(&r->search, r->plan.loads[r->stage_idx],
-                         search_pass(r), &next))
+        !run_search_next(
+            &r->search, r->plan.loads[r->stage_idx],
+            run_search_passed(&r->cfg->search, r->stage_met, r->stage_final),
+            &next))
         return false;
     r->plan.loads[r->plan.n++] = next;
     return true;
@@ -107,7 +106,7 @@ static void check_end(struct run_loop *r)
         begin_stage(r, r->stage_idx + 1);
         return;
     }
-    event_base_loopexit(r->base, NULL);
+    event_base_loopexit(r->ev.base, NULL);
 }
 
 /* Starts one attempt of schedule slot k (see run_requests_start; sess:
@@ -156,28 +155,6 @@ static void start_next(struct run_loop *r, int64_t scheduled_ns,
                   sess);
 }
 
-/* Closed loop with --ramp: how many may be in flight at now_ns (one more
- * every ramp / concurrency from the start), and when the next one may
- * join (-1: the ramp is over). */
-static uint64_t ramp_allowed(const struct run_loop *r, int64_t now_ns,
-                             int64_t *next_ns)
-{
-    int64_t ramp = (int64_t)(r->cfg->ramp_s * 1e9), since;
-    uint64_t n = r->max_inflight, k;
-    *next_ns = -1;
-    if (ramp <= 0 || n == 0)
-        return n;
-    since = now_ns - r->ramp_zero_ns;
-    if (since >= ramp)
-        return n;
-    k = 1 + (uint64_t)((double)n * (double)since / (double)ramp);
-    if (k >= n)
-        return n;
-    *next_ns =
-        r->ramp_zero_ns + (int64_t)ceil((double)k * (double)ramp / (double)n);
-    return k;
-}
-
 /* Closed loop: keeps the configured number of requests in flight (during
  * a ramp, the number reached so far; the pace timer raises it). */
 static void refill(struct run_loop *r)
@@ -186,40 +163,13 @@ static void refill(struct run_loop *r)
     uint64_t allowed;
     if (r->rate > 0)
         return;
-    allowed = ramp_allowed(r, clock_mono_ns(), &next);
+    /* --ramp counts from the run's or the stage's start */
+    allowed = run_ramp_allowed(r->max_inflight, (int64_t)(r->cfg->ramp_s * 1e9),
+                               r->ramp_zero_ns, clock_mono_ns(), &next);
     while (busy(r) < allowed && has_next(r))
         start_next(r, -1, -1);
     if (next >= 0 && has_next(r))
-        run_timer_at(r->pace, next);
-}
-
-/* Counts t's first token (a fact transfer.c keeps) on the progress line,
- * once. */
-static void take_first_token(struct run_loop *r, struct transfer *t)
-{
-    if (t->first_token_ns < 0 || t->first_token_counted)
-        return;
-    t->first_token_counted = true;
-    progress_add_ttft(&r->progress, t->first_token_ns - t->start_ns);
-}
-
-/* Brings the progress line up to date before it is drawn at now_ns: the
- * first tokens seen since, the counts, the streams with no byte for
- * PROGRESS_STALL_NS. */
-static void update_progress(struct run_loop *r, int64_t now_ns)
-{
-    struct transfer *t;
-    r->progress.stalled = 0;
-    for (t = r->req.inflight; t; t = t->next) {
-        take_first_token(r, t);
-        if (run_timer_idle(t, now_ns, PROGRESS_STALL_NS))
-            r->progress.stalled++;
-    }
-    r->progress.done = r->out->ok + r->out->failed;
-    r->progress.errors = r->out->failed;
-    r->progress.retries = r->out->retried;
-    r->progress.in_flight = r->req.n_inflight;
-    r->progress.waiting = r->waiting.n;
+        run_timer_at(r->ev.pace, next);
 }
 
 /* The wait of a retry is over: its next attempt goes out now. */
@@ -262,7 +212,7 @@ static struct run_retry *plan_retry(struct run_loop *r,
     if (!w)
         return NULL;
     w->owner = r;
-    w->timer = evtimer_new(r->base, on_retry_due, w);
+    w->timer = evtimer_new(r->ev.base, on_retry_due, w);
     if (!w->timer) {
         run_retry_free(w);
         return NULL;
@@ -284,38 +234,6 @@ static int arm_retry(struct run_loop *r, struct run_retry *w)
     }
     run_retry_link(&r->waiting, w);
     return 0;
-}
-
-/* Cancels every waiting retry (a signal, or teardown): each request ends
- * with its last attempt, counted as failed when count is true. */
-static void cancel_retries(struct run_loop *r, bool count)
-{
-    while (r->waiting.head) {
-        struct run_retry *w = r->waiting.head;
-        run_retry_unlink(&r->waiting, w);
-        if (count) {
-            /* the attempt it would have replaced is the request's last */
-            r->out->retried--;
-            run_outcome_request(r->out, w->last_kind, NULL, w->warmup, false);
-        }
-        run_retry_free(w);
-    }
-}
-
-/* --search: counts a request that ended for good in the stage, and
- * whether it was ok with its first token within the TTFT limit from its
- * intended send. */
-static void count_for_search(struct run_loop *r, const struct transfer *t,
-                             const struct trace_result *res)
-{
-    int64_t from = t->scheduled_ns >= 0 ? t->scheduled_ns : t->start_ns;
-    bool ok = !res->error_kind || !res->error_kind[0];
-    if (r->cfg->search.mode == SWEEP_NONE || t->warmup)
-        return;
-    r->stage_final++;
-    if (ok && t->first_token_ns >= 0 &&
-        (double)(t->first_token_ns - from) <= r->cfg->search.ttft_ms * 1e6)
-        r->stage_met++;
 }
 
 /* The think time of a session ran out: its next turn goes out now. */
@@ -350,49 +268,23 @@ static void next_turn(struct run_loop *r, struct run_session *sess,
                       const struct run_ended *e)
 {
     bool ok = !e->res.error_kind || !e->res.error_kind[0];
-    const struct workload_turn *turn = &sess->ws->turns[sess->turn];
-    size_t len = 0;
-    const char *text;
     if (!ok || !run_session_has_more(sess) || r->no_more || r->aborting ||
         r->fatal) {
         run_session_end(&r->sessions, sess);
         return;
     }
-    if (!turn->body && (r->cfg->history == HISTORY_RECEIVED || !turn->reply)) {
-        text = e->reply ? run_reply_text(e->reply, &len) : "";
-        if (run_session_keep_reply(sess, text, len)) {
-            set_fatal(r, RUN_E_NOMEM);
-            return;
-        }
+    if (run_session_advance(sess, r->cfg, e->reply, e->res.end_ns)) {
+        set_fatal(r, RUN_E_NOMEM);
+        return;
     }
-    sess->turn++;
-    turn = &sess->ws->turns[sess->turn];
-    /* a captured turn waits as long as its user did */
-    sess->think_ns = turn->body && turn->think_ns >= 0
-                         ? turn->think_ns
-                         : think_time_draw(&r->cfg->think, r->cfg->seed,
-                                           sess->id, sess->turn);
-    sess->due_ns = e->res.end_ns + sess->think_ns;
     sess->owner = r;
     if (!sess->timer)
-        sess->timer = evtimer_new(r->base, on_think_due, sess);
+        sess->timer = evtimer_new(r->ev.base, on_think_due, sess);
     if (!sess->timer || run_timer_at(sess->timer, sess->due_ns) != 0) {
         set_fatal(r, RUN_E_NOMEM);
         return;
     }
     run_session_set_thinking(&r->sessions, sess, true);
-}
-
-/* Ends every session between two turns (a signal, --duration, teardown):
- * their next turns are not sent. */
-static void end_thinking(struct run_loop *r)
-{
-    struct run_session *s = r->sessions.head, *next;
-    for (; s; s = next) {
-        next = s->next;
-        if (s->thinking)
-            run_session_end(&r->sessions, s);
-    }
 }
 
 /* An attempt ended (code: libcurl's, or CURLE_OK when it was stopped):
@@ -404,7 +296,7 @@ static void finish(struct run_loop *r, struct transfer *t, CURLcode code)
     struct run_retry *again;
     int64_t end_ns = clock_mono_ns();
     int rc;
-    take_first_token(r, t);
+    run_progress_take_ttft(&r->progress, t);
     rc = run_requests_end(&r->req, t, code, end_ns, &e);
     if (rc) {
         set_fatal(r, rc);
@@ -429,7 +321,8 @@ static void finish(struct run_loop *r, struct transfer *t, CURLcode code)
         run_outcome_request(r->out, e.res.error_kind, e.res.error_message,
                             t->warmup,
                             run_retry_exhausted(r->cfg->retry, t, &e.res));
-        count_for_search(r, t, &e.res);
+        run_search_count(&r->cfg->search, t, &e.res, &r->stage_final,
+                         &r->stage_met);
         if (t->session)
             next_turn(r, t->session, &e);
     }
@@ -490,8 +383,8 @@ static void stop_on_signal(struct run_loop *r)
         next = t->next;
         stop_transfer(r, t, "interrupted");
     }
-    cancel_retries(r, true);
-    end_thinking(r);
+    run_retry_cancel_all(&r->waiting, r->out);
+    run_session_end_thinking(&r->sessions);
 }
 
 /* Every 100 ms: signals, idle requests, flushing, the progress line. */
@@ -513,7 +406,8 @@ static void on_tick(evutil_socket_t fd, short what, void *arg)
         run_loop_check_write(r, trace_writer_flush(r->s->writer));
     if (r->fatal)
         return;
-    update_progress(r, now);
+    run_progress_update(&r->progress, r->req.inflight, r->req.n_inflight,
+                        r->waiting.n, r->out, now);
     progress_draw(&r->progress, now, false);
     refill(r);
     check_end(r);
@@ -529,7 +423,7 @@ static void on_scrape(evutil_socket_t fd, short what, void *arg)
     (void)fd;
     (void)what;
     if (!r->fatal)
-        run_scrapes_start(&r->scrapes, r->loop, clock_mono_ns());
+        run_scrapes_start(&r->scrapes, r->ev.loop, clock_mono_ns());
 }
 
 /* Open loop: starts every request that is due, then waits for the next.
@@ -564,7 +458,7 @@ static void on_pace(evutil_socket_t fd, short what, void *arg)
         if (burst == RUN_PACE_BURST) {
             /* behind schedule: let the loop serve replies and timers
              * first; the lateness shows as send lag */
-            run_timer_after(r->pace, 0);
+            run_timer_after(r->ev.pace, 0);
             return;
         }
         start_next(r, due,
@@ -576,8 +470,9 @@ static void on_pace(evutil_socket_t fd, short what, void *arg)
     if (r->fatal)
         return;
     if (has_next(r))
-        run_timer_after(r->pace, run_pacer_wait_ns(&r->pacer, now,
-                                                   busy(r) >= r->max_inflight));
+        run_timer_after(
+            r->ev.pace,
+            run_pacer_wait_ns(&r->pacer, now, busy(r) >= r->max_inflight));
     check_end(r);
 }
 
@@ -599,131 +494,38 @@ static void on_deadline(evutil_socket_t fd, short what, void *arg)
             r->out->reason = "duration";
     }
     r->no_more = true;
-    end_thinking(r);
+    run_session_end_thinking(&r->sessions);
     check_end(r);
-}
-
-/* Of the n first requests of the global schedule, how many are this
- * shard's (k % N == I); UINT64_MAX stays unknown. */
-static uint64_t shard_part(const struct config *c, uint64_t n)
-{
-    uint64_t i = c->shard.index, m = c->shard.count;
-    if (m <= 1 || n == UINT64_MAX)
-        return n;
-    return n > i ? (n - i + m - 1) / m : 0;
-}
-
-/* The sends an open loop bounded by --duration plans: its own seeded
- * arrivals counted up to the end (a Poisson schedule is not rate x
- * duration), or rate x duration when that would take too long to count. */
-static uint64_t planned_sends(const struct config *c)
-{
-    struct arrival a;
-    int64_t end_ns = (int64_t)(c->duration_s * 1e9);
-    uint64_t n = 0;
-    if (c->rate * c->duration_s > 1e7)
-        return shard_part(c, (uint64_t)(c->rate * c->duration_s + 0.5));
-    arrival_init(&a, c->arrival == ARRIVAL_POISSON, c->rate, c->seed);
-    if (c->burstiness > 0)
-        arrival_set_burstiness(&a, c->burstiness);
-    arrival_set_ramp(&a, (int64_t)(c->ramp_s * 1e9));
-    while (arrival_next(&a) < end_ns)
-        n++;
-    return shard_part(c, n);
-}
-
-/* Whether the progress line is drawn: not with -q; with --progress always,
- * or on a terminal by default. */
-static bool progress_shown(const struct config *c)
-{
-    return !c->quiet && (c->progress == PROGRESS_ALWAYS ||
-                         (c->progress == PROGRESS_AUTO && isatty(2)));
-}
-
-/* True when the workload has a session item. */
-static bool has_sessions(const struct workload *wl)
-{
-    for (size_t i = 0; i < wl->n_classes; i++)
-        for (size_t j = 0; j < wl->classes[i].n_items; j++)
-            if (wl->classes[i].items[j].session)
-                return true;
-    return false;
 }
 
 int run_loop_open(struct run_loop *r, const struct run_setup *s,
                   struct run_outcome *out, uint64_t inflight_cap)
 {
     const struct config *c = s->cfg;
-    struct timeval tick = {0, RUN_TICK_US};
-    struct event_config *ec;
+    struct run_events_cb cb;
     memset(r, 0, sizeof *r);
+    cb = (struct run_events_cb){on_done,     on_tick,   on_pace,
+                                on_deadline, on_scrape, r};
     r->s = s;
     r->cfg = c;
     r->out = out;
-    ec = event_config_new();
-    if (!ec)
+    if (run_scrapes_open(&r->scrapes, s) ||
+        run_events_open(&r->ev, run_plan_precise_timers(s), r->scrapes.n > 0,
+                        RUN_TICK_US, &cb))
         return RUN_E_SETUP;
-    /* Open-loop pacing needs sub-ms timers; they cost a timerfd_settime per
-     * loop turn (~0.6 per chunk), so a closed loop goes without. The
-     * self-lag timer keeps its own precision (self_lag.h). */
-    if (c->rate > 0 || c->sweep.mode == SWEEP_RATE || s->arrivals ||
-        has_sessions(s->wl)) /* think times are kept to the ms */
-        event_config_set_flag(ec, EVENT_BASE_FLAG_PRECISE_TIMER);
-    r->base = event_base_new_with_config(ec);
-    event_config_free(ec);
-    if (!r->base || evloop_new(r->base, on_done, r, &r->loop))
-        return RUN_E_SETUP;
-    r->tick = event_new(r->base, -1, EV_PERSIST, on_tick, r);
-    r->pace = evtimer_new(r->base, on_pace, r);
-    r->deadline = evtimer_new(r->base, on_deadline, r);
-    if (!r->tick || !r->pace || !r->deadline || event_add(r->tick, &tick))
-        return RUN_E_SETUP;
-    if (run_scrapes_open(&r->scrapes, s))
-        return RUN_E_SETUP;
-    if (r->scrapes.n) {
-        r->scrape_timer = event_new(r->base, -1, EV_PERSIST, on_scrape, r);
-        if (!r->scrape_timer)
-            return RUN_E_SETUP;
-    }
-    run_requests_init(&r->req, s, r->loop);
+    run_requests_init(&r->req, s, r->ev.loop);
     r->retry_rng = c->seed ^ 0x5265747279ULL; /* jitter, repeatable per seed */
     r->idle_ns = (int64_t)(c->idle_timeout_s * 1e9);
-    r->sched.n_models = c->n_models;
-    r->sched.n_classes = s->wl->n_classes;
-    r->sched.warmup = c->warmup;
-    r->sched.rounds = c->n;
-    r->sched.unbounded = c->duration_s > 0 && !c->n_given;
-    r->rate = c->rate;
-    if (s->arrivals) {
-        /* an open loop whose times come from the file; the rate is only
-         * its mean (for the paths that ask "open loop?") */
-        const struct arrivals_file *a = s->arrivals;
-        int64_t span = a->n ? a->at_ns[a->n - 1] : 0;
-        r->rate = span > 0 ? (double)a->n / ((double)span / 1e9) : 1;
-        r->sched.rounds = a->n;
-        r->sched.unbounded = false;
-    }
+    r->rate = run_plan_schedule(s, &r->sched);
     r->plan = c->sweep;
     run_search_init(&r->search, &c->search);
-    /* open loop: at most -c in flight when given with -r, else what the
-     * open-file limit allows */
-    r->max_inflight =
-        c->rate > 0 || c->sweep.mode == SWEEP_RATE || s->arrivals
-            ? (c->concurrency_given ? c->concurrency : inflight_cap)
-            : c->concurrency;
+    r->max_inflight = run_plan_max_inflight(s, r->rate, inflight_cap);
     /* --shard: this shard's part of the global schedule (slots k with
-     * k % N == I) and of the concurrency, so the shares sum to -c */
+     * k % N == I) */
     r->shard_i = c->shard.count > 1 ? c->shard.index : 0;
     r->shard_n = c->shard.count > 1 ? c->shard.count : 1;
     r->next_k = r->shard_i;
-    if (r->shard_n > 1 && (c->concurrency_given || r->rate <= 0))
-        r->max_inflight = cli_shard_share(&c->shard, r->max_inflight);
-    /* Counted here, before the run's clock zero, so no send waits for it;
-     * and only for a line that is drawn. */
-    r->planned = UINT64_MAX;
-    if (progress_shown(c) && c->rate > 0 && c->duration_s > 0 && !c->sweep.n &&
-        schedule_total(&r->sched) == UINT64_MAX)
-        r->planned = planned_sends(c);
+    r->planned = run_plan_planned_sends(c, &r->sched);
     return RUN_OK;
 }
 
@@ -743,7 +545,7 @@ static void scrapes_begin(struct run_loop *r)
         return;
     run_loop_check_write(r, run_scrapes_write_held(&r->scrapes, r->s->writer));
     if (!r->fatal)
-        event_add(r->scrape_timer, &every);
+        event_add(r->ev.scrape_timer, &every);
 }
 
 /* --server-metrics: the timer stops, the scrapes still running are
@@ -752,76 +554,21 @@ static void scrapes_end(struct run_loop *r)
 {
     if (!r->scrapes.n)
         return;
-    event_del(r->scrape_timer);
+    event_del(r->ev.scrape_timer);
     if (!r->fatal)
         run_loop_check_write(
-            r, run_scrapes_after(&r->scrapes, r->loop, r->s->writer));
-}
-
-/* The requests of this shard's part (per_stage slots of total): with a
- * session workload, every slot's turns; per_stage when the count is
- * unknown or too long to add up. */
-static uint64_t session_requests(const struct run_loop *r, uint64_t total,
-                                 uint64_t per_stage)
-{
-    struct schedule_slot slot;
-    uint64_t n = 0;
-    if (!has_sessions(r->s->wl) || total == UINT64_MAX || total > 10000000)
-        return per_stage;
-    for (uint64_t k = r->shard_i; k < total; k += r->shard_n) {
-        const struct workload_session *ws;
-        if (!schedule_slot(&r->sched, k, &slot))
-            break;
-        ws = run_session_of_slot(r->s->wl, &slot);
-        n += ws ? ws->n_turns : 1;
-    }
-    return n;
+            r, run_scrapes_after(&r->scrapes, r->ev.loop, r->s->writer));
 }
 
 void run_loop_begin(struct run_loop *r, int64_t mono_zero)
 {
-    /* pinned before the first connection (after --start-at's wait, which
-     * needs no awake CPU), so the loop's CPU is known to the header;
-     * stopped when the loop ends */
-    keep_awake_start(&r->awake, r->cfg->keep_awake, r->cfg->keep_awake_cpu,
-                     NULL);
-    if (r->awake.mode == KEEP_AWAKE_OFF && r->awake.asked != KEEP_AWAKE_OFF)
-        log_note("keep-awake off: %s", r->awake.why);
+    /* pinned before the first connection, so the loop's CPU is known to
+     * the header; stopped when the loop ends */
+    run_checks_awake(&r->awake, r->cfg);
     r->ramp_zero_ns = mono_zero;
-    const struct config *c = r->cfg;
-    bool show = progress_shown(c);
-    uint64_t total = schedule_total(&r->sched);
-    uint64_t per_stage = shard_part(c, total);
-    int64_t end_ns = -1;
     r->mono_zero = mono_zero;
-    if (c->sweep.n) {
-        /* every stage runs the schedule; stages end by count or time */
-        if (c->search.mode != SWEEP_NONE)
-            total = UINT64_MAX; /* the search picks its probes */
-        if (total != UINT64_MAX)
-            total =
-                total * c->sweep.n - c->warmup * c->n_models * (c->sweep.n - 1);
-        progress_init(&r->progress, show, shard_part(c, total), mono_zero);
-        if (c->duration_s > 0)
-            end_ns =
-                mono_zero + (int64_t)(c->duration_s * 1e9 * (double)c->sweep.n);
-        progress_set_plan(&r->progress, UINT64_MAX, end_ns);
-        return;
-    }
-    /* a shard counts its own requests; the ETA is the global schedule's */
-    progress_init(&r->progress, show, session_requests(r, total, per_stage),
-                  mono_zero);
-    /* the ETA: open loop ends with its schedule (total / rate, or the
-     * duration), a closed loop when its count is done or the duration */
-    if (c->duration_s > 0)
-        end_ns = mono_zero + (int64_t)(c->duration_s * 1e9);
-    if (c->rate > 0 && total != UINT64_MAX) {
-        int64_t sched_end =
-            mono_zero + (int64_t)((double)total / c->rate * 1e9);
-        if (end_ns < 0 || sched_end < end_ns)
-            end_ns = sched_end;
-    }
-    progress_set_plan(&r->progress, r->planned, end_ns);
+    run_plan_progress(&r->progress, r->cfg, &r->sched, r->s->wl, r->shard_i,
+                      r->shard_n, r->planned, mono_zero);
 }
 
 /* Begins stage idx of the sweep: its load, its schedule from the start
@@ -841,15 +588,8 @@ static void begin_stage(struct run_loop *r, size_t idx)
                     &r->lag);
     r->ramp_zero_ns = now;
     r->req.stage = r->stage.id;
-    /* its load in the trace before its requests: a cut trace still
-     * names the stage of every request */
-    memset(&st, 0, sizeof st);
-    st.id = r->stage.id;
-    st.mode = cli_sweep_mode_name(sw->mode);
-    st.load = sw->loads[idx];
-    st.start_ns = now;
-    st.end_ns = st.cpu_ns = -1;
-    st.ramp_ns = (int64_t)(c->ramp_s * 1e9);
+    /* its load in the trace before its requests */
+    run_stage_opening(&r->stage, &st);
     if (run_loop_check_write(r, trace_write_stage(r->s->writer, &st)))
         return;
     if (idx > 0) {
@@ -859,7 +599,7 @@ static void begin_stage(struct run_loop *r, size_t idx)
     run_session_ids_stage(&r->sessions, idx);
     r->send_until_ns = -1;
     if (c->duration_s > 0) {
-        run_timer_after(r->deadline, (int64_t)(c->duration_s * 1e9));
+        run_timer_after(r->ev.deadline, (int64_t)(c->duration_s * 1e9));
         r->send_until_ns = now + (int64_t)(c->duration_s * 1e9);
     }
     if (sw->mode == SWEEP_RATE) {
@@ -876,41 +616,6 @@ static void begin_stage(struct run_loop *r, size_t idx)
     }
 }
 
-/* Serves events until the run ends: sleeping in epoll, or with
- * --keep-awake poll never sleeping (a non-blocking pass at a time). */
-static void dispatch(struct run_loop *r)
-{
-    if (!keep_awake_polls(&r->awake)) {
-        event_base_dispatch(r->base);
-        return;
-    }
-    while (event_base_loop(r->base, EVLOOP_NONBLOCK) == 0 &&
-           !event_base_got_break(r->base) && !event_base_got_exit(r->base))
-        ;
-}
-
-/* The self-checks: the loop's own timer (self_lag.h: 20 samples a second
- * for ~1-3 ms of CPU a second) and the cross-CPU wake-up probe
- * (wake_probe.h), whose helper runs on another CPU than the loop's. */
-static void start_checks(struct run_loop *r)
-{
-    int helper_cpu = keep_awake_other_cpu(&r->awake);
-    self_lag_start(&r->lag, r->base, 0);
-    /* on one allowed CPU the probe would not cross CPUs: none (the header
-     * says so, run_header.c) */
-    if (helper_cpu >= 0)
-        wake_probe_start(&r->probe, r->base, 0, helper_cpu);
-}
-
-/* The run is over: the checks and the keep-awake stop (nothing spins
- * while the footer is written or the process exits). */
-static void stop_checks(struct run_loop *r)
-{
-    self_lag_stop(&r->lag);
-    wake_probe_stop(&r->probe);
-    keep_awake_stop(&r->awake);
-}
-
 void run_loop_run(struct run_loop *r)
 {
     const struct config *c = r->cfg;
@@ -921,15 +626,15 @@ void run_loop_run(struct run_loop *r)
         begin_stage(r, 0);
         if (r->fatal)
             return;
-        start_checks(r);
-        dispatch(r);
-        stop_checks(r);
+        run_checks_start(&r->lag, &r->probe, &r->awake, r->ev.base);
+        run_checks_dispatch(r->ev.base, &r->awake);
+        run_checks_stop(&r->lag, &r->probe, &r->awake);
         scrapes_end(r);
         return;
     }
     r->send_until_ns = -1;
     if (c->duration_s > 0) {
-        run_timer_after(r->deadline, (int64_t)(c->duration_s * 1e9));
+        run_timer_after(r->ev.deadline, (int64_t)(c->duration_s * 1e9));
         r->send_until_ns = r->mono_zero + (int64_t)(c->duration_s * 1e9);
     }
     if (r->s->arrivals) {
@@ -946,16 +651,17 @@ void run_loop_run(struct run_loop *r)
     }
     if (r->fatal)
         return;
-    start_checks(r);
+    run_checks_start(&r->lag, &r->probe, &r->awake, r->ev.base);
     check_end(r);
-    dispatch(r);
-    stop_checks(r);
+    run_checks_dispatch(r->ev.base, &r->awake);
+    run_checks_stop(&r->lag, &r->probe, &r->awake);
     scrapes_end(r);
 }
 
 void run_loop_end(struct run_loop *r, int64_t end_ns)
 {
-    update_progress(r, end_ns);
+    run_progress_update(&r->progress, r->req.inflight, r->req.n_inflight,
+                        r->waiting.n, r->out, end_ns);
     progress_finish(&r->progress, end_ns);
 }
 
@@ -963,24 +669,12 @@ void run_loop_close(struct run_loop *r)
 {
     keep_awake_stop(&r->awake);
     wake_probe_free(&r->probe);
-    for (size_t i = 0; i < r->scrapes.n; i++)
-        if (r->scrapes.s[i]->busy) /* a run that failed mid-scrape */
-            evloop_remove(r->loop, r->scrapes.s[i]->easy);
+    run_scrapes_cancel(&r->scrapes, r->ev.loop);
     run_scrapes_close(&r->scrapes);
-    if (r->scrape_timer)
-        event_free(r->scrape_timer);
     run_requests_free_all(&r->req);
-    cancel_retries(r, false);
+    run_retry_cancel_all(&r->waiting, NULL);
     while (r->sessions.head)
         run_session_end(&r->sessions, r->sessions.head);
     self_lag_free(&r->lag);
-    if (r->tick)
-        event_free(r->tick);
-    if (r->pace)
-        event_free(r->pace);
-    if (r->deadline)
-        event_free(r->deadline);
-    evloop_free(r->loop);
-    if (r->base)
-        event_base_free(r->base);
+    run_events_close(&r->ev);
 }

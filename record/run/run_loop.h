@@ -6,7 +6,10 @@
  * arm a retry, stop, end the run. The files below it report facts and
  * never call back: run_requests (an attempt started or ended), run_retry
  * (sent again? after how long?), run_timers (what is due, idle),
- * run_outcome (the counts), progress (the line), self_lag. Not for use
+ * run_outcome (the counts), progress (the line), self_lag; and beside
+ * it the plumbing it decides with: run_events (base, timers), run_checks
+ * (keep-awake, self-checks, dispatch), run_plan (counts planned from the
+ * config), run_progress, run_ramp. Not for use
  * outside record/run. */
 #ifndef TT_RECORD_RUN_LOOP_H
 #define TT_RECORD_RUN_LOOP_H
@@ -18,6 +21,7 @@
 #include "event_loop.h"
 #include "progress.h"
 #include "run.h"
+#include "run_events.h"
 #include "run_requests.h"
 #include "run_retry.h"
 #include "run_scrapes.h"
@@ -35,12 +39,7 @@ struct run_loop {
     const struct run_setup *s;
     const struct config *cfg;
     struct run_outcome *out;
-    struct event_base *base;
-    struct evloop *loop;
-    struct event *tick;
-    struct event *pace;               /* open loop: the next request is due */
-    struct event *deadline;           /* --duration */
-    struct event *scrape_timer;       /* --server-metrics: scrape now */
+    struct run_events ev;             /* the base, the multi loop, the timers */
     struct run_scrapes scrapes;       /* --server-metrics */
     struct run_requests req;          /* attempts in flight */
     struct run_retry_list waiting;    /* requests waiting for their next try */

@@ -7,6 +7,7 @@
 
 #include "clock.h"
 #include "retry.h"
+#include "run_outcome.h"
 
 bool run_retry_wanted(uint64_t max_retries, const struct transfer *t,
                       const struct trace_result *res)
@@ -76,4 +77,18 @@ void run_retry_unlink(struct run_retry_list *l, struct run_retry *w)
     if (w->next)
         w->next->prev = w->prev;
     l->n--;
+}
+
+void run_retry_cancel_all(struct run_retry_list *l, struct run_outcome *out)
+{
+    while (l->head) {
+        struct run_retry *w = l->head;
+        run_retry_unlink(l, w);
+        if (out) {
+            /* the attempt it would have replaced is the request's last */
+            out->retried--;
+            run_outcome_request(out, w->last_kind, NULL, w->warmup, false);
+        }
+        run_retry_free(w);
+    }
 }

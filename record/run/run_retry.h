@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "run.h"
 #include "trace.h"
 #include "transfer.h"
 
@@ -64,5 +65,10 @@ void run_retry_free(struct run_retry *w);
 /* Puts w on l / takes it off l. */
 void run_retry_link(struct run_retry_list *l, struct run_retry *w);
 void run_retry_unlink(struct run_retry_list *l, struct run_retry *w);
+
+/* Takes every waiting request off l and frees it (a signal, or teardown):
+ * each ends with its last attempt, counted in out as a failed request (and
+ * no longer as retried) unless out is NULL. */
+void run_retry_cancel_all(struct run_retry_list *l, struct run_outcome *out);
 
 #endif

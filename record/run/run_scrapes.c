@@ -195,3 +195,10 @@ void run_scrapes_close(struct run_scrapes *set)
         scrape_free(set->s[i]);
     set->n = 0;
 }
+
+void run_scrapes_cancel(struct run_scrapes *set, struct evloop *loop)
+{
+    for (size_t i = 0; i < set->n; i++)
+        if (set->s[i]->busy)
+            evloop_remove(loop, set->s[i]->easy);
+}

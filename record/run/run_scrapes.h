@@ -66,4 +66,8 @@ int run_scrapes_after(struct run_scrapes *set, struct evloop *loop,
  * run_scrapes_after). */
 void run_scrapes_close(struct run_scrapes *set);
 
+/* Takes the scrapes still running off loop (a run that failed
+ * mid-scrape), before run_scrapes_close. */
+void run_scrapes_cancel(struct run_scrapes *set, struct evloop *loop);
+
 #endif

@@ -46,3 +46,23 @@ bool run_search_next(struct run_search *s, double load, bool pass, double *next)
         *next = midpoint(s);
     return *next >= min && *next <= max && *next != load;
 }
+
+bool run_search_passed(const struct cli_search *cfg, uint64_t met,
+                       uint64_t judged)
+{
+    return judged > 0 && (double)met >= cfg->attain * (double)judged;
+}
+
+void run_search_count(const struct cli_search *cfg, const struct transfer *t,
+                      const struct trace_result *res, uint64_t *judged,
+                      uint64_t *met)
+{
+    int64_t from = t->scheduled_ns >= 0 ? t->scheduled_ns : t->start_ns;
+    bool ok = !res->error_kind || !res->error_kind[0];
+    if (cfg->mode == SWEEP_NONE || t->warmup)
+        return;
+    (*judged)++;
+    if (ok && t->first_token_ns >= 0 &&
+        (double)(t->first_token_ns - from) <= cfg->ttft_ms * 1e6)
+        (*met)++;
+}

@@ -10,6 +10,8 @@
 #include <stdbool.h>
 
 #include "cli_sweep.h"
+#include "trace.h"
+#include "transfer.h"
 
 struct run_search {
     struct cli_search cfg;
@@ -24,5 +26,17 @@ void run_search_init(struct run_search *s, const struct cli_search *cfg);
  * load in *next, or false when the search is over. */
 bool run_search_next(struct run_search *s, double load, bool pass,
                      double *next);
+
+/* Whether a probe met the limit of cfg: of its judged requests (ended for
+ * good), at least the attain share met the TTFT (met); none judged fails. */
+bool run_search_passed(const struct cli_search *cfg, uint64_t met,
+                       uint64_t judged);
+
+/* Counts request t, which ended for good as res, into *judged and *met:
+ * ok with its first token within cfg's TTFT limit from its intended send.
+ * Neither without a search, nor for a warmup request. */
+void run_search_count(const struct cli_search *cfg, const struct transfer *t,
+                      const struct trace_result *res, uint64_t *judged,
+                      uint64_t *met);
 
 #endif

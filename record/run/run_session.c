@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "think_time.h"
+
 const struct workload_session *
 run_session_of_slot(const struct workload *wl, const struct schedule_slot *slot)
 {
@@ -131,4 +133,35 @@ void run_session_end(struct run_session_list *l, struct run_session *s)
         cJSON_Delete(s->replies[i]);
     free(s->replies);
     free(s);
+}
+
+void run_session_end_thinking(struct run_session_list *l)
+{
+    struct run_session *s = l->head, *next;
+    for (; s; s = next) {
+        next = s->next;
+        if (s->thinking)
+            run_session_end(l, s);
+    }
+}
+
+int run_session_advance(struct run_session *s, const struct config *cfg,
+                        struct run_reply *reply, int64_t end_ns)
+{
+    const struct workload_turn *turn = &s->ws->turns[s->turn];
+    size_t len = 0;
+    const char *text;
+    if (!turn->body && (cfg->history == HISTORY_RECEIVED || !turn->reply)) {
+        text = reply ? run_reply_text(reply, &len) : "";
+        if (run_session_keep_reply(s, text, len))
+            return -1;
+    }
+    s->turn++;
+    turn = &s->ws->turns[s->turn];
+    /* a captured turn waits as long as its user did */
+    s->think_ns = turn->body && turn->think_ns >= 0
+                      ? turn->think_ns
+                      : think_time_draw(&cfg->think, cfg->seed, s->id, s->turn);
+    s->due_ns = end_ns + s->think_ns;
+    return 0;
 }

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "cli.h"
+#include "run_reply.h"
 #include "schedule.h"
 #include "workload.h"
 #include "workload_session.h"
@@ -81,6 +82,15 @@ struct run_session *run_session_start(struct run_session_list *l, uint64_t k,
  * memory. */
 int run_session_keep_reply(struct run_session *s, const char *text, size_t len);
 
+/* Moves s to its next turn after its current one ended at end_ns with
+ * reply (NULL: none received): keeps the reply when the next turns' history
+ * needs it (cfg's --history, a turn with no captured reply), then draws the
+ * think time before the next turn (a captured turn waits as long as its
+ * user did) and sets due_ns. Call only when run_session_has_more. Returns
+ * 0, or -1 out of memory. */
+int run_session_advance(struct run_session *s, const struct config *cfg,
+                        struct run_reply *reply, int64_t end_ns);
+
 /* The messages of the session's current turn (workload_session_history):
  * the history with the received replies (HISTORY_RECEIVED) or the
  * file's (HISTORY_RECORDED; a turn the file gives none for uses the
@@ -97,5 +107,9 @@ void run_session_set_thinking(struct run_session_list *l, struct run_session *s,
 
 /* Takes s off l and frees it (its replies, its timer). NULL-safe. */
 void run_session_end(struct run_session_list *l, struct run_session *s);
+
+/* Ends every session of l between two turns (a signal, --duration,
+ * teardown): their next turns are not sent. */
+void run_session_end_thinking(struct run_session_list *l);
 
 #endif

@@ -46,3 +46,14 @@ void run_stage_end(const struct run_stage *st, int64_t end_ns,
                    &out->loop_lag_p99_ns, &out->loop_lag_max_ns,
                    &out->loop_lag_samples);
 }
+
+void run_stage_opening(const struct run_stage *st, struct trace_stage *out)
+{
+    memset(out, 0, sizeof *out);
+    out->id = st->id;
+    out->mode = cli_sweep_mode_name(st->mode);
+    out->load = st->load;
+    out->start_ns = st->start_ns;
+    out->end_ns = out->cpu_ns = -1;
+    out->ramp_ns = st->ramp_ns;
+}

@@ -34,6 +34,11 @@ void run_stage_begin(struct run_stage *st, const struct cli_sweep *sw,
                      size_t idx, int64_t now_ns, int64_t ramp_ns,
                      const struct self_lag *lag);
 
+/* Fills *out, the record of st as it begins (its load, start and ramp;
+ * no end, no CPU time yet), written before its requests so a cut trace
+ * still names the stage of every request. Can't fail. */
+void run_stage_opening(const struct run_stage *st, struct trace_stage *out);
+
 /* Fills *out, the stage record of st ending at end_ns (borrows st's
  * strings, which are static). Can't fail. */
 void run_stage_end(const struct run_stage *st, int64_t end_ns,

@@ -1,0 +1,61 @@
+/* run_plan: what a run plans before it starts, from the config alone:
+ * its schedule's shape, how many may be in flight, this shard's part of
+ * the counts, and the progress line's total and ETA. It counts and
+ * reports; run_loop.c decides what is sent. Not for use outside
+ * record/run. */
+#ifndef TT_RECORD_RUN_PLAN_H
+#define TT_RECORD_RUN_PLAN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cli.h"
+#include "progress.h"
+#include "run.h"
+#include "schedule.h"
+#include "workload.h"
+
+/* Fills sched (its models, classes, warmup, rounds, whether --duration
+ * bounds it) for the run of s and returns the open loop's requests/s (0:
+ * a closed loop; with --arrivals the file's mean rate). Can't fail. */
+double run_plan_schedule(const struct run_setup *s, struct schedule *sched);
+
+/* How many requests may be in flight or waiting at once: -c, or in an
+ * open loop at most -c when given, else inflight_cap (what the open-file
+ * limit allows); --shard takes this shard's share when it applies. rate
+ * is run_plan_schedule's. */
+uint64_t run_plan_max_inflight(const struct run_setup *s, double rate,
+                               uint64_t inflight_cap);
+
+/* Of the n first requests of the global schedule, how many are this
+ * shard's (k % N == I); UINT64_MAX stays unknown. */
+uint64_t run_plan_shard_part(const struct config *c, uint64_t n);
+
+/* Whether the progress line is drawn: not with -q; with --progress always,
+ * or on a terminal by default. */
+bool run_plan_progress_shown(const struct config *c);
+
+/* Whether the run needs sub-ms timers: open-loop pacing does, and think
+ * times are kept to the ms; they cost a timerfd_settime per loop turn
+ * (~0.6 per chunk), so a closed loop goes without. The self-lag timer
+ * keeps its own precision (self_lag.h). */
+bool run_plan_precise_timers(const struct run_setup *s);
+
+/* True when the workload has a session item. */
+bool run_plan_has_sessions(const struct workload *wl);
+
+/* The sends an open loop with --duration plans when the progress line is
+ * drawn and the schedule's total is unknown (else UINT64_MAX): counted
+ * here, before the run's clock zero, so no send waits for it. */
+uint64_t run_plan_planned_sends(const struct config *c,
+                                const struct schedule *sched);
+
+/* Starts the progress line p at mono_zero with the run's total and its
+ * ETA: the sweep's, or this shard's (shard_i of shard_n) requests of
+ * sched over wl, planned: run_plan_planned_sends's. Can't fail. */
+void run_plan_progress(struct progress *p, const struct config *c,
+                       const struct schedule *sched, const struct workload *wl,
+                       uint64_t shard_i, uint64_t shard_n, uint64_t planned,
+                       int64_t mono_zero);
+
+#endif
