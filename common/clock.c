@@ -32,3 +32,20 @@ char *clock_format_utc(int64_t real_ns, char *out, unsigned long size)
         snprintf(out, size, "invalid-time");
     return out;
 }
+
+char *clock_format_stamp(int64_t real_ns, char *out, unsigned long size)
+{
+    char utc[40]; /* "2026-11-30T02:00:00Z" */
+    char d[16] = "", t[16] = "";
+    size_t i, nd = 0, nt = 0;
+    clock_format_utc(real_ns, utc, sizeof utc);
+    for (i = 0; utc[i] && utc[i] != 'T'; i++)
+        if (utc[i] != '-' && nd + 1 < sizeof d)
+            d[nd++] = utc[i];
+    for (i = i + (utc[i] == 'T'); utc[i] && utc[i] != 'Z' && utc[i] != '.'; i++)
+        if (utc[i] != ':' && nt + 1 < sizeof t)
+            t[nt++] = utc[i];
+    if (size > 0)
+        snprintf(out, size, "%s-%s", d, t);
+    return out;
+}

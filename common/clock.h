@@ -14,4 +14,9 @@ int64_t clock_real_ns(void);
  * out (at least 32 bytes). Returns out. */
 char *clock_format_utc(int64_t real_ns, char *out, unsigned long size);
 
+/* Formats a realtime ns value as a file-name stamp "YYYYMMDD-HHMMSS" (UTC,
+ * clock_format_utc without its punctuation) into out (at least 32 bytes).
+ * Returns out. */
+char *clock_format_stamp(int64_t real_ns, char *out, unsigned long size);
+
 #endif

@@ -45,17 +45,9 @@ static int usage_error(const char *msg)
 /* The default output name: tokentrace-<UTC date>-<time>.ttrace. */
 static void default_output(char *out, size_t len)
 {
-    char utc[40]; /* "2026-11-30T02:00:00Z" */
-    char d[16] = "", t[16] = "";
-    size_t i, nd = 0, nt = 0;
-    clock_format_utc(clock_real_ns(), utc, sizeof utc);
-    for (i = 0; utc[i] && utc[i] != 'T'; i++)
-        if (utc[i] != '-' && nd + 1 < sizeof d)
-            d[nd++] = utc[i];
-    for (i = i + (utc[i] == 'T'); utc[i] && utc[i] != 'Z' && utc[i] != '.'; i++)
-        if (utc[i] != ':' && nt + 1 < sizeof t)
-            t[nt++] = utc[i];
-    snprintf(out, len, "tokentrace-%s-%s.ttrace", d, t);
+    char stamp[40];
+    clock_format_stamp(clock_real_ns(), stamp, sizeof stamp);
+    snprintf(out, len, "tokentrace-%s.ttrace", stamp);
 }
 
 /* Where the base URL and the key came from (a variable nobody named on

@@ -73,16 +73,9 @@ static void on_flush(evutil_socket_t fd, short what, void *arg)
 /* tokentrace-proxy-<UTC date>-<time>.ttrace */
 static void default_output(char *out, size_t len)
 {
-    char utc[40], d[16] = "", t[16] = "";
-    size_t i, nd = 0, nt = 0;
-    clock_format_utc(clock_real_ns(), utc, sizeof utc);
-    for (i = 0; utc[i] && utc[i] != 'T'; i++)
-        if (utc[i] != '-' && nd + 1 < sizeof d)
-            d[nd++] = utc[i];
-    for (i = i + (utc[i] == 'T'); utc[i] && utc[i] != 'Z' && utc[i] != '.'; i++)
-        if (utc[i] != ':' && nt + 1 < sizeof t)
-            t[nt++] = utc[i];
-    snprintf(out, len, "tokentrace-proxy-%s-%s.ttrace", d, t);
+    char stamp[40];
+    clock_format_stamp(clock_real_ns(), stamp, sizeof stamp);
+    snprintf(out, len, "tokentrace-proxy-%s.ttrace", stamp);
 }
 
 static int write_port_file(const char *path, unsigned port)
