@@ -1,7 +1,6 @@
 /* rx_stamp: recv() through recvmsg(), keeping the kernel's receive time. */
 #include "rx_stamp.h"
 
-#include <errno.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -21,19 +20,12 @@
 static _Thread_local int64_t last_real_ns = -1;
 static _Thread_local int64_t last_mono_ns = -1;
 
-int rx_stamp_enable(int fd)
-{
-    int on = 1;
-    if (setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &on, sizeof(on)) != 0)
-        return errno;
-    return 0;
-}
-
 int rx_stamp_sockopt(void *ud, curl_socket_t fd, curlsocktype purpose)
 {
+    int on = 1;
     (void)ud;
-    if (purpose == CURLSOCKTYPE_IPCXN)
-        (void)rx_stamp_enable(fd);
+    if (purpose == CURLSOCKTYPE_IPCXN) /* refused: the reads get no time */
+        (void)setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &on, sizeof(on));
     return CURL_SOCKOPT_OK;
 }
 
@@ -94,7 +86,12 @@ static int64_t real_minus_mono(void)
     return off;
 }
 
-int64_t rx_stamp_last(void)
+/* The kernel receive time of the calling thread's latest recv() that
+ * returned bytes, as CLOCK_MONOTONIC ns, or -1 when that read had no
+ * kernel time. Converted at the first call after the read (the two clocks'
+ * difference read then, real_minus_mono); later calls for the same read
+ * return the same value, so every chunk of one read gets the same time. */
+static int64_t rx_stamp_last(void)
 {
     if (last_real_ns < 0)
         return -1;

@@ -16,30 +16,20 @@
 #include <curl/curl.h>
 #include <stdint.h>
 
-/* Asks the kernel to stamp what fd receives. 0, or the errno. */
-int rx_stamp_enable(int fd);
-
-/* A CURLOPT_SOCKOPTFUNCTION: rx_stamp_enable on each new connection's
- * socket. A socket that refuses reads as before (its chunks keep their
- * hand-over time). Always CURL_SOCKOPT_OK. */
+/* A CURLOPT_SOCKOPTFUNCTION: asks the kernel to stamp what each new
+ * connection's socket receives (SO_TIMESTAMPNS). A socket that refuses
+ * reads as before (its chunks keep their hand-over time). Always
+ * CURL_SOCKOPT_OK. */
 int rx_stamp_sockopt(void *ud, curl_socket_t fd, curlsocktype purpose);
 
 /* The time to stamp bytes libcurl handed over at user_ns with: the
- * calling thread's latest read's kernel time (rx_stamp_last), when it is
- * sound (not after user_ns, at most 10 s before it: a wall clock stepped
- * in between), raised to prev_ns (the stream's previous chunk time, -1
- * none) when below it so a stream's times never go back; else user_ns.
- * *lag_ns is user_ns minus the time chosen for a kernel time, -1 else.
- * Only valid where the bytes come from the latest read (HTTP/1.1, no
- * paused transfer handing over kept bytes). */
+ * calling thread's latest read's kernel time (converted to
+ * CLOCK_MONOTONIC once per read), when it is sound (not after user_ns, at
+ * most 10 s before it: a wall clock stepped in between), raised to prev_ns (the
+ * stream's previous chunk time, -1 none) when below it so a stream's times
+ * never go back; else user_ns. *lag_ns is user_ns minus the time chosen for a
+ * kernel time, -1 else. Only valid where the bytes come from the latest read
+ * (HTTP/1.1, no paused transfer handing over kept bytes). */
 int64_t rx_stamp_chunk_time(int64_t user_ns, int64_t prev_ns, int64_t *lag_ns);
-
-/* The kernel receive time of the calling thread's latest recv() that
- * returned bytes, as CLOCK_MONOTONIC ns, or -1 when that read had no
- * kernel time. The kernel's CLOCK_REALTIME stamp is converted at the first
- * call after the read, with the two clocks' difference read then (the
- * wall clock between two monotonic readings at most 2 us apart, when four
- * tries allow); later calls for the same read return the same value. */
-int64_t rx_stamp_last(void);
 
 #endif
