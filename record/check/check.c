@@ -207,7 +207,7 @@ static int prepare(struct check_ctx *c)
     c->command_line = sanitize_command_line(cfg->argc, cfg->argv, c->key.value);
     c->tc.url = c->bu.url;
     c->tc.auth_header = c->key.header;
-    c->tc.anthropic = cfg->api == API_ANTHROPIC;
+    c->tc.api = cfg->api;
     c->tc.http2 = cfg->http2;
     c->tc.insecure = cfg->insecure;
     c->tc.cacert = cfg->cacert;

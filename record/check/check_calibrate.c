@@ -115,7 +115,7 @@ int check_calibrate_all(const struct config *cfg, const char *url,
     memset(&tc, 0, sizeof tc);
     tc.url = url;
     tc.auth_header = auth_header;
-    tc.anthropic = cfg->api == API_ANTHROPIC;
+    tc.api = cfg->api;
     tc.http2 = cfg->http2;
     tc.timeout_s = limit;
     tc.timeout_ms = (long)(limit * 1000.0 + 0.5);

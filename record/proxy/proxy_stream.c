@@ -18,7 +18,6 @@
 #include "proxy_relay.h"
 #include "proxy_route.h"
 #include "proxy_upstream.h"
-#include "rx_stamp.h"
 #include "sanitize.h"
 #include "secret.h"
 
@@ -53,10 +52,10 @@ struct proxy_stream {
     bool upstream_done;
     bool paused; /* the upstream is paused: the client is slow */
     uint64_t pauses;
-    /* Chunk times (rx_stamp.h): the stream's latest, and the one the bytes
-     * libcurl kept at the pause came with (handed over again inside
-     * curl_easy_pause, with no read of their own: resuming is true then). */
-    int64_t last_body_ns, kept_ns;
+    /* The chunk time the bytes libcurl kept at the pause came with (handed
+     * over again inside curl_easy_pause, with no read of their own:
+     * resuming is true then); -1 none. */
+    int64_t kept_ns;
     bool resuming;
     bool client_gone;
     bool ended; /* the reply was ended or aborted */
@@ -124,9 +123,9 @@ static void log_end(const struct proxy_stream *s, const char *kind)
     sanitize_url_in(shown, sizeof shown, s->env->inject_key);
     printable_copy(path, sizeof path, shown);
     log_note("#%u %s %s -> %d%s%s, %llu bytes in %llu chunks, %.3f s%s",
-             (unsigned)s->x.id, s->method, path, s->x.resp.status,
-             kind[0] ? " " : "", kind, (unsigned long long)s->x.bytes,
-             (unsigned long long)s->x.chunks,
+             (unsigned)s->x.id, s->method, path, s->x.rx.resp.status,
+             kind[0] ? " " : "", kind, (unsigned long long)s->x.rx.bytes,
+             (unsigned long long)s->x.rx.chunks,
              (double)(clock_mono_ns() - s->x.start_ns) / 1e9,
              s->pauses ? ", upstream paused for a slow client" : "");
 }
@@ -158,7 +157,7 @@ static void on_drain(struct evbuffer *b, const struct evbuffer_cb_info *info,
 static void start_reply(struct proxy_stream *s)
 {
     struct evkeyvalq *oh = evhttp_request_get_output_headers(s->req);
-    int status = s->x.resp.status > 0 ? s->x.resp.status : 502;
+    int status = s->x.rx.resp.status > 0 ? s->x.rx.resp.status : 502;
     for (size_t i = 0; i < s->n_resp_hdr; i++) {
         const char *name = s->resp_hdr[i];
         evhttp_add_header(oh, name, name + strlen(name) + 1);
@@ -298,21 +297,16 @@ static void write_now(struct proxy_stream *s)
     evbuffer_freeze(s->out, 1);
 }
 
-/* The time of bytes handed over at user_ns: the kernel's receive time of
- * the read that got them (rx_stamp_chunk_time; the upstream is HTTP/1.1),
- * or, for bytes kept at a pause and handed over again on resume, the time
- * they first came with. The lag goes to the footer's receive lag. */
+/* The time of bytes handed over at user_ns: the receive path's
+ * (stream_rx_time: the kernel's receive time of the read that got them,
+ * the upstream being HTTP/1.1, unless --chunk-time user), or, for bytes
+ * kept at a pause and handed over again on resume, the time they first
+ * came with. */
 static int64_t chunk_time(struct proxy_stream *s, int64_t user_ns)
 {
-    int64_t lag, t;
-    if (s->env->cfg->chunk_time_user)
-        return user_ns;
-    if (s->resuming && s->kept_ns >= 0)
+    if (s->resuming && s->kept_ns >= 0 && s->x.rx.kernel_time)
         return s->kept_ns;
-    t = rx_stamp_chunk_time(user_ns, s->last_body_ns, &lag);
-    if (lag >= 0)
-        lag_samples_add(&s->env->rec->receive_lag, lag);
-    return t;
+    return stream_rx_time(&s->x.rx, user_ns);
 }
 
 /* Body bytes from the upstream: straight on to the client's socket, then
@@ -338,7 +332,6 @@ static size_t on_body(char *p, size_t size, size_t nmemb, void *ud)
         s->kept_ns = t_ns;
         return CURL_WRITEFUNC_PAUSE;
     }
-    s->last_body_ns = t_ns;
     if (!s->resuming)
         s->kept_ns = -1;
     if (evbuffer_add(s->chunk, p, n) != 0)
@@ -453,8 +446,7 @@ static int prepare(struct proxy_stream *s, const char *api)
                                s->inject_line, &s->headers))
         return -1;
     n_secrets = collect_secrets(s, secrets, copies, 8);
-    rc = proxy_exchange_init(&s->x, s->env->rec, api != NULL, secrets,
-                             n_secrets);
+    rc = proxy_exchange_init(&s->x, s->env->rec, api, secrets, n_secrets);
     memset(copies, 0, sizeof copies);
     if (rc)
         return -1;
@@ -492,7 +484,7 @@ int proxy_stream_start(struct proxy_stream_env *env, struct evhttp_request *req,
     }
     s->env = env;
     s->req = req;
-    s->last_body_ns = s->kept_ns = -1;
+    s->kept_ns = -1;
     s->evcon = evhttp_request_get_connection(req);
     s->method = proxy_upstream_method(evhttp_request_get_command(req));
     if (!s->method)
@@ -535,7 +527,7 @@ void proxy_stream_upstream_done(CURL *easy, CURLcode code)
                           sizeof kind);
     log_end(s, kind);
     if (!s->reply_started) {
-        if (s->x.resp.status > 0) {
+        if (s->x.rx.resp.status > 0) {
             start_reply(s); /* a response without a body */
         } else {
             s->ended = true;

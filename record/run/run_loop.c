@@ -312,7 +312,7 @@ static void finish(struct run_loop *r, struct transfer *t, CURLcode code)
         transfer_free(t);
         return;
     }
-    run_outcome_attempt(r->out, t->chunks, t->bytes);
+    run_outcome_attempt(r->out, t->rx.chunks, t->rx.bytes);
     if (e.sse_mislabelled)
         run_outcome_sse_mislabelled(r->out, e.content_type);
     if (again && arm_retry(r, again) == 0) {

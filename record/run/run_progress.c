@@ -5,10 +5,10 @@
 
 void run_progress_take_ttft(struct progress *p, struct transfer *t)
 {
-    if (t->first_token_ns < 0 || t->first_token_counted)
+    if (t->rx.stream.first_token_ns < 0 || t->first_token_counted)
         return;
     t->first_token_counted = true;
-    progress_add_ttft(p, t->first_token_ns - t->start_ns);
+    progress_add_ttft(p, t->rx.stream.first_token_ns - t->start_ns);
 }
 
 void run_progress_update(struct progress *p, struct transfer *inflight,
