@@ -224,10 +224,17 @@ static int store(const struct opt_parser *p, const struct opt_spec *s,
                             err, errlen);
         *(const char **)(void *)field = v;
         return OPT_OK;
-    case OPT_U64:
-        if (parse_u64(v, s->min, s->max, (uint64_t *)(void *)field))
+    case OPT_U64: {
+        uint64_t u;
+        if (parse_u64(v, s->min, s->max, &u))
             return not_want(p, s, v, s->want, err, errlen);
+        if (s->size == 4) {
+            uint32_t u32 = (uint32_t)u; /* max fits: the table says so */
+            memcpy(field, &u32, sizeof u32);
+        } else
+            memcpy(field, &u, sizeof u);
         return OPT_OK;
+    }
     case OPT_DOUBLE:
     case OPT_DURATION:
         if (parse_double(s, v, (double *)(void *)field))

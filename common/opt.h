@@ -1,6 +1,8 @@
 /* opt: the one option engine of the four programs: a typed table of flags
- * (long name, short alias, value kind, destination, help line) read from
- * argv into the caller's struct.
+ * (long name, short alias, value kind, destination) read from argv into
+ * the caller's struct. Each program's --help text stays written by hand
+ * (the man pages are made from it); its cli test checks that the text and
+ * the table name the same flags.
  *
  * Forms, the same in every program: "--flag value" and "--flag=value" for
  * a valued flag ("-f value" and "-fvalue" for its short alias), "--flag"
@@ -25,7 +27,7 @@
 enum opt_kind {
     OPT_BOOL,     /* bool: --x true, --no-x false */
     OPT_STRING,   /* const char *; names: one of them */
-    OPT_U64,      /* uint64_t in [min, max], decimal, no sign */
+    OPT_U64,      /* uint64_t (or size bytes) in [min, max], decimal */
     OPT_DOUBLE,   /* double in [lo, hi] (lo excluded with lo_open) */
     OPT_DURATION, /* double seconds (common/duration.h, bare: seconds) */
     OPT_ENUM,     /* int (or bool with is_bool): the index of the word in
@@ -52,10 +54,11 @@ struct opt_spec {
     size_t at;         /* OPT_AT(field): the destination (not CUSTOM/STOP) */
     size_t given;      /* OPT_AT(bool field) + 1, set when seen; 0: none */
     unsigned mask;     /* opt_parser.allowed bits that enable it; 0: all */
-    const char *want;  /* a valid value, for "LABEL: 'V' is not WANT";
-                          STRING/LIST: with empty, what an empty one is */
+    const char *want;  /* a valid value, for "LABEL: 'V' is not WANT"
+                          (ENUM, STRING with names: default "a, b or c") */
     const char *empty; /* STRING/LIST: refuse "" as "LABEL: empty EMPTY" */
     uint64_t min, max; /* U64 */
+    size_t size;       /* U64: the field's size (4: a 32-bit int), 0: 8 */
     double lo, hi;     /* DOUBLE, DURATION */
     bool lo_open;      /* DOUBLE, DURATION: lo itself is refused */
     const char *const *names; /* ENUM, STRING: the words, NULL-ended */
@@ -65,8 +68,6 @@ struct opt_spec {
     size_t cap;               /* LIST: at most this many */
     const char *noun;         /* LIST: "LABEL: at most CAP NOUN" */
     opt_parse_fn parse;       /* CUSTOM */
-    const char *arg;          /* help: the value's name ("N", "FILE") */
-    const char *help;         /* help: one line of what it does */
 };
 
 #define OPT_AT(type, field) offsetof(type, field)
