@@ -25,6 +25,21 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
     return OPT_ERROR;
 }
 
+/* The k-th spec over all of p's tables (NULL past the last), and the
+ * struct its offsets point into. */
+static const struct opt_spec *spec_at(const struct opt_parser *p, size_t k,
+                                      void **base)
+{
+    for (size_t t = 0; t < p->n_tables; t++) {
+        if (k < p->tables[t].n_specs) {
+            *base = p->tables[t].base;
+            return &p->tables[t].specs[k];
+        }
+        k -= p->tables[t].n_specs;
+    }
+    return NULL;
+}
+
 static bool enabled(const struct opt_parser *p, const struct opt_spec *s)
 {
     return s->mask == 0 || (s->mask & p->allowed) != 0;
@@ -53,21 +68,20 @@ const struct opt_spec *opt_find(const struct opt_spec *specs, size_t n,
     return NULL;
 }
 
-/* The enabled spec named by the len bytes at name; *negated when they are
- * a boolean's --no-X (or X of a boolean named no-X). NULL: none. */
+/* The enabled spec named by the len bytes at name (and its *base);
+ * *negated when they are a boolean's --no-X (or X of a boolean named
+ * no-X). NULL: none. */
 static const struct opt_spec *find_long(const struct opt_parser *p,
                                         const char *name, size_t len,
-                                        bool *negated)
+                                        bool *negated, void **base)
 {
+    const struct opt_spec *s;
     *negated = false;
-    for (size_t i = 0; i < p->n_specs; i++) {
-        const struct opt_spec *s = &p->specs[i];
+    for (size_t i = 0; (s = spec_at(p, i, base)) != NULL; i++)
         if (enabled(p, s) && strlen(s->name) == len &&
             strncmp(s->name, name, len) == 0)
             return s;
-    }
-    for (size_t i = 0; i < p->n_specs; i++) {
-        const struct opt_spec *s = &p->specs[i];
+    for (size_t i = 0; (s = spec_at(p, i, base)) != NULL; i++) {
         size_t sl = strlen(s->name);
         if (!enabled(p, s) || s->kind != OPT_BOOL)
             continue;
@@ -82,11 +96,13 @@ static const struct opt_spec *find_long(const struct opt_parser *p,
     return NULL;
 }
 
-static const struct opt_spec *find_short(const struct opt_parser *p, char c)
+static const struct opt_spec *find_short(const struct opt_parser *p, char c,
+                                         void **base)
 {
-    for (size_t i = 0; i < p->n_specs; i++)
-        if (p->specs[i].short_name == c && enabled(p, &p->specs[i]))
-            return &p->specs[i];
+    const struct opt_spec *s;
+    for (size_t i = 0; (s = spec_at(p, i, base)) != NULL; i++)
+        if (s->short_name == c && enabled(p, s))
+            return s;
     return NULL;
 }
 
@@ -97,11 +113,13 @@ static int unknown(const struct opt_parser *p, const char *word, int len,
 {
     char names[OPT_MAX_SPECS][48], w[SUGGEST_MAX_LEN + 1];
     const char *cands[OPT_MAX_SPECS], *near = NULL;
+    const struct opt_spec *s;
+    void *base;
     size_t n = 0;
     if (word[1] == '-' && len >= 3) {
-        for (size_t i = 0; i < p->n_specs && n < OPT_MAX_SPECS; i++)
-            if (enabled(p, &p->specs[i])) {
-                snprintf(names[n], sizeof names[n], "--%s", p->specs[i].name);
+        for (size_t i = 0; (s = spec_at(p, i, &base)) && n < OPT_MAX_SPECS; i++)
+            if (enabled(p, s)) {
+                snprintf(names[n], sizeof names[n], "--%s", s->name);
                 cands[n] = names[n];
                 n++;
             }
@@ -192,10 +210,10 @@ static int parse_double(const struct opt_spec *s, const char *v, double *out)
 }
 
 /* A LIST value appended (or its error). */
-static int add_to_list(const struct opt_parser *p, const struct opt_spec *s,
-                       const char *v, char *err, size_t errlen)
+static int add_to_list(const struct opt_spec *s, char *base, const char *v,
+                       char *err, size_t errlen)
 {
-    char *base = p->base, label[64];
+    char label[64];
     const char **items = (const char **)(void *)(base + s->at);
     size_t *count = (size_t *)(void *)(base + s->count);
     if (*count >= s->cap)
@@ -206,11 +224,11 @@ static int add_to_list(const struct opt_parser *p, const struct opt_spec *s,
     return OPT_OK;
 }
 
-/* Stores the valued flag s = v into p->base. */
+/* Stores the valued flag s = v into base. */
 static int store(const struct opt_parser *p, const struct opt_spec *s,
-                 const char *v, char *err, size_t errlen)
+                 char *base, const char *v, char *err, size_t errlen)
 {
-    char *field = (char *)p->base + s->at, label[64], words[256];
+    char *field = base + s->at, label[64], words[256];
     int k;
     if ((s->kind == OPT_STRING || s->kind == OPT_LIST) && s->empty && !*v)
         return fail(err, errlen, "%s: empty %s",
@@ -253,10 +271,10 @@ static int store(const struct opt_parser *p, const struct opt_spec *s,
             *(int *)(void *)field = k;
         return OPT_OK;
     case OPT_LIST:
-        return add_to_list(p, s, v, err, errlen);
+        return add_to_list(s, base, v, err, errlen);
     case OPT_CUSTOM:
         err[0] = '\0';
-        if (s->parse(v, p->base, s, err, errlen) == 0)
+        if (s->parse(v, base, s, err, errlen) == 0)
             return OPT_OK;
         return err[0] ? OPT_ERROR : not_want(p, s, v, s->want, err, errlen);
     case OPT_BOOL:
@@ -269,10 +287,10 @@ static int store(const struct opt_parser *p, const struct opt_spec *s,
 
 /* Applies s (seen as --no-X when negated) with value v (NULL: none).
  * Returns OPT_OK, OPT_ERROR or a STOP value. */
-static int apply(const struct opt_parser *p, const struct opt_spec *s,
+static int apply(const struct opt_parser *p, const struct opt_spec *s, void *at,
                  bool negated, const char *v, char *err, size_t errlen)
 {
-    char *base = p->base;
+    char *base = at;
     if (s->given)
         *(bool *)(void *)(base + s->given - 1) = true;
     switch (s->kind) {
@@ -285,7 +303,7 @@ static int apply(const struct opt_parser *p, const struct opt_spec *s,
     case OPT_STOP:
         return s->value;
     default:
-        return store(p, s, v, err, errlen);
+        return store(p, s, base, v, err, errlen);
     }
 }
 
@@ -295,22 +313,23 @@ static int read_short(const struct opt_parser *p, int argc, char **argv, int *i,
 {
     const char *arg = argv[*i];
     for (size_t k = 1; arg[k]; k++) {
-        const struct opt_spec *s = find_short(p, arg[k]);
+        void *base;
+        const struct opt_spec *s = find_short(p, arg[k], &base);
         const char word[3] = {'-', arg[k], '\0'};
         int rc;
         if (!s)
             return unknown(p, word, 2, err, errlen);
         if (!takes_value(s)) {
-            rc = apply(p, s, false, NULL, err, errlen);
+            rc = apply(p, s, base, false, NULL, err, errlen);
             if (rc != OPT_OK)
                 return rc;
             continue;
         }
         if (arg[k + 1])
-            return apply(p, s, false, arg + k + 1, err, errlen);
+            return apply(p, s, base, false, arg + k + 1, err, errlen);
         if (*i + 1 >= argc)
             return fail(err, errlen, "--%s needs a value", s->name);
-        return apply(p, s, false, argv[++*i], err, errlen);
+        return apply(p, s, base, false, argv[++*i], err, errlen);
     }
     return OPT_OK;
 }
@@ -323,19 +342,20 @@ static int read_long(const struct opt_parser *p, int argc, char **argv, int *i,
     const char *eq = strchr(name, '=');
     size_t len = eq ? (size_t)(eq - name) : strlen(name);
     bool negated;
-    const struct opt_spec *s = find_long(p, name, len, &negated);
+    void *base;
+    const struct opt_spec *s = find_long(p, name, len, &negated, &base);
     if (!s)
         return unknown(p, arg, (int)len + 2, err, errlen);
     if (!takes_value(s)) {
         if (eq)
             return fail(err, errlen, "--%.*s takes no value", (int)len, name);
-        return apply(p, s, negated, NULL, err, errlen);
+        return apply(p, s, base, negated, NULL, err, errlen);
     }
     if (eq)
-        return apply(p, s, false, eq + 1, err, errlen);
+        return apply(p, s, base, false, eq + 1, err, errlen);
     if (*i + 1 >= argc)
         return fail(err, errlen, "--%s needs a value", s->name);
-    return apply(p, s, false, argv[++*i], err, errlen);
+    return apply(p, s, base, false, argv[++*i], err, errlen);
 }
 
 /* A word that is no flag: kept in p->pos, or an error without it. */

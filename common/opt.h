@@ -73,11 +73,17 @@ struct opt_spec {
 #define OPT_AT(type, field) offsetof(type, field)
 #define OPT_GIVEN(type, field) (offsetof(type, field) + 1)
 
-struct opt_parser {
+/* A table of flags and the struct its offsets point into. */
+struct opt_table {
     const struct opt_spec *specs;
     size_t n_specs;
+    void *base;
+};
+
+struct opt_parser {
+    const struct opt_table *tables; /* a name is looked up in each, in turn */
+    size_t n_tables;
     unsigned allowed; /* enables the specs whose mask has one of these */
-    void *base;       /* the struct the offsets point into */
     const char **pos; /* positional words, or NULL: each is an error */
     size_t *n_pos;    /* how many were stored in pos */
     int first;        /* argv index to start at (1: after the program) */

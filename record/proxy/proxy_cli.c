@@ -157,10 +157,9 @@ const char *proxy_cli_help_text(void)
 int proxy_cli_parse(int argc, char **argv, struct proxy_config *cfg, char *err,
                     size_t errlen)
 {
-    struct opt_parser p = {proxy_opts, sizeof proxy_opts / sizeof proxy_opts[0],
-                           0,          cfg,
-                           NULL,       NULL,
-                           1,          NULL};
+    struct opt_table t = {proxy_opts, sizeof proxy_opts / sizeof proxy_opts[0],
+                          cfg};
+    struct opt_parser p = {.tables = &t, .n_tables = 1, .first = 1};
     int rc;
     memset(cfg, 0, sizeof *cfg);
     cfg->listen = PROXY_DEFAULT_LISTEN;

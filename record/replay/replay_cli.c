@@ -351,11 +351,9 @@ int replay_cli_parse(int argc, char **argv, struct replay_config *cfg,
                      char *err, size_t errlen)
 {
     struct replay_cli c;
-    struct opt_parser p = {
-        replay_opts, sizeof replay_opts / sizeof replay_opts[0],
-        0,           &c,
-        NULL,        NULL,
-        1,           NULL};
+    struct opt_table t = {replay_opts,
+                          sizeof replay_opts / sizeof replay_opts[0], &c};
+    struct opt_parser p = {.tables = &t, .n_tables = 1, .first = 1};
     int rc;
 
     memset(&c, 0, sizeof c);

@@ -170,7 +170,13 @@ static void check_positional_and_stop(void)
     const char *pos[8];
     size_t n_pos = 0;
     char store[256], *argv[CLI_CASE_MAX_ARGS], err[256];
-    struct opt_parser p = {specs, N_SPECS, 2, &s, pos, &n_pos, 1, NULL};
+    struct opt_table t = {specs, N_SPECS, &s};
+    struct opt_parser p = {.tables = &t,
+                           .n_tables = 1,
+                           .allowed = 2,
+                           .pos = pos,
+                           .n_pos = &n_pos,
+                           .first = 1};
     int argc = cli_case_argv("t", "a -q - --secret 3 -- -f b", store,
                              sizeof store, argv);
     memset(&s, 0, sizeof s);
@@ -188,13 +194,39 @@ static const char help[] =
     "  -o, --output FILE   -n, --requests N   -r, --rate R   -h, --help\n"
     "  --mode --when --off --tag --even --secret --requests\n";
 
+/* Two tables: each flag lands in its own struct; a typo of either is
+ * suggested. */
+static void check_two_tables(void)
+{
+    struct sample s;
+    struct {
+        bool deep;
+    } more = {false};
+    static const struct opt_spec more_specs[] = {
+        {.name = "deep", .kind = OPT_BOOL, .at = 0},
+    };
+    struct opt_table t[2] = {{specs, N_SPECS, &s}, {more_specs, 1, &more}};
+    struct opt_parser p = {.tables = t, .n_tables = 2, .first = 1};
+    char store[256], *argv[CLI_CASE_MAX_ARGS], err[256];
+    int argc = cli_case_argv("t", "-q --deep", store, sizeof store, argv);
+    memset(&s, 0, sizeof s);
+    CHECK(opt_parse(&p, argc, argv, err, sizeof err) == OPT_OK);
+    CHECK(s.quiet && more.deep && !s.force);
+    argc = cli_case_argv("t", "--deeep", store, sizeof store, argv);
+    CHECK(opt_parse(&p, argc, argv, err, sizeof err) == OPT_ERROR &&
+          !strcmp(err, "unknown option '--deeep' (did you mean --deep?)"));
+}
+
 int main(void)
 {
+    check_two_tables();
     cli_help_matches("opt_test", specs, N_SPECS, help);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct sample s;
         char store[512], *argv[CLI_CASE_MAX_ARGS], err[256], out[1024];
-        struct opt_parser p = {specs, N_SPECS, 1, &s, NULL, NULL, 1, NULL};
+        struct opt_table t = {specs, N_SPECS, &s};
+        struct opt_parser p = {
+            .tables = &t, .n_tables = 1, .allowed = 1, .first = 1};
         int argc = cli_case_argv("t", cases[i].args, store, sizeof store, argv);
         int rc;
         memset(&s, 0, sizeof s);
