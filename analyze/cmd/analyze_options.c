@@ -1,4 +1,5 @@
-/* analyze_options: the flags shared by the analyzer's subcommands. */
+/* analyze_options: the flags shared by the analyzer's subcommands, as one
+ * table for common/opt (each command enables its bits). */
 #include "analyze_options.h"
 
 #include <stdio.h>
@@ -7,204 +8,186 @@
 
 #include "log.h"
 #include "rng.h"
-#include "suggest.h"
 
-/* Returns the value of a flag given as "--flag value" or "--flag=value"
- * and advances *i; NULL (after an error message) when it is missing. */
-static const char *flag_value(int argc, char **argv, int *i, const char *name)
-{
-    const char *eq = strchr(argv[*i], '=');
-    if (eq)
-        return eq + 1;
-    if (*i + 1 >= argc) {
-        log_error("%s needs a value (try --help)", name);
-        return NULL;
-    }
-    return argv[++*i];
-}
+static const char *const format_names[] = {"table", "json", "csv", "markdown",
+                                           "openmetrics"};
 
-static bool flag_is(const char *arg, const char *name)
+/* --format F: one of the formats o->formats allows. */
+static int parse_format(const char *v, void *base, const struct opt_spec *spec,
+                        char *err, size_t errlen)
 {
-    size_t n = strlen(name);
-    return strncmp(arg, name, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
-}
-
-static int parse_format(const char *v, unsigned allowed_formats,
-                        struct analyze_options *o, unsigned allowed)
-{
-    static const char *names[] = {"table", "json", "csv", "markdown",
-                                  "openmetrics"};
-    if ((allowed & OPT_IMAGE_FORMAT) &&
-        (strcmp(v, "png") == 0 || strcmp(v, "svg") == 0)) {
-        o->svg = strcmp(v, "svg") == 0;
-        return 0;
-    }
-    for (int f = 0; f < (int)(sizeof names / sizeof names[0]); f++)
-        if (strcmp(v, names[f]) == 0 && (allowed_formats & (1u << f))) {
+    struct analyze_options *o = base;
+    const char *allowed[sizeof format_names / sizeof format_names[0]];
+    size_t n = 0, used = 0;
+    (void)spec;
+    for (size_t f = 0; f < sizeof format_names / sizeof format_names[0]; f++) {
+        if (!(o->formats & (1u << f)))
+            continue;
+        if (strcmp(v, format_names[f]) == 0) {
             o->format = (enum out_format)f;
             return 0;
         }
-    log_error(
-        "--format: '%s' is not one of the formats of this command (try --help)",
-        v);
+        allowed[n++] = format_names[f];
+    }
+    used = (size_t)snprintf(err, errlen, "--format: '%s' is not ", v);
+    for (size_t k = 0; k < n && used < errlen; k++)
+        used += (size_t)snprintf(err + used, errlen - used, "%s%s",
+                                 k == 0       ? ""
+                                 : k == n - 1 ? " or "
+                                              : ", ",
+                                 allowed[k]);
+    return -1;
+}
+
+static int parse_seed(const char *v, void *base, const struct opt_spec *spec,
+                      char *err, size_t errlen)
+{
+    (void)spec, (void)err, (void)errlen;
+    return rng_seed_parse(v, &((struct analyze_options *)base)->seed);
+}
+
+static const char *const token_names[] = {"auto", "usage", "chunks", NULL};
+static const char *const classify_names[] = {"declared", "measured", NULL};
+static const char *const image_names[] = {"png", "svg", NULL};
+
+#define AT(f) OPT_AT(struct analyze_options, f)
+/* Where two entries share a name, the first one a command enables wins
+ * (trend's --by is its period). */
+static const struct opt_spec shared_opts[] = {
+    {.name = "help", .short_name = 'h', .kind = OPT_STOP, .value = 1},
+    {.name = "by", .kind = OPT_STRING, .at = AT(period), .mask = OPT_PERIOD},
+    {.name = "by", .kind = OPT_STRING, .at = AT(by), .mask = OPT_BY},
+    {.name = "format",
+     .kind = OPT_ENUM,
+     .at = AT(svg),
+     .names = image_names,
+     .is_bool = true,
+     .mask = OPT_IMAGE_FORMAT},
+    {.name = "format",
+     .kind = OPT_CUSTOM,
+     .parse = parse_format,
+     .mask = OPT_FORMAT},
+    {.name = "slo", .kind = OPT_STRING, .at = AT(slo), .mask = OPT_SLO},
+    {.name = "tokens",
+     .kind = OPT_ENUM,
+     .at = AT(load.tokens),
+     .names = token_names,
+     .mask = OPT_TOKENS},
+    {.name = "classify",
+     .kind = OPT_ENUM,
+     .at = AT(load.classify_measured),
+     .names = classify_names,
+     .is_bool = true,
+     .mask = OPT_CLASSIFY},
+    {.name = "out",
+     .short_name = 'o',
+     .kind = OPT_STRING,
+     .at = AT(out_dir),
+     .mask = OPT_OUT},
+    {.name = "plot", .kind = OPT_STRING, .at = AT(out_dir), .mask = OPT_OUT},
+    {.name = "seed",
+     .kind = OPT_CUSTOM,
+     .parse = parse_seed,
+     .want = RNG_SEED_WANT,
+     .mask = OPT_SEED},
+    {.name = "html", .kind = OPT_BOOL, .at = AT(html), .mask = OPT_HTML},
+    {.name = "keep-repeated", .kind = OPT_BOOL, .at = AT(load.keep_repeated)},
+    {.name = "as", .kind = OPT_STRING, .at = AT(as), .mask = OPT_AS},
+    {.name = "detail", .kind = OPT_BOOL, .at = AT(detail), .mask = OPT_DETAIL},
+    {.name = "width",
+     .kind = OPT_U64,
+     .at = AT(width),
+     .size = sizeof(int),
+     .min = 40,
+     .max = 1000,
+     .want = "a number of columns from 40 to 1000",
+     .mask = OPT_DETAIL},
+    {.name = "fail-on",
+     .kind = OPT_STRING,
+     .at = AT(fail_on),
+     .mask = OPT_FAIL_ON},
+    {.name = "include-transient",
+     .kind = OPT_BOOL,
+     .at = AT(include_transient),
+     .mask = OPT_TRANSIENT},
+    {.name = "all-attempts",
+     .kind = OPT_BOOL,
+     .at = AT(load.with_superseded),
+     .mask = OPT_ATTEMPTS},
+    {.name = "compare", .kind = OPT_BOOL, .at = AT(compare), .mask = OPT_MODE},
+    {.name = "trend", .kind = OPT_BOOL, .at = AT(trend), .mask = OPT_MODE},
+};
+
+const struct opt_spec *analyze_options_table(size_t *n)
+{
+    *n = sizeof shared_opts / sizeof shared_opts[0];
+    return shared_opts;
+}
+
+int analyze_options_error(const char *command, const char *msg)
+{
+    log_error("%s: %s (try tokentrace-analyze %s --help)", command, msg,
+              command);
     return 2;
 }
 
-/* The flags of the table above, with the bits that allow them. */
-static const struct {
-    const char *name;
-    unsigned allowed; /* any of these bits; 0: always */
-} known_flags[] = {
-    {"--help", 0},
-    {"--by", OPT_BY | OPT_PERIOD},
-    {"--format", OPT_FORMAT},
-    {"--slo", OPT_SLO},
-    {"--tokens", OPT_TOKENS},
-    {"--classify", OPT_CLASSIFY},
-    {"--out", OPT_OUT},
-    {"--plot", OPT_OUT},
-    {"--seed", OPT_SEED},
-    {"--html", OPT_HTML},
-    {"--keep-repeated", 0},
-    {"--as", OPT_AS},
-    {"--detail", OPT_DETAIL},
-    {"--width", OPT_DETAIL},
-    {"--fail-on", OPT_FAIL_ON},
-    {"--include-transient", OPT_TRANSIENT},
-};
-#define N_KNOWN_FLAGS (sizeof known_flags / sizeof known_flags[0])
-
-/* Says that a is no flag of command, with the closest flag of the command
- * when it looks like a typo of it. */
-static void unknown_flag(const char *a, unsigned allowed, const char *command)
+int analyze_options_read(int argc, char **argv, unsigned allowed,
+                         unsigned allowed_formats, const struct opt_table *own,
+                         struct analyze_options *o, char *err, size_t errlen)
 {
-    const char *cands[N_KNOWN_FLAGS], *near = NULL;
-    const char *eq = strchr(a, '=');
-    char word[SUGGEST_MAX_LEN + 1];
-    size_t i;
-    snprintf(word, sizeof word, "%.*s", eq ? (int)(eq - a) : (int)strlen(a), a);
-    for (i = 0; i < N_KNOWN_FLAGS; i++)
-        cands[i] = !known_flags[i].allowed || (known_flags[i].allowed & allowed)
-                       ? known_flags[i].name
-                       : NULL;
-    if (a[1] == '-')
-        near = suggest_closest(word, cands, N_KNOWN_FLAGS);
-    if (near)
-        log_error("%s: unknown option '%s': did you mean '%s'? (try "
-                  "tokentrace-analyze %s --help)",
-                  command, a, near, command);
-    else
-        log_error("%s: unknown option '%s' (try tokentrace-analyze %s --help)",
-                  command, a, command);
+    struct opt_table t[2];
+    struct opt_parser p = {.tables = t,
+                           .n_tables = 1,
+                           .allowed = allowed,
+                           .n_pos = &o->n_traces,
+                           .first = 0};
+    int rc;
+    memset(o, 0, sizeof(*o));
+    o->seed = 1;
+    o->load.tokens = TOKENS_AUTO;
+    o->formats = allowed_formats;
+    o->traces = calloc((size_t)argc + 1, sizeof(char *));
+    if (!o->traces) {
+        snprintf(err, errlen, "out of memory");
+        return 2;
+    }
+    t[0] = (struct opt_table){shared_opts,
+                              sizeof shared_opts / sizeof shared_opts[0], o};
+    if (own)
+        t[p.n_tables++] = *own;
+    p.pos = (const char **)o->traces;
+    rc = opt_parse(&p, argc, argv, err, errlen);
+    if (rc == 1) {
+        o->help = true;
+        return 0;
+    }
+    if (rc != OPT_OK)
+        return 2;
+    if (o->n_traces == 0) {
+        snprintf(err, errlen, "no trace given");
+        return 2;
+    }
+    return 0;
+}
+
+int analyze_options_parse_with(int argc, char **argv, unsigned allowed,
+                               unsigned allowed_formats,
+                               const struct opt_table *own, const char *command,
+                               struct analyze_options *o)
+{
+    char err[768];
+    if (analyze_options_read(argc, argv, allowed, allowed_formats, own, o, err,
+                             sizeof err))
+        return analyze_options_error(command, err);
+    return 0;
 }
 
 int analyze_options_parse(int argc, char **argv, unsigned allowed,
                           unsigned allowed_formats, const char *command,
                           struct analyze_options *o)
 {
-    memset(o, 0, sizeof(*o));
-    o->seed = 1;
-    o->load.tokens = TOKENS_AUTO;
-    o->traces = calloc((size_t)argc + 1, sizeof(char *));
-    if (!o->traces)
-        return 2;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i], *v;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            o->help = true;
-            return 0;
-        }
-        if (a[0] != '-' || strcmp(a, "-") == 0) {
-            o->traces[o->n_traces++] = argv[i];
-            continue;
-        }
-        if ((allowed & (OPT_BY | OPT_PERIOD)) && flag_is(a, "--by")) {
-            if (!(v = flag_value(argc, argv, &i, "--by")))
-                return 2;
-            if (allowed & OPT_PERIOD)
-                o->period = v;
-            else
-                o->by = v;
-        } else if ((allowed & OPT_FORMAT) && flag_is(a, "--format")) {
-            if (!(v = flag_value(argc, argv, &i, "--format")) ||
-                parse_format(v, allowed_formats, o, allowed))
-                return 2;
-        } else if ((allowed & OPT_SLO) && flag_is(a, "--slo")) {
-            if (!(o->slo = flag_value(argc, argv, &i, "--slo")))
-                return 2;
-        } else if ((allowed & OPT_TOKENS) && flag_is(a, "--tokens")) {
-            if (!(v = flag_value(argc, argv, &i, "--tokens")))
-                return 2;
-            if (strcmp(v, "auto") == 0)
-                o->load.tokens = TOKENS_AUTO;
-            else if (strcmp(v, "usage") == 0)
-                o->load.tokens = TOKENS_USAGE;
-            else if (strcmp(v, "chunks") == 0)
-                o->load.tokens = TOKENS_CHUNKS;
-            else {
-                log_error("--tokens: '%s' is not auto, usage or chunks", v);
-                return 2;
-            }
-        } else if ((allowed & OPT_CLASSIFY) && flag_is(a, "--classify")) {
-            if (!(v = flag_value(argc, argv, &i, "--classify")))
-                return 2;
-            if (strcmp(v, "measured") == 0)
-                o->load.classify_measured = true;
-            else if (strcmp(v, "declared") != 0) {
-                log_error("--classify: '%s' is not declared or measured", v);
-                return 2;
-            }
-        } else if ((allowed & OPT_OUT) &&
-                   (strcmp(a, "-o") == 0 || flag_is(a, "--out") ||
-                    flag_is(a, "--plot"))) {
-            if (!(o->out_dir = flag_value(argc, argv, &i, a)))
-                return 2;
-        } else if ((allowed & OPT_SEED) && flag_is(a, "--seed")) {
-            if (!(v = flag_value(argc, argv, &i, "--seed")))
-                return 2;
-            if (rng_seed_parse(v, &o->seed)) {
-                log_error("--seed: '%s' is not " RNG_SEED_WANT, v);
-                return 2;
-            }
-        } else if ((allowed & OPT_AS) && flag_is(a, "--as")) {
-            if (!(o->as = flag_value(argc, argv, &i, "--as")))
-                return 2;
-        } else if ((allowed & OPT_HTML) && strcmp(a, "--html") == 0) {
-            o->html = true;
-        } else if (strcmp(a, "--keep-repeated") == 0) {
-            o->load.keep_repeated = true;
-        } else if ((allowed & OPT_FAIL_ON) && flag_is(a, "--fail-on")) {
-            if (!(o->fail_on = flag_value(argc, argv, &i, "--fail-on")))
-                return 2;
-        } else if ((allowed & OPT_TRANSIENT) &&
-                   strcmp(a, "--include-transient") == 0) {
-            o->include_transient = true;
-        } else if ((allowed & OPT_DETAIL) && strcmp(a, "--detail") == 0) {
-            o->detail = true;
-        } else if ((allowed & OPT_DETAIL) && flag_is(a, "--width")) {
-            char *end;
-            long w;
-            if (!(v = flag_value(argc, argv, &i, "--width")))
-                return 2;
-            w = strtol(v, &end, 10);
-            if (end == v || *end || w < 40 || w > 1000) {
-                log_error("--width: '%s' is not a number of columns from 40 "
-                          "to 1000",
-                          v);
-                return 2;
-            }
-            o->width = (int)w;
-        } else {
-            unknown_flag(a, allowed, command);
-            return 2;
-        }
-    }
-    if (o->n_traces == 0) {
-        log_error("%s: no trace given (try tokentrace-analyze %s --help)",
-                  command, command);
-        return 2;
-    }
-    return 0;
+    return analyze_options_parse_with(argc, argv, allowed, allowed_formats,
+                                      NULL, command, o);
 }
 
 /* Marks the stages' transient requests into set->window (a first read

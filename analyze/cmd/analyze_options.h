@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "groups.h"
+#include "opt.h"
 
 enum out_format { FMT_TABLE, FMT_JSON, FMT_CSV, FMT_MARKDOWN, FMT_OPENMETRICS };
 
@@ -28,6 +29,8 @@ struct analyze_options {
     const char *fail_on;    /* compare, trend --fail-on */
     int width;              /* summary --width (0: the terminal's) */
     bool include_transient; /* --include-transient (summary --by stage) */
+    bool compare, trend;    /* plot --compare, --trend */
+    unsigned formats;       /* the --format values allowed (1 << FMT_*) */
     bool help;
 };
 
@@ -46,12 +49,35 @@ struct analyze_options {
 #define OPT_DETAIL 0x800u       /* --detail, --width N (summary) */
 #define OPT_FAIL_ON 0x1000u     /* --fail-on RULES (compare, trend) */
 #define OPT_TRANSIENT 0x2000u   /* --include-transient (summary, requests) */
+#define OPT_ATTEMPTS 0x4000u    /* --all-attempts (requests) */
+#define OPT_MODE 0x8000u        /* --compare, --trend (plot) */
 
-/* Parses argv (after the command name). Returns 0, or 2 after printing a
- * one-line usage error. allowed_formats is a bit set of 1 << FMT_*. */
+/* Parses argv (after the command name) with the option engine
+ * (common/opt.h): the shared flags allowed, and own (NULL: none), a
+ * command's table of its own. Returns 0 (o->help: --help was asked), or 2
+ * after printing a one-line usage error. allowed_formats is a bit set of
+ * 1 << FMT_*. o->traces is allocated (free it) in every case. */
+int analyze_options_parse_with(int argc, char **argv, unsigned allowed,
+                               unsigned allowed_formats,
+                               const struct opt_table *own, const char *command,
+                               struct analyze_options *o);
+
+/* analyze_options_parse_with without a table of the command's own. */
 int analyze_options_parse(int argc, char **argv, unsigned allowed,
                           unsigned allowed_formats, const char *command,
                           struct analyze_options *o);
+
+/* The same parse, printing nothing: 0, or 2 with the reason in err. */
+int analyze_options_read(int argc, char **argv, unsigned allowed,
+                         unsigned allowed_formats, const struct opt_table *own,
+                         struct analyze_options *o, char *err, size_t errlen);
+
+/* Prints a usage error of command in the analyzer's one form
+ * ("COMMAND: MSG (try tokentrace-analyze COMMAND --help)"); returns 2. */
+int analyze_options_error(const char *command, const char *msg);
+
+/* The shared flag table (for the test that holds it against --help). */
+const struct opt_spec *analyze_options_table(size_t *n);
 
 /* Builds and loads a group_set from the options (--by default
  * "model,class"). Grouped by stage, the stages' transient requests

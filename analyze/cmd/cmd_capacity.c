@@ -95,65 +95,59 @@ static int parse_share(const char *v, double max, double *out)
     return 0;
 }
 
-/* True when the first len bytes of arg are the flag name. */
-static bool named(const char *arg, size_t len, const char *name)
+/* --attain, --max-cpu: a share of at most 1; --max-loop-lag-share: of at
+ * most 1000 (spec->max). */
+static int parse_share_flag(const char *v, void *base,
+                            const struct opt_spec *spec, char *err,
+                            size_t errlen)
 {
-    return strlen(name) == len && strncmp(arg, name, len) == 0;
+    (void)err, (void)errlen;
+    return parse_share(v, (double)spec->max,
+                       (double *)(void *)((char *)base + spec->at));
 }
 
-/* Takes capacity's own flags out of argv into opt; the rest go to args.
- * Returns the count left, or -1 after a usage error. */
-static int take_flags(int argc, char **argv, char **args,
-                      struct cap_options *opt)
+/* --max-send-lag DUR, in ms (a bare number is ms), above 0. */
+static int parse_send_lag(const char *v, void *base,
+                          const struct opt_spec *spec, char *err, size_t errlen)
 {
-    int n = 0;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i], *v = NULL;
-        size_t len = strcspn(a, "=");
-        if (strcmp(a, "--include-transient") == 0) {
-            opt->include_transient = true;
-            continue;
-        }
-        if (named(a, len, "--max-cpu") ||
-            named(a, len, "--max-loop-lag-share")) {
-            double *dst = named(a, len, "--max-cpu") ? &opt->max_cpu
-                                                     : &opt->loop_lag_share;
-            v = a[len] == '=' ? a + len + 1 : i + 1 < argc ? argv[++i] : NULL;
-            if (!v || parse_share(v, dst == &opt->max_cpu ? 1 : 1000, dst)) {
-                log_error("%.*s: '%s' is not a share such as 90%% or 0.5",
-                          (int)len, a, v ? v : "");
-                return -1;
-            }
-            continue;
-        }
-        if (named(a, len, "--attain") || named(a, len, "--max-send-lag")) {
-            v = a[len] == '=' ? a + len + 1 : i + 1 < argc ? argv[++i] : NULL;
-            if (!v) {
-                log_error("%.*s needs a value (try --help)", (int)len, a);
-                return -1;
-            }
-            if (named(a, len, "--attain") && parse_share(v, 1, &opt->attain)) {
-                log_error("--attain: '%s' is not a share such as 99%% or "
-                          "0.95",
-                          v);
-                return -1;
-            }
-            if (named(a, len, "--max-send-lag") &&
-                (duration_parse(v, DURATION_MS, DURATION_MS,
-                                &opt->max_send_lag_ms) ||
-                 opt->max_send_lag_ms <= 0)) {
-                log_error("--max-send-lag: '%s' is not a duration above 0 "
-                          "(10ms, 0.5s)",
-                          v);
-                return -1;
-            }
-            continue;
-        }
-        args[n++] = argv[i];
-    }
-    args[n] = NULL;
-    return n;
+    struct cap_options *opt = base;
+    double ms;
+    (void)spec, (void)err, (void)errlen;
+    if (duration_parse(v, DURATION_MS, DURATION_MS, &ms) || ms <= 0)
+        return -1;
+    opt->max_send_lag_ms = ms;
+    return 0;
 }
+
+#define AT(f) OPT_AT(struct cap_options, f)
+/* capacity's own flags, beside the shared ones (analyze_options.h). */
+static const struct opt_spec cap_opts[] = {
+    {.name = "include-transient",
+     .kind = OPT_BOOL,
+     .at = AT(include_transient)},
+    {.name = "attain",
+     .kind = OPT_CUSTOM,
+     .parse = parse_share_flag,
+     .at = AT(attain),
+     .max = 1,
+     .want = "a share such as 99% or 0.95"},
+    {.name = "max-send-lag",
+     .kind = OPT_CUSTOM,
+     .parse = parse_send_lag,
+     .want = "a duration above 0 (10ms, 0.5s)"},
+    {.name = "max-cpu",
+     .kind = OPT_CUSTOM,
+     .parse = parse_share_flag,
+     .at = AT(max_cpu),
+     .max = 1,
+     .want = "a share such as 90% or 0.5"},
+    {.name = "max-loop-lag-share",
+     .kind = OPT_CUSTOM,
+     .parse = parse_share_flag,
+     .at = AT(loop_lag_share),
+     .max = 1000,
+     .want = "a share such as 90% or 0.5"},
+};
 
 /* Writes and draws the chart into dir. Returns 0 or 1. */
 static int chart(const struct cap_set *s, const char *dir)
@@ -194,23 +188,16 @@ int cmd_capacity(int argc, char **argv)
                               .resamples = 1000};
     struct analyze_options o;
     struct cap_set s;
-    char **args = calloc((size_t)argc + 1, sizeof *args), err[256];
-    int n, rc = 0;
-    if (!args)
-        return 1;
-    n = take_flags(argc, argv, args, &opt);
-    if (n < 0) {
-        free(args);
-        return 2;
-    }
-    rc = analyze_options_parse(
-        n, args, OPT_SLO | OPT_FORMAT | OPT_TOKENS | OPT_OUT | OPT_SEED,
-        (1u << FMT_TABLE) | (1u << FMT_JSON), "capacity", &o);
+    struct opt_table own = {cap_opts, sizeof cap_opts / sizeof cap_opts[0],
+                            &opt};
+    char err[256];
+    int rc = analyze_options_parse_with(
+        argc, argv, OPT_SLO | OPT_FORMAT | OPT_TOKENS | OPT_OUT | OPT_SEED,
+        (1u << FMT_TABLE) | (1u << FMT_JSON), &own, "capacity", &o);
     if (rc || o.help) {
         if (o.help)
             help();
         free(o.traces);
-        free(args);
         return rc;
     }
     if (slo_parse(o.slo ? o.slo : "", &opt.slo, err, sizeof err) ||
@@ -219,7 +206,6 @@ int cmd_capacity(int argc, char **argv)
                               : "capacity needs --slo (ttft=500ms,tpot=50ms): "
                                 "the knee is where the SLO breaks");
         free(o.traces);
-        free(args);
         return 2;
     }
     opt.seed = o.seed;
@@ -248,6 +234,5 @@ int cmd_capacity(int argc, char **argv)
     }
     cap_set_free(&s);
     free(o.traces);
-    free(args);
     return rc;
 }

@@ -114,30 +114,6 @@ static int make_dirs(const char *dir)
     return 0;
 }
 
-/* Removes --compare and --trend from argv into *mode; returns the new argc
- * (args holds the rest), or -1 when both are given. */
-static int take_mode(int argc, char **argv, char **args, enum plot_mode *mode)
-{
-    int n = 0;
-    *mode = MODE_CHARTS;
-    for (int i = 0; i < argc; i++) {
-        enum plot_mode m = MODE_CHARTS;
-        if (strcmp(argv[i], "--compare") == 0)
-            m = MODE_COMPARE;
-        else if (strcmp(argv[i], "--trend") == 0)
-            m = MODE_TREND;
-        if (m == MODE_CHARTS) {
-            args[n++] = argv[i];
-            continue;
-        }
-        if (*mode != MODE_CHARTS && *mode != m)
-            return -1;
-        *mode = m;
-    }
-    args[n] = NULL;
-    return n;
-}
-
 /* Draws every chart with gnuplot: the chosen format, plus an SVG copy for
  * the HTML report. Returns 0, or 1 when gnuplot failed on some. */
 static int draw(const char *gnuplot, const char *dir,
@@ -351,24 +327,25 @@ static int run(const struct analyze_options *o, enum plot_mode mode)
 int cmd_plot(int argc, char **argv)
 {
     struct analyze_options o;
-    enum plot_mode mode;
-    char **args = calloc((size_t)argc + 1, sizeof(char *));
-    int n, rc;
-    if (!args)
-        return 1;
-    n = take_mode(argc, argv, args, &mode);
-    if (n < 0) {
+    enum plot_mode mode = MODE_CHARTS;
+    int rc = analyze_options_parse(argc, argv,
+                                   OPT_FORMAT | OPT_IMAGE_FORMAT | OPT_OUT |
+                                       OPT_HTML | OPT_TOKENS | OPT_CLASSIFY |
+                                       OPT_BY | OPT_MODE,
+                                   0, "plot", &o);
+    if (rc == 0 && o.compare && o.trend) {
         log_error("plot: --compare and --trend exclude each other");
-        free(args);
-        return 2;
+        rc = 2;
+    } else if (rc == 0 && o.compare) {
+        mode = MODE_COMPARE;
+        if (o.by)
+            rc = analyze_options_error("plot",
+                                       "--by does not apply to --compare");
+    } else if (rc == 0 && o.trend) {
+        mode = MODE_TREND; /* its --by is the period */
+        o.period = o.by;
+        o.by = NULL;
     }
-    rc = analyze_options_parse(n, args,
-                               OPT_FORMAT | OPT_IMAGE_FORMAT | OPT_OUT |
-                                   OPT_HTML | OPT_TOKENS | OPT_CLASSIFY |
-                                   (mode == MODE_TREND    ? OPT_PERIOD
-                                    : mode == MODE_CHARTS ? OPT_BY
-                                                          : 0),
-                               0, "plot", &o);
     if (rc == 0 && o.help)
         plot_help();
     else if (rc == 0 && !o.out_dir) {
@@ -393,6 +370,5 @@ int cmd_plot(int argc, char **argv)
         rc = run(&o, mode);
     }
     free(o.traces);
-    free(args);
     return rc;
 }

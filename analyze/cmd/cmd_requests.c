@@ -304,24 +304,6 @@ static void requests_help(void)
         "'select(.ok|not)'\n");
 }
 
-/* Moves every --all-attempts flag out of argv (not the value of a flag
- * before it). Returns the new argc; *all set when one was there. */
-static int take_all_attempts(int argc, char **argv, bool *all)
-{
-    int n = 0;
-    *all = false;
-    for (int i = 0; i < argc; i++) {
-        bool is_value = n > 0 && (strcmp(argv[n - 1], "--format") == 0 ||
-                                  strcmp(argv[n - 1], "--tokens") == 0 ||
-                                  strcmp(argv[n - 1], "--classify") == 0);
-        if (!is_value && strcmp(argv[i], "--all-attempts") == 0)
-            *all = true;
-        else
-            argv[n++] = argv[i];
-    }
-    return n;
-}
-
 int cmd_requests(int argc, char **argv)
 {
     struct analyze_options o;
@@ -329,20 +311,17 @@ int cmd_requests(int argc, char **argv)
     struct trace_info **infos = NULL;
     size_t n_infos = 0;
     struct stage_window window;
-    bool all_attempts;
     int rc, st;
     memset(&window, 0, sizeof window);
-    argc = take_all_attempts(argc, argv, &all_attempts);
-    rc = analyze_options_parse(argc, argv,
-                               OPT_FORMAT | OPT_TOKENS | OPT_CLASSIFY,
-                               1u << FMT_JSON | 1u << FMT_CSV, "requests", &o);
+    rc = analyze_options_parse(
+        argc, argv, OPT_FORMAT | OPT_TOKENS | OPT_CLASSIFY | OPT_ATTEMPTS,
+        1u << FMT_JSON | 1u << FMT_CSV, "requests", &o);
     if (rc || o.help) {
         if (o.help)
             requests_help();
         free(o.traces);
         return rc;
     }
-    o.load.with_superseded = all_attempts;
     memset(&c, 0, sizeof(c));
     buf_init(&c.line, 0);
     c.mode = o.format == FMT_JSON ? ROW_JSON : ROW_CSV;

@@ -3,8 +3,10 @@
  * removed: on stdout, or on stderr when OUT is stdout. */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "analyze_options.h"
 #include "commands.h"
 #include "log.h"
 #include "printable.h"
@@ -109,64 +111,70 @@ static void report(FILE *f, const char *out, const struct share_report *r,
                 r->unknown_records);
 }
 
+/* What share reads from its command line. */
+struct share_cli {
+    struct share_options o;
+    const char *out; /* -o OUT */
+};
+
+#define AT(f) OPT_AT(struct share_cli, f)
+static const struct opt_spec share_opts[] = {
+    {.name = "help", .short_name = 'h', .kind = OPT_STOP, .value = 1},
+    {.name = "output", .short_name = 'o', .kind = OPT_STRING, .at = AT(out)},
+    {.name = "keep-prompts", .kind = OPT_BOOL, .at = AT(o.keep_prompts)},
+    {.name = "anonymize-models",
+     .kind = OPT_BOOL,
+     .at = AT(o.anonymize_models)},
+    {.name = "format-version",
+     .kind = OPT_U64,
+     .at = AT(o.format_version),
+     .size = sizeof(unsigned),
+     .min = 1,
+     .max = 2,
+     .want = "1 or 2"},
+    {.name = "compress", .kind = OPT_BOOL, .at = AT(o.compress)},
+    {.name = "force", .kind = OPT_BOOL, .at = AT(o.force)},
+};
+
 int cmd_share(int argc, char **argv)
 {
-    struct share_options o = {0};
+    struct share_cli c = {{0}, NULL};
     struct share_report rep;
-    const char *in = NULL, *out = NULL;
+    const char *in = NULL, *out, **pos = calloc((size_t)argc + 1, sizeof *pos);
+    size_t n_pos = 0;
+    struct opt_table t = {share_opts, sizeof share_opts / sizeof share_opts[0],
+                          &c};
+    struct opt_parser p = {
+        .tables = &t, .n_tables = 1, .pos = pos, .n_pos = &n_pos, .first = 0};
     char err[600];
     int rc;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            share_help();
-            return 0;
-        } else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
-            if (++i == argc) {
-                log_error("share: %s needs a file name (try --help)", a);
-                return 2;
-            }
-            out = argv[i];
-        } else if (strncmp(a, "--output=", 9) == 0) {
-            out = a + 9;
-        } else if (strcmp(a, "--keep-prompts") == 0) {
-            o.keep_prompts = true;
-        } else if (strcmp(a, "--anonymize-models") == 0) {
-            o.anonymize_models = true;
-        } else if (strcmp(a, "--format-version") == 0 ||
-                   strncmp(a, "--format-version=", 17) == 0) {
-            const char *v = a[16] == '='   ? a + 17
-                            : i + 1 < argc ? argv[++i]
-                                           : "";
-            if (strcmp(v, "1") != 0 && strcmp(v, "2") != 0) {
-                log_error("share: --format-version: '%s' is not 1 or 2", v);
-                return 2;
-            }
-            o.format_version = (unsigned)(v[0] - '0');
-        } else if (strcmp(a, "--compress") == 0) {
-            o.compress = true;
-        } else if (strcmp(a, "--force") == 0) {
-            o.force = true;
-        } else if (a[0] == '-' && a[1]) {
-            log_error("share: unknown option '%s' (try --help)", a);
-            return 2;
-        } else if (in) {
-            log_error("share: one TRACE at a time (got '%s' and '%s')", in, a);
-            return 2;
-        } else {
-            in = a;
-        }
-    }
+    if (!pos)
+        return 1;
+    rc = opt_parse(&p, argc, argv, err, sizeof err);
+    if (rc == 1)
+        share_help();
+    else if (rc != OPT_OK)
+        analyze_options_error("share", err);
+    else if (n_pos > 1)
+        log_error("share: one TRACE at a time (got '%s' and '%s')", pos[0],
+                  pos[1]);
+    in = n_pos > 0 ? pos[0] : NULL;
+    free(pos);
+    if (rc == 1)
+        return 0;
+    if (rc != OPT_OK || n_pos > 1)
+        return 2;
+    out = c.out;
     if (!in || !out) {
         log_error("share: usage: share TRACE -o OUT (try --help)");
         return 2;
     }
-    rc = share_trace(in, out, &o, &rep, err, sizeof(err));
+    rc = share_trace(in, out, &c.o, &rep, err, sizeof(err));
     if (rc == 2) {
         log_error("share: %s", err);
     } else {
         report(strcmp(out, "-") == 0 ? stderr : stdout, out, &rep,
-               o.keep_prompts);
+               c.o.keep_prompts);
         if (rep.damage)
             log_error("share: %s; the records before it were written",
                       rep.damage);

@@ -1,20 +1,14 @@
-/* proxy_cli: getopt_long over tokentrace-proxy's flags, with "did you
- * mean" for a mistyped one. */
+/* proxy_cli: tokentrace-proxy's flags as a table for common/opt, and its
+ * --help. */
 #include "proxy_cli.h"
 
-#include <getopt.h>
-#include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "api_kind.h"
-#include "duration.h"
-#include "suggest.h"
-#include "version.h"
+#include "opt.h"
 
-static const char usage_text[] =
+static const char help_text[] =
     "Usage: tokentrace-proxy -u UPSTREAM_BASE_URL [--listen HOST:PORT]\n"
     "         [-o FILE] [--api KIND] [--key-env VAR] [--allow-remote\n"
     "         --token-env VAR] [options]\n"
@@ -86,199 +80,105 @@ static const char usage_text[] =
     "a one-line JSON error; otherwise always the upstream's status and\n"
     "bytes. docs/proxy.md has the details.\n";
 
-enum {
-    OPT_LISTEN = 256,
-    OPT_PORT_FILE,
-    OPT_API,
-    OPT_KEY_ENV,
-    OPT_ALLOW_REMOTE,
-    OPT_TOKEN_ENV,
-    OPT_CLIENT_BUFFER,
-    OPT_TIMEOUT,
-    OPT_CONNECT_TIMEOUT,
-    OPT_NO_CONTENT,
-    OPT_CHUNK_TIME,
-    OPT_INSECURE,
-    OPT_PRINT_CLINE,
-    OPT_VERSION,
-};
-
-static const struct option opts[] = {
-    {"upstream", required_argument, NULL, 'u'},
-    {"listen", required_argument, NULL, OPT_LISTEN},
-    {"port-file", required_argument, NULL, OPT_PORT_FILE},
-    {"output", required_argument, NULL, 'o'},
-    {"force", no_argument, NULL, 'f'},
-    {"api", required_argument, NULL, OPT_API},
-    {"key-env", required_argument, NULL, OPT_KEY_ENV},
-    {"allow-remote", no_argument, NULL, OPT_ALLOW_REMOTE},
-    {"token-env", required_argument, NULL, OPT_TOKEN_ENV},
-    {"client-buffer", required_argument, NULL, OPT_CLIENT_BUFFER},
-    {"timeout", required_argument, NULL, OPT_TIMEOUT},
-    {"connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT},
-    {"no-content", no_argument, NULL, OPT_NO_CONTENT},
-    {"chunk-time", required_argument, NULL, OPT_CHUNK_TIME},
-    {"insecure", no_argument, NULL, OPT_INSECURE},
-    {"print-cline-settings", no_argument, NULL, OPT_PRINT_CLINE},
-    {"quiet", no_argument, NULL, 'q'},
-    {"help", no_argument, NULL, 'h'},
-    {"version", no_argument, NULL, OPT_VERSION},
-    {NULL, 0, NULL, 0},
-};
-
-static int usage_error(const char *fmt, ...)
-    __attribute__((format(printf, 1, 2)));
-static int usage_error(const char *fmt, ...)
+/* --api KIND: an API kind's name (the record also says its own path's). */
+static int parse_api(const char *v, void *base, const struct opt_spec *spec,
+                     char *err, size_t errlen)
 {
-    va_list ap;
-    fputs("tokentrace-proxy: error: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputs("\ntry --help\n", stderr);
-    return 2;
-}
-
-/* An unknown flag, with the closest known one. */
-static int unknown_option(const char *arg)
-{
-    const char *names[sizeof opts / sizeof opts[0]];
-    char flags[sizeof opts / sizeof opts[0]][40];
-    const char *best;
-    size_t i, n = 0;
-    char word[64];
-    snprintf(word, sizeof word, "%.*s", (int)strcspn(arg, "="), arg);
-    for (i = 0; opts[i].name; i++) {
-        snprintf(flags[i], sizeof flags[i], "--%s", opts[i].name);
-        names[n++] = flags[i];
+    enum api_kind k;
+    (void)spec;
+    if (api_kind_from_name(v, &k) != 0) {
+        snprintf(err, errlen, "--api: '%s' is not one of %s", v,
+                 api_kind_names());
+        return -1;
     }
-    best = suggest_closest(word, names, n);
-    if (best)
-        return usage_error("unknown option '%s'; did you mean %s?", word, best);
-    return usage_error("unknown option '%s'", word);
-}
-
-/* A duration flag in seconds, > 0 and at most a day. */
-static int parse_seconds(const char *flag, const char *arg, double *out)
-{
-    double v;
-    if (duration_parse(arg, DURATION_S, DURATION_S, &v) != 0 || !(v > 0) ||
-        v > 86400)
-        return usage_error("%s wants a duration up to 24h (600s, 2m), got "
-                           "'%s'",
-                           flag, arg);
-    *out = v;
+    ((struct proxy_config *)base)->api = v;
     return 0;
 }
 
-static int apply(int opt, const char *arg, struct proxy_config *cfg)
-{
-    char *end = NULL;
-    enum api_kind k;
-    unsigned long long n;
-    switch (opt) {
-    case 'u':
-        cfg->upstream = arg;
-        return 0;
-    case OPT_LISTEN:
-        cfg->listen = arg;
-        return 0;
-    case OPT_PORT_FILE:
-        cfg->port_file = arg;
-        return 0;
-    case 'o':
-        cfg->output = arg;
-        return 0;
-    case 'f':
-        cfg->force = true;
-        return 0;
-    case OPT_API:
-        if (api_kind_from_name(arg, &k) != 0 &&
-            strcmp(arg, "openai-responses") != 0)
-            return usage_error("--api: '%s' is not one of %s, "
-                               "openai-responses",
-                               arg, api_kind_names());
-        cfg->api = arg;
-        return 0;
-    case OPT_KEY_ENV:
-        cfg->key_env = arg;
-        return 0;
-    case OPT_ALLOW_REMOTE:
-        cfg->allow_remote = true;
-        return 0;
-    case OPT_TOKEN_ENV:
-        cfg->token_env = arg;
-        return 0;
-    case OPT_CLIENT_BUFFER:
-        n = strtoull(arg, &end, 10);
-        if (end == arg || *end || arg[0] == '-' || n < 4096 ||
-            n > ((unsigned long long)1 << 30))
-            return usage_error("--client-buffer wants bytes from 4096 to "
-                               "1073741824, got '%s'",
-                               arg);
-        cfg->client_buffer = (size_t)n;
-        return 0;
-    case OPT_TIMEOUT:
-        return parse_seconds("--timeout", arg, &cfg->timeout_s);
-    case OPT_CONNECT_TIMEOUT:
-        return parse_seconds("--connect-timeout", arg, &cfg->connect_timeout_s);
-    case OPT_NO_CONTENT:
-        cfg->no_content = true;
-        return 0;
-    case OPT_CHUNK_TIME:
-        if (strcmp(arg, "kernel") != 0 && strcmp(arg, "user") != 0)
-            return usage_error("--chunk-time: '%s' is not kernel or user", arg);
-        cfg->chunk_time_user = strcmp(arg, "user") == 0;
-        return 0;
-    case OPT_INSECURE:
-        cfg->insecure = true;
-        return 0;
-    case OPT_PRINT_CLINE:
-        cfg->print_cline = true;
-        return 0;
-    case 'q':
-        cfg->quiet = true;
-        return 0;
-    default:
-        return usage_error("unexpected option");
+static const char *const chunk_times[] = {"kernel", "user", NULL};
+
+#define AT(f) OPT_AT(struct proxy_config, f)
+/* A duration in seconds, > 0 and at most a day. */
+#define SECONDS(flag, field)                                                   \
+    {                                                                          \
+        .name = flag, .kind = OPT_DURATION, .at = AT(field), .lo = 0,          \
+        .hi = 86400, .lo_open = true,                                          \
+        .want = "a duration above 0, up to 24h (600s, 2m)"                     \
     }
+static const struct opt_spec proxy_opts[] = {
+    {.name = "upstream",
+     .short_name = 'u',
+     .kind = OPT_STRING,
+     .at = AT(upstream)},
+    {.name = "listen", .kind = OPT_STRING, .at = AT(listen)},
+    {.name = "port-file", .kind = OPT_STRING, .at = AT(port_file)},
+    {.name = "output", .short_name = 'o', .kind = OPT_STRING, .at = AT(output)},
+    {.name = "force", .short_name = 'f', .kind = OPT_BOOL, .at = AT(force)},
+    {.name = "api", .kind = OPT_CUSTOM, .parse = parse_api},
+    {.name = "key-env", .kind = OPT_STRING, .at = AT(key_env)},
+    {.name = "allow-remote", .kind = OPT_BOOL, .at = AT(allow_remote)},
+    {.name = "token-env", .kind = OPT_STRING, .at = AT(token_env)},
+    {.name = "client-buffer",
+     .kind = OPT_U64,
+     .at = AT(client_buffer),
+     .size = sizeof(size_t),
+     .min = 4096,
+     .max = (uint64_t)1 << 30,
+     .want = "a byte count from 4096 to 1073741824"},
+    SECONDS("timeout", timeout_s),
+    SECONDS("connect-timeout", connect_timeout_s),
+    {.name = "no-content", .kind = OPT_BOOL, .at = AT(no_content)},
+    {.name = "chunk-time",
+     .kind = OPT_ENUM,
+     .at = AT(chunk_time_user),
+     .names = chunk_times,
+     .is_bool = true},
+    {.name = "insecure", .kind = OPT_BOOL, .at = AT(insecure)},
+    {.name = "print-cline-settings", .kind = OPT_BOOL, .at = AT(print_cline)},
+    {.name = "quiet", .short_name = 'q', .kind = OPT_BOOL, .at = AT(quiet)},
+    {.name = "help",
+     .short_name = 'h',
+     .kind = OPT_STOP,
+     .value = PROXY_CLI_HELP},
+    {.name = "version", .kind = OPT_STOP, .value = PROXY_CLI_VERSION},
+};
+
+const struct opt_spec *proxy_cli_options(size_t *n)
+{
+    *n = sizeof proxy_opts / sizeof proxy_opts[0];
+    return proxy_opts;
 }
 
-int proxy_cli_parse(int argc, char **argv, struct proxy_config *cfg)
+const char *proxy_cli_help_text(void)
 {
-    int opt, rc;
+    return help_text;
+}
+
+int proxy_cli_parse(int argc, char **argv, struct proxy_config *cfg, char *err,
+                    size_t errlen)
+{
+    struct opt_table t = {proxy_opts, sizeof proxy_opts / sizeof proxy_opts[0],
+                          cfg};
+    struct opt_parser p = {.tables = &t, .n_tables = 1, .first = 1};
+    int rc;
     memset(cfg, 0, sizeof *cfg);
     cfg->listen = PROXY_DEFAULT_LISTEN;
     cfg->api = "openai-chat";
     cfg->client_buffer = PROXY_DEFAULT_CLIENT_BUFFER;
     cfg->timeout_s = 600;
     cfg->connect_timeout_s = 10;
-    opterr = 0;
-    optind = 1;
-    while ((opt = getopt_long(argc, argv, ":u:o:fqh", opts, NULL)) != -1) {
-        if (opt == 'h') {
-            fputs(usage_text, stdout);
-            return 1;
-        }
-        if (opt == OPT_VERSION) {
-            version_print(stdout, "tokentrace-proxy");
-            return 1;
-        }
-        if (opt == ':')
-            return usage_error("option %s needs a value", argv[optind - 1]);
-        if (opt == '?')
-            return unknown_option(argv[optind - 1]);
-        rc = apply(opt, optarg, cfg);
-        if (rc)
-            return rc;
-    }
-    if (optind < argc)
-        return usage_error("unexpected argument '%s'", argv[optind]);
+    rc = opt_parse(&p, argc, argv, err, errlen);
+    if (rc != OPT_OK)
+        return rc == OPT_ERROR ? PROXY_CLI_USAGE : rc;
     if (!cfg->upstream && !cfg->print_cline)
-        return usage_error("-u UPSTREAM_BASE_URL is required "
-                           "(https://api.openai.com/v1, http://host:8000)");
-    if (cfg->allow_remote && !cfg->token_env)
-        return usage_error("--allow-remote needs --token-env VAR: a proxy "
-                           "others can reach must ask for a local token");
-    return 0;
+        snprintf(err, errlen,
+                 "-u UPSTREAM_BASE_URL is required "
+                 "(https://api.openai.com/v1, http://host:8000)");
+    else if (cfg->allow_remote && !cfg->token_env)
+        snprintf(err, errlen,
+                 "--allow-remote needs --token-env VAR: a proxy "
+                 "others can reach must ask for a local token");
+    else
+        return PROXY_CLI_OK;
+    return PROXY_CLI_USAGE;
 }

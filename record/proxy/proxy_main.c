@@ -20,6 +20,7 @@
 #include "proxy_server.h"
 #include "sanitize.h"
 #include "trace.h"
+#include "version.h"
 
 #define FLUSH_MS 100
 
@@ -126,9 +127,19 @@ int main(int argc, char **argv)
     int64_t mono_zero, real_zero;
 
     log_set_program("tokentrace-proxy");
-    rc = proxy_cli_parse(argc, argv, &cfg);
-    if (rc)
-        return rc == 1 ? 0 : 2;
+    rc = proxy_cli_parse(argc, argv, &cfg, err, sizeof err);
+    if (rc == PROXY_CLI_HELP || rc == PROXY_CLI_VERSION) {
+        if (rc == PROXY_CLI_HELP)
+            fputs(proxy_cli_help_text(), stdout);
+        else
+            version_print(stdout, "tokentrace-proxy");
+        return 0;
+    }
+    if (rc != PROXY_CLI_OK) {
+        log_error("%s", err);
+        fputs("try --help\n", stderr);
+        return 2;
+    }
     if (cfg.print_cline) {
         rc = proxy_cline_print(stdout, &cfg, err, sizeof err);
         if (rc)

@@ -1,19 +1,14 @@
 /* replay_cli: tokentrace-replay's command line and --help. */
 #include <errno.h>
-#include <getopt.h>
-#include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "log.h"
+#include "opt.h"
 #include "replay_config.h"
 #include "rng.h"
-#include "suggest.h"
-#include "version.h"
 
-static const char usage_text[] =
+static const char help_text[] =
     "Usage: tokentrace-replay --listen HOST:PORT [--port-file FILE]\n"
     "         (--synthetic SPEC | --trace FILE [--speed X])\n"
     "         [--fault KIND[:FRACTION][@MODEL]]... [--seed S]\n"
@@ -185,67 +180,18 @@ static const char usage_text[] =
     "SIGINT/SIGTERM stop it cleanly (exit 0). Exit 2: usage error; 1: "
     "failure.\n";
 
-enum {
-    OPT_LISTEN = 256,
-    OPT_PORT_FILE,
-    OPT_SYNTHETIC,
-    OPT_TRACE,
-    OPT_SPEED,
-    OPT_FAULT,
-    OPT_SEED,
-    OPT_LOG_SENDS,
-    OPT_EXPECT_KEY_ENV,
-    OPT_KEEP_AWAKE,
-    OPT_NO_KEEP_AWAKE,
-    OPT_KEEP_AWAKE_CPU,
-    OPT_VERSION,
-};
-
-/* Prints a one-line usage error; returns 2 for the caller to pass on. */
-static int usage_error(const char *fmt, ...)
-    __attribute__((format(printf, 1, 2)));
-
-static int usage_error(const char *fmt, ...)
-{
-    char msg[768];
-    va_list ap;
-
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof(msg), fmt, ap);
-    va_end(ap);
-    log_error("%s (see --help)", msg);
-    return 2;
-}
-
-/* A usage error for the unknown option arg, naming the closest long option
- * of opts (ended by a NULL name) when it looks like a typo of it. */
-static int unknown_option(const struct option *opts, const char *arg)
-{
-    char word[SUGGEST_MAX_LEN + 1], names[64][32];
-    const char *cands[64], *near = NULL, *eq = strchr(arg, '=');
-    size_t n = 0;
-    for (; n < 64 && opts[n].name; n++) {
-        snprintf(names[n], sizeof names[n], "--%s", opts[n].name);
-        cands[n] = names[n];
-    }
-    snprintf(word, sizeof word, "%.*s", eq ? (int)(eq - arg) : (int)strlen(arg),
-             arg);
-    if (arg[0] == '-' && arg[1] == '-')
-        near = suggest_closest(word, cands, n);
-    if (near)
-        return usage_error("unknown option '%s' (did you mean %s?)", arg, near);
-    return usage_error("unknown option '%s'", arg);
-}
-
 /* Splits HOST:PORT ([v6]:PORT too) into cfg. Returns 0 or -1. */
-static int parse_listen(const char *text, struct replay_config *cfg)
+static int parse_listen(const char *text, void *base,
+                        const struct opt_spec *spec, char *err, size_t errlen)
 {
+    struct replay_config *cfg = base;
     const char *colon = strrchr(text, ':');
     const char *host = text;
     size_t host_len;
     char *end = NULL;
     long port;
 
+    (void)spec, (void)err, (void)errlen;
     if (colon == NULL || colon[1] == '\0')
         return -1;
     host_len = (size_t)(colon - text);
@@ -265,142 +211,162 @@ static int parse_listen(const char *text, struct replay_config *cfg)
     return 0;
 }
 
-/* Applies one option. Returns 0, or 2 on a usage error. */
-static int apply_option(int opt, const char *arg, struct replay_config *cfg,
-                        int *have_listen, int *have_speed)
+/* --synthetic SPEC: the profiles (replay_synth_spec.h says why not). */
+static int parse_synthetic(const char *v, void *base,
+                           const struct opt_spec *spec, char *err,
+                           size_t errlen)
 {
-    char err[512];
-    char *end = NULL;
-
-    switch (opt) {
-    case OPT_LISTEN:
-        if (parse_listen(arg, cfg) != 0)
-            return usage_error("--listen wants HOST:PORT, got '%s'", arg);
-        *have_listen = 1;
-        return 0;
-    case OPT_PORT_FILE:
-        cfg->port_file = arg;
-        return 0;
-    case OPT_SYNTHETIC:
-        if (synth_spec_parse(arg, &cfg->synth, err, sizeof(err)) != 0)
-            return usage_error("--synthetic: %s", err);
-        cfg->synthetic = true;
-        return 0;
-    case OPT_TRACE:
-        cfg->trace_path = arg;
-        return 0;
-    case OPT_SPEED:
-        errno = 0;
-        cfg->speed = strtod(arg, &end);
-        if (errno != 0 || end == arg || *end != '\0' || !isfinite(cfg->speed) ||
-            cfg->speed <= 0 || cfg->speed > 1e6)
-            return usage_error("--speed wants a number > 0, got '%s'", arg);
-        *have_speed = 1;
-        return 0;
-    case OPT_FAULT:
-        if (cfg->n_faults == REPLAY_MAX_FAULTS)
-            return usage_error("too many --fault options");
-        if (replay_fault_parse(arg, &cfg->faults[cfg->n_faults], err,
-                               sizeof(err)) != 0)
-            return usage_error("--fault: %s", err);
-        cfg->n_faults++;
-        return 0;
-    case OPT_SEED:
-        if (rng_seed_parse(arg, &cfg->seed) != 0)
-            return usage_error("--seed: '%s' is not " RNG_SEED_WANT, arg);
-        return 0;
-    case OPT_LOG_SENDS:
-        cfg->log_sends_path = arg;
-        return 0;
-    case OPT_EXPECT_KEY_ENV:
-        cfg->key_env = arg;
-        return 0;
-    case OPT_KEEP_AWAKE:
-        if (keep_awake_parse_mode(arg, &cfg->keep_awake) != 0)
-            return usage_error(
-                "--keep-awake: '%s' is not auto, spin, poll or off", arg);
-        return 0;
-    case OPT_NO_KEEP_AWAKE:
-        cfg->keep_awake = KEEP_AWAKE_OFF;
-        return 0;
-    case OPT_KEEP_AWAKE_CPU: {
-        long cpu;
-        errno = 0;
-        cpu = strtol(arg, &end, 10);
-        if (errno != 0 || end == arg || *end != '\0' || cpu < 0 || cpu > 4095)
-            return usage_error("--keep-awake-cpu: '%s' is not a CPU number",
-                               arg);
-        cfg->keep_awake_cpu = (int)cpu;
-        return 0;
+    struct replay_config *cfg = base;
+    char why[512];
+    (void)spec;
+    if (synth_spec_parse(v, &cfg->synth, why, sizeof why) != 0) {
+        snprintf(err, errlen, "--synthetic: %s", why);
+        return -1;
     }
-    case 'q':
-        cfg->quiet = true;
-        return 0;
-    }
-    return 2;
+    cfg->synthetic = true;
+    return 0;
 }
 
-int replay_cli_parse(int argc, char **argv, struct replay_config *cfg)
+/* --fault RULE, repeatable (replay_faults.h says why not). */
+static int parse_fault(const char *v, void *base, const struct opt_spec *spec,
+                       char *err, size_t errlen)
 {
-    static const struct option opts[] = {
-        {"listen", required_argument, NULL, OPT_LISTEN},
-        {"port-file", required_argument, NULL, OPT_PORT_FILE},
-        {"synthetic", required_argument, NULL, OPT_SYNTHETIC},
-        {"trace", required_argument, NULL, OPT_TRACE},
-        {"speed", required_argument, NULL, OPT_SPEED},
-        {"fault", required_argument, NULL, OPT_FAULT},
-        {"seed", required_argument, NULL, OPT_SEED},
-        {"log-sends", required_argument, NULL, OPT_LOG_SENDS},
-        {"expect-key-env", required_argument, NULL, OPT_EXPECT_KEY_ENV},
-        {"keep-awake", required_argument, NULL, OPT_KEEP_AWAKE},
-        {"no-keep-awake", no_argument, NULL, OPT_NO_KEEP_AWAKE},
-        {"keep-awake-cpu", required_argument, NULL, OPT_KEEP_AWAKE_CPU},
-        {"quiet", no_argument, NULL, 'q'},
-        {"help", no_argument, NULL, 'h'},
-        {"version", no_argument, NULL, OPT_VERSION},
-        {NULL, 0, NULL, 0},
-    };
-    int have_listen = 0, have_speed = 0, opt, rc;
-
-    memset(cfg, 0, sizeof(*cfg));
-    synth_spec_defaults(&cfg->synth);
-    cfg->speed = 1.0;
-    cfg->seed = 1;
-    cfg->keep_awake = KEEP_AWAKE_AUTO;
-    cfg->keep_awake_cpu = -1;
-    opterr = 0;
-    while ((opt = getopt_long(argc, argv, ":qh", opts, NULL)) != -1) {
-        if (opt == 'h') {
-            fputs(usage_text, stdout);
-            return 1;
-        }
-        if (opt == OPT_VERSION) {
-            version_print(stdout, "tokentrace-replay");
-            return 1;
-        }
-        if (opt == ':')
-            return usage_error("option %s needs a value", argv[optind - 1]);
-        if (opt == '?')
-            return unknown_option(opts, argv[optind - 1]);
-        rc = apply_option(opt, optarg, cfg, &have_listen, &have_speed);
-        if (rc != 0)
-            return rc;
+    struct replay_config *cfg = base;
+    char why[512];
+    (void)spec;
+    if (cfg->n_faults == REPLAY_MAX_FAULTS) {
+        snprintf(err, errlen, "--fault: at most %d faults", REPLAY_MAX_FAULTS);
+        return -1;
     }
-    if (optind < argc)
-        return usage_error("unexpected argument '%s'", argv[optind]);
-    if (!have_listen)
-        return usage_error("--listen HOST:PORT is required");
-    if (cfg->synthetic == (cfg->trace_path != NULL))
-        return usage_error("give exactly one of --synthetic SPEC and "
-                           "--trace FILE");
-    if (have_speed && cfg->trace_path == NULL)
-        return usage_error("--speed only applies to --trace");
-    if (cfg->key_env != NULL) {
-        cfg->expected_key = getenv(cfg->key_env);
-        if (cfg->expected_key == NULL || cfg->expected_key[0] == '\0')
-            return usage_error("--expect-key-env: environment variable %s "
-                               "is unset or empty",
-                               cfg->key_env);
+    if (replay_fault_parse(v, &cfg->faults[cfg->n_faults], why, sizeof why)) {
+        snprintf(err, errlen, "--fault: %s", why);
+        return -1;
     }
+    cfg->n_faults++;
     return 0;
+}
+
+static int parse_seed(const char *v, void *base, const struct opt_spec *spec,
+                      char *err, size_t errlen)
+{
+    (void)spec, (void)err, (void)errlen;
+    return rng_seed_parse(v, &((struct replay_config *)base)->seed);
+}
+
+static int parse_keep_awake(const char *v, void *base,
+                            const struct opt_spec *spec, char *err,
+                            size_t errlen)
+{
+    (void)spec, (void)err, (void)errlen;
+    return keep_awake_parse_mode(v,
+                                 &((struct replay_config *)base)->keep_awake);
+}
+
+/* What replay_cli_parse sees on top of the config. */
+struct replay_cli {
+    struct replay_config cfg; /* first: the table's offsets are the same */
+    bool have_listen, have_speed;
+};
+
+#define AT(f) OPT_AT(struct replay_cli, cfg.f)
+#define GIVEN(f) OPT_GIVEN(struct replay_cli, f)
+static const struct opt_spec replay_opts[] = {
+    {.name = "listen",
+     .kind = OPT_CUSTOM,
+     .parse = parse_listen,
+     .given = GIVEN(have_listen),
+     .want = "HOST:PORT (port 0 to 65535)"},
+    {.name = "port-file", .kind = OPT_STRING, .at = AT(port_file)},
+    {.name = "synthetic", .kind = OPT_CUSTOM, .parse = parse_synthetic},
+    {.name = "trace", .kind = OPT_STRING, .at = AT(trace_path)},
+    {.name = "speed",
+     .kind = OPT_DOUBLE,
+     .at = AT(speed),
+     .lo = 0,
+     .hi = 1e6,
+     .lo_open = true,
+     .given = GIVEN(have_speed),
+     .want = "a factor above 0 (2: twice as fast)"},
+    {.name = "fault", .kind = OPT_CUSTOM, .parse = parse_fault},
+    {.name = "seed",
+     .kind = OPT_CUSTOM,
+     .parse = parse_seed,
+     .want = RNG_SEED_WANT},
+    {.name = "log-sends", .kind = OPT_STRING, .at = AT(log_sends_path)},
+    {.name = "expect-key-env", .kind = OPT_STRING, .at = AT(key_env)},
+    {.name = "keep-awake",
+     .kind = OPT_CUSTOM,
+     .parse = parse_keep_awake,
+     .want = "auto, spin, poll or off"},
+    {.name = "no-keep-awake",
+     .kind = OPT_SET,
+     .at = AT(keep_awake),
+     .value = KEEP_AWAKE_OFF},
+    {.name = "keep-awake-cpu",
+     .kind = OPT_U64,
+     .at = AT(keep_awake_cpu),
+     .size = sizeof(int),
+     .max = 4095,
+     .want = "a CPU number"},
+    {.name = "quiet", .short_name = 'q', .kind = OPT_BOOL, .at = AT(quiet)},
+    {.name = "help", .short_name = 'h', .kind = OPT_STOP, .value = 1},
+    {.name = "version", .kind = OPT_STOP, .value = 3},
+};
+
+const struct opt_spec *replay_cli_options(size_t *n)
+{
+    *n = sizeof replay_opts / sizeof replay_opts[0];
+    return replay_opts;
+}
+
+const char *replay_cli_help_text(void)
+{
+    return help_text;
+}
+
+/* The flags together, once all are read. */
+static int check_replay(const struct replay_cli *c, struct replay_config *cfg,
+                        char *err, size_t errlen)
+{
+    if (!c->have_listen)
+        snprintf(err, errlen, "--listen HOST:PORT is required");
+    else if (cfg->synthetic == (cfg->trace_path != NULL))
+        snprintf(err, errlen,
+                 "give exactly one of --synthetic SPEC and --trace FILE");
+    else if (c->have_speed && cfg->trace_path == NULL)
+        snprintf(err, errlen, "--speed only applies to --trace");
+    else if (cfg->key_env != NULL &&
+             ((cfg->expected_key = getenv(cfg->key_env)) == NULL ||
+              cfg->expected_key[0] == '\0'))
+        snprintf(err, errlen,
+                 "--expect-key-env: environment variable %s is unset or "
+                 "empty",
+                 cfg->key_env);
+    else
+        return REPLAY_CLI_OK;
+    return REPLAY_CLI_USAGE;
+}
+
+int replay_cli_parse(int argc, char **argv, struct replay_config *cfg,
+                     char *err, size_t errlen)
+{
+    struct replay_cli c;
+    struct opt_table t = {replay_opts,
+                          sizeof replay_opts / sizeof replay_opts[0], &c};
+    struct opt_parser p = {.tables = &t, .n_tables = 1, .first = 1};
+    int rc;
+
+    memset(&c, 0, sizeof c);
+    synth_spec_defaults(&c.cfg.synth);
+    c.cfg.speed = 1.0;
+    c.cfg.seed = 1;
+    c.cfg.keep_awake = KEEP_AWAKE_AUTO;
+    c.cfg.keep_awake_cpu = -1;
+    rc = opt_parse(&p, argc, argv, err, errlen);
+    if (rc == OPT_OK)
+        rc = check_replay(&c, &c.cfg, err, errlen);
+    else if (rc == OPT_ERROR)
+        rc = REPLAY_CLI_USAGE;
+    *cfg = c.cfg;
+    return rc;
 }

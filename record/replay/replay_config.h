@@ -30,8 +30,23 @@ struct replay_config {
     int keep_awake_cpu;              /* --keep-awake-cpu, -1: where it runs */
 };
 
-/* Parses argv into *cfg. Returns 0 to run, 1 when --help or --version was
- * printed (exit 0), 2 on a usage error (a one-line reason was printed). */
-int replay_cli_parse(int argc, char **argv, struct replay_config *cfg);
+enum replay_cli_result {
+    REPLAY_CLI_OK = 0,
+    REPLAY_CLI_HELP = 1,    /* --help: print replay_cli_help_text, exit 0 */
+    REPLAY_CLI_USAGE = 2,   /* err holds a one-line reason, exit 2 */
+    REPLAY_CLI_VERSION = 3, /* --version */
+};
+
+/* Parses argv into *cfg (strings borrowed from argv) with the option
+ * engine (common/opt.h). Returns a replay_cli_result; prints nothing. */
+int replay_cli_parse(int argc, char **argv, struct replay_config *cfg,
+                     char *err, size_t errlen);
+
+/* The --help text. */
+const char *replay_cli_help_text(void);
+
+struct opt_spec;
+/* The option table (for the test that holds it against --help). */
+const struct opt_spec *replay_cli_options(size_t *n);
 
 #endif

@@ -11,6 +11,7 @@
 #include "log.h"
 #include "replay_config.h"
 #include "replay_server.h"
+#include "version.h"
 
 /* The parsed command line: read-only after parsing. */
 static struct replay_config cfg;
@@ -65,11 +66,18 @@ int main(int argc, char **argv)
     int rc;
 
     log_set_program("tokentrace-replay");
-    rc = replay_cli_parse(argc, argv, &cfg);
-    if (rc == 1)
+    rc = replay_cli_parse(argc, argv, &cfg, err, sizeof err);
+    if (rc == REPLAY_CLI_HELP || rc == REPLAY_CLI_VERSION) {
+        if (rc == REPLAY_CLI_HELP)
+            fputs(replay_cli_help_text(), stdout);
+        else
+            version_print(stdout, "tokentrace-replay");
         return 0;
-    if (rc != 0)
+    }
+    if (rc != REPLAY_CLI_OK) {
+        log_error("%s (see --help)", err);
         return 2;
+    }
     log_set_quiet(cfg.quiet);
     memset(&sa, 0, sizeof(sa));
     sa.sa_handler = SIG_IGN;
