@@ -43,7 +43,9 @@ uint64_t run_plan_max_inflight(const struct run_setup *s, double rate,
     return n;
 }
 
-uint64_t run_plan_shard_part(const struct config *c, uint64_t n)
+/* Of the n first requests of the global schedule, how many are this
+ * shard's (k % N == I); UINT64_MAX stays unknown. */
+static uint64_t run_plan_shard_part(const struct config *c, uint64_t n)
 {
     uint64_t i = c->shard.index, m = c->shard.count;
     if (m <= 1 || n == UINT64_MAX)
@@ -51,13 +53,16 @@ uint64_t run_plan_shard_part(const struct config *c, uint64_t n)
     return n > i ? (n - i + m - 1) / m : 0;
 }
 
-bool run_plan_progress_shown(const struct config *c)
+/* Whether the progress line is drawn: not with -q; with --progress always,
+ * or on a terminal by default. */
+static bool run_plan_progress_shown(const struct config *c)
 {
     return !c->quiet && (c->progress == PROGRESS_ALWAYS ||
                          (c->progress == PROGRESS_AUTO && isatty(2)));
 }
 
-bool run_plan_has_sessions(const struct workload *wl)
+/* True when the workload has a session item. */
+static bool run_plan_has_sessions(const struct workload *wl)
 {
     for (size_t i = 0; i < wl->n_classes; i++)
         for (size_t j = 0; j < wl->classes[i].n_items; j++)

@@ -27,22 +27,11 @@ double run_plan_schedule(const struct run_setup *s, struct schedule *sched);
 uint64_t run_plan_max_inflight(const struct run_setup *s, double rate,
                                uint64_t inflight_cap);
 
-/* Of the n first requests of the global schedule, how many are this
- * shard's (k % N == I); UINT64_MAX stays unknown. */
-uint64_t run_plan_shard_part(const struct config *c, uint64_t n);
-
-/* Whether the progress line is drawn: not with -q; with --progress always,
- * or on a terminal by default. */
-bool run_plan_progress_shown(const struct config *c);
-
 /* Whether the run needs sub-ms timers: open-loop pacing does, and think
  * times are kept to the ms; they cost a timerfd_settime per loop turn
  * (~0.6 per chunk), so a closed loop goes without. The self-lag timer
  * keeps its own precision (self_lag.h). */
 bool run_plan_precise_timers(const struct run_setup *s);
-
-/* True when the workload has a session item. */
-bool run_plan_has_sessions(const struct workload *wl);
 
 /* The sends an open loop with --duration plans when the progress line is
  * drawn and the schedule's total is unknown (else UINT64_MAX): counted
