@@ -14,8 +14,8 @@
 #include "arrivals_file.h"
 #include "cli.h"
 #include "exact_prompt.h"
+#include "http_proxy.h"
 #include "keep_awake.h"
-#include "proxy_env.h"
 #include "trace.h"
 #include "workload.h"
 
@@ -33,9 +33,9 @@ struct run_setup {
     const char *key;         /* the key itself (scrubbed from the header
                                 fields), or NULL */
     const char *key_env;     /* the variable it came from, or NULL */
-    const struct proxy_choice *proxy; /* the proxy requests go through */
-    const char *trace_id;             /* 8 hex characters */
-    const char *command_line;         /* sanitized */
+    const struct http_proxy_choice *proxy; /* the proxy requests go through */
+    const char *trace_id;                  /* 8 hex characters */
+    const char *command_line;              /* sanitized */
     struct trace_writer *writer;
     const struct arrivals_file *arrivals; /* --arrivals, or NULL */
     /* --input-tokens: each model's calibration (fits[i] for models[i]),
