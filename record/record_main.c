@@ -21,7 +21,6 @@
 #include "log.h"
 #include "procs.h"
 #include "run.h"
-#include "run_start.h"
 #include "sanitize.h"
 #include "self_test.h"
 #include "trace.h"

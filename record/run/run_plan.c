@@ -1,6 +1,8 @@
-/* run_plan: the run's schedule shape, in-flight cap and planned counts. */
+/* run_plan: the run's schedule shape, in-flight cap (--ramp too) and
+ * planned counts. */
 #include "run_plan.h"
 
+#include <math.h>
 #include <unistd.h>
 
 #include "arrival.h"
@@ -169,4 +171,22 @@ void run_plan_progress(struct progress *p, const struct config *c,
             end_ns = sched_end;
     }
     progress_set_plan(p, planned, end_ns);
+}
+
+uint64_t run_plan_ramp_allowed(uint64_t n, int64_t ramp_ns, int64_t zero_ns,
+                               int64_t now_ns, int64_t *next_ns)
+{
+    int64_t since;
+    uint64_t k;
+    *next_ns = -1;
+    if (ramp_ns <= 0 || n == 0)
+        return n;
+    since = now_ns - zero_ns;
+    if (since >= ramp_ns)
+        return n;
+    k = 1 + (uint64_t)((double)n * (double)since / (double)ramp_ns);
+    if (k >= n)
+        return n;
+    *next_ns = zero_ns + (int64_t)ceil((double)k * (double)ramp_ns / (double)n);
+    return k;
 }
