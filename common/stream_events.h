@@ -67,7 +67,7 @@ struct stream_state {
     /* Parse every event with cJSON, never with the fast scan
      * (common/stream_scan.h). Set by init from TOKENTRACE_NO_FAST_PATH;
      * the caller may change it; kept by reset. The facts are the same
-     * either way: tests/test_stream_scan.c compares the two. */
+     * either way: tests/common/stream_scan_test.c compares them. */
     bool slow_json;
     /* Store every token event in tokens (true from init; kept by reset).
      * false: they are only counted (token_events, first/last times, bytes),

@@ -27,7 +27,7 @@ struct transfer_config {
     double idle_timeout_s;
     bool insecure;      /* no TLS peer / host verification (--insecure) */
     const char *cacert; /* CA bundle file (--cacert), NULL: the system's */
-    /* The proxy (proxy_env_choose: "" direct), set explicitly so libcurl
+    /* The proxy (http_proxy_choose: "" direct), set explicitly so libcurl
      * uses exactly what the run says; NULL leaves libcurl's own choice. */
     const char *proxy;
     /* Stamp chunks with the kernel's receive time (rx_stamp.h) instead of

@@ -15,7 +15,7 @@
 #include "log.h"
 #include "printable.h"
 #include "proxy_access.h"
-#include "proxy_relay.h"
+#include "proxy_drain.h"
 #include "proxy_route.h"
 #include "proxy_upstream.h"
 #include "sanitize.h"
@@ -43,7 +43,7 @@ struct proxy_stream {
     const char *method;
     char path[128]; /* for the log line, cut */
     struct proxy_exchange x;
-    struct proxy_relay relay;
+    struct proxy_drain drain;
     char *resp_hdr[MAX_RESP_HEADERS]; /* "Name\0value" of the response */
     size_t n_resp_hdr;
     char reason[64];
@@ -107,7 +107,7 @@ static void stream_free(struct proxy_stream *s)
     if (s->kick)
         event_free(s->kick);
     clear_resp_headers(s);
-    proxy_relay_free(&s->relay);
+    proxy_drain_free(&s->drain);
     proxy_exchange_free(&s->x);
     free(s);
 }
@@ -138,17 +138,17 @@ static void on_drain(struct evbuffer *b, const struct evbuffer_cb_info *info,
                      void *arg)
 {
     struct proxy_stream *s = arg;
-    struct proxy_relay_mark m;
+    struct proxy_drain_mark m;
     int64_t now;
     if (info->n_deleted == 0)
         return;
     now = clock_mono_ns();
-    proxy_relay_drained(&s->relay, info->n_deleted);
-    while (proxy_relay_pop(&s->relay, &m))
+    proxy_drain_drained(&s->drain, info->n_deleted);
+    while (proxy_drain_pop(&s->drain, &m))
         proxy_exchange_handed(&s->x, m.chunk, m.recv_ns, now);
     if ((s->paused &&
          evbuffer_get_length(b) <= s->env->cfg->client_buffer / 2) ||
-        (s->upstream_done && s->relay.n == 0))
+        (s->upstream_done && s->drain.n == 0))
         event_active(s->kick, EV_TIMEOUT, 0);
 }
 
@@ -214,13 +214,13 @@ static void on_kick(evutil_socket_t fd, short what, void *arg)
         return;
     }
     if (s->upstream_done) {
-        if (s->relay.n == 0)
+        if (s->drain.n == 0)
             end_reply(s);
         return;
     }
     if (s->paused && s->out &&
         evbuffer_get_length(s->out) <= s->env->cfg->client_buffer / 2 &&
-        !proxy_relay_full(&s->relay)) {
+        !proxy_drain_full(&s->drain)) {
         s->paused = false;
         s->resuming = true;
         curl_easy_pause(s->easy, CURLPAUSE_CONT); /* may deliver at once */
@@ -326,7 +326,7 @@ static size_t on_body(char *p, size_t size, size_t nmemb, void *ud)
     if (!s->reply_started)
         start_reply(s);
     if (evbuffer_get_length(s->out) >= s->env->cfg->client_buffer ||
-        proxy_relay_full(&s->relay)) {
+        proxy_drain_full(&s->drain)) {
         s->paused = true;
         s->pauses++;
         s->kept_ns = t_ns;
@@ -336,9 +336,9 @@ static size_t on_body(char *p, size_t size, size_t nmemb, void *ud)
         s->kept_ns = -1;
     if (evbuffer_add(s->chunk, p, n) != 0)
         return CURL_WRITEFUNC_ERROR;
-    caught_up = s->relay.n == 0;
+    caught_up = s->drain.n == 0;
     evhttp_send_reply_chunk(s->req, s->chunk);
-    if (proxy_relay_push(&s->relay, evbuffer_get_length(s->out), t_ns))
+    if (proxy_drain_push(&s->drain, evbuffer_get_length(s->out), t_ns))
         return CURL_WRITEFUNC_ERROR;
     if (caught_up)
         write_now(s); /* else a slow client: the bufferevent writes */
@@ -490,7 +490,7 @@ int proxy_stream_start(struct proxy_stream_env *env, struct evhttp_request *req,
     if (!s->method)
         s->method = "POST";
     snprintf(s->path, sizeof s->path, "%.*s", (int)strcspn(uri, "?#"), uri);
-    proxy_relay_init(&s->relay);
+    proxy_drain_init(&s->drain);
     s->next = env->head;
     if (env->head)
         env->head->prev = s;
@@ -538,7 +538,7 @@ void proxy_stream_upstream_done(CURL *easy, CURLcode code)
             return;
         }
     }
-    if (s->relay.n == 0)
+    if (s->drain.n == 0)
         end_reply(s);
     /* else on_drain kicks end_reply once the last chunk has left */
 }

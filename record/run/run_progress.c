@@ -1,7 +1,7 @@
 /* run_progress: the run's facts onto the progress line. */
 #include "run_progress.h"
 
-#include "run_timers.h"
+#include "run_pacer.h"
 
 void run_progress_take_ttft(struct progress *p, struct transfer *t)
 {
