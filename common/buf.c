@@ -25,6 +25,11 @@ static int buf_fail(struct buf *b, int err)
     return err;
 }
 
+void buf_set_error(struct buf *b, int err)
+{
+    buf_fail(b, err);
+}
+
 int buf_error(const struct buf *b)
 {
     return b->err;

@@ -45,6 +45,11 @@ int buf_printf(struct buf *b, const char *fmt, ...)
  * BUF_E_NOMEM: the buffer then lacks text its writer meant to put in. */
 int buf_error(const struct buf *b);
 
+/* Makes err (BUF_E_LIMIT or BUF_E_NOMEM) the sticky error unless one is
+ * already kept: a writer whose own allocation (or scratch buffer) failed
+ * marks its document incomplete the same way. BUF_OK changes nothing. */
+void buf_set_error(struct buf *b, int err);
+
 /* A description of a BUF_E_* code ("out of memory", ...), for messages. */
 const char *buf_strerror(int err);
 

@@ -7,6 +7,7 @@
 
 #include "buf.h"
 #include "capacity.h"
+#include "doc_out.h"
 #include "json_writer.h"
 #include "text_out.h"
 
@@ -164,7 +165,7 @@ int cap_write_json(const struct cap_set *s, FILE *out)
     struct buf b;
     size_t i;
     int rc;
-    buf_init(&b, 0);
+    doc_out_init(&b);
     buf_puts(&b, "{\"tool\":\"tokentrace\",\"schema\":1,\"command\":"
                  "\"capacity\",\"traces\":[");
     for (i = 0; i < s->n_traces; i++) {
@@ -209,7 +210,7 @@ int cap_write_json(const struct cap_set *s, FILE *out)
     buf_printf(&b, ",\"all_pass\":%s,\"mixed_modes\":%s}\n",
                s->all_pass ? "true" : "false",
                s->mixed_modes ? "true" : "false");
-    rc = fwrite(b.data, 1, b.len, out) == b.len ? 0 : -1;
+    rc = doc_out_write(out, &b, "capacity --format json");
     buf_free(&b);
     return rc;
 }

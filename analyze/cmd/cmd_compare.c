@@ -200,7 +200,9 @@ int cmd_compare(int argc, char **argv)
         wrc = compare_write_table(stdout, res, n_new, o.seed);
         break;
     }
-    if (fflush(stdout) != 0 || wrc) {
+    if (wrc) {
+        rc = 1; /* the writer said why */
+    } else if (fflush(stdout) != 0) {
         log_error("compare: cannot write the output");
         rc = 1;
     }

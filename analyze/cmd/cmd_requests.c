@@ -9,6 +9,7 @@
 #include "analyze_options.h"
 #include "buf.h"
 #include "commands.h"
+#include "doc_out.h"
 #include "json_writer.h"
 #include "log.h"
 #include "stage_window.h"
@@ -193,10 +194,15 @@ static void row_fill(struct row *r, struct requests_ctx *c,
             m->asked_output_tokens > 0);
 }
 
+/* Writes the row built in c->line whole, or nothing and stops the rows
+ * (write_failed) when building it ran out of memory or the write failed:
+ * every row written is complete, and the exit says the rest is missing. */
 static void flush_line(struct requests_ctx *c)
 {
-    if (c->line.len &&
-        fwrite(c->line.data, 1, c->line.len, stdout) != c->line.len)
+    if (!c->write_failed &&
+        doc_out_write(stdout, &c->line,
+                      c->mode == ROW_JSON ? "requests --format json"
+                                          : "requests --format csv") != 0)
         c->write_failed = 1;
     buf_reset(&c->line);
 }
@@ -343,7 +349,9 @@ int cmd_requests(int argc, char **argv)
         requests_header(&c);
     rc = load_trace_files(o.traces, o.n_traces, &o.load, requests_row, NULL, &c,
                           &infos, &n_infos);
-    if (fflush(stdout) != 0 || c.write_failed) {
+    if (c.write_failed) {
+        rc = 1; /* said by doc_out_write */
+    } else if (fflush(stdout) != 0) {
         log_error("requests: cannot write the output");
         rc = 1;
     }

@@ -389,14 +389,16 @@ int cmd_summary(int argc, char **argv)
     }
     if (o.format == FMT_TABLE && summary_write_server(stdout, &set, o.detail))
         wrc = 1;
-    if (o.format == FMT_TABLE || o.format == FMT_MARKDOWN) {
-        if (shard_set_build(&set, &shards) == 0 &&
-            summary_write_shards(stdout, &shards, o.format == FMT_MARKDOWN))
-            wrc = -1;
-        integrity_lines(stdout, &set, o.format == FMT_MARKDOWN);
-    } else if (shard_set_build(&set, &shards)) {
-        log_error("out of memory");
+    if (shard_set_build(&set, &shards)) {
+        log_error("out of memory"); /* no shard block, no shard warnings */
+        wrc = -1;
+    } else if ((o.format == FMT_TABLE || o.format == FMT_MARKDOWN) &&
+               summary_write_shards(stdout, &shards,
+                                    o.format == FMT_MARKDOWN)) {
+        wrc = -1;
     }
+    if (o.format == FMT_TABLE || o.format == FMT_MARKDOWN)
+        integrity_lines(stdout, &set, o.format == FMT_MARKDOWN);
     shard_set_warn(&shards);
     shard_set_free(&shards);
     transient_line(stdout, &set, o.format);

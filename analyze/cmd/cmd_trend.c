@@ -190,7 +190,9 @@ int cmd_trend(int argc, char **argv)
         wrc = trend_write_table(stdout, &set);
         break;
     }
-    if (fflush(stdout) != 0 || wrc) {
+    if (wrc) {
+        rc = 1; /* the writer said why */
+    } else if (fflush(stdout) != 0) {
         log_error("trend: cannot write the output");
         rc = 1;
     }

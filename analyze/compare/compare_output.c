@@ -6,6 +6,7 @@
 
 #include "clock.h"
 #include "compare.h"
+#include "doc_out.h"
 #include "json_writer.h"
 #include "printable.h"
 #include "text_out.h"
@@ -151,12 +152,12 @@ static void caveat_lines(struct buf *b, const struct compare_result *r, bool md)
     }
 }
 
-static int write_buf(FILE *out, struct buf *b)
+/* Writes b whole, or nothing and says why (doc_out); frees b. */
+static int write_buf(FILE *out, struct buf *b, const char *what)
 {
-    if (b->len)
-        fwrite(b->data, 1, b->len, out);
+    int rc = doc_out_write(out, b, what);
     buf_free(b);
-    return ferror(out) ? -1 : 0;
+    return rc;
 }
 
 int compare_write_table(FILE *out, const struct compare_result *r, size_t n,
@@ -165,7 +166,7 @@ int compare_write_table(FILE *out, const struct compare_result *r, size_t n,
     struct buf b;
     char name[600], title[48];
     struct cells s;
-    buf_init(&b, 0);
+    doc_out_init(&b);
     for (size_t k = 0; k < n; k++) {
         buf_puts(&b, k ? "\ncompare: " : "compare: ");
         side_line(&b, "base", r[k].base);
@@ -209,7 +210,7 @@ int compare_write_table(FILE *out, const struct compare_result *r, size_t n,
             buf_puts(&b, "\n");
         only_lines(&b, &r[k], false);
     }
-    return write_buf(out, &b);
+    return write_buf(out, &b, "compare");
 }
 
 int compare_write_markdown(FILE *out, const struct compare_result *r, size_t n,
@@ -218,7 +219,7 @@ int compare_write_markdown(FILE *out, const struct compare_result *r, size_t n,
     struct buf b;
     char name[600];
     struct cells s;
-    buf_init(&b, 0);
+    doc_out_init(&b);
     for (size_t k = 0; k < n; k++) {
         buf_puts(&b,
                  k ? "\n## tokentrace compare: " : "## tokentrace compare: ");
@@ -231,7 +232,8 @@ int compare_write_markdown(FILE *out, const struct compare_result *r, size_t n,
         side_line(&line, "base", r[k].base);
         buf_puts(&line, "; ");
         side_line(&line, "new", r[k].new_);
-        md_put(&b, line.data, 0);
+        md_put(&b, line.data ? line.data : "", 0);
+        buf_set_error(&b, buf_error(&line)); /* a hole in b too */
         buf_free(&line);
         buf_puts(&b, "\n\n");
         method_line(&b, seed);
@@ -272,7 +274,7 @@ int compare_write_markdown(FILE *out, const struct compare_result *r, size_t n,
             buf_puts(&b, "\n");
         only_lines(&b, &r[k], true);
     }
-    return write_buf(out, &b);
+    return write_buf(out, &b, "compare --format markdown");
 }
 
 static void json_side(struct buf *b, const struct compare_side *s)
@@ -382,6 +384,7 @@ static void json_pair(struct buf *b, const struct compare_pair *p)
     compare_verdict_line(&v, p);
     buf_puts(b, "},\"verdict\":");
     json_put_cstr(b, v.data ? v.data : "");
+    buf_set_error(b, buf_error(&v)); /* a hole in b too */
     buf_free(&v);
     buf_puts(b, "}");
 }
@@ -403,7 +406,7 @@ int compare_write_json(FILE *out, const struct compare_result *r, size_t n,
                        uint64_t seed)
 {
     struct buf b;
-    buf_init(&b, 0);
+    doc_out_init(&b);
     buf_printf(
         &b,
         "{\"tool\":\"tokentrace\",\"schema\":1,\"command\":\"compare\","
@@ -456,5 +459,5 @@ int compare_write_json(FILE *out, const struct compare_result *r, size_t n,
         buf_puts(&b, "}");
     }
     buf_puts(&b, "]}\n");
-    return write_buf(out, &b);
+    return write_buf(out, &b, "compare --format json");
 }

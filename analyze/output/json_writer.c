@@ -130,6 +130,7 @@ int json_put_mp(struct buf *b, const struct mp_value *v)
                 buf_init(&tmp, 0);
                 json_put_mp(&tmp, k);
                 json_put_string(b, tmp.data ? tmp.data : "", tmp.len);
+                buf_set_error(b, buf_error(&tmp)); /* the key is cut */
                 buf_free(&tmp);
             }
             buf_puts(b, ":");

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "doc_out.h"
 #include "json_writer.h"
 #include "text_out.h"
 
@@ -200,17 +201,16 @@ int summary_as_write(FILE *out, struct defs_collect *c,
 {
     struct all_sums a;
     struct buf b;
-    int rc = 0;
+    int rc;
     summarize_all(c, &a);
-    buf_init(&b, 0);
+    doc_out_init(&b);
     if (fmt == AS_JSON)
         json_all(&b, c, &a, tools, n);
     else if (n == 1 && fmt == AS_TABLE)
         one_tool_table(&b, c, &a, tools[0]);
     else
         reconcile(&b, c, &a, tools, n, fmt == AS_MARKDOWN);
-    if (b.len && fwrite(b.data, 1, b.len, out) != b.len)
-        rc = -1;
+    rc = doc_out_write(out, &b, "summary --as");
     buf_free(&b);
     return rc;
 }

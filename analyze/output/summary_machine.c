@@ -1,11 +1,13 @@
 /* summary_machine: the machine formats of summary: JSON (the stable
- * interface of SPEC 6, schema 1) and CSV (one row per group and metric). */
+ * interface of SPEC 6, schema 1) and CSV (one row per group and metric),
+ * each built whole and written whole (doc_out) or not at all. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "buf.h"
 #include "clock.h"
+#include "doc_out.h"
 #include "json_writer.h"
 #include "summary_output.h"
 #include "text_out.h"
@@ -214,8 +216,9 @@ int summary_write_json(FILE *out, const struct group_set *set)
     struct run_totals t;
     struct shard_set shards;
     char tmp[300];
+    int rc;
     summary_totals(set, &t);
-    buf_init(&b, 0);
+    doc_out_init(&b);
     buf_puts(&b, "{\"tool\":\"tokentrace\",\"schema\":1,\"traces\":[");
     for (size_t i = 0; i < set->n_traces; i++) {
         if (i)
@@ -255,40 +258,27 @@ int summary_write_json(FILE *out, const struct group_set *set)
     buf_puts(&b, ",\"output_tok_per_s\":");
     json_put_double(&b, t.output_tok_per_s);
     buf_puts(&b, "}");
-    if (shard_set_build(set, &shards) == 0 && shards.n_runs) {
+    if (shard_set_build(set, &shards) != 0)
+        buf_set_error(&b, BUF_E_NOMEM); /* the shards would be missing */
+    else if (shards.n_runs) {
         buf_puts(&b, ",\"shards\":"); /* only for shards: schema 1 grows */
         summary_json_shards(&b, &shards);
     }
     shard_set_free(&shards);
     buf_puts(&b, "}\n");
-    fwrite(b.data, 1, b.len, out);
+    rc = doc_out_write(out, &b, "summary --format json");
     buf_free(&b);
-    return ferror(out) ? -1 : 0;
-}
-
-/* Writes one CSV field through csv_put_field, the one CSV rule (quoting,
- * formula neutralizing, UTF-8). */
-static void csv_field(FILE *out, const char *s)
-{
-    struct buf b;
-    buf_init(&b, 0);
-    csv_put_field(&b, s);
-    fwrite(b.data ? b.data : "", 1, b.len, out);
-    buf_free(&b);
+    return rc;
 }
 
 /* ",x" in full precision (num_put_exact), "," for an undefined value. */
-static void csv_num(FILE *out, double x)
+static void csv_num(struct buf *b, double x)
 {
-    struct buf b;
-    buf_init(&b, 0);
-    buf_puts(&b, ",");
-    num_put_exact(&b, x);
-    fwrite(b.data, 1, b.len, out);
-    buf_free(&b);
+    buf_puts(b, ",");
+    num_put_exact(b, x);
 }
 
-static void csv_group(FILE *out, const struct group_set *set,
+static void csv_group(struct buf *b, const struct group_set *set,
                       const struct group *g, bool overall)
 {
     for (int m = 0; m < M_COUNT; m++) {
@@ -296,39 +286,45 @@ static void csv_group(FILE *out, const struct group_set *set,
         if (metric_optional(m) && s->n == 0)
             continue;
         for (size_t k = 0; k < set->by.n; k++) {
-            csv_field(out, overall ? "(all)" : g->keys[k]);
-            fputc(',', out);
+            /* csv_put_field: the one CSV rule (quoting, formula
+             * neutralizing, UTF-8) */
+            csv_put_field(b, overall ? "(all)" : g->keys[k]);
+            buf_puts(b, ",");
         }
-        fprintf(out, "%llu,%llu,%llu,%s,%s,%s,%zu",
-                (unsigned long long)g->requests, (unsigned long long)g->ok,
-                (unsigned long long)group_failed(g), /* not interrupted */
-                group_token_source(g), metric_defs[m].json_key,
-                metric_defs[m].unit, s->n);
-        csv_num(out, s->p50);
-        csv_num(out, s->p90);
-        csv_num(out, s->p95);
-        csv_num(out, s->p99);
-        csv_num(out, s->p999);
-        csv_num(out, s->mean);
-        csv_num(out, s->stddev);
-        csv_num(out, s->min);
-        csv_num(out, s->max);
-        fprintf(out, ",%llu\n", (unsigned long long)g->retried);
+        buf_printf(b, "%llu,%llu,%llu,%s,%s,%s,%zu",
+                   (unsigned long long)g->requests, (unsigned long long)g->ok,
+                   (unsigned long long)group_failed(g), /* not interrupted */
+                   group_token_source(g), metric_defs[m].json_key,
+                   metric_defs[m].unit, s->n);
+        csv_num(b, s->p50);
+        csv_num(b, s->p90);
+        csv_num(b, s->p95);
+        csv_num(b, s->p99);
+        csv_num(b, s->p999);
+        csv_num(b, s->mean);
+        csv_num(b, s->stddev);
+        csv_num(b, s->min);
+        csv_num(b, s->max);
+        buf_printf(b, ",%llu\n", (unsigned long long)g->retried);
     }
 }
 
 int summary_write_csv(FILE *out, const struct group_set *set)
 {
     char tmp[300];
+    struct buf b;
+    int rc;
+    doc_out_init(&b);
     for (size_t k = 0; k < set->by.n; k++) {
-        csv_field(out, group_dim_name(set, k, tmp, sizeof(tmp)));
-        fputc(',', out);
+        csv_put_field(&b, group_dim_name(set, k, tmp, sizeof(tmp)));
+        buf_puts(&b, ",");
     }
-    fputs("requests,ok,failed,token_source,metric,unit,n,p50,p90,p95,p99,p999,"
-          "mean,stddev,min,max,retried\n",
-          out);
+    buf_puts(&b, "requests,ok,failed,token_source,metric,unit,n,p50,p90,p95,"
+                 "p99,p999,mean,stddev,min,max,retried\n");
     for (size_t i = 0; i < set->n_groups; i++)
-        csv_group(out, set, set->groups[i], false);
-    csv_group(out, set, &set->overall, true);
-    return ferror(out) ? -1 : 0;
+        csv_group(&b, set, set->groups[i], false);
+    csv_group(&b, set, &set->overall, true);
+    rc = doc_out_write(out, &b, "summary --format csv");
+    buf_free(&b);
+    return rc;
 }

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "doc_out.h"
 #include "summary_output.h"
 #include "utf8.h"
 
@@ -164,6 +165,10 @@ static void om_errors(struct buf *b, const struct group_set *set,
         buf_puts(&kind, "kind=\"");
         om_value(&kind, g->errors[i].kind);
         buf_puts(&kind, "\"");
+        if (buf_error(&kind) != BUF_OK) {
+            buf_set_error(b, buf_error(&kind)); /* b lacks this row */
+            break;
+        }
         buf_puts(b, "tokentrace_errors_total");
         om_labels(b, set, g, kind.data);
         buf_printf(b, " %llu\n", (unsigned long long)g->errors[i].n);
@@ -213,8 +218,9 @@ int summary_write_openmetrics(FILE *out, const struct group_set *set)
     struct run_totals t;
     struct buf b;
     char fam[96];
+    int rc;
     summary_totals(set, &t);
-    buf_init(&b, 0);
+    doc_out_init(&b);
     for (int m = 0; m < M_COUNT; m++) {
         if (set->overall.sum[m].n == 0)
             continue;
@@ -247,7 +253,7 @@ int summary_write_openmetrics(FILE *out, const struct group_set *set)
               "Requests meeting every --slo threshold per second.",
               t.goodput_per_s);
     buf_puts(&b, "# EOF\n");
-    fwrite(b.data ? b.data : "", 1, b.len, out);
+    rc = doc_out_write(out, &b, "summary --format openmetrics");
     buf_free(&b);
-    return ferror(out) ? -1 : 0;
+    return rc;
 }

@@ -6,6 +6,7 @@
 
 #include "buf.h"
 #include "clock.h"
+#include "doc_out.h"
 #include "json_writer.h"
 #include "printable.h"
 #include "text_out.h"
@@ -14,12 +15,12 @@
 /* Widest model / class cell of the table. */
 #define TREND_MAX_WIDTH 40
 
-static int write_buf(FILE *out, struct buf *b)
+/* Writes b whole, or nothing and says why (doc_out); frees b. */
+static int write_buf(FILE *out, struct buf *b, const char *what)
 {
-    if (b->len)
-        fwrite(b->data, 1, b->len, out);
+    int rc = doc_out_write(out, b, what);
     buf_free(b);
-    return ferror(out) ? -1 : 0;
+    return rc;
 }
 
 /* "N interrupted ..." when the runs were stopped while requests streamed:
@@ -76,7 +77,7 @@ int trend_write_table(FILE *out, const struct trend_set *set)
     struct buf b;
     int wm = 5, wc = 5;
     char c[6][24];
-    buf_init(&b, 0);
+    doc_out_init(&b);
     buf_printf(
         &b,
         "trend by %s of each request's start; %zu trace%s by recording time:\n",
@@ -126,14 +127,14 @@ int trend_write_table(FILE *out, const struct trend_set *set)
     buf_puts(&b,
              "\ntimes in ms; n = requests that succeeded (warmup excluded)\n");
     interrupted_line(&b, set, "");
-    return write_buf(out, &b);
+    return write_buf(out, &b, "trend");
 }
 
 int trend_write_markdown(FILE *out, const struct trend_set *set)
 {
     struct buf b;
     char c[6][24];
-    buf_init(&b, 0);
+    doc_out_init(&b);
     buf_printf(
         &b, "## tokentrace trend by %s\n\n%zu trace%s by recording time:\n\n",
         period_name(set), set->n_traces, set->n_traces == 1 ? "" : "s");
@@ -167,13 +168,13 @@ int trend_write_markdown(FILE *out, const struct trend_set *set)
                    c[3], c[4], c[5]);
     }
     interrupted_line(&b, set, "\n");
-    return write_buf(out, &b);
+    return write_buf(out, &b, "trend --format markdown");
 }
 
 int trend_write_csv(FILE *out, const struct trend_set *set)
 {
     struct buf b;
-    buf_init(&b, 0);
+    doc_out_init(&b);
     buf_puts(&b, "period,model,class,traces,requests,ok,failed");
     for (int k = 0; k < TR_COUNT; k++) {
         const char *key = trend_metrics[k].key;
@@ -203,14 +204,14 @@ int trend_write_csv(FILE *out, const struct trend_set *set)
         csv_put_field(&b, r->api);
         buf_printf(&b, ",%llu\n", (unsigned long long)r->interrupted);
     }
-    return write_buf(out, &b);
+    return write_buf(out, &b, "trend --format csv");
 }
 
 int trend_write_json(FILE *out, const struct trend_set *set)
 {
     struct buf b;
     char when[40];
-    buf_init(&b, 0);
+    doc_out_init(&b);
     buf_printf(&b,
                "{\"tool\":\"tokentrace\",\"schema\":1,\"command\":\"trend\","
                "\"by\":\"%s\",\"traces\":[",
@@ -258,5 +259,5 @@ int trend_write_json(FILE *out, const struct trend_set *set)
         buf_puts(&b, "}");
     }
     buf_puts(&b, "]}\n");
-    return write_buf(out, &b);
+    return write_buf(out, &b, "trend --format json");
 }
