@@ -1,11 +1,15 @@
 /* trace_reader: reads tokentrace records from a file or stdin, streaming
- * through a bounded window, treating every byte as hostile. */
+ * through a bounded window, treating every byte as hostile, and says where
+ * a damaged one failed ("<file>: byte N: ..."). */
 #include "trace.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 #include "crc32c.h"
@@ -15,6 +19,86 @@
 #include "trace_reader_internal.h"
 
 #define MAX_NODES ((size_t)1 << 20) /* decoded nodes in one record */
+
+/* The window over the input and the error messages
+ * (trace_reader_internal.h). */
+
+#define READ_STEP ((size_t)256 << 10)
+
+int trace_reader_fill_more(struct trace_reader *r)
+{
+    ssize_t n;
+    size_t drop = r->pos;
+    /* keep a small previous record for trace_reader_resync */
+    if (r->prev_size && r->prev_size <= RESYNC_LOOKBACK &&
+        r->prev_off >= r->base && r->prev_off - r->base < drop)
+        drop = (size_t)(r->prev_off - r->base);
+    if (drop > 0) {
+        memmove(r->buf, r->buf + drop, r->fill - drop);
+        r->base += drop;
+        r->fill -= drop;
+        r->pos -= drop;
+    }
+    if (r->cap - r->fill < READ_STEP) {
+        size_t ncap = r->cap ? r->cap * 2 : READ_STEP * 2;
+        uint8_t *p;
+        while (ncap - r->fill < READ_STEP)
+            ncap *= 2;
+        p = realloc(r->buf, ncap);
+        if (!p)
+            return TRACE_E_NOMEM;
+        r->buf = p;
+        r->cap = ncap;
+    }
+    n = trace_input_read(r->in, r->buf + r->fill, r->cap - r->fill);
+    if (n == -2)
+        return TRACE_E_MALFORMED;
+    if (n < 0)
+        return errno == ENOMEM ? TRACE_E_NOMEM : TRACE_E_IO;
+    if (n == 0)
+        r->eof = true;
+    r->fill += (size_t)n;
+    return TRACE_OK;
+}
+
+int trace_reader_fail(struct trace_reader *r, int err, uint64_t offset,
+                      const char *fmt, ...)
+{
+    char detail[300];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(detail, sizeof(detail), fmt, ap);
+    va_end(ap);
+    r->error_offset = offset;
+    r->error_code = err;
+    /* a compressed trace's offsets count the decompressed bytes */
+    snprintf(r->error, sizeof(r->error), "%s: byte %llu%s: %s", r->name,
+             (unsigned long long)offset,
+             trace_input_compressed(r->in) ? " (decompressed)" : "", detail);
+    return -err;
+}
+
+/* Fails with the error of trace_reader_fill_more's err (returns -err). */
+static int trace_reader_fail_fill(struct trace_reader *r, int err)
+{
+    if (err == TRACE_E_MALFORMED)
+        return trace_reader_fail(r, err, r->base + r->fill, "%s",
+                                 trace_input_error(r->in));
+    return trace_reader_fail(r, err, r->base + r->fill, "%s: %s",
+                             trace_strerror(err), strerror(errno));
+}
+
+/* " inside the zstd frame at file byte N" when the input ended in one, else
+ * "": written to out (size bytes), which is returned. */
+static const char *trace_reader_cut_frame(const struct trace_reader *r,
+                                          char *out, size_t size)
+{
+    out[0] = '\0';
+    if (trace_input_cut(r->in))
+        snprintf(out, size, " inside the zstd frame at file byte %llu",
+                 (unsigned long long)trace_input_frame_offset(r->in));
+    return out;
+}
 
 int trace_reader_open(const char *path, struct trace_reader **out)
 {

@@ -58,28 +58,19 @@ struct trace_reader {
     char note[512];    /* what the last resynchronization skipped */
 };
 
-/* trace_reader_scratch.c: per-record strings and arrays. */
+/* trace_reader_records.c: per-record strings and arrays (the scratch). */
 
-/* Returns size bytes (8-aligned) that stay put until the next reset, or
- * NULL when out of memory. */
-void *trace_reader_scratch_alloc(struct trace_reader *r, size_t size);
 /* Frees every block. */
 void trace_reader_scratch_free(struct trace_reader *r);
 
-/* trace_reader_damage.c: the error messages. */
+/* trace_reader.c: the error messages. */
 
 /* Records the error message "<file>: byte N: <what>" and returns -err. */
 int trace_reader_fail(struct trace_reader *r, int err, uint64_t offset,
                       const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
-/* Fails with the error of trace_reader_fill_more's err (returns -err). */
-int trace_reader_fail_fill(struct trace_reader *r, int err);
-/* " inside the zstd frame at file byte N" when the input ended in one, else
- * "": written to out (size bytes), which is returned. */
-const char *trace_reader_cut_frame(const struct trace_reader *r, char *out,
-                                   size_t size);
 
-/* trace_reader_window.c: the bounded window over the input. */
+/* trace_reader.c: the bounded window over the input. */
 
 /* Makes room for and reads at least some more bytes; sets eof at the end.
  * Returns TRACE_OK, TRACE_E_IO / TRACE_E_NOMEM, or TRACE_E_MALFORMED for

@@ -1,9 +1,44 @@
 /* trace_reader_records: the decoders per record kind, from a decoded tree
- * to struct trace_record (missing keys get their documented defaults). */
+ * to struct trace_record (missing keys get their documented defaults), and
+ * the scratch their strings and arrays live in: a bump allocator whose
+ * blocks never move and are reset per record. */
 #include "trace_reader_internal.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+
+#define SCRATCH_BLOCK ((size_t)64 << 10)
+
+/* Returns size bytes (8-aligned) that stay put until the next reset, or
+ * NULL when out of memory. */
+static void *trace_reader_scratch_alloc(struct trace_reader *r, size_t size)
+{
+    struct scratch_block *b = r->scratch;
+    size = (size + 7) & ~(size_t)7;
+    if (!b || b->cap - b->used < size) {
+        size_t cap = size > SCRATCH_BLOCK ? size : SCRATCH_BLOCK;
+        struct scratch_block *nb = malloc(sizeof(*nb) + cap);
+        if (!nb)
+            return NULL;
+        nb->next = b;
+        nb->used = 0;
+        nb->cap = cap;
+        r->scratch = b = nb;
+    }
+    b->used += size;
+    return b->data + b->used - size;
+}
+
+/* Frees every block (trace_reader_internal.h). */
+void trace_reader_scratch_free(struct trace_reader *r)
+{
+    while (r->scratch) {
+        struct scratch_block *n = r->scratch->next;
+        free(r->scratch);
+        r->scratch = n;
+    }
+}
 
 /* Copies a msgpack str/bin into a NUL-terminated scratch string; NULL for
  * nil, absent or other types. Without len (a name, label or message, used

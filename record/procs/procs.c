@@ -1,8 +1,10 @@
-/* procs: P local shards of the run as children of this process. */
+/* procs: P local shards of the run as children of this process, and their
+ * part files joined into one output. */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_ISSET */
 #include "procs.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -84,6 +86,61 @@ static int procs_child_cpu(uint32_t j)
         if (CPU_ISSET(cpu, &set) && seen++ == (int)(j % (uint32_t)allowed))
             return cpu;
     return -1;
+}
+
+/* Appends the file at path to fd. Returns 0 (a missing file is nothing to
+ * append), or -1 with errno. */
+static int append(int fd, const char *path)
+{
+    char buf[65536];
+    ssize_t n;
+    int in = open(path, O_RDONLY | O_CLOEXEC);
+    if (in < 0)
+        return errno == ENOENT ? 0 : -1;
+    while ((n = read(in, buf, sizeof buf)) != 0) {
+        ssize_t off = 0;
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            close(in);
+            return -1;
+        }
+        while (off < n) {
+            ssize_t w = write(fd, buf + off, (size_t)(n - off));
+            if (w < 0 && errno == EINTR)
+                continue;
+            if (w < 0) {
+                close(in);
+                return -1;
+            }
+            off += w;
+        }
+    }
+    close(in);
+    return 0;
+}
+
+/* Appends the part files parts[0..n) (each may be missing or empty) to
+ * out_name in order, then removes them. force: overwrite out_name, else
+ * it must not exist. Returns 0, or -1 with errno set (a part it could not
+ * read stays). */
+static int procs_join(const char *out_name, bool force, char *const *parts,
+                      size_t n)
+{
+    int fd =
+        open(out_name,
+             O_WRONLY | O_CREAT | O_CLOEXEC | (force ? O_TRUNC : O_EXCL), 0644);
+    int rc = 0;
+    if (fd < 0)
+        return -1;
+    for (size_t i = 0; i < n && rc == 0; i++)
+        rc = append(fd, parts[i]);
+    if (close(fd) != 0 && rc == 0)
+        rc = -1;
+    if (rc == 0)
+        for (size_t i = 0; i < n; i++)
+            unlink(parts[i]);
+    return rc;
 }
 
 int procs_run(const struct config *cfg, const char *out_name, int argc,

@@ -18,10 +18,4 @@
 int procs_run(const struct config *cfg, const char *out_name, int argc,
               char **argv);
 
-/* Appends the part files parts[0..n) (each may be missing or empty) to
- * out_name in order, then removes them. force: overwrite out_name, else
- * it must not exist. Returns 0, or -1 with errno set (a part it could not
- * read stays). */
-int procs_join(const char *out_name, bool force, char *const *parts, size_t n);
-
 #endif
