@@ -239,11 +239,12 @@ static void config_defaults(struct config *cfg, int argc, char **argv)
 int cli_parse(int argc, char **argv, struct config *cfg, char *err,
               size_t errlen)
 {
-    struct opt_table t = {cli_opts, sizeof cli_opts / sizeof cli_opts[0], cfg};
+    struct opt_table t = {cli_opts, sizeof cli_opts / sizeof cli_opts[0], NULL};
     struct opt_parser p = {
         .tables = &t, .n_tables = 1, .first = 1, .shown = cli_shown};
     int rc;
     config_defaults(cfg, argc, argv);
+    t.base = cfg;
     rc = opt_parse(&p, argc, argv, err, errlen);
     if (rc == OPT_ERROR)
         return CLI_E_USAGE;
