@@ -14,6 +14,34 @@ void buf_init(struct buf *b, size_t limit)
     b->len = 0;
     b->cap = 0;
     b->limit = limit ? limit : BUF_DEFAULT_LIMIT;
+    b->err = BUF_OK;
+}
+
+/* Keeps err as the sticky error when it is the first; returns it. */
+static int buf_fail(struct buf *b, int err)
+{
+    if (b->err == BUF_OK)
+        b->err = err;
+    return err;
+}
+
+int buf_error(const struct buf *b)
+{
+    return b->err;
+}
+
+const char *buf_strerror(int err)
+{
+    switch (err) {
+    case BUF_OK:
+        return "success";
+    case BUF_E_LIMIT:
+        return "output too large (buffer cap reached)";
+    case BUF_E_NOMEM:
+        return "out of memory";
+    default:
+        return "unknown buffer error";
+    }
 }
 
 static int buf_reserve(struct buf *b, size_t extra)
@@ -21,7 +49,7 @@ static int buf_reserve(struct buf *b, size_t extra)
     size_t need, ncap;
     char *p;
     if (extra > b->limit || b->len > b->limit - extra)
-        return BUF_E_LIMIT;
+        return buf_fail(b, BUF_E_LIMIT);
     need = b->len + extra + 1;
     if (need <= b->cap)
         return BUF_OK;
@@ -30,7 +58,7 @@ static int buf_reserve(struct buf *b, size_t extra)
         ncap *= 2;
     p = realloc(b->data, ncap);
     if (!p)
-        return BUF_E_NOMEM;
+        return buf_fail(b, BUF_E_NOMEM);
     b->data = p;
     b->cap = ncap;
     return BUF_OK;
@@ -77,7 +105,7 @@ int buf_printf(struct buf *b, const char *fmt, ...)
         va_end(ap);
         if (n < 0) {
             b->data[b->len] = '\0';
-            return BUF_E_NOMEM;
+            return buf_fail(b, BUF_E_NOMEM);
         }
         if ((size_t)n < room && (size_t)n <= b->limit - b->len) {
             b->len += (size_t)n;
@@ -89,7 +117,7 @@ int buf_printf(struct buf *b, const char *fmt, ...)
         n = vsnprintf(NULL, 0, fmt, ap);
         va_end(ap);
         if (n < 0)
-            return BUF_E_NOMEM;
+            return buf_fail(b, BUF_E_NOMEM);
     }
     err = buf_reserve(b, (size_t)n);
     if (err)
@@ -116,6 +144,7 @@ void buf_consume(struct buf *b, size_t n)
 void buf_reset(struct buf *b)
 {
     b->len = 0;
+    b->err = BUF_OK;
     if (b->data)
         b->data[0] = '\0';
 }
@@ -127,4 +156,5 @@ void buf_free(struct buf *b)
     free(b->data);
     b->data = NULL;
     b->len = b->cap = 0;
+    b->err = BUF_OK;
 }

@@ -1,4 +1,7 @@
-/* buf: a growable byte buffer with a hard cap. */
+/* buf: a growable byte buffer with a hard cap and a sticky error: the
+ * first append that failed (cap or memory) is remembered until buf_reset,
+ * so a writer that builds a whole document checks once, before writing,
+ * instead of after every append. */
 #ifndef TT_BUF_H
 #define TT_BUF_H
 
@@ -9,6 +12,7 @@ struct buf {
     size_t len;
     size_t cap;   /* allocated bytes */
     size_t limit; /* growth refused beyond this many bytes; 0 = 1 GiB */
+    int err;      /* the first failed append's BUF_E_*, else BUF_OK */
 };
 
 #define BUF_OK 0
@@ -19,7 +23,8 @@ struct buf {
 void buf_init(struct buf *b, size_t limit);
 
 /* Appends len bytes. Returns BUF_OK, BUF_E_LIMIT (nothing appended) or
- * BUF_E_NOMEM. Keeps data NUL-terminated. */
+ * BUF_E_NOMEM; an error is also kept as the buffer's sticky error (the
+ * first one only). Keeps data NUL-terminated. */
 int buf_append(struct buf *b, const void *p, size_t len);
 
 /* Appends a NUL-terminated string. Same returns as buf_append. */
@@ -35,10 +40,18 @@ int buf_extend(struct buf *b, size_t n, char **out);
 int buf_printf(struct buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* The sticky error: BUF_OK when every append since buf_init (or the last
+ * buf_reset) succeeded, else the first failure's BUF_E_LIMIT or
+ * BUF_E_NOMEM: the buffer then lacks text its writer meant to put in. */
+int buf_error(const struct buf *b);
+
+/* A description of a BUF_E_* code ("out of memory", ...), for messages. */
+const char *buf_strerror(int err);
+
 /* Drops the first n bytes (n <= len). */
 void buf_consume(struct buf *b, size_t n);
 
-/* Empties the buffer, keeping its memory. */
+/* Empties the buffer, keeping its memory, and clears the sticky error. */
 void buf_reset(struct buf *b);
 
 /* Frees the memory; the buffer is empty afterwards. NULL-safe. */

@@ -3,8 +3,9 @@
  * benchmark can run the general code on the same input and compare.
  *
  * Environment: TOKENTRACE_NO_FAST_PATH set to anything but "" or "0" turns
- * them off. The results are the same either way (tests/test_trace_fast.c,
- * tests/test_stream_scan.c and tests/analyze_fast_path.sh compare the two
+ * them off. The results are the same either way
+ * (tests/common/trace_fast_test.c, tests/common/stream_scan_test.c and
+ * tests/analyze/load/analyze_fast_path.sh compare the two
  * on every corpus input and on recorded streams); only the speed differs.
  */
 #ifndef TT_FAST_PATH_H

@@ -1,8 +1,11 @@
-/* lag_samples: a capped store of lateness samples and their percentiles. */
+/* lag_samples: a capped store of lateness samples and their percentiles
+ * (type 7, common/quantile.h). */
 #include "lag_samples.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+#include "quantile.h"
 
 void lag_samples_add(struct lag_samples *s, int64_t late)
 {
@@ -25,23 +28,6 @@ void lag_samples_add(struct lag_samples *s, int64_t late)
     s->v[s->n_kept++] = late;
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
-/* Type-7 percentile of sorted samples, rounded to ns. */
-static int64_t percentile(const int64_t *v, uint64_t n, double p)
-{
-    double k = (double)(n - 1) * p / 100.0;
-    uint64_t lo = (uint64_t)k;
-    double frac = k - (double)lo;
-    if (lo + 1 >= n)
-        return v[n - 1];
-    return v[lo] + (int64_t)(frac * (double)(v[lo + 1] - v[lo]) + 0.5);
-}
-
 void lag_samples_result(struct lag_samples *s, int64_t *p50, int64_t *p99,
                         int64_t *max, uint64_t *n)
 {
@@ -51,9 +37,9 @@ void lag_samples_result(struct lag_samples *s, int64_t *p50, int64_t *p99,
         *n = 0;
         return;
     }
-    qsort(s->v, s->n_kept, sizeof(*s->v), cmp_i64);
-    *p50 = percentile(s->v, s->n_kept, 50);
-    *p99 = percentile(s->v, s->n_kept, 99);
+    qsort(s->v, s->n_kept, sizeof(*s->v), quantile_cmp_i64);
+    *p50 = quantile_sorted_i64(s->v, s->n_kept, 50);
+    *p99 = quantile_sorted_i64(s->v, s->n_kept, 99);
     *max = s->max_ns;
 }
 
@@ -67,9 +53,9 @@ void lag_samples_since(const struct lag_samples *s, uint64_t mark, int64_t *p50,
     if (!v)
         return;
     memcpy(v, s->v + mark, k * sizeof *v);
-    qsort(v, k, sizeof *v, cmp_i64);
-    *p50 = percentile(v, k, 50);
-    *p99 = percentile(v, k, 99);
+    qsort(v, k, sizeof *v, quantile_cmp_i64);
+    *p50 = quantile_sorted_i64(v, k, 50);
+    *p99 = quantile_sorted_i64(v, k, 99);
     *max = v[k - 1];
     *n = k;
     free(v);

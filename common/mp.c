@@ -83,40 +83,45 @@ struct head {
     int8_t ext_type;
 };
 
-static int read_head(const uint8_t *p, size_t len, struct head *h)
+/* The one-byte forms (positive and negative fixint, fixmap, fixarray,
+ * fixstr): true when c is one, with *h filled; false, *h untouched,
+ * for a marker byte (0xc0 to 0xdf). */
+static bool read_fix(uint8_t c, struct head *h)
 {
-    uint8_t c;
-    int lenbytes = 0;
-    memset(h, 0, sizeof(*h));
-    if (len < 1)
-        return MP_MORE;
-    c = p[0];
-    h->hdr = 1;
     if (c <= 0x7f) {
         h->type = MP_UINT;
         h->raw = c;
-        return MP_OK;
+        return true;
     }
     if (c >= 0xe0) {
         h->type = MP_INT;
         h->raw = (uint64_t)(int64_t)(int8_t)c;
-        return MP_OK;
+        return true;
     }
     if ((c & 0xf0) == 0x80) {
         h->type = MP_MAP;
         h->len = c & 0x0f;
-        return MP_OK;
+        return true;
     }
     if ((c & 0xf0) == 0x90) {
         h->type = MP_ARRAY;
         h->len = c & 0x0f;
-        return MP_OK;
+        return true;
     }
     if ((c & 0xe0) == 0xa0) {
         h->type = MP_STR;
         h->len = c & 0x1f;
-        return MP_OK;
+        return true;
     }
+    return false;
+}
+
+/* What the marker byte c (0xc0 to 0xdf) announces: the type, and how many
+ * bytes of length (*lenbytes) or of scalar payload (h->raw_bytes) follow,
+ * or the header size of a fixext. Returns MP_OK, or MP_BAD for 0xc1
+ * (never used). */
+static int read_marker(uint8_t c, struct head *h, int *lenbytes)
+{
     switch (c) {
     case 0xc0:
         h->type = MP_NIL;
@@ -131,27 +136,27 @@ static int read_head(const uint8_t *p, size_t len, struct head *h)
         return MP_OK;
     case 0xc4:
         h->type = MP_BIN;
-        lenbytes = 1;
+        *lenbytes = 1;
         break;
     case 0xc5:
         h->type = MP_BIN;
-        lenbytes = 2;
+        *lenbytes = 2;
         break;
     case 0xc6:
         h->type = MP_BIN;
-        lenbytes = 4;
+        *lenbytes = 4;
         break;
     case 0xc7:
         h->type = MP_EXT;
-        lenbytes = 1;
+        *lenbytes = 1;
         break;
     case 0xc8:
         h->type = MP_EXT;
-        lenbytes = 2;
+        *lenbytes = 2;
         break;
     case 0xc9:
         h->type = MP_EXT;
-        lenbytes = 4;
+        *lenbytes = 4;
         break;
     case 0xca:
         h->type = MP_FLOAT;
@@ -224,35 +229,44 @@ static int read_head(const uint8_t *p, size_t len, struct head *h)
         break;
     case 0xd9:
         h->type = MP_STR;
-        lenbytes = 1;
+        *lenbytes = 1;
         break;
     case 0xda:
         h->type = MP_STR;
-        lenbytes = 2;
+        *lenbytes = 2;
         break;
     case 0xdb:
         h->type = MP_STR;
-        lenbytes = 4;
+        *lenbytes = 4;
         break;
     case 0xdc:
         h->type = MP_ARRAY;
-        lenbytes = 2;
+        *lenbytes = 2;
         break;
     case 0xdd:
         h->type = MP_ARRAY;
-        lenbytes = 4;
+        *lenbytes = 4;
         break;
     case 0xde:
         h->type = MP_MAP;
-        lenbytes = 2;
+        *lenbytes = 2;
         break;
     case 0xdf:
         h->type = MP_MAP;
-        lenbytes = 4;
+        *lenbytes = 4;
         break;
     default:
         return MP_BAD; /* 0xc1 is never used */
     }
+    return MP_OK;
+}
+
+/* Reads what follows a marker byte of the len bytes at p: the length
+ * (lenbytes of it) or the scalar payload, and the ext type byte, into
+ * *h. Returns MP_OK or MP_MORE when the header is cut short. */
+static int read_sized(const uint8_t *p, size_t len, int lenbytes,
+                      struct head *h)
+{
     if (lenbytes) {
         if (len < 1 + (size_t)lenbytes)
             return MP_MORE;
@@ -277,6 +291,25 @@ static int read_head(const uint8_t *p, size_t len, struct head *h)
     if (h->type == MP_EXT)
         h->ext_type = (int8_t)p[h->hdr - 1];
     return MP_OK;
+}
+
+/* Reads the header of the value whose first byte is at p (len bytes
+ * there) into *h. Returns MP_OK, MP_MORE when len is too short for the
+ * header, or MP_BAD for a byte that starts no value. */
+static int read_head(const uint8_t *p, size_t len, struct head *h)
+{
+    uint8_t c;
+    int lenbytes = 0;
+    memset(h, 0, sizeof(*h));
+    if (len < 1)
+        return MP_MORE;
+    c = p[0];
+    h->hdr = 1;
+    if (read_fix(c, h))
+        return MP_OK;
+    if (read_marker(c, h, &lenbytes) != MP_OK)
+        return MP_BAD;
+    return read_sized(p, len, lenbytes, h);
 }
 
 static bool is_container(enum mp_type t)

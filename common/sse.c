@@ -47,7 +47,7 @@ void sse_parser_reset(struct sse_parser *p)
     p->skip_lf = false;
     p->discarding = false;
     p->poisoned = false;
-    p->events = p->comments = p->oversized = p->dropped = 0;
+    p->events = p->comments = p->data_lines = p->oversized = p->dropped = 0;
     p->incomplete = 0;
 }
 
@@ -144,6 +144,7 @@ static int sse_field(struct sse_parser *p, const char *name, size_t nlen,
     size_t cap = p->max_event_bytes;
     if (nlen == 4 && memcmp(name, "data", 4) == 0) {
         size_t data_len = sse_data_len(p);
+        p->data_lines++;
         if (vlen + 1 > cap || data_len + p->type.len > cap - vlen - 1)
             return sse_oversized(p);
         if (borrow && data_len == 0) {

@@ -83,6 +83,7 @@ struct sse_parser {
     /* Counters, for the caller's diagnostics. */
     uint64_t events;     /* events dispatched */
     uint64_t comments;   /* comment lines seen */
+    uint64_t data_lines; /* data: lines seen (a body framed as SSE has one) */
     uint64_t oversized;  /* oversized lines/events reported */
     uint64_t dropped;    /* events dropped (oversized or out of memory) */
     uint64_t incomplete; /* unfinished events dropped at end of stream */

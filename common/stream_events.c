@@ -17,13 +17,14 @@ static void stream_clear(struct stream_state *s, enum api_kind api)
     struct sse_parser sse = s->sse;
     struct stream_token *tokens = s->tokens;
     size_t cap = s->tokens_cap, max = s->max_token_events;
-    bool slow_json = s->slow_json;
+    bool slow_json = s->slow_json, keep_tokens = s->keep_tokens;
     memset(s, 0, sizeof(*s));
     s->sse = sse;
     s->tokens = tokens;
     s->tokens_cap = cap;
     s->max_token_events = max;
     s->slow_json = slow_json;
+    s->keep_tokens = keep_tokens;
     s->api = api;
     s->first_token_ns = s->first_content_ns = s->last_token_ns = -1;
     s->usage_output_tokens = s->usage_input_tokens = -1;
@@ -45,6 +46,7 @@ void stream_state_init(struct stream_state *s, enum api_kind api,
     sse_parser_init(&s->sse, max_event_bytes);
     s->max_token_events = STREAM_MAX_TOKEN_EVENTS;
     s->slow_json = fast_path_disabled();
+    s->keep_tokens = true;
     stream_clear(s, api);
 }
 
@@ -141,7 +143,7 @@ static void stream_token_event(struct stream_state *s, int64_t t_ns,
     s->text_bytes += sum->bytes;
     s->text_chars += sum->chars;
     s->reasoning_bytes += sum->reasoning_bytes;
-    if (s->err)
+    if (s->err || !s->keep_tokens)
         return;
     if (s->n_tokens >= s->max_token_events) {
         s->err = STREAM_E_TOO_MANY_TOKENS;

@@ -67,17 +67,23 @@ struct stream_state {
     /* Parse every event with cJSON, never with the fast scan
      * (common/stream_scan.h). Set by init from TOKENTRACE_NO_FAST_PATH;
      * the caller may change it; kept by reset. The facts are the same
-     * either way: tests/test_stream_scan.c compares the two. */
+     * either way: tests/common/stream_scan_test.c compares them. */
     bool slow_json;
+    /* Store every token event in tokens (true from init; kept by reset).
+     * false: they are only counted (token_events, first/last times, bytes),
+     * for a caller that needs the stream's facts but not its token array
+     * (the recorder's receive path, common to record/net/stream_rx.h). */
+    bool keep_tokens;
 
-    /* Token events, in arrival order. */
+    /* Token events, in arrival order (none kept without keep_tokens). */
     struct stream_token *tokens;
     size_t n_tokens;
     size_t tokens_cap;        /* allocated entries */
     int64_t first_token_ns;   /* first token event (content or reasoning) */
     int64_t first_content_ns; /* first token event with non-reasoning text */
     int64_t last_token_ns;
-    uint64_t token_events;     /* == n_tokens unless the cap was hit */
+    uint64_t token_events;     /* == n_tokens unless the cap was hit or
+                                  keep_tokens is off */
     uint64_t reasoning_events; /* token events with only reasoning text */
     uint64_t text_bytes;       /* generated text, UTF-8 bytes */
     uint64_t text_chars;       /* generated text, UTF-8 code points */

@@ -12,8 +12,8 @@
  * the top and no top "object" member that is "error" or escaped, no escape in a
  * member name, in a "type" or in a finish/stop reason, and every usage count it
  * reads a plain integer of at most 15 digits. Anything else declines.
- * tests/test_stream_scan.c runs both paths over every corpus input and
- * compares.
+ * tests/common/stream_scan_test.c runs both paths over every corpus input
+ * and compares.
  */
 #ifndef TT_STREAM_SCAN_H
 #define TT_STREAM_SCAN_H

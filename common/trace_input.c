@@ -25,7 +25,6 @@ struct trace_input {
     bool any_frame;
     bool cut;
     uint64_t frame_off;
-    uint64_t frames;
     uint64_t plain_run; /* bytes handed out plain since the last frame */
     bool plain;         /* inside plain bytes: a frame starts only where the
                            reader finds one at a record's start (unread) */
@@ -114,7 +113,6 @@ static ssize_t read_frame(struct trace_input *in, uint8_t *dst, size_t cap)
         if (ret == 0) {
             in->in_frame = false;
             in->plain = false; /* another frame may follow at once */
-            in->frames++;
         }
         if (ob.pos > 0 || !in->in_frame) {
             if (ob.pos > 0)
@@ -209,11 +207,6 @@ bool trace_input_cut(const struct trace_input *in)
 uint64_t trace_input_frame_offset(const struct trace_input *in)
 {
     return in->frame_off;
-}
-
-uint64_t trace_input_frames(const struct trace_input *in)
-{
-    return in->frames;
 }
 
 void trace_input_want_sha256(struct trace_input *in)

@@ -40,9 +40,6 @@ bool trace_input_cut(const struct trace_input *in);
 /* File offset where the current (or last) zstd frame starts. */
 uint64_t trace_input_frame_offset(const struct trace_input *in);
 
-/* Frames read whole so far. */
-uint64_t trace_input_frames(const struct trace_input *in);
-
 /* Hashes every byte from now on (SHA-256 costs about 7 ns a byte, so
  * only when asked). Call before the first read. */
 void trace_input_want_sha256(struct trace_input *in);

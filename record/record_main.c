@@ -17,11 +17,10 @@
 #include "cline_print.h"
 #include "cline_settings.h"
 #include "clock.h"
+#include "http_proxy.h"
 #include "log.h"
 #include "procs.h"
-#include "proxy_env.h"
 #include "run.h"
-#include "run_start.h"
 #include "sanitize.h"
 #include "self_test.h"
 #include "trace.h"
@@ -348,8 +347,8 @@ static int prepare_and_record(struct config *cfg)
     struct run_setup s;
     struct length_fit fits[CLI_MAX_MODELS];
     cJSON *extra = NULL;
-    char err[512], trace_id[9], out_buf[128], note[PROXY_URL_MAX + 64];
-    struct proxy_choice proxy;
+    char err[512], trace_id[9], out_buf[128], note[HTTP_PROXY_URL_MAX + 64];
+    struct http_proxy_choice proxy;
     const char *out_name = cfg->output;
     int rc, ret;
 
@@ -403,7 +402,7 @@ static int prepare_and_record(struct config *cfg)
         return usage_error("-o -: stdout is a terminal; redirect it to a "
                            "file or a pipe, or use -o FILE");
     }
-    if (proxy_env_choose(bu.url, cfg->no_proxy, proxy_env_process, &proxy)) {
+    if (http_proxy_choose(bu.url, cfg->no_proxy, http_proxy_process, &proxy)) {
         cJSON_Delete(extra);
         api_key_free(&key);
         workload_free(&wl);
@@ -463,7 +462,7 @@ static int prepare_and_record(struct config *cfg)
                  strcmp(out_name, "-") == 0 ? "stdout" : out_name, bu.shown_url,
                  cfg->n_models, cfg->n_models == 1 ? "" : "s", trace_id);
         if (proxy.from[0])
-            log_note("%s", proxy_env_describe(&proxy, note, sizeof note));
+            log_note("%s", http_proxy_describe(&proxy, note, sizeof note));
         print_scale_out(cfg);
         print_origins(cfg, &key);
         ret = record(cfg, &s, out_name);

@@ -46,12 +46,6 @@ static long knee_of(const size_t *order, size_t n, const bool *pass, bool *all)
     return k;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* The rows a stage's numbers use, as indices into s->rows (caller frees);
  * their count in *n. NULL out of memory. */
 static size_t *used_rows(const struct cap_set *s, const struct cap_stage *st,
@@ -79,21 +73,21 @@ static int bootstrap(struct cap_set *s, const size_t *order, size_t n,
     bool *pass = calloc(s->n_stages ? s->n_stages : 1, sizeof *pass);
     size_t **rows = calloc(n ? n : 1, sizeof *rows);
     size_t *counts = calloc(n ? n : 1, sizeof *counts);
-    struct stats_rng rng;
+    struct rng_xoshiro rng;
     int rc = STATS_E_NOMEM;
     if (!loads || !att || !pass || !rows || !counts)
         goto out;
     for (j = 0; j < n; j++)
         if (!(rows[j] = used_rows(s, &s->stages[order[j]], &counts[j])))
             goto out;
-    stats_rng_seed(&rng, s->opt.seed);
+    rng_xoshiro_seed(&rng, s->opt.seed);
     for (b = 0; b < B; b++) {
         bool all;
         long k;
         for (j = 0; j < n; j++) {
             size_t met = 0, d;
             for (d = 0; d < counts[j]; d++)
-                met += s->rows[rows[j][stats_rng_below(&rng, counts[j])]].met;
+                met += s->rows[rows[j][rng_xoshiro_below(&rng, counts[j])]].met;
             double a = counts[j] ? (double)met / (double)counts[j] : 0;
             pass[order[j]] = counts[j] && a >= s->opt.attain;
             if ((long)j == knee)
@@ -102,12 +96,12 @@ static int bootstrap(struct cap_set *s, const size_t *order, size_t n,
         k = knee_of(order, n, pass, &all);
         loads[b] = k < 0 ? 0 : s->stages[order[k]].load;
     }
-    qsort(loads, B, sizeof *loads, cmp_double);
-    qsort(att, B, sizeof *att, cmp_double);
-    s->knee_lo = stats_percentile_sorted(loads, B, 2.5);
-    s->knee_hi = stats_percentile_sorted(loads, B, 97.5);
-    s->attain_lo = stats_percentile_sorted(att, B, 2.5);
-    s->attain_hi = stats_percentile_sorted(att, B, 97.5);
+    qsort(loads, B, sizeof *loads, quantile_cmp_double);
+    qsort(att, B, sizeof *att, quantile_cmp_double);
+    s->knee_lo = quantile_sorted(loads, B, 2.5);
+    s->knee_hi = quantile_sorted(loads, B, 97.5);
+    s->attain_lo = quantile_sorted(att, B, 2.5);
+    s->attain_hi = quantile_sorted(att, B, 97.5);
     rc = STATS_OK;
 out:
     for (j = 0; rows && j < n; j++)

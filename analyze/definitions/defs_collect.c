@@ -6,17 +6,14 @@
 
 #include "definitions.h"
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* GuideLLM's percentiles: the values become a PDF over their distinct
  * values (each value's share of the count), its running sum the CDF, and
  * the p-th percentile the first value whose CDF reaches p (numpy
  * searchsorted, side "left"), summed in the same order as it does. The
- * mean is the PDF's weighted sum. v is sorted, n > 0, no NaN. */
+ * mean is the PDF's weighted sum. v is sorted, n > 0, no NaN. Not the
+ * house's type 7 on purpose: `summary --as guidellm` reproduces GuideLLM's
+ * numbers, so its own method stays (the other tools use numpy's default,
+ * which is common/quantile's type 7). */
 static void inverted_cdf(const double *v, size_t n, struct defs_summary *out)
 {
     static const double ps[3] = {0.5, 0.9, 0.99};
@@ -52,7 +49,7 @@ void defs_summarize(double *v, size_t n, enum defs_percentile method,
     out->mean = out->p50 = out->p90 = out->p99 = NAN;
     if (m == 0)
         return;
-    qsort(v, m, sizeof(*v), cmp_double);
+    qsort(v, m, sizeof(*v), quantile_cmp_double);
     if (method == DEFS_PCT_INVERTED_CDF) {
         inverted_cdf(v, m, out);
         return;
@@ -60,9 +57,9 @@ void defs_summarize(double *v, size_t n, enum defs_percentile method,
     for (size_t i = 0; i < m; i++)
         sum += v[i];
     out->mean = sum / (double)m;
-    out->p50 = stats_percentile_sorted(v, m, 50);
-    out->p90 = stats_percentile_sorted(v, m, 90);
-    out->p99 = stats_percentile_sorted(v, m, 99);
+    out->p50 = quantile_sorted(v, m, 50);
+    out->p90 = quantile_sorted(v, m, 90);
+    out->p99 = quantile_sorted(v, m, 99);
 }
 
 /* The shape of the request that explains most differences. */

@@ -331,7 +331,9 @@ const char *const finish_kind_names[FINISH_COUNT] = {
     [FINISH_ERROR] = "error",
 };
 
-enum finish_kind finish_kind_of(bool ok, const char *r)
+/* The category of a request's end: FINISH_ERROR when it failed, else of
+ * its finish reason (NULL: FINISH_NONE). */
+static enum finish_kind finish_kind_of(bool ok, const char *r)
 {
     static const struct {
         const char *reason;

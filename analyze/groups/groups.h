@@ -96,10 +96,6 @@ enum finish_kind {
 /* The names of enum finish_kind ("stop", "length", ...). */
 extern const char *const finish_kind_names[FINISH_COUNT];
 
-/* The category of a request's end: FINISH_ERROR when it failed, else of
- * its finish reason (NULL: FINISH_NONE). */
-enum finish_kind finish_kind_of(bool ok, const char *finish_reason);
-
 struct error_count {
     char *kind;
     uint64_t n;

@@ -160,12 +160,6 @@ static double gaps_ms(const int64_t *t, size_t n, double *out)
     return max;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static void swap(double *v, size_t i, size_t j)
 {
     double x = v[i];
@@ -186,7 +180,7 @@ static void select_kth(double *v, size_t n, size_t k)
         size_t mid = lo + (hi - lo) / 2, lt = lo, i = lo, gt = hi;
         double a = v[lo], b = v[mid], c = v[hi - 1], pivot;
         if (budget-- == 0) {
-            qsort(v + lo, hi - lo, sizeof(*v), cmp_double);
+            qsort(v + lo, hi - lo, sizeof(*v), quantile_cmp_double);
             return;
         }
         pivot = a < b ? (b < c ? b : (a < c ? c : a))
@@ -206,13 +200,13 @@ static void select_kth(double *v, size_t n, size_t k)
         else
             return; /* v[k] is the pivot */
     }
-    qsort(v + lo, hi - lo, sizeof(*v), cmp_double);
+    qsort(v + lo, hi - lo, sizeof(*v), quantile_cmp_double);
 }
 
 /* The type-7 median of n > 0 values (no NaN), reordering v: the same bits
  * as stats_summarize's p50, found in O(n) instead of a sort. The two
  * middle values are found by selection and interpolated by
- * stats_percentile_sorted itself (k = (n - 1) / 2 has a fraction of 0 or
+ * quantile_sorted itself (k = (n - 1) / 2 has a fraction of 0 or
  * exactly 0.5, which is p 0 or 50 of the pair). */
 static double median(double *v, size_t n)
 {
@@ -226,7 +220,7 @@ static double median(double *v, size_t n)
     for (size_t i = lo + 2; i < n; i++)
         if (v[i] < pair[1])
             pair[1] = v[i];
-    return stats_percentile_sorted(pair, 2, k > (double)lo ? 50 : 0);
+    return quantile_sorted(pair, 2, k > (double)lo ? 50 : 0);
 }
 
 /* Token times for every request, and ITL with its median and largest gap

@@ -1,10 +1,12 @@
-/* stats: percentiles, summaries, a capped double vector, seeded bootstrap. */
+/* stats: summaries (type-7 percentiles, common/quantile.h), a capped double
+ * vector, seeded bootstrap. */
 #include "stats.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "quantile.h"
 #include "rng.h"
 
 const char *stats_strerror(int err)
@@ -21,33 +23,6 @@ const char *stats_strerror(int err)
     default:
         return "unknown stats error";
     }
-}
-
-/* numpy's _lerp: a + (b - a) * t, computed from the nearer end so that
- * t = 1 gives b exactly (matches numpy bit for bit). */
-static double stats_lerp(double a, double b, double t)
-{
-    double d = b - a;
-    return t >= 0.5 ? b - d * (1.0 - t) : a + d * t;
-}
-
-double stats_percentile_sorted(const double *sorted, size_t n, double p)
-{
-    double k, frac;
-    size_t lo;
-    if (n == 0)
-        return NAN;
-    if (!(p > 0)) /* also NaN p */
-        p = 0;
-    if (p > 100)
-        p = 100;
-    /* numpy divides p by 100 first; the same order gives the same bits. */
-    k = (p / 100.0) * (double)(n - 1);
-    lo = (size_t)floor(k);
-    if (lo >= n - 1)
-        return sorted[n - 1];
-    frac = k - (double)lo;
-    return stats_lerp(sorted[lo], sorted[lo + 1], frac);
 }
 
 /* Sorts v[0..n) by insertion: quick for the short runs introsort leaves. */
@@ -198,11 +173,11 @@ int stats_summarize(double *v, size_t n, struct stats_summary *out)
     out->stddev = m > 1 ? sqrt(ss / (double)(m - 1)) : 0.0;
     out->min = v[0];
     out->max = v[m - 1];
-    out->p50 = stats_percentile_sorted(v, m, 50);
-    out->p90 = stats_percentile_sorted(v, m, 90);
-    out->p95 = stats_percentile_sorted(v, m, 95);
-    out->p99 = stats_percentile_sorted(v, m, 99);
-    out->p999 = stats_percentile_sorted(v, m, 99.9);
+    out->p50 = quantile_sorted(v, m, 50);
+    out->p90 = quantile_sorted(v, m, 90);
+    out->p95 = quantile_sorted(v, m, 95);
+    out->p99 = quantile_sorted(v, m, 99);
+    out->p999 = quantile_sorted(v, m, 99.9);
     return STATS_OK;
 }
 
@@ -246,60 +221,6 @@ void stats_vec_free(struct stats_vec *sv)
     sv->n = sv->cap = 0;
 }
 
-void stats_rng_seed(struct stats_rng *r, uint64_t seed)
-{
-    int i;
-    /* splitmix64 expands one seed into well-mixed state words */
-    for (i = 0; i < 4; i++)
-        r->s[i] = rng_next(&seed);
-}
-
-static uint64_t stats_rotl(uint64_t x, int k)
-{
-    return (x << k) | (x >> (64 - k));
-}
-
-uint64_t stats_rng_next(struct stats_rng *r)
-{
-    uint64_t *s = r->s;
-    uint64_t result = stats_rotl(s[1] * 5, 7) * 9;
-    uint64_t t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = stats_rotl(s[3], 45);
-    return result;
-}
-
-/* High 64 bits of the 128-bit product a * b, in portable C. */
-static uint64_t stats_mulhi64(uint64_t a, uint64_t b)
-{
-    uint64_t a_lo = a & 0xffffffffu, a_hi = a >> 32;
-    uint64_t b_lo = b & 0xffffffffu, b_hi = b >> 32;
-    uint64_t ll = a_lo * b_lo, lh = a_lo * b_hi, hl = a_hi * b_lo;
-    uint64_t hh = a_hi * b_hi;
-    uint64_t mid = (ll >> 32) + (lh & 0xffffffffu) + (hl & 0xffffffffu);
-    return hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
-}
-
-uint64_t stats_rng_below(struct stats_rng *r, uint64_t n)
-{
-    /* Lemire's multiply-shift with rejection: uniform, and a division only
-     * in the rare case that needs it (the bootstrap draws millions). */
-    uint64_t x = stats_rng_next(r);
-    uint64_t lo = x * n;
-    if (lo < n) {
-        uint64_t threshold = (0 - n) % n;
-        while (lo < threshold) {
-            x = stats_rng_next(r);
-            lo = x * n;
-        }
-    }
-    return stats_mulhi64(x, n);
-}
-
 /* Rearranges v so that v[k] is the k-th smallest value (Wirth's selection);
  * returns it. Everything before k is <= it, everything after is >= it. */
 static double stats_select(double *v, size_t n, size_t k)
@@ -340,16 +261,16 @@ static double stats_median_inplace(double *v, size_t n)
     for (i = lo + 2; i < n; i++)
         if (v[i] < b)
             b = v[i];
-    return stats_lerp(a, b, 0.5);
+    return quantile_sorted((const double[]){a, b}, 2, 50);
 }
 
 /* Fills dst with n draws (with replacement) from src, returns the median. */
-static double stats_resample_median(struct stats_rng *r, const double *src,
+static double stats_resample_median(struct rng_xoshiro *r, const double *src,
                                     size_t n, double *dst)
 {
     size_t i;
     for (i = 0; i < n; i++)
-        dst[i] = src[stats_rng_below(r, n)];
+        dst[i] = src[rng_xoshiro_below(r, n)];
     return stats_median_inplace(dst, n);
 }
 
@@ -357,7 +278,7 @@ int stats_bootstrap_median_diff(const double *a, size_t na, const double *b,
                                 size_t nb, uint64_t seed, unsigned iterations,
                                 double level, struct stats_ci *out)
 {
-    struct stats_rng rng;
+    struct rng_xoshiro rng;
     double *ra = NULL, *rb = NULL, *diffs = NULL;
     unsigned it;
     int err = STATS_OK;
@@ -378,15 +299,15 @@ int stats_bootstrap_median_diff(const double *a, size_t na, const double *b,
     memcpy(ra, a, na * sizeof(*ra));
     memcpy(rb, b, nb * sizeof(*rb));
     out->estimate = stats_median_inplace(rb, nb) - stats_median_inplace(ra, na);
-    stats_rng_seed(&rng, seed);
+    rng_xoshiro_seed(&rng, seed);
     for (it = 0; it < iterations; it++) {
         double ma = stats_resample_median(&rng, a, na, ra);
         double mb = stats_resample_median(&rng, b, nb, rb);
         diffs[it] = mb - ma;
     }
     stats_sort(diffs, iterations);
-    out->lo = stats_percentile_sorted(diffs, iterations, 50 * (1 - level));
-    out->hi = stats_percentile_sorted(diffs, iterations, 50 * (1 + level));
+    out->lo = quantile_sorted(diffs, iterations, 50 * (1 - level));
+    out->hi = quantile_sorted(diffs, iterations, 50 * (1 + level));
     out->level = level;
     out->iterations = iterations;
     out->excludes_zero = out->lo > 0 || out->hi < 0;

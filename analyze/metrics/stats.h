@@ -1,5 +1,6 @@
-/* stats: percentiles (Hyndman-Fan type 7), summaries, a capped vector of
- * doubles and a seeded bootstrap, identical on every machine.
+/* stats: summaries with type-7 percentiles (common/quantile.h), a capped
+ * vector of doubles and a seeded bootstrap (common/rng.h's xoshiro256**),
+ * identical on every machine.
  *
  * NaN marks "undefined" (e.g. TPOT with fewer than two tokens): summaries
  * skip NaN values and count only the others in n.
@@ -9,6 +10,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "quantile.h"
+#include "rng.h"
 
 /* Error codes (0 is success). */
 enum stats_err {
@@ -22,12 +26,6 @@ enum stats_err {
 const char *stats_strerror(int err);
 
 /* ---- percentiles and summaries ----------------------------------------- */
-
-/* The p-th percentile (0 <= p <= 100) of n ascending values, by linear
- * interpolation between closest ranks (numpy's default, Hyndman-Fan type 7):
- * k = (n - 1) * p / 100, result = v[floor k] + frac(k) * (v[floor k + 1] -
- * v[floor k]). Returns NAN when n == 0. p is clamped to [0, 100]. */
-double stats_percentile_sorted(const double *sorted, size_t n, double p);
 
 struct stats_summary {
     size_t n; /* values that were not NaN */
@@ -67,23 +65,6 @@ void stats_vec_reset(struct stats_vec *sv);
 
 /* Frees the memory. NULL-safe. */
 void stats_vec_free(struct stats_vec *sv);
-
-/* ---- a portable PRNG --------------------------------------------------- */
-
-/* xoshiro256** seeded through splitmix64: the same seed gives the same
- * sequence on every platform. */
-struct stats_rng {
-    uint64_t s[4];
-};
-
-/* Seeds the generator. Cannot fail. */
-void stats_rng_seed(struct stats_rng *r, uint64_t seed);
-
-/* Next 64 random bits. */
-uint64_t stats_rng_next(struct stats_rng *r);
-
-/* A uniform integer in [0, n), without modulo bias. n must be > 0. */
-uint64_t stats_rng_below(struct stats_rng *r, uint64_t n);
 
 /* ---- bootstrap --------------------------------------------------------- */
 

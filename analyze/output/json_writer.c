@@ -5,7 +5,9 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
+#include "json_escape.h"
 #include "mp.h"
 #include "utf8.h"
 
@@ -21,65 +23,36 @@ bool json_utf8_valid(const uint8_t *s, size_t len)
     return true;
 }
 
-void json_put_string(struct buf *b, const char *str, size_t len)
+int json_put_string(struct buf *b, const char *s, size_t len)
 {
-    const uint8_t *s = (const uint8_t *)str;
-    size_t i = 0;
     buf_append(b, "\"", 1);
-    while (i < len) {
-        uint8_t c = s[i];
-        size_t n;
-        if (c == '"' || c == '\\') {
-            char esc[2] = {'\\', (char)c};
-            buf_append(b, esc, 2);
-            i++;
-        } else if (c < 0x20 || c == 0x7f) {
-            const char *named = c == '\n'   ? "\\n"
-                                : c == '\r' ? "\\r"
-                                : c == '\t' ? "\\t"
-                                            : NULL;
-            if (named)
-                buf_puts(b, named);
-            else
-                buf_printf(b, "\\u%04x", c);
-            i++;
-        } else if ((n = utf8_seq_len(s + i, len - i)) > 0) {
-            buf_append(b, s + i, n);
-            i += n;
-        } else {
-            buf_puts(b, "\\ufffd");
-            i++;
-        }
-    }
+    json_escape(b, s, len);
     buf_append(b, "\"", 1);
+    return buf_error(b);
 }
 
-void json_put_cstr(struct buf *b, const char *s)
+int json_put_cstr(struct buf *b, const char *s)
 {
     if (!s) {
         buf_puts(b, "null");
-        return;
+        return buf_error(b);
     }
-    size_t n = 0;
-    while (s[n])
-        n++;
-    json_put_string(b, s, n);
+    return json_put_string(b, s, strlen(s));
 }
 
-void json_put_double(struct buf *b, double x)
+int json_put_double(struct buf *b, double x)
 {
-    if (!isfinite(x)) {
+    if (!isfinite(x))
         buf_puts(b, "null");
-        return;
-    }
     /* Range first: converting a double beyond int64 is undefined. */
-    if (fabs(x) < 1e15 && x == (double)(int64_t)x)
+    else if (fabs(x) < 1e15 && x == (double)(int64_t)x)
         buf_printf(b, "%" PRId64, (int64_t)x);
     else
         num_put_exact(b, x); /* full precision: the double itself */
+    return buf_error(b);
 }
 
-void json_put_base64(struct buf *b, const uint8_t *s, size_t len)
+int json_put_base64(struct buf *b, const uint8_t *s, size_t len)
 {
     static const char tbl[] =
         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -96,9 +69,10 @@ void json_put_base64(struct buf *b, const uint8_t *s, size_t len)
         out[3] = i + 2 < len ? tbl[v & 63] : '=';
         buf_append(b, out, 4);
     }
+    return buf_error(b);
 }
 
-void json_put_mp(struct buf *b, const struct mp_value *v)
+int json_put_mp(struct buf *b, const struct mp_value *v)
 {
     switch (v->type) {
     case MP_NIL:
@@ -164,4 +138,5 @@ void json_put_mp(struct buf *b, const struct mp_value *v)
         buf_puts(b, "}");
         break;
     }
+    return buf_error(b);
 }

@@ -8,7 +8,7 @@
 
 #include "buf.h"
 #include "groups.h"
-#include "shard_set.h"
+#include "shard_merge.h"
 #include "summary_view.h"
 
 /* The default: a header line, one row per group, the findings

@@ -176,13 +176,6 @@ static bool period_start(const struct trace_info *t, bool weekly, int64_t *out)
     return true;
 }
 
-/* Orders int64 values (qsort). */
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* p50 and p99 of metric over every request of model m in traces that
  * started in period p; false when there are none (or no memory). */
 static bool period_stats(const struct plot_data *d, const int64_t *trace_period,
@@ -236,7 +229,7 @@ static int write_trend(const struct plot_ctx *c, FILE *dat,
         }
         periods[np++] = tp[t];
     }
-    qsort(periods, np, sizeof(*periods), cmp_i64);
+    qsort(periods, np, sizeof(*periods), quantile_cmp_i64);
     {
         size_t u = 0; /* keep distinct periods */
         for (size_t i = 0; i < np; i++)

@@ -44,7 +44,7 @@ static void write_cdf_rows(FILE *dat, const double *v, size_t n)
     }
     for (size_t j = 0; j < CDF_MAX_POINTS; j++) {
         double q = (double)j / (CDF_MAX_POINTS - 1);
-        plot_dat_num(dat, stats_percentile_sorted(v, n, 100 * q));
+        plot_dat_num(dat, quantile_sorted(v, n, 100 * q));
         fprintf(dat, " %.6g\n", q);
     }
 }
@@ -150,7 +150,7 @@ static int write_tpot(const struct plot_ctx *c, FILE *dat, struct plot_out *out)
             for (int p = 0; p < 5; p++) {
                 static const double pct[5] = {1, 25, 50, 75, 99};
                 fputc(' ', dat);
-                plot_dat_num(dat, stats_percentile_sorted(v, n, pct[p]));
+                plot_dat_num(dat, quantile_sorted(v, n, pct[p]));
             }
             fputc('\n', dat);
         }

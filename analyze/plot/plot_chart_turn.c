@@ -18,12 +18,6 @@ static bool turn_point(const struct plot_req *r, size_t model)
            isfinite(r->in_tokens);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* Writes one block of model m's points: cached (cached > 0) or not. */
 static void points(const struct plot_data *d, FILE *dat, size_t m, bool cached,
                    size_t stride)
@@ -61,15 +55,11 @@ static double turn_p50(const struct plot_data *d, size_t m, uint32_t t,
                        double *v)
 {
     size_t n = 0;
-    double k;
     for (size_t i = 0; i < d->n_reqs; i++)
         if (turn_point(&d->reqs[i], m) && d->reqs[i].turn == t)
             v[n++] = d->reqs[i].ttft_ms;
-    if (n == 0)
-        return NAN;
-    qsort(v, n, sizeof *v, cmp_double);
-    k = (double)(n - 1) * 0.5;
-    return v[(size_t)k] + (k - floor(k)) * (v[(size_t)ceil(k)] - v[(size_t)k]);
+    qsort(v, n, sizeof *v, quantile_cmp_double);
+    return quantile_sorted(v, n, 50);
 }
 
 static int write_turns(const struct plot_ctx *c, FILE *dat,

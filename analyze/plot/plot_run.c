@@ -104,7 +104,11 @@ size_t plot_run_jobs(const char *gnuplot, struct plot_job *jobs, size_t n,
     return failed;
 }
 
-int plot_capture(const char *prog, char *const argv[], char *out, size_t size)
+/* Runs prog with argv and collects up to size - 1 bytes of its standard
+ * output into out (NUL-terminated; the rest is read and dropped). Returns
+ * its exit code, or -1 when it could not run. */
+static int plot_capture(const char *prog, char *const argv[], char *out,
+                        size_t size)
 {
     int fds[2], status;
     size_t len = 0;

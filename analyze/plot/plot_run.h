@@ -25,11 +25,6 @@ struct plot_job {
 size_t plot_run_jobs(const char *gnuplot, struct plot_job *jobs, size_t n,
                      unsigned parallel);
 
-/* Runs prog with argv and collects up to size - 1 bytes of its standard
- * output into out (NUL-terminated; the rest is read and dropped). Returns
- * its exit code, or -1 when it could not run. */
-int plot_capture(const char *prog, char *const argv[], char *out, size_t size);
-
 /* The font families for chart text, comma-separated: one with CJK glyphs
  * when fontconfig knows one (fonts-noto-cjk: "Noto Sans CJK SC"), else
  * "Sans", then an emoji family when one is installed

@@ -3,7 +3,8 @@
 
 #include <string.h>
 
-const struct plot_template_src *plot_template_find(const char *name)
+/* The embedded template called name; NULL when there is none. */
+static const struct plot_template_src *plot_template_find(const char *name)
 {
     for (size_t i = 0; i < plot_template_count; i++)
         if (strcmp(plot_template_srcs[i].name, name) == 0)

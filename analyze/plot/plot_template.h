@@ -23,9 +23,6 @@ struct plot_template_src {
 extern const struct plot_template_src plot_template_srcs[];
 extern const size_t plot_template_count;
 
-/* The embedded template called name; NULL when there is none. */
-const struct plot_template_src *plot_template_find(const char *name);
-
 struct plot_subst {
     const char *key;
     const char *value;

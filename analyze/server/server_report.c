@@ -7,7 +7,8 @@
 
 #include "stats.h"
 
-bool server_quantity_is_gauge(enum server_quantity q)
+/* True for the gauges (running, waiting, KV-cache use). */
+static bool server_quantity_is_gauge(enum server_quantity q)
 {
     return q == SQ_RUNNING || q == SQ_WAITING || q == SQ_KV_USAGE;
 }

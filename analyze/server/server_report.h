@@ -52,7 +52,4 @@ void server_report_make(const struct server_series *series,
 double server_hist_quantile(const double *le, const double *cum, size_t n,
                             double q);
 
-/* True for the gauges (running, waiting, KV-cache use). */
-bool server_quantity_is_gauge(enum server_quantity q);
-
 #endif

@@ -66,11 +66,6 @@ int trend_finish(struct trend_set *set);
 /* Frees everything. */
 void trend_free(struct trend_set *set);
 
-/* The UTC period of a request's start: real_zero_ns + (start_ns -
- * mono_zero_ns) ("unknown" when the trace has no wall-clock zero). */
-void trend_period(const struct request_metrics *m, bool by_week, char *out,
-                  size_t size);
-
 /* r's failed requests: neither ok nor interrupted (as summary counts). */
 uint64_t trend_row_failed(const struct trend_row *r);
 

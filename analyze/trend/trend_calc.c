@@ -22,8 +22,10 @@ void trend_init(struct trend_set *set, bool by_week, bool measured_class)
     set->measured_class = measured_class;
 }
 
-void trend_period(const struct request_metrics *m, bool by_week, char *out,
-                  size_t size)
+/* The UTC period of a request's start: real_zero_ns + (start_ns -
+ * mono_zero_ns) ("unknown" when the trace has no wall-clock zero). */
+static void trend_period(const struct request_metrics *m, bool by_week,
+                         char *out, size_t size)
 {
     const struct trace_info *t = m->trace;
     int64_t wall;

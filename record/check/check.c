@@ -16,8 +16,8 @@
 #include "check_verdict.h"
 #include "cline_settings.h"
 #include "clock.h"
+#include "http_proxy.h"
 #include "log.h"
-#include "proxy_env.h"
 #include "request_body.h"
 #include "run.h"
 #include "sanitize.h"
@@ -36,8 +36,8 @@ struct check_ctx {
     struct api_key key;
     struct probe_facts key_facts; /* the key part, copied into each probe */
     struct transfer_config tc;
-    struct proxy_choice proxy;           /* tc.proxy points into it */
-    char proxy_note[PROXY_URL_MAX + 64]; /* proxy_env_describe, "" none */
+    struct http_proxy_choice proxy;           /* tc.proxy points into it */
+    char proxy_note[HTTP_PROXY_URL_MAX + 64]; /* http_proxy_describe, "" none */
     struct transfer_env env;
     struct workload wl;
     cJSON *extra;
@@ -207,7 +207,7 @@ static int prepare(struct check_ctx *c)
     c->command_line = sanitize_command_line(cfg->argc, cfg->argv, c->key.value);
     c->tc.url = c->bu.url;
     c->tc.auth_header = c->key.header;
-    c->tc.anthropic = cfg->api == API_ANTHROPIC;
+    c->tc.api = cfg->api;
     c->tc.http2 = cfg->http2;
     c->tc.insecure = cfg->insecure;
     c->tc.cacert = cfg->cacert;
@@ -420,15 +420,15 @@ int check_run(const struct config *cfg)
         api_key_free(&c.key);
         return EXIT_FAILURE;
     }
-    if (proxy_env_choose(c.bu.url, cfg->no_proxy, proxy_env_process,
-                         &c.proxy)) {
+    if (http_proxy_choose(c.bu.url, cfg->no_proxy, http_proxy_process,
+                          &c.proxy)) {
         printf("proxy: FAIL: the proxy named by the environment (https_proxy, "
                "http_proxy, all_proxy) is too long\n  fix: correct it, or "
                "--no-proxy to connect directly\n");
         api_key_free(&c.key);
         return EXIT_FAILURE;
     }
-    proxy_env_describe(&c.proxy, c.proxy_note, sizeof c.proxy_note);
+    http_proxy_describe(&c.proxy, c.proxy_note, sizeof c.proxy_note);
     if (c.proxy_note[0]) /* every time below includes the proxy's */
         printf("proxy: %s%s\n", c.proxy_note,
                c.proxy.url[0] ? "; --no-proxy connects directly" : "");

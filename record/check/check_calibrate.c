@@ -73,8 +73,13 @@ nomem:
     return -1;
 }
 
-int check_calibrate(const struct check_calib_setup *s, size_t model,
-                    struct length_fit *out, char *err, size_t errlen)
+/* Fits cfg->models[model]: probes of EXACT_PROBE_SMALL and
+ * EXACT_PROBE_LARGE bytes. A reply without usage.prompt_tokens gives the
+ * fallback fit (out->fallback; the caller warns). Returns 0, or -1 with a
+ * one-line reason in err (a probe failed: its error kind, HTTP status and
+ * the server's message; out of memory). */
+static int check_calibrate(const struct check_calib_setup *s, size_t model,
+                           struct length_fit *out, char *err, size_t errlen)
 {
     int64_t t1 = -1, t2 = -1;
     if (probe(s, model, EXACT_PROBE_SMALL, &t1, err, errlen))
@@ -115,7 +120,7 @@ int check_calibrate_all(const struct config *cfg, const char *url,
     memset(&tc, 0, sizeof tc);
     tc.url = url;
     tc.auth_header = auth_header;
-    tc.anthropic = cfg->api == API_ANTHROPIC;
+    tc.api = cfg->api;
     tc.http2 = cfg->http2;
     tc.timeout_s = limit;
     tc.timeout_ms = (long)(limit * 1000.0 + 0.5);

@@ -20,14 +20,6 @@ struct check_calib_setup {
     const char *key;    /* scrubbed from messages; may be NULL */
 };
 
-/* Fits cfg->models[model]: probes of EXACT_PROBE_SMALL and
- * EXACT_PROBE_LARGE bytes. A reply without usage.prompt_tokens gives the
- * fallback fit (out->fallback; the caller warns). Returns 0, or -1 with a
- * one-line reason in err (a probe failed: its error kind, HTTP status and
- * the server's message; out of memory). */
-int check_calibrate(const struct check_calib_setup *s, size_t model,
-                    struct length_fit *out, char *err, size_t errlen);
-
 /* Fits every model of cfg (fits[i] for cfg->models[i]), the probes sent
  * with the run's URL, auth header, proxy ("" direct, NULL libcurl's) and
  * timeouts (at most 60 s a probe), nothing recorded; says each fit on

@@ -19,12 +19,12 @@ struct probe_ctl {
     int64_t idle_ns;
 };
 
-/* transfer observer: feeds the stream parser and keeps the body's head. */
+/* transfer observer: keeps the body's head. */
 static void observe(void *ud, int64_t t_ns, const char *data, size_t n)
 {
     struct check_probe *p = ud;
     size_t room = CHECK_BODY_MAX - p->body.len;
-    stream_feed(&p->stream, t_ns, data, n);
+    (void)t_ns;
     if (room)
         buf_append(&p->body, data, n < room ? n : room);
 }
@@ -47,7 +47,7 @@ static int on_progress(void *ud, curl_off_t dt, curl_off_t dn, curl_off_t ut,
         t->forced_kind = ERROR_KIND_IDLE_TIMEOUT;
         return 1;
     }
-    if (c->p->stream.oversized) {
+    if (t->rx.stream.oversized) { /* an error status too */
         t->forced_kind = ERROR_KIND_OVERSIZED_EVENT;
         return 1;
     }
@@ -60,9 +60,9 @@ static void header(const struct transfer *t, const char *name, char *dst,
 {
     size_t i;
     dst[0] = '\0';
-    for (i = 0; i < t->resp.n; i++)
-        if (strcmp(t->resp.kv[i].key, name) == 0)
-            snprintf(dst, len, "%s", t->resp.kv[i].value);
+    for (i = 0; i < t->rx.resp.n; i++)
+        if (strcmp(t->rx.resp.kv[i].key, name) == 0)
+            snprintf(dst, len, "%s", t->rx.resp.kv[i].value);
 }
 
 /* host[:port] of url. */
@@ -117,7 +117,7 @@ static void transfer_facts(struct check_probe *p, const struct transfer *t,
     f->tls_done = f->tls_ns > 0;
     f->total_ns = r->end_ns - p->start_ns;
     f->first_byte_ns =
-        t->first_byte_ns >= 0 ? t->first_byte_ns - p->start_ns : -1;
+        t->rx.first_byte_ns >= 0 ? t->rx.first_byte_ns - p->start_ns : -1;
 }
 
 /* A stream time as ns from the probe's start, -1 when none. */
@@ -157,6 +157,7 @@ int check_probe_run(const struct check_probe_setup *s, char *body,
                     bool store_body, struct trace_request *req,
                     struct check_probe *p, struct probe_facts *f)
 {
+    struct transfer_config tc = *s->tc;
     struct transfer *t;
     struct trace_result res;
     struct probe_ctl ctl;
@@ -164,10 +165,11 @@ int check_probe_run(const struct check_probe_setup *s, char *body,
     CURLcode code;
     int rc = 0;
     memset(p, 0, sizeof *p);
-    stream_state_init(&p->stream, s->api, PROBE_MAX_EVENT);
     buf_init(&p->body, CHECK_BODY_MAX + 1);
     url_host(s->tc->url, p->host, sizeof p->host);
-    if (transfer_new(s->tc, s->env, req->id, req->request_id, body, &t))
+    tc.max_event_bytes = PROBE_MAX_EVENT;
+    tc.keep_tokens = true; /* the bursts */
+    if (transfer_new(&tc, s->env, req->id, req->request_id, body, &t))
         return -1;
     t->observe = observe;
     t->observe_ud = p;
@@ -183,9 +185,7 @@ int check_probe_run(const struct check_probe_setup *s, char *body,
     if (s->env->writer && write_request(s, req))
         rc = -1;
     code = rc ? CURLE_WRITE_ERROR : curl_easy_perform(t->easy);
-    transfer_flush(t); /* the last bytes, if held back, before the end */
-    stream_finish(&p->stream);
-    transfer_result(t, s->tc, code, clock_mono_ns(), &res, p->kind,
+    transfer_result(t, &tc, code, clock_mono_ns(), &res, p->kind,
                     sizeof p->kind, msg, sizeof msg);
     if (res.error_kind != p->kind)
         snprintf(p->kind, sizeof p->kind, "%s", res.error_kind);
@@ -194,7 +194,7 @@ int check_probe_run(const struct check_probe_setup *s, char *body,
              : code != CURLE_OK ? curl_easy_strerror(code)
                                 : "");
     snprintf(p->content_type, sizeof p->content_type, "%s",
-             t->resp.content_type);
+             t->rx.resp.content_type);
     header(t, "retry-after", p->retry_after, sizeof p->retry_after);
     header(t, "location", p->location, sizeof p->location);
     if (strcmp(p->content_type, "text/event-stream") != 0)
@@ -205,9 +205,10 @@ int check_probe_run(const struct check_probe_setup *s, char *body,
         rc = -1;
     if (s->env->write_err)
         rc = -1;
-    p->chunks = t->chunks;
-    p->bytes = t->bytes;
+    p->chunks = t->rx.chunks;
+    p->bytes = t->rx.bytes;
     transfer_facts(p, t, &res, f);
+    stream_rx_take_stream(&t->rx, &p->stream);
     stream_facts(p, s->key, f);
     transfer_free(t);
     return rc;

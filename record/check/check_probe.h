@@ -1,7 +1,9 @@
 /* check_probe: one --check probe. A short streaming request sent with the
- * recorder's own transfer code (same headers, same timestamps, recorded to
- * a trace when there is a writer), its bytes fed to the offline stream
- * parser (common/stream_events.h), and the facts a verdict needs. */
+ * recorder's own transfer code (same headers, same timestamps, the same
+ * receive path, stream_rx.h, recorded to a trace when there is a writer),
+ * its stream's facts as the analyzer's parser found them
+ * (common/stream_events.h, with every token event kept), and the facts a
+ * verdict needs. */
 #ifndef TT_RECORD_CHECK_PROBE_H
 #define TT_RECORD_CHECK_PROBE_H
 
@@ -27,8 +29,8 @@ struct check_probe_setup {
 
 /* What one probe saw; owns the strings its facts point to. */
 struct check_probe {
-    struct stream_state stream;
-    struct buf body; /* the first CHECK_BODY_MAX body bytes */
+    struct stream_state stream; /* the transfer's, moved out at its end */
+    struct buf body;            /* the first CHECK_BODY_MAX body bytes */
     struct reply_body_info info;
     char kind[32];
     char curl_error[CURL_ERROR_SIZE];

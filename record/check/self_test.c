@@ -14,6 +14,7 @@
 
 #include "log.h"
 #include "opt.h"
+#include "quantile.h"
 #include "trace.h"
 
 /* Each step: requests at a constant rate, each a stream of 100 chunks
@@ -109,21 +110,14 @@ static int read_port(const char *file, pid_t server, int *port)
     return -1;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* Nearest-rank p99 of v[0..n) (sorts v); NAN-free input; -1 when n 0. */
+/* The type-7 p99 of v[0..n) (sorts v), as the analyzer computes every
+ * percentile; NAN-free input; -1 when n 0. */
 static double p99(double *v, size_t n)
 {
-    size_t k;
     if (n == 0)
         return -1;
-    qsort(v, n, sizeof *v, cmp_double);
-    k = (size_t)((double)n * 0.99 + 0.999999);
-    return v[(k ? k : 1) - 1];
+    qsort(v, n, sizeof *v, quantile_cmp_double);
+    return quantile_sorted(v, n, 99);
 }
 
 static struct step *step_of(struct step *s, size_t n, uint32_t id)

@@ -2,7 +2,7 @@
  * response said. The kinds, their meaning and the HTTP status rule (a status
  * of 300 or above is http_<status>) are common/error_kinds.h's, shared with
  * the doctor and the analyzer; this file only decides which one applies.
- * oversized_event is forced by the recorder (line_guard.h) when a 2xx body
+ * oversized_event is forced by the recorder (stream_rx.h) when a 2xx body
  * has an SSE line or event longer than the analyzer's cap. A 2xx stream
  * that ended well but carried an error is stream_error, and one without a
  * single token no_tokens, as the analyzer derives them from the bytes, so
@@ -22,10 +22,10 @@ struct error_facts {
     int http_status;          /* 0: no response */
     const char *reason;       /* reason phrase, may be NULL */
     const char *content_type; /* lower-cased media type, may be "" */
-    bool stream_error;        /* an in-stream error was seen (token_scan) */
+    bool stream_error;        /* an in-stream error was seen (stream_rx) */
     const char *stream_error_message; /* its server's words, may be "" */
-    bool token_seen;  /* a token was seen in the body (token_scan) */
-    bool sse_framed;  /* the body has a "data:" line (token_scan) */
+    bool token_seen;  /* a token event was seen in the body (stream_rx) */
+    bool sse_framed;  /* the body has a "data:" line (stream_rx) */
     bool connected;   /* the connection was established */
     double timeout_s; /* the total timeout, for messages */
     double idle_timeout_s;

@@ -60,7 +60,8 @@ static int is_redacted(const char *name, size_t len)
     return name_in(name, len, redacted, COUNT(redacted));
 }
 
-int resp_headers_selected(const char *name, size_t len)
+/* True when a header of this name (case-insensitive) is kept. */
+static int resp_headers_selected(const char *name, size_t len)
 {
     size_t i;
     if (name_in(name, len, kept, COUNT(kept)) || is_redacted(name, len))

@@ -34,9 +34,6 @@ void resp_headers_set_secret(struct resp_headers *h, const char *secret);
  * memory (the header is then skipped). */
 int resp_headers_line(struct resp_headers *h, const char *line, size_t len);
 
-/* True when a header of this name (case-insensitive) is kept. */
-int resp_headers_selected(const char *name, size_t len);
-
 /* Frees the stored strings; the struct is empty afterwards. */
 void resp_headers_free(struct resp_headers *h);
 

@@ -1,6 +1,7 @@
 /* transfer: one streaming request: its libcurl easy handle, the callbacks
- * that timestamp and record every received byte, and the summing up of how
- * it ended into a trace_result. The transfer hangs on CURLINFO_PRIVATE. */
+ * that hand every received byte to its receive path (stream_rx.h: timed,
+ * masked, recorded, parsed) and the summing up of how it ended into a
+ * trace_result. The transfer hangs on CURLINFO_PRIVATE. */
 #ifndef TT_RECORD_TRANSFER_H
 #define TT_RECORD_TRANSFER_H
 
@@ -8,18 +9,17 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "body_scrub.h"
+#include "api_kind.h"
 #include "lag_samples.h"
-#include "line_guard.h"
-#include "resp_headers.h"
-#include "token_scan.h"
+#include "stream_rx.h"
 #include "trace.h"
 
 /* Settings shared by every transfer of a run (borrowed). */
 struct transfer_config {
     const char *url;
     const char *auth_header; /* a whole header line, or NULL for none */
-    bool anthropic;          /* sends anthropic-version */
+    enum api_kind api;       /* how its events are read; anthropic sends
+                                anthropic-version */
     bool http2;
     long timeout_ms;
     long connect_timeout_ms; /* 0: libcurl's default */
@@ -27,13 +27,18 @@ struct transfer_config {
     double idle_timeout_s;
     bool insecure;      /* no TLS peer / host verification (--insecure) */
     const char *cacert; /* CA bundle file (--cacert), NULL: the system's */
-    /* The proxy (proxy_env_choose: "" direct), set explicitly so libcurl
+    /* The proxy (http_proxy_choose: "" direct), set explicitly so libcurl
      * uses exactly what the run says; NULL leaves libcurl's own choice. */
     const char *proxy;
     /* Stamp chunks with the kernel's receive time (rx_stamp.h) instead of
      * the moment libcurl hands them over. HTTP/1.1 only: there libcurl
      * hands a transfer's bytes over inside the read that got them. */
     bool kernel_time;
+    /* The SSE cap past which a 2xx stream is stopped as oversized_event; 0:
+     * the analyzer's (SSE_DEFAULT_MAX_EVENT_BYTES). */
+    size_t max_event_bytes;
+    /* Keep every token event in rx.stream.tokens, not only the facts. */
+    bool keep_tokens;
 };
 
 /* Called with every received body byte run, after it was recorded, as
@@ -67,18 +72,11 @@ struct transfer {
     struct curl_slist *headers;
     char errbuf[CURL_ERROR_SIZE];
     int64_t start_ns;         /* set by the caller when handing it over */
-    int64_t first_byte_ns;    /* -1 until the first body byte */
-    int64_t first_token_ns;   /* -1 until token_scan sees the first token */
-    bool first_token_counted; /* the caller's: it took first_token_ns */
+    bool first_token_counted; /* the caller's: it took the first token */
     int64_t last_activity_ns; /* last header or body byte, -1 none */
-    int64_t last_body_ns;     /* the latest chunk's time, -1 none */
-    bool kernel_time;         /* from transfer_config */
-    uint64_t bytes;
-    uint64_t chunks;
-    struct resp_headers resp;
-    struct token_scan scan;
-    struct line_guard guard;     /* stops a line/event over the SSE cap */
-    struct body_scrub scrub;     /* masks the key in the stored body */
+    /* The response as received: chunk times, the key masked, headers,
+     * sizes, and the stream's facts (rx.stream.first_token_ns...). */
+    struct stream_rx rx;
     const char *forced_kind;     /* set before stopping it early */
     transfer_observe_fn observe; /* optional, with observe_ud */
     void *observe_ud;

@@ -165,6 +165,7 @@ int main(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);
     memset(&m, 0, sizeof m);
     m.rec.timeout_s = cfg.timeout_s;
+    m.rec.kernel_time = !cfg.chunk_time_user;
     if (!cfg.output) {
         default_output(out_name, sizeof out_name);
         out = out_name;

@@ -7,42 +7,53 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "error_kind.h"
 #include "secret.h"
 
 /* The first trace error sticks in the recorder. */
 static int note(struct proxy_recorder *r, int err)
 {
-    if (err == BODY_SCRUB_E_NOMEM)
-        err = TRACE_E_NOMEM;
     if (err && !r->err)
         r->err = err;
     return err;
 }
 
-int proxy_exchange_init(struct proxy_exchange *x, struct proxy_recorder *rec,
-                        bool recorded, const char *const *secrets, size_t n)
+/* stream_rx sink: one chunk record. */
+static int store(void *ud, int64_t t_ns, const char *p, size_t n)
 {
+    struct proxy_exchange *x = ud;
+    x->rec->chunks++;
+    x->rec->bytes += n;
+    return x->rec->w ? trace_write_chunk(x->rec->w, x->id, t_ns, p, n) : 0;
+}
+
+int proxy_exchange_init(struct proxy_exchange *x, struct proxy_recorder *rec,
+                        const char *api, const char *const *secrets, size_t n)
+{
+    struct stream_rx_setup su;
     size_t i;
     memset(x, 0, sizeof *x);
+    memset(&su, 0, sizeof su);
     x->rec = rec;
-    x->first_byte_ns = -1;
-    resp_headers_init(&x->resp);
-    token_scan_init(&x->scan);
-    body_scrub_init(&x->scrub);
+    if (api) /* proxy_route_api's names are all kinds */
+        (void)api_kind_from_name(api, &su.api);
+    su.kernel_time = rec->kernel_time;
+    su.receive_lag = &rec->receive_lag;
+    su.sink = api ? store : NULL; /* not recorded: only counted */
+    su.sink_ud = x;
+    stream_rx_init(&x->rx, &su);
     for (i = 0; i < n; i++) {
         if (!secrets[i])
             continue;
-        if (body_scrub_add_json(&x->scrub, secrets[i], strlen(secrets[i])))
+        if (stream_rx_add_secret(&x->rx, secrets[i], strlen(secrets[i])))
             return TRACE_E_NOMEM;
         if (!x->header_secret && secrets[i][0]) {
             x->header_secret = strdup(secrets[i]);
             if (!x->header_secret)
                 return TRACE_E_NOMEM;
-            resp_headers_set_secret(&x->resp, x->header_secret);
+            resp_headers_set_secret(&x->rx.resp, x->header_secret);
         }
     }
-    if (recorded)
+    if (api)
         x->id = ++rec->next_id;
     return 0;
 }
@@ -95,14 +106,14 @@ int proxy_exchange_request(struct proxy_exchange *x, const char *api,
     proxy_sessions_place(x->rec->sessions, api, session_header, body,
                          body ? len : 0, x->start_ns, &x->turn);
     body_model(body ? body : "", body ? len : 0, model, sizeof model);
-    body_scrub_mask(&x->scrub, model, strlen(model));
+    stream_rx_mask(&x->rx, model);
     if (body && !no_content) {
         copy = malloc(len + 1);
         if (!copy)
             return note(x->rec, TRACE_E_NOMEM);
         memcpy(copy, body, len);
         copy[len] = '\0';
-        body_scrub_mask(&x->scrub, copy, len);
+        body_scrub_mask(&x->rx.scrub, copy, len);
     }
     memset(&q, 0, sizeof q);
     q.id = x->id;
@@ -127,29 +138,13 @@ int proxy_exchange_request(struct proxy_exchange *x, const char *api,
 
 void proxy_exchange_header(struct proxy_exchange *x, const char *line, size_t n)
 {
-    resp_headers_line(&x->resp, line, n);
-}
-
-/* body_scrub emit: one chunk record. */
-static int store(void *ud, int64_t t_ns, const char *p, size_t n)
-{
-    struct proxy_exchange *x = ud;
-    x->rec->chunks++;
-    x->rec->bytes += n;
-    return x->rec->w ? trace_write_chunk(x->rec->w, x->id, t_ns, p, n) : 0;
+    stream_rx_header(&x->rx, line, n);
 }
 
 int proxy_exchange_body(struct proxy_exchange *x, int64_t t_ns, const char *p,
                         size_t n)
 {
-    if (x->first_byte_ns < 0)
-        x->first_byte_ns = t_ns;
-    x->bytes += n;
-    x->chunks++;
-    if (!x->id)
-        return 0;
-    token_scan_feed(&x->scan, p, n);
-    return note(x->rec, body_scrub_feed(&x->scrub, t_ns, p, n, store, x));
+    return note(x->rec, stream_rx_body(&x->rx, t_ns, p, n));
 }
 
 int proxy_exchange_handed(struct proxy_exchange *x, uint64_t chunk,
@@ -161,75 +156,24 @@ int proxy_exchange_handed(struct proxy_exchange *x, uint64_t chunk,
     return note(x->rec, trace_write_handed(x->rec->w, &h));
 }
 
-/* A libcurl phase time as ns, or -1 when libcurl has none. */
-static int64_t phase_ns(CURL *e, CURLINFO info)
-{
-    curl_off_t us = 0;
-    if (!e || curl_easy_getinfo(e, info, &us) != CURLE_OK || us < 0)
-        return -1;
-    return (int64_t)us * 1000;
-}
-
-static void fill_phases(CURL *e, struct trace_phases *ph, int status)
-{
-    ph->namelookup_ns = phase_ns(e, CURLINFO_NAMELOOKUP_TIME_T);
-    ph->connect_ns = phase_ns(e, CURLINFO_CONNECT_TIME_T);
-    ph->tls_ns = phase_ns(e, CURLINFO_APPCONNECT_TIME_T);
-    if (ph->tls_ns == 0)
-        ph->tls_ns = -1;
-    ph->pretransfer_ns = phase_ns(e, CURLINFO_PRETRANSFER_TIME_T);
-#if LIBCURL_VERSION_NUM >= 0x080a00
-    ph->posttransfer_ns = phase_ns(e, CURLINFO_POSTTRANSFER_TIME_T);
-#else
-    ph->posttransfer_ns = -1;
-#endif
-    ph->starttransfer_ns = phase_ns(e, CURLINFO_STARTTRANSFER_TIME_T);
-    ph->total_ns = phase_ns(e, CURLINFO_TOTAL_TIME_T);
-    if (status == 0 && ph->starttransfer_ns == 0)
-        ph->starttransfer_ns = -1;
-}
-
 int proxy_exchange_finish(struct proxy_exchange *x, CURL *easy, CURLcode code,
                           int64_t end_ns, char *kind_out, size_t kind_len)
 {
     struct trace_result r;
-    struct error_facts f;
-    char said[TOKEN_SCAN_ERROR_MAX + 1], kind_buf[32], msg[512];
-    int err = 0;
-    if (x->id)
-        err = note(x->rec, body_scrub_finish(&x->scrub, store, x));
-    body_scrub_mask(&x->scrub, x->errbuf, strlen(x->errbuf));
-    memset(&r, 0, sizeof r);
+    struct stream_rx_end e;
+    char kind_buf[32], msg[512];
+    int err;
+    memset(&e, 0, sizeof e);
+    e.easy = easy;
+    e.code = code;
+    e.curl_error = x->errbuf;
+    e.forced = x->forced_kind;
+    e.timeout_s = x->rec->timeout_s;
+    e.end_ns = end_ns;
+    err = note(x->rec, stream_rx_result(&x->rx, &e, &r, kind_buf,
+                                        sizeof kind_buf, msg, sizeof msg));
     r.id = x->id;
-    r.end_ns = end_ns;
-    r.http_status = x->resp.status;
-    r.headers = x->resp.kv;
-    r.n_headers = x->resp.n;
-    r.bytes = x->bytes;
-    r.chunks = x->chunks;
-    r.first_byte_ns = x->first_byte_ns;
     r.attempt = 1;
-    fill_phases(easy, &r.phases, x->resp.status);
-    memset(&f, 0, sizeof f);
-    f.code = code;
-    f.curl_error = x->errbuf;
-    f.forced = x->forced_kind;
-    f.http_status = x->resp.status;
-    f.reason = x->resp.reason;
-    f.content_type = x->resp.content_type;
-    f.stream_error = x->scan.error_seen;
-    token_scan_error_message(&x->scan, said, sizeof said);
-    body_scrub_mask(&x->scrub, said, strlen(said));
-    f.stream_error_message = said;
-    f.token_seen = x->scan.token_seen;
-    f.sse_framed = token_scan_sse(&x->scan);
-    f.connected = x->resp.status > 0 || r.phases.connect_ns > 0 ||
-                  r.phases.pretransfer_ns > 0;
-    f.timeout_s = x->rec->timeout_s;
-    r.error_kind =
-        error_kind_classify(&f, kind_buf, sizeof kind_buf, msg, sizeof msg);
-    body_scrub_mask(&x->scrub, msg, strlen(msg));
-    r.error_message = r.error_kind[0] ? msg : NULL;
     snprintf(kind_out, kind_len, "%s", r.error_kind);
     if (!x->id)
         return err;
@@ -248,6 +192,5 @@ void proxy_exchange_free(struct proxy_exchange *x)
 {
     secret_free(x->header_secret);
     x->header_secret = NULL;
-    resp_headers_free(&x->resp);
-    body_scrub_free(&x->scrub);
+    stream_rx_free(&x->rx);
 }

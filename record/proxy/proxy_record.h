@@ -1,8 +1,9 @@
 /* proxy_record: what tokentrace-proxy writes into its trace, one
- * exchange at a time: the request record, each received chunk (secrets
- * masked by body_scrub, as the recorder does), each chunk's hand-over to
- * the client (a handed record), and the result with the recorder's error
- * kinds. Knows nothing of the client connection or the event loop. */
+ * exchange at a time: the request record, each received chunk (through
+ * the recorder's receive path, stream_rx.h: timed, secrets masked,
+ * parsed), each chunk's hand-over to the client (a handed record), and the
+ * result with the recorder's error kinds. Knows nothing of the client
+ * connection or the event loop. */
 #ifndef TT_PROXY_RECORD_H
 #define TT_PROXY_RECORD_H
 
@@ -10,11 +11,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "body_scrub.h"
 #include "lag_samples.h"
 #include "proxy_session.h"
-#include "resp_headers.h"
-#include "token_scan.h"
+#include "stream_rx.h"
 #include "trace.h"
 
 /* The trace and the run's counts, shared by every exchange (one per
@@ -24,7 +23,8 @@ struct proxy_recorder {
     int err;                /* the first write error, sticky */
     uint32_t next_id;
     uint64_t requests, ok, failed, chunks, bytes;
-    double timeout_s;                /* for error messages */
+    double timeout_s; /* for error messages */
+    bool kernel_time; /* chunk times from the kernel (rx_stamp.h) */
     struct proxy_sessions *sessions; /* borrowed; NULL: no sessions */
     /* per chunk with a kernel time: its hand-over minus that time (the
      * footer's receive_lag_*; owned, lag_samples_free) */
@@ -36,23 +36,23 @@ struct proxy_exchange {
     struct proxy_recorder *rec;
     uint32_t id; /* 0: not recorded (a GET /v1/models...) */
     int64_t start_ns;
-    int64_t first_byte_ns; /* -1 until the first body byte */
-    uint64_t bytes, chunks;
-    struct resp_headers resp; /* status and kept headers, redacted */
-    struct token_scan scan;
-    struct body_scrub scrub;
+    /* The response as received: chunk times, secrets masked, headers
+     * (redacted), sizes, the stream's facts. */
+    struct stream_rx rx;
     char errbuf[CURL_ERROR_SIZE];   /* libcurl's words, for the result */
     const char *forced_kind;        /* client_cancelled, interrupted, or NULL */
     char *header_secret;            /* owned copy for resp, wiped when freed */
     struct proxy_session_turn turn; /* its session, turn and think time */
 };
 
-/* Starts an exchange; recorded gives it the next request id. secrets
- * (n of them, NUL-terminated, borrowed for the call: each is copied) are
- * masked in every stored byte; the first is also redacted from stored
- * headers. Returns 0 or TRACE_E_NOMEM. */
+/* Starts an exchange. api: the API name of its path (proxy_route_api), how
+ * its events are read; non-NULL records it, with the next request id
+ * (NULL: it is only forwarded and counted). secrets (n of them,
+ * NUL-terminated, borrowed for the call: each is copied) are masked in
+ * every stored byte; the first is also redacted from stored headers.
+ * Returns 0 or TRACE_E_NOMEM. */
 int proxy_exchange_init(struct proxy_exchange *x, struct proxy_recorder *rec,
-                        bool recorded, const char *const *secrets, size_t n);
+                        const char *api, const char *const *secrets, size_t n);
 
 /* Writes the request record: api (the path's), the model named in body,
  * body itself (secrets masked; NULL with no_content), and the session
@@ -67,9 +67,10 @@ int proxy_exchange_request(struct proxy_exchange *x, const char *api,
 void proxy_exchange_header(struct proxy_exchange *x, const char *line,
                            size_t n);
 
-/* n body bytes received at t_ns: recorded as the exchange's next chunk
- * (secrets masked; a receive that may end in a secret's start is written
- * with the next one, with its own time). Returns 0 or the trace error. */
+/* n body bytes received at t_ns (stream_rx_time of x->rx): recorded as
+ * the exchange's next chunk (secrets masked; a receive that may end in a
+ * secret's start is written with the next one, with its own time).
+ * Returns 0 or the trace error. */
 int proxy_exchange_body(struct proxy_exchange *x, int64_t t_ns, const char *p,
                         size_t n);
 

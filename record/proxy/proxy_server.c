@@ -157,11 +157,6 @@ unsigned proxy_server_port(const struct proxy_server *s)
     return s->port;
 }
 
-size_t proxy_server_active(const struct proxy_server *s)
-{
-    return s->env.active;
-}
-
 void proxy_server_free(struct proxy_server *s)
 {
     if (!s)

@@ -23,9 +23,6 @@ int proxy_server_new(struct event_base *base, const struct proxy_config *cfg,
 /* The port actually bound. */
 unsigned proxy_server_port(const struct proxy_server *s);
 
-/* Streams in flight. */
-size_t proxy_server_active(const struct proxy_server *s);
-
 /* Ends every stream (recorded as interrupted), closes every connection
  * and frees the server. NULL-safe. */
 void proxy_server_free(struct proxy_server *s);

@@ -15,10 +15,9 @@
 #include "log.h"
 #include "printable.h"
 #include "proxy_access.h"
-#include "proxy_relay.h"
+#include "proxy_drain.h"
 #include "proxy_route.h"
 #include "proxy_upstream.h"
-#include "rx_stamp.h"
 #include "sanitize.h"
 #include "secret.h"
 
@@ -44,7 +43,7 @@ struct proxy_stream {
     const char *method;
     char path[128]; /* for the log line, cut */
     struct proxy_exchange x;
-    struct proxy_relay relay;
+    struct proxy_drain drain;
     char *resp_hdr[MAX_RESP_HEADERS]; /* "Name\0value" of the response */
     size_t n_resp_hdr;
     char reason[64];
@@ -53,10 +52,10 @@ struct proxy_stream {
     bool upstream_done;
     bool paused; /* the upstream is paused: the client is slow */
     uint64_t pauses;
-    /* Chunk times (rx_stamp.h): the stream's latest, and the one the bytes
-     * libcurl kept at the pause came with (handed over again inside
-     * curl_easy_pause, with no read of their own: resuming is true then). */
-    int64_t last_body_ns, kept_ns;
+    /* The chunk time the bytes libcurl kept at the pause came with (handed
+     * over again inside curl_easy_pause, with no read of their own:
+     * resuming is true then); -1 none. */
+    int64_t kept_ns;
     bool resuming;
     bool client_gone;
     bool ended; /* the reply was ended or aborted */
@@ -108,7 +107,7 @@ static void stream_free(struct proxy_stream *s)
     if (s->kick)
         event_free(s->kick);
     clear_resp_headers(s);
-    proxy_relay_free(&s->relay);
+    proxy_drain_free(&s->drain);
     proxy_exchange_free(&s->x);
     free(s);
 }
@@ -124,9 +123,9 @@ static void log_end(const struct proxy_stream *s, const char *kind)
     sanitize_url_in(shown, sizeof shown, s->env->inject_key);
     printable_copy(path, sizeof path, shown);
     log_note("#%u %s %s -> %d%s%s, %llu bytes in %llu chunks, %.3f s%s",
-             (unsigned)s->x.id, s->method, path, s->x.resp.status,
-             kind[0] ? " " : "", kind, (unsigned long long)s->x.bytes,
-             (unsigned long long)s->x.chunks,
+             (unsigned)s->x.id, s->method, path, s->x.rx.resp.status,
+             kind[0] ? " " : "", kind, (unsigned long long)s->x.rx.bytes,
+             (unsigned long long)s->x.rx.chunks,
              (double)(clock_mono_ns() - s->x.start_ns) / 1e9,
              s->pauses ? ", upstream paused for a slow client" : "");
 }
@@ -139,17 +138,17 @@ static void on_drain(struct evbuffer *b, const struct evbuffer_cb_info *info,
                      void *arg)
 {
     struct proxy_stream *s = arg;
-    struct proxy_relay_mark m;
+    struct proxy_drain_mark m;
     int64_t now;
     if (info->n_deleted == 0)
         return;
     now = clock_mono_ns();
-    proxy_relay_drained(&s->relay, info->n_deleted);
-    while (proxy_relay_pop(&s->relay, &m))
+    proxy_drain_drained(&s->drain, info->n_deleted);
+    while (proxy_drain_pop(&s->drain, &m))
         proxy_exchange_handed(&s->x, m.chunk, m.recv_ns, now);
     if ((s->paused &&
          evbuffer_get_length(b) <= s->env->cfg->client_buffer / 2) ||
-        (s->upstream_done && s->relay.n == 0))
+        (s->upstream_done && s->drain.n == 0))
         event_active(s->kick, EV_TIMEOUT, 0);
 }
 
@@ -158,7 +157,7 @@ static void on_drain(struct evbuffer *b, const struct evbuffer_cb_info *info,
 static void start_reply(struct proxy_stream *s)
 {
     struct evkeyvalq *oh = evhttp_request_get_output_headers(s->req);
-    int status = s->x.resp.status > 0 ? s->x.resp.status : 502;
+    int status = s->x.rx.resp.status > 0 ? s->x.rx.resp.status : 502;
     for (size_t i = 0; i < s->n_resp_hdr; i++) {
         const char *name = s->resp_hdr[i];
         evhttp_add_header(oh, name, name + strlen(name) + 1);
@@ -215,13 +214,13 @@ static void on_kick(evutil_socket_t fd, short what, void *arg)
         return;
     }
     if (s->upstream_done) {
-        if (s->relay.n == 0)
+        if (s->drain.n == 0)
             end_reply(s);
         return;
     }
     if (s->paused && s->out &&
         evbuffer_get_length(s->out) <= s->env->cfg->client_buffer / 2 &&
-        !proxy_relay_full(&s->relay)) {
+        !proxy_drain_full(&s->drain)) {
         s->paused = false;
         s->resuming = true;
         curl_easy_pause(s->easy, CURLPAUSE_CONT); /* may deliver at once */
@@ -298,21 +297,16 @@ static void write_now(struct proxy_stream *s)
     evbuffer_freeze(s->out, 1);
 }
 
-/* The time of bytes handed over at user_ns: the kernel's receive time of
- * the read that got them (rx_stamp_chunk_time; the upstream is HTTP/1.1),
- * or, for bytes kept at a pause and handed over again on resume, the time
- * they first came with. The lag goes to the footer's receive lag. */
+/* The time of bytes handed over at user_ns: the receive path's
+ * (stream_rx_time: the kernel's receive time of the read that got them,
+ * the upstream being HTTP/1.1, unless --chunk-time user), or, for bytes
+ * kept at a pause and handed over again on resume, the time they first
+ * came with. */
 static int64_t chunk_time(struct proxy_stream *s, int64_t user_ns)
 {
-    int64_t lag, t;
-    if (s->env->cfg->chunk_time_user)
-        return user_ns;
-    if (s->resuming && s->kept_ns >= 0)
+    if (s->resuming && s->kept_ns >= 0 && s->x.rx.kernel_time)
         return s->kept_ns;
-    t = rx_stamp_chunk_time(user_ns, s->last_body_ns, &lag);
-    if (lag >= 0)
-        lag_samples_add(&s->env->rec->receive_lag, lag);
-    return t;
+    return stream_rx_time(&s->x.rx, user_ns);
 }
 
 /* Body bytes from the upstream: straight on to the client's socket, then
@@ -332,20 +326,19 @@ static size_t on_body(char *p, size_t size, size_t nmemb, void *ud)
     if (!s->reply_started)
         start_reply(s);
     if (evbuffer_get_length(s->out) >= s->env->cfg->client_buffer ||
-        proxy_relay_full(&s->relay)) {
+        proxy_drain_full(&s->drain)) {
         s->paused = true;
         s->pauses++;
         s->kept_ns = t_ns;
         return CURL_WRITEFUNC_PAUSE;
     }
-    s->last_body_ns = t_ns;
     if (!s->resuming)
         s->kept_ns = -1;
     if (evbuffer_add(s->chunk, p, n) != 0)
         return CURL_WRITEFUNC_ERROR;
-    caught_up = s->relay.n == 0;
+    caught_up = s->drain.n == 0;
     evhttp_send_reply_chunk(s->req, s->chunk);
-    if (proxy_relay_push(&s->relay, evbuffer_get_length(s->out), t_ns))
+    if (proxy_drain_push(&s->drain, evbuffer_get_length(s->out), t_ns))
         return CURL_WRITEFUNC_ERROR;
     if (caught_up)
         write_now(s); /* else a slow client: the bufferevent writes */
@@ -453,8 +446,7 @@ static int prepare(struct proxy_stream *s, const char *api)
                                s->inject_line, &s->headers))
         return -1;
     n_secrets = collect_secrets(s, secrets, copies, 8);
-    rc = proxy_exchange_init(&s->x, s->env->rec, api != NULL, secrets,
-                             n_secrets);
+    rc = proxy_exchange_init(&s->x, s->env->rec, api, secrets, n_secrets);
     memset(copies, 0, sizeof copies);
     if (rc)
         return -1;
@@ -492,13 +484,13 @@ int proxy_stream_start(struct proxy_stream_env *env, struct evhttp_request *req,
     }
     s->env = env;
     s->req = req;
-    s->last_body_ns = s->kept_ns = -1;
+    s->kept_ns = -1;
     s->evcon = evhttp_request_get_connection(req);
     s->method = proxy_upstream_method(evhttp_request_get_command(req));
     if (!s->method)
         s->method = "POST";
     snprintf(s->path, sizeof s->path, "%.*s", (int)strcspn(uri, "?#"), uri);
-    proxy_relay_init(&s->relay);
+    proxy_drain_init(&s->drain);
     s->next = env->head;
     if (env->head)
         env->head->prev = s;
@@ -535,7 +527,7 @@ void proxy_stream_upstream_done(CURL *easy, CURLcode code)
                           sizeof kind);
     log_end(s, kind);
     if (!s->reply_started) {
-        if (s->x.resp.status > 0) {
+        if (s->x.rx.resp.status > 0) {
             start_reply(s); /* a response without a body */
         } else {
             s->ended = true;
@@ -546,7 +538,7 @@ void proxy_stream_upstream_done(CURL *easy, CURLcode code)
             return;
         }
     }
-    if (s->relay.n == 0)
+    if (s->drain.n == 0)
         end_reply(s);
     /* else on_drain kicks end_reply once the last chunk has left */
 }

@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "json_escape.h"
 #include "replay_format_resp.h"
 #include "replay_tokens.h"
 
@@ -151,13 +152,13 @@ int replay_body_error(struct buf *b, enum api_kind api, int status,
     if (rc != BUF_OK)
         return rc;
     if (message != NULL) {
-        rc = replay_json_escape(b, message);
+        rc = json_escape_cstr(b, message);
     } else if (k->message != NULL) {
-        rc = replay_json_escape(b, k->message);
+        rc = json_escape_cstr(b, k->message);
     } else {
         rc = buf_puts(b, "The model `");
         if (rc == BUF_OK)
-            rc = replay_json_escape(b, model ? model : "");
+            rc = json_escape_cstr(b, model ? model : "");
         if (rc == BUF_OK)
             rc = buf_puts(b, "` does not exist or you do not have access "
                              "to it.");

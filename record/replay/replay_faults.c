@@ -49,7 +49,8 @@ const char *replay_fault_name(enum replay_fault kind)
     return fault_names[kind];
 }
 
-const char *replay_fault_names(void)
+/* Returns every kind name separated by ", " (static). */
+static const char *replay_fault_names(void)
 {
     static char all[512];
     size_t used = 0;

@@ -64,9 +64,6 @@ int replay_fault_parse(const char *text, struct replay_fault_rule *out,
 /* Returns the kind's name ("http-429"). */
 const char *replay_fault_name(enum replay_fault kind);
 
-/* Returns every kind name separated by ", " (static). */
-const char *replay_fault_names(void);
-
 /* Decides which rules fire for a request of model. Rules with a fraction
  * below 1 draw from *rng (rng.h state), in rule order, so a seeded run
  * repeats. */

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "decimal.h"
+#include "json_escape.h"
 #include "replay_tokens.h"
 
 /* Bytes to copy into an event. */
@@ -69,7 +70,7 @@ void replay_fmt_init(struct replay_fmt *f, enum api_kind api, bool crlf,
     snprintf(f->id, sizeof(f->id), "%s%llu", prefix[api],
              (unsigned long long)rr);
     buf_init(&b, sizeof(f->model_json) - 1);
-    if (replay_json_escape(&b, model) == BUF_OK && b.len > 0)
+    if (json_escape_cstr(&b, model) == BUF_OK && b.len > 0)
         memcpy(f->model_json, b.data, b.len + 1);
     buf_free(&b);
     f->model_len = strlen(f->model_json);
@@ -82,24 +83,6 @@ void replay_fmt_init(struct replay_fmt *f, enum api_kind api, bool crlf,
                  f->created);
     f->chunk_pre_len =
         n > 0 && (size_t)n < sizeof(f->chunk_pre) ? (size_t)n : 0;
-}
-
-int replay_json_escape(struct buf *b, const char *s)
-{
-    int rc = BUF_OK;
-
-    for (; *s && rc == BUF_OK; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            rc = buf_printf(b, "\\%c", c);
-        else if (c == '\n')
-            rc = buf_puts(b, "\\n");
-        else if (c < 0x20)
-            rc = buf_printf(b, "\\u%04x", c);
-        else
-            rc = buf_append(b, s, 1);
-    }
-    return rc;
 }
 
 /* "data: " (or "data:" without the space). */
@@ -386,11 +369,11 @@ int replay_fmt_error_field(struct buf *b, const struct replay_fmt *f, int code,
     int rc = buf_printf(b, "%s{\"code\":%d,\"message\":\"",
                         f->nospace ? "error:" : "error: ", code);
     if (rc == BUF_OK)
-        rc = replay_json_escape(b, message);
+        rc = json_escape_cstr(b, message);
     if (rc == BUF_OK)
         rc = buf_puts(b, "\",\"type\":\"");
     if (rc == BUF_OK)
-        rc = replay_json_escape(b, type);
+        rc = json_escape_cstr(b, type);
     if (rc == BUF_OK)
         rc = buf_puts(b, "\"}");
     return rc == BUF_OK ? ev_end(b, f) : rc;
@@ -403,7 +386,7 @@ int replay_fmt_error_object(struct buf *b, const struct replay_fmt *f,
     if (rc == BUF_OK)
         rc = buf_puts(b, "{\"object\":\"error\",\"message\":\"");
     if (rc == BUF_OK)
-        rc = replay_json_escape(b, message);
+        rc = json_escape_cstr(b, message);
     if (rc == BUF_OK)
         rc = buf_puts(b, "\",\"type\":\"BadRequestError\",\"param\":null,"
                          "\"code\":400}");
@@ -417,7 +400,7 @@ int replay_fmt_error_text(struct buf *b, const struct replay_fmt *f,
 
     if (f->api == API_OPENAI_RESPONSES) {
         rc = resp_error_head(b, f);
-        rc = rc ? rc : replay_json_escape(b, message);
+        rc = rc ? rc : json_escape_cstr(b, message);
         rc = rc ? rc : buf_puts(b, "\"}");
         return rc ? rc : ev_end(b, f);
     }
@@ -432,7 +415,7 @@ int replay_fmt_error_text(struct buf *b, const struct replay_fmt *f,
             rc = buf_puts(b, "{\"error\":{\"message\":\"");
     }
     if (rc == BUF_OK)
-        rc = replay_json_escape(b, message);
+        rc = json_escape_cstr(b, message);
     if (rc == BUF_OK)
         rc = buf_puts(b, f->api == API_ANTHROPIC
                              ? "\"}}"
@@ -465,7 +448,7 @@ int replay_fmt_text(struct buf *b, const struct replay_fmt *f, bool first,
                                  : "{\"index\":0,\"text\":\"");
     }
     if (rc == BUF_OK)
-        rc = replay_json_escape(b, text);
+        rc = json_escape_cstr(b, text);
     if (rc == BUF_OK)
         rc = buf_puts(b, f->api == API_ANTHROPIC ? "\"}}"
                          : f->api == API_OPENAI_CHAT

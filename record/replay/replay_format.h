@@ -52,9 +52,6 @@ int replay_fmt_event_begin(struct buf *b, const struct replay_fmt *f,
 /* Ends an event with its line end and the blank line. */
 int replay_fmt_event_end(struct buf *b, const struct replay_fmt *f);
 
-/* Appends s as the inside of a JSON string (escaped, no quotes). */
-int replay_json_escape(struct buf *b, const char *s);
-
 /* ": keep-alive" comment. */
 int replay_fmt_keepalive(struct buf *b, const struct replay_fmt *f);
 

@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "json_escape.h"
 #include "replay_tokens.h"
 
 /* Starts event type: its "event:" line and its JSON's first members,
@@ -166,7 +167,7 @@ int replay_fmt_resp_text(struct buf *b, struct replay_fmt *f, int index,
                          const char *text)
 {
     int rc = delta_head(b, f, index, false);
-    rc = rc ? rc : replay_json_escape(b, text);
+    rc = rc ? rc : json_escape_cstr(b, text);
     rc = rc ? rc : buf_puts(b, "\"");
     return rc ? rc : resp_end_event(b, f);
 }
@@ -216,7 +217,7 @@ int replay_fmt_resp_failed(struct buf *b, struct replay_fmt *f,
                          "\"created_at\":%lld,\"status\":\"failed\","
                          "\"error\":{\"code\":\"server_error\",\"message\":\"",
                          f->id, f->created);
-    rc = rc ? rc : replay_json_escape(b, message);
+    rc = rc ? rc : json_escape_cstr(b, message);
     rc = rc ? rc
             : buf_printf(b,
                          "\"},\"incomplete_details\":null,\"model\":\"%s\","

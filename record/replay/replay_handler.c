@@ -10,6 +10,7 @@
 
 #include "buf.h"
 #include "clock.h"
+#include "json_escape.h"
 #include "replay_bodies.h"
 #include "replay_prefix.h"
 #include "replay_request.h"
@@ -161,13 +162,13 @@ static void reply_models(struct replay_server *srv, struct evhttp_request *req,
         for (i = 0; m != NULL;
              m = replay_trace_source_model(srv->trace, ++i, &n)) {
             buf_printf(&b, "%s{\"id\":\"", count++ ? "," : "");
-            replay_json_escape(&b, m);
+            json_escape_cstr(&b, m);
             buf_puts(&b, "\",\"object\":\"model\",\"owned_by\":\"replay\"}");
         }
     } else {
         for (i = 0; i < sp->n_models; i++) {
             buf_printf(&b, "%s{\"id\":\"", count++ ? "," : "");
-            replay_json_escape(&b, sp->models[i].model);
+            json_escape_cstr(&b, sp->models[i].model);
             buf_puts(&b, "\",\"object\":\"model\",\"owned_by\":\"replay\"}");
         }
     }

@@ -15,6 +15,16 @@ struct replay_send_log {
     int err; /* first errno seen */
 };
 
+/* Writes out the buffered lines. Returns 0 or errno. */
+static int replay_send_log_flush(struct replay_send_log *log)
+{
+    if (log == NULL)
+        return 0;
+    if (fflush(log->f) != 0 && log->err == 0)
+        log->err = errno ? errno : EIO;
+    return log->err;
+}
+
 /* Persistent one-second timer: keeps the file at most a second behind. */
 static void on_flush_timer(evutil_socket_t fd, short what, void *arg)
 {
@@ -80,15 +90,6 @@ void replay_send_log_write(struct replay_send_log *log, const char *req_id,
     if (fwrite(line, 1, (size_t)(p - line), log->f) != (size_t)(p - line) &&
         log->err == 0)
         log->err = errno ? errno : EIO;
-}
-
-int replay_send_log_flush(struct replay_send_log *log)
-{
-    if (log == NULL)
-        return 0;
-    if (fflush(log->f) != 0 && log->err == 0)
-        log->err = errno ? errno : EIO;
-    return log->err;
 }
 
 int replay_send_log_close(struct replay_send_log *log)

@@ -24,9 +24,6 @@ void replay_send_log_write(struct replay_send_log *log, const char *req_id,
                            uint64_t seq, int64_t t_ns, size_t bytes,
                            uint64_t total);
 
-/* Writes out the buffered lines. Returns 0 or errno. */
-int replay_send_log_flush(struct replay_send_log *log);
-
 /* Flushes and closes. Returns 0 or errno of the first failure. NULL-safe. */
 int replay_send_log_close(struct replay_send_log *log);
 

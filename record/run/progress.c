@@ -8,6 +8,8 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "quantile.h"
+
 #define PROGRESS_INTERVAL_NS 250000000LL
 
 void progress_init(struct progress *p, bool enabled, uint64_t total,
@@ -53,9 +55,11 @@ void progress_add_ttft(struct progress *p, int64_t ttft_ns)
     p->n_ttft++;
 }
 
-/* The value (ms) of the sample of 0-based rank `rank` in sorted order. */
-static double ttft_at_rank(const struct progress *p, uint64_t rank)
+/* The value (ms) of the sample of 0-based rank `rank` in sorted order
+ * (quantile_at's reader over the histogram). */
+static double ttft_at_rank(const void *ctx, size_t rank)
 {
+    const struct progress *p = ctx;
     uint64_t seen = 0;
     for (size_t i = 0; i < PROGRESS_TTFT_BUCKETS; i++) {
         seen += p->ttft_hist[i];
@@ -67,16 +71,9 @@ static double ttft_at_rank(const struct progress *p, uint64_t rank)
 
 double progress_ttft_p50(const struct progress *p)
 {
-    uint64_t lo;
-    double k, r;
     if (p->n_ttft == 0)
         return -1;
-    k = (double)(p->n_ttft - 1) * 0.5;
-    lo = (uint64_t)k;
-    r = ttft_at_rank(p, lo);
-    if (lo + 1 < p->n_ttft)
-        r += (ttft_at_rank(p, lo + 1) - r) * (k - (double)lo);
-    return r;
+    return quantile_at((size_t)p->n_ttft, 50, ttft_at_rank, p);
 }
 
 /* Appends field to out (length *len) after ", " when it fits in width

@@ -4,12 +4,85 @@
  * run_loop.c. */
 #include "run_loop.h"
 
+#include <errno.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 
 #include "clock.h"
 #include "log.h"
-#include "run_start.h"
+
+volatile sig_atomic_t run_stop_requested;
+
+/* SIGINT / SIGTERM: only raises the flag the 100 ms tick looks at. */
+static void on_signal(int sig)
+{
+    (void)sig;
+    run_stop_requested = 1;
+}
+
+void run_install_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    /* SA_RESETHAND: a second signal kills at once (even while a write to a
+     * full pipe blocks); SA_RESTART: the first does not break that write */
+    sa.sa_flags = (int)(SA_RESETHAND | SA_RESTART);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+}
+
+/* The run's clock zero. Without --start-at it is now; with it, the
+ * process sleeps on CLOCK_REALTIME to the instant (every shard the same
+ * one) and the zero is that instant mapped onto CLOCK_MONOTONIC, on which
+ * the run then schedules. */
+struct run_start {
+    int64_t mono_zero_ns, real_zero_ns; /* the same instant on both */
+    int64_t late_ns; /* how far past --start-at it woke (0 without one) */
+    bool signalled;  /* SIGINT / SIGTERM during the wait */
+};
+
+/* Waits for start_at_ns (CLOCK_REALTIME ns; 0: none) and fills *out.
+ * Returns 0, or 1 when it woke more than RUN_START_LATE_NS late (or was
+ * started after the instant): out->late_ns says by how much. A signal
+ * ends the wait early with out->signalled. */
+static int run_start_wait(int64_t start_at_ns, struct run_start *out)
+{
+    struct timespec ts;
+    int64_t mono, real;
+    out->late_ns = 0;
+    out->signalled = false;
+    if (start_at_ns <= 0) {
+        out->mono_zero_ns = clock_mono_ns();
+        out->real_zero_ns = clock_real_ns();
+        return 0;
+    }
+    ts.tv_sec = (time_t)(start_at_ns / 1000000000LL);
+    ts.tv_nsec = (long)(start_at_ns % 1000000000LL);
+    /* absolute on CLOCK_REALTIME: a clock step during the wait is
+     * followed, so every host wakes at the instant its own clock names */
+    while (clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &ts, NULL) == EINTR) {
+        if (run_stop_requested) {
+            out->signalled = true;
+            break;
+        }
+    }
+    mono = clock_mono_ns();
+    real = clock_real_ns();
+    out->late_ns = real - start_at_ns;
+    if (out->late_ns < 0)
+        out->late_ns = 0; /* a signal woke it early */
+    /* the instant itself on the monotonic clock: the schedule is the
+     * instant's, a late wake-up shows as send lag, not as a shift */
+    out->mono_zero_ns = mono - out->late_ns;
+    out->real_zero_ns = out->signalled ? real : start_at_ns;
+    if (out->signalled)
+        out->mono_zero_ns = mono;
+    return !out->signalled && out->late_ns > RUN_START_LATE_NS ? 1 : 0;
+}
 
 /* Raises the open-file limit and returns how many requests may be in
  * flight at once. */

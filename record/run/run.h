@@ -14,12 +14,17 @@
 #include "arrivals_file.h"
 #include "cli.h"
 #include "exact_prompt.h"
+#include "http_proxy.h"
 #include "keep_awake.h"
-#include "proxy_env.h"
 #include "trace.h"
 #include "workload.h"
 
-/* Set by SIGINT / SIGTERM (run_signal.c); the run checks it every 100 ms. */
+/* A shard that wakes later than this after --start-at refuses to run
+ * (RUN_E_LATE) rather than squeeze its schedule; earlier lateness shows as
+ * the first requests' send lag. */
+#define RUN_START_LATE_NS 100000000LL
+
+/* Set by SIGINT / SIGTERM (run.c); the run checks it every 100 ms. */
 extern volatile sig_atomic_t run_stop_requested;
 
 /* Everything a run needs, prepared by main (all borrowed). */
@@ -33,9 +38,9 @@ struct run_setup {
     const char *key;         /* the key itself (scrubbed from the header
                                 fields), or NULL */
     const char *key_env;     /* the variable it came from, or NULL */
-    const struct proxy_choice *proxy; /* the proxy requests go through */
-    const char *trace_id;             /* 8 hex characters */
-    const char *command_line;         /* sanitized */
+    const struct http_proxy_choice *proxy; /* the proxy requests go through */
+    const char *trace_id;                  /* 8 hex characters */
+    const char *command_line;              /* sanitized */
     struct trace_writer *writer;
     const struct arrivals_file *arrivals; /* --arrivals, or NULL */
     /* --input-tokens: each model's calibration (fits[i] for models[i]),
@@ -88,7 +93,7 @@ enum run_err {
 
 /* Installs the SIGINT / SIGTERM handlers (they only set
  * run_stop_requested; the second Ctrl-C kills at once) and ignores
- * SIGPIPE (run_signal.c). */
+ * SIGPIPE (run.c). */
 void run_install_signals(void);
 
 /* Runs the recording (run.c; what happens during it is run_loop.c's).

@@ -1,4 +1,5 @@
-/* run_header: the trace header record of a run (settings as strings). */
+/* run_header: the trace header record of a run (settings as strings, the
+ * wall clock's synchronization state). */
 #include "run.h"
 
 #include <curl/curl.h>
@@ -7,13 +8,63 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/timex.h>
 #include <unistd.h>
 
 #include "buf.h"
 #include "cline_settings.h"
 #include "clock.h"
-#include "clock_sync.h"
 #include "sanitize.h"
+
+/* What the kernel says about CLOCK_REALTIME's synchronization
+ * (ntp_adjtime read-only: the unsynchronized flag, the maximum and
+ * estimated error), for the header: run-level quantities of shards on
+ * several hosts carry this uncertainty (docs/scale-out.md). */
+enum clock_sync_state {
+    CLOCK_SYNC_UNKNOWN = 0, /* ntp_adjtime failed */
+    CLOCK_SYNC_SYNCHRONIZED,
+    CLOCK_SYNC_UNSYNCHRONIZED, /* STA_UNSYNC or TIME_ERROR: no bound */
+};
+
+struct clock_sync {
+    enum clock_sync_state state;
+    int64_t maxerror_us; /* the kernel's maximum error bound, -1 unknown */
+    int64_t esterror_us; /* its estimated error, -1 unknown */
+};
+
+/* Reads the state now (no privilege needed: modes 0 changes nothing).
+ * Cannot fail: an error gives CLOCK_SYNC_UNKNOWN. */
+static void clock_sync_read(struct clock_sync *out)
+{
+    struct timex tx;
+    int st;
+    memset(&tx, 0, sizeof tx); /* modes 0: read only */
+    st = ntp_adjtime(&tx);
+    out->maxerror_us = -1;
+    out->esterror_us = -1;
+    if (st < 0) {
+        out->state = CLOCK_SYNC_UNKNOWN;
+        return;
+    }
+    out->maxerror_us = (int64_t)tx.maxerror;
+    out->esterror_us = (int64_t)tx.esterror;
+    out->state = st == TIME_ERROR || (tx.status & STA_UNSYNC)
+                     ? CLOCK_SYNC_UNSYNCHRONIZED
+                     : CLOCK_SYNC_SYNCHRONIZED;
+}
+
+/* "synchronized", "unsynchronized" or "unknown". */
+static const char *clock_sync_state_name(enum clock_sync_state s)
+{
+    switch (s) {
+    case CLOCK_SYNC_SYNCHRONIZED:
+        return "synchronized";
+    case CLOCK_SYNC_UNSYNCHRONIZED:
+        return "unsynchronized";
+    default:
+        return "unknown";
+    }
+}
 
 #define MAX_OPTIONS 72
 

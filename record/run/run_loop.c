@@ -10,7 +10,6 @@
 #include "run_outcome.h"
 #include "run_plan.h"
 #include "run_progress.h"
-#include "run_ramp.h"
 
 #define RUN_TICK_US 100000 /* flush, idle check, signal check, progress */
 /* Open loop: sends at most this many due requests before the loop serves
@@ -164,8 +163,9 @@ static void refill(struct run_loop *r)
     if (r->rate > 0)
         return;
     /* --ramp counts from the run's or the stage's start */
-    allowed = run_ramp_allowed(r->max_inflight, (int64_t)(r->cfg->ramp_s * 1e9),
-                               r->ramp_zero_ns, clock_mono_ns(), &next);
+    allowed =
+        run_plan_ramp_allowed(r->max_inflight, (int64_t)(r->cfg->ramp_s * 1e9),
+                              r->ramp_zero_ns, clock_mono_ns(), &next);
     while (busy(r) < allowed && has_next(r))
         start_next(r, -1, -1);
     if (next >= 0 && has_next(r))
@@ -312,7 +312,7 @@ static void finish(struct run_loop *r, struct transfer *t, CURLcode code)
         transfer_free(t);
         return;
     }
-    run_outcome_attempt(r->out, t->chunks, t->bytes);
+    run_outcome_attempt(r->out, t->rx.chunks, t->rx.bytes);
     if (e.sse_mislabelled)
         run_outcome_sse_mislabelled(r->out, e.content_type);
     if (again && arm_retry(r, again) == 0) {

@@ -5,11 +5,11 @@
  * file alone decides: refill to the concurrency, start the next attempt,
  * arm a retry, stop, end the run. The files below it report facts and
  * never call back: run_requests (an attempt started or ended), run_retry
- * (sent again? after how long?), run_timers (what is due, idle),
+ * (sent again? after how long?), run_pacer (what is due, idle),
  * run_outcome (the counts), progress (the line), self_lag; and beside
  * it the plumbing it decides with: run_events (base, timers), run_checks
  * (keep-awake, self-checks, dispatch), run_plan (counts planned from the
- * config), run_progress, run_ramp. Not for use
+ * config and the --ramp), run_progress. Not for use
  * outside record/run. */
 #ifndef TT_RECORD_RUN_LOOP_H
 #define TT_RECORD_RUN_LOOP_H
@@ -22,13 +22,13 @@
 #include "progress.h"
 #include "run.h"
 #include "run_events.h"
+#include "run_pacer.h"
 #include "run_requests.h"
 #include "run_retry.h"
 #include "run_scrapes.h"
 #include "run_search.h"
 #include "run_session.h"
 #include "run_stage.h"
-#include "run_timers.h"
 #include "schedule.h"
 #include "self_lag.h"
 #include "wake_probe.h"

@@ -1,6 +1,8 @@
-/* run_plan: the run's schedule shape, in-flight cap and planned counts. */
+/* run_plan: the run's schedule shape, in-flight cap (--ramp too) and
+ * planned counts. */
 #include "run_plan.h"
 
+#include <math.h>
 #include <unistd.h>
 
 #include "arrival.h"
@@ -43,7 +45,9 @@ uint64_t run_plan_max_inflight(const struct run_setup *s, double rate,
     return n;
 }
 
-uint64_t run_plan_shard_part(const struct config *c, uint64_t n)
+/* Of the n first requests of the global schedule, how many are this
+ * shard's (k % N == I); UINT64_MAX stays unknown. */
+static uint64_t run_plan_shard_part(const struct config *c, uint64_t n)
 {
     uint64_t i = c->shard.index, m = c->shard.count;
     if (m <= 1 || n == UINT64_MAX)
@@ -51,13 +55,16 @@ uint64_t run_plan_shard_part(const struct config *c, uint64_t n)
     return n > i ? (n - i + m - 1) / m : 0;
 }
 
-bool run_plan_progress_shown(const struct config *c)
+/* Whether the progress line is drawn: not with -q; with --progress always,
+ * or on a terminal by default. */
+static bool run_plan_progress_shown(const struct config *c)
 {
     return !c->quiet && (c->progress == PROGRESS_ALWAYS ||
                          (c->progress == PROGRESS_AUTO && isatty(2)));
 }
 
-bool run_plan_has_sessions(const struct workload *wl)
+/* True when the workload has a session item. */
+static bool run_plan_has_sessions(const struct workload *wl)
 {
     for (size_t i = 0; i < wl->n_classes; i++)
         for (size_t j = 0; j < wl->classes[i].n_items; j++)
@@ -164,4 +171,22 @@ void run_plan_progress(struct progress *p, const struct config *c,
             end_ns = sched_end;
     }
     progress_set_plan(p, planned, end_ns);
+}
+
+uint64_t run_plan_ramp_allowed(uint64_t n, int64_t ramp_ns, int64_t zero_ns,
+                               int64_t now_ns, int64_t *next_ns)
+{
+    int64_t since;
+    uint64_t k;
+    *next_ns = -1;
+    if (ramp_ns <= 0 || n == 0)
+        return n;
+    since = now_ns - zero_ns;
+    if (since >= ramp_ns)
+        return n;
+    k = 1 + (uint64_t)((double)n * (double)since / (double)ramp_ns);
+    if (k >= n)
+        return n;
+    *next_ns = zero_ns + (int64_t)ceil((double)k * (double)ramp_ns / (double)n);
+    return k;
 }

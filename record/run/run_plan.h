@@ -1,6 +1,7 @@
 /* run_plan: what a run plans before it starts, from the config alone:
- * its schedule's shape, how many may be in flight, this shard's part of
- * the counts, and the progress line's total and ETA. It counts and
+ * its schedule's shape, how many may be in flight (and during a closed
+ * loop's --ramp, how many at a moment), this shard's part of the counts,
+ * and the progress line's total and ETA. It counts and
  * reports; run_loop.c decides what is sent. Not for use outside
  * record/run. */
 #ifndef TT_RECORD_RUN_PLAN_H
@@ -27,22 +28,11 @@ double run_plan_schedule(const struct run_setup *s, struct schedule *sched);
 uint64_t run_plan_max_inflight(const struct run_setup *s, double rate,
                                uint64_t inflight_cap);
 
-/* Of the n first requests of the global schedule, how many are this
- * shard's (k % N == I); UINT64_MAX stays unknown. */
-uint64_t run_plan_shard_part(const struct config *c, uint64_t n);
-
-/* Whether the progress line is drawn: not with -q; with --progress always,
- * or on a terminal by default. */
-bool run_plan_progress_shown(const struct config *c);
-
 /* Whether the run needs sub-ms timers: open-loop pacing does, and think
  * times are kept to the ms; they cost a timerfd_settime per loop turn
  * (~0.6 per chunk), so a closed loop goes without. The self-lag timer
  * keeps its own precision (self_lag.h). */
 bool run_plan_precise_timers(const struct run_setup *s);
-
-/* True when the workload has a session item. */
-bool run_plan_has_sessions(const struct workload *wl);
 
 /* The sends an open loop with --duration plans when the progress line is
  * drawn and the schedule's total is unknown (else UINT64_MAX): counted
@@ -57,5 +47,12 @@ void run_plan_progress(struct progress *p, const struct config *c,
                        const struct schedule *sched, const struct workload *wl,
                        uint64_t shard_i, uint64_t shard_n, uint64_t planned,
                        int64_t mono_zero);
+
+/* Of n allowed in flight with a ramp of ramp_ns from zero_ns: how many
+ * may be at now_ns (one more every ramp_ns / n from the start), and in
+ * *next_ns when the next one may join (-1: the ramp is over or there is
+ * none, ramp_ns <= 0). */
+uint64_t run_plan_ramp_allowed(uint64_t n, int64_t ramp_ns, int64_t zero_ns,
+                               int64_t now_ns, int64_t *next_ns);
 
 #endif

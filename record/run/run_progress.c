@@ -1,14 +1,14 @@
 /* run_progress: the run's facts onto the progress line. */
 #include "run_progress.h"
 
-#include "run_timers.h"
+#include "run_pacer.h"
 
 void run_progress_take_ttft(struct progress *p, struct transfer *t)
 {
-    if (t->first_token_ns < 0 || t->first_token_counted)
+    if (t->rx.stream.first_token_ns < 0 || t->first_token_counted)
         return;
     t->first_token_counted = true;
-    progress_add_ttft(p, t->first_token_ns - t->start_ns);
+    progress_add_ttft(p, t->rx.stream.first_token_ns - t->start_ns);
 }
 
 void run_progress_update(struct progress *p, struct transfer *inflight,

@@ -56,7 +56,8 @@ static void on_event(void *ctx, const struct sse_event *ev)
     cJSON_Delete(j);
 }
 
-void run_reply_init(struct run_reply *r)
+/* Starts an empty collector. Cannot fail. */
+static void run_reply_init(struct run_reply *r)
 {
     memset(r, 0, sizeof *r);
     sse_parser_init(&r->sse, 0);
@@ -78,7 +79,8 @@ const char *run_reply_text(struct run_reply *r, size_t *len)
     return r->text.data ? r->text.data : "";
 }
 
-void run_reply_free(struct run_reply *r)
+/* Frees the buffers. NULL-safe. */
+static void run_reply_free(struct run_reply *r)
 {
     if (!r)
         return;

@@ -23,18 +23,12 @@ struct run_reply {
     bool nomem;
 };
 
-/* Starts an empty collector. Cannot fail. */
-void run_reply_init(struct run_reply *r);
-
 /* Feeds received body bytes. */
 void run_reply_feed(struct run_reply *r, const char *p, size_t n);
 
-/* The text collected (NUL-terminated, valid until run_reply_free) and its
+/* The text collected (NUL-terminated, valid until run_reply_delete) and its
  * length in *len; "" when none. */
 const char *run_reply_text(struct run_reply *r, size_t *len);
-
-/* Frees the buffers. NULL-safe. */
-void run_reply_free(struct run_reply *r);
 
 /* A malloc'd collector, started (NULL out of memory). */
 struct run_reply *run_reply_new(void);

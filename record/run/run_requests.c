@@ -34,9 +34,9 @@ static void keep_head(void *ud, int64_t t_ns, const char *p, size_t n)
 {
     struct reply_head *h = ud;
     (void)t_ns;
-    if (h->reply && h->t->resp.status < 300)
+    if (h->reply && h->t->rx.resp.status < 300)
         run_reply_feed(h->reply, p, n);
-    if (h->t->resp.status < 400 || h->n == sizeof h->data)
+    if (h->t->rx.resp.status < 400 || h->n == sizeof h->data)
         return;
     if (n > sizeof h->data - h->n)
         n = sizeof h->data - h->n;
@@ -83,7 +83,7 @@ void run_requests_init(struct run_requests *q, const struct run_setup *s,
     q->loop = loop;
     q->tc.url = s->url;
     q->tc.auth_header = s->auth_header;
-    q->tc.anthropic = c->api == API_ANTHROPIC;
+    q->tc.api = c->api;
     q->tc.http2 = c->http2;
     q->tc.timeout_ms = (long)(c->timeout_s * 1000.0 + 0.5);
     q->tc.connect_timeout_ms = (long)(c->connect_timeout_s * 1000.0 + 0.5);
@@ -392,9 +392,9 @@ int run_requests_end(struct run_requests *q, struct transfer *t, CURLcode code,
     add_server_message(q, t, e);
     add_os_error(t, e);
     e->sse_mislabelled = error_kind_sse_mislabelled(
-        t->resp.status, t->resp.content_type, token_scan_sse(&t->scan));
+        t->rx.resp.status, t->rx.resp.content_type, stream_rx_sse(&t->rx));
     snprintf(e->content_type, sizeof e->content_type, "%s",
-             e->sse_mislabelled ? t->resp.content_type : "");
+             e->sse_mislabelled ? t->rx.resp.content_type : "");
     e->reply = NULL;
     if (t->observe == keep_head) {
         struct reply_head *h = t->observe_ud;

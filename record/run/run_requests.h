@@ -41,7 +41,7 @@ struct run_ended {
     bool sse_mislabelled;   /* an event stream under another Content-Type */
     char content_type[128]; /* the type it came with, when mislabelled */
     /* A session's turn: its reply's text as received (the caller owns it:
-     * run_reply_free and free), else NULL. */
+     * run_reply_delete), else NULL. */
     struct run_reply *reply;
 };
 

@@ -45,15 +45,15 @@ int run_scrapes_open(struct run_scrapes *set, const struct run_setup *setup)
     sc.insecure = c->insecure;
     sc.cacert = c->cacert;
     for (size_t i = 0; i < c->n_server_metrics && i < RUN_SCRAPES_MAX; i++) {
-        struct proxy_choice pc;
+        struct http_proxy_choice pc;
         char *shown = shown_url(c->server_metrics[i], setup->key);
         int rc;
         if (!shown)
             return RUN_E_NOMEM;
         /* the proxy the environment names for this URL (its own no_proxy
          * verdict: the metrics host may differ from the API's) */
-        if (proxy_env_choose(c->server_metrics[i], c->no_proxy,
-                             proxy_env_process, &pc) == 0)
+        if (http_proxy_choose(c->server_metrics[i], c->no_proxy,
+                              http_proxy_process, &pc) == 0)
             sc.proxy = pc.url;
         else
             sc.proxy = "";

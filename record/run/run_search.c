@@ -62,7 +62,7 @@ void run_search_count(const struct cli_search *cfg, const struct transfer *t,
     if (cfg->mode == SWEEP_NONE || t->warmup)
         return;
     (*judged)++;
-    if (ok && t->first_token_ns >= 0 &&
-        (double)(t->first_token_ns - from) <= cfg->ttft_ms * 1e6)
+    if (ok && t->rx.stream.first_token_ns >= 0 &&
+        (double)(t->rx.stream.first_token_ns - from) <= cfg->ttft_ms * 1e6)
         (*met)++;
 }

@@ -58,7 +58,11 @@ struct run_session *run_session_start(struct run_session_list *l, uint64_t k,
     return s;
 }
 
-int run_session_keep_reply(struct run_session *s, const char *text, size_t len)
+/* Keeps the reply of the session's current turn (text, len bytes; copied)
+ * as an assistant message for the history. Returns 0, or -1 out of
+ * memory. */
+static int run_session_keep_reply(struct run_session *s, const char *text,
+                                  size_t len)
 {
     cJSON *m = cJSON_CreateObject(), *content = NULL;
     char *copy = malloc(len + 1);

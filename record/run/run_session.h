@@ -77,11 +77,6 @@ struct run_session *run_session_start(struct run_session_list *l, uint64_t k,
                                       const struct workload_session *ws,
                                       bool warmup);
 
-/* Keeps the reply of the session's current turn (text, len bytes; copied)
- * as an assistant message for the history. Returns 0, or -1 out of
- * memory. */
-int run_session_keep_reply(struct run_session *s, const char *text, size_t len);
-
 /* Moves s to its next turn after its current one ended at end_ns with
  * reply (NULL: none received): keeps the reply when the next turns' history
  * needs it (cfg's --history, a turn with no captured reply), then draws the

@@ -4,7 +4,9 @@
 #include <string.h>
 #include <time.h>
 
-int64_t run_stage_cpu_ns(void)
+/* The calling (loop) thread's CPU time (user + system) in ns, -1 when
+ * unknown: the keep-awake spinner's is left out. */
+static int64_t run_stage_cpu_ns(void)
 {
     struct timespec ts;
     /* the loop thread's own: the keep-awake spinner (keep_awake.h) burns

@@ -23,10 +23,6 @@ struct run_stage {
     int64_t cpu_start_ns; /* the loop thread's CPU time at the start, -1 */
 };
 
-/* The calling (loop) thread's CPU time (user + system) in ns, -1 when
- * unknown: the keep-awake spinner's is left out. */
-int64_t run_stage_cpu_ns(void);
-
 /* Begins stage idx (from 0) of sw at now_ns with a ramp of ramp_ns (0:
  * none); lag is the run's self-lag watch (its samples from now on are the
  * stage's). Can't fail. */

@@ -8,7 +8,7 @@
  * Each wake-up costs a little CPU of its own (~30-90 us on a VM where the
  * loop was idle), so the period is a trade: 5 ms cost ~6-18 ms of CPU per
  * second of recording; SELF_LAG_PERIOD_NS (50 ms) costs ~1-3 ms/s and still
- * gives 20 samples per second (docs/performance.md). */
+ * gives 20 samples per second (docs/performance-history.md). */
 #ifndef TT_SELF_LAG_H
 #define TT_SELF_LAG_H
 

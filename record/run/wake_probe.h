@@ -10,7 +10,7 @@
  * (wake_probe_*; docs/trace-format.md).
  *
  * Cost: one wake-up of each thread per period (200 a second), ~1-2 ms of
- * CPU per second of recording (docs/performance.md). */
+ * CPU per second of recording (docs/performance-history.md). */
 #ifndef TT_WAKE_PROBE_H
 #define TT_WAKE_PROBE_H
 

@@ -1,7 +1,7 @@
 # embed_prompts.cmake: writes a C source holding the built-in prompt files of
-# record/prompts/ as byte arrays (see record/workload/prompts.h).
+# record/workload/prompts/ as byte arrays (see record/workload/prompts.h).
 # Run as: cmake -DPROMPT_DIR=<dir> -DOUT=<file.c> -P embed_prompts.cmake
-set(code "/* Generated from record/prompts/ by record/embed_prompts.cmake. */\n")
+set(code "/* Generated from record/workload/prompts/ by record/workload/embed_prompts.cmake. */\n")
 string(APPEND code "#include \"prompts.h\"\n")
 foreach(file short-short.txt short-long.txt long-context.txt long-short.txt
              agent-system.txt agent-sessions.jsonl)

@@ -1,5 +1,6 @@
-/* prompts: the built-in workload files (record/prompts/NAME.txt), embedded at
- * build time by record/embed_prompts.cmake into a generated prompts_data.c.
+/* prompts: the built-in workload files (record/workload/prompts/NAME.txt),
+ * embedded at build time by record/workload/embed_prompts.cmake into a
+ * generated prompts_data.c.
  * Each array is NUL-terminated; its _len excludes the NUL. */
 #ifndef TT_RECORD_PROMPTS_H
 #define TT_RECORD_PROMPTS_H

@@ -9,7 +9,9 @@
 #include "arrivals_file.h"
 #include "prompts.h"
 
-int64_t workload_class_max_tokens(const char *name)
+/* The built-in max_tokens of a class name (64, 1024; agent 512), -1 if
+ * not built in. */
+static int64_t workload_class_max_tokens(const char *name)
 {
     if (strcmp(name, "short-short") == 0 || strcmp(name, "long-short") == 0)
         return 64;

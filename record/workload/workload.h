@@ -78,7 +78,7 @@ enum workload_err {
 #define WORKLOAD_AGENT_CLASS "agent"
 #define WORKLOAD_DEFAULT_CLASSES "short-short,short-long,long-short"
 
-/* Loads the built-in workload (the embedded record/prompts files),
+/* Loads the built-in workload (the embedded record/workload/prompts files),
  * the agent class included. */
 int workload_load_builtin(struct workload *wl, char *err, size_t errlen);
 
@@ -131,10 +131,6 @@ int workload_jsonl_read(FILE *f, const char *path, enum workload_format *fmt,
  * order. NULL keeps all. */
 int workload_select(struct workload *wl, const char *csv, char *err,
                     size_t errlen);
-
-/* The built-in max_tokens of a class name (64, 1024; agent 512), -1 if
- * not built in. */
-int64_t workload_class_max_tokens(const char *name);
 
 /* Characters (not bytes) of UTF-8 text. */
 int64_t workload_count_chars(const char *text, size_t len);

@@ -1,6 +1,6 @@
 /* buf_test: buf_printf formats like snprintf at every spare-capacity
- * boundary and refuses what passes the cap; buf_extend; decimal_* against
- * printf across the digit-count and sign boundaries. */
+ * boundary and refuses what passes the cap; buf_extend; the sticky error;
+ * decimal_* against printf across the digit-count and sign boundaries. */
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -105,8 +105,36 @@ static void check_decimal(void)
     CHECK(decimal_u64(got, 0) == 1 && got[0] == '0');
 }
 
+/* The first failure stays, whatever succeeds after it, until buf_reset. */
+static void check_sticky(void)
+{
+    struct buf b;
+    char *p;
+    buf_init(&b, 8);
+    CHECK(buf_error(&b) == BUF_OK);
+    CHECK(buf_puts(&b, "12345") == BUF_OK && buf_error(&b) == BUF_OK);
+    CHECK(buf_puts(&b, "6789") == BUF_E_LIMIT); /* 9 > 8: refused */
+    CHECK(buf_error(&b) == BUF_E_LIMIT);
+    CHECK(buf_puts(&b, "6") == BUF_OK); /* fits, but the text has a hole */
+    CHECK(buf_error(&b) == BUF_E_LIMIT);
+    CHECK(buf_printf(&b, "%s", "abcdef") == BUF_E_LIMIT);
+    CHECK(buf_extend(&b, 9, &p) == BUF_E_LIMIT);
+    CHECK(buf_error(&b) == BUF_E_LIMIT);
+    buf_consume(&b, 2);
+    CHECK(buf_error(&b) == BUF_E_LIMIT); /* consuming is not a new start */
+    buf_reset(&b);
+    CHECK(buf_error(&b) == BUF_OK && b.len == 0);
+    CHECK(buf_printf(&b, "%d", 123456789) == BUF_E_LIMIT);
+    CHECK(buf_error(&b) == BUF_E_LIMIT);
+    buf_free(&b);
+    CHECK(buf_error(&b) == BUF_OK);
+    CHECK(strcmp(buf_strerror(BUF_E_NOMEM), "out of memory") == 0);
+    CHECK(strstr(buf_strerror(BUF_E_LIMIT), "cap") != NULL);
+}
+
 int main(void)
 {
+    check_sticky();
     check_printf_boundaries();
     check_printf_limit();
     check_extend();

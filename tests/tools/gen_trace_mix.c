@@ -2,7 +2,7 @@
  * models and classes (names given on the command line, so tests can use
  * hostile or Chinese ones), varying output lengths, concurrency, failures
  * and a chosen wall-clock start. Deterministic for a given seed. (Formerly
- * tests/test_plot_gentrace.c; the header still names that tool, so the
+ * the test_plot_gentrace tool; the header still names it, so the
  * traces stay byte for byte what they were.)
  *
  * usage: gen_trace --mix OUT [-n REQUESTS] [-c CONCURRENCY] [-m MODEL]...

@@ -1,7 +1,7 @@
 /* gen_trace_replay: gen_trace --replay, the small trace replay_trace.sh and
  * replay_valgrind.sh serve back, and beside it the exact body each recorded
- * request must be replayed with. (Formerly tests/replay_trace_gen.c; the
- * header still names that tool, so the trace stays byte for byte.)
+ * request must be replayed with. (Formerly the replay_trace_gen tool;
+ * the header still names it, so the trace stays byte for byte.)
  *
  * usage: gen_trace --replay OUT.ttrace DIR
  * Requests, in recorded order (delays from the request's start):

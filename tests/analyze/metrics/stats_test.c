@@ -1,5 +1,5 @@
-/* stats_test: type-7 percentiles against hand computations, summaries, the
- * capped vector, the PRNG's fixed sequence and the bootstrap. */
+/* stats_test: summaries, the capped vector and the bootstrap (the
+ * percentile rule and the PRNG are tested in tests/common). */
 #include "stats.h"
 
 #include <math.h>
@@ -13,83 +13,6 @@
 static int near(double got, double want)
 {
     return fabs(got - want) <= 1e-9 * (1 + fabs(want));
-}
-
-struct pct_case {
-    const char *name;
-    double v[8]; /* ignored when n > 8: see fill() */
-    size_t n;
-    double p, want;
-};
-
-/* Hand computations, k = (n - 1) * p / 100, value = v[floor k] + frac(k) *
- * (v[floor k + 1] - v[floor k]) on the sorted values:
- *
- * n = 1, {7}: k = 0 for every p, so 7.
- * n = 2, {20, 10} sorted {10, 20}: p0 k = 0 -> 10; p50 k = 0.5 -> 10 + 0.5
- *   * 10 = 15; p99 k = 0.99 -> 10 + 0.99 * 10 = 19.9; p100 k = 1 -> 20.
- * n = 5, {40, 15, 50, 35, 20} sorted {15, 20, 35, 40, 50}: p0 -> 15;
- *   p50 k = 2 -> 35; p90 k = 3.6 -> 40 + 0.6 * 10 = 46; p99 k = 3.96 ->
- *   40 + 0.96 * 10 = 49.6; p100 k = 4 -> 50; p25 k = 1 -> 20.
- * n = 100, v[i] = i + 1 (1..100), filled in reverse: p0 -> 1; p50 k = 49.5
- *   -> 50 + 0.5 = 50.5; p99 k = 98.01 -> 99 + 0.01 = 99.01; p99.9 k =
- *   98.901 -> 99.901; p100 k = 99 -> 100.
- */
-/* clang-format off */
-static const struct pct_case pct_cases[] = {
-    {"n1 p0", {7}, 1, 0, 7},
-    {"n1 p50", {7}, 1, 50, 7},
-    {"n1 p99", {7}, 1, 99, 7},
-    {"n1 p100", {7}, 1, 100, 7},
-    {"n2 p0", {20, 10}, 2, 0, 10},
-    {"n2 p50", {20, 10}, 2, 50, 15},
-    {"n2 p99", {20, 10}, 2, 99, 19.9},
-    {"n2 p100", {20, 10}, 2, 100, 20},
-    {"n5 p0", {40, 15, 50, 35, 20}, 5, 0, 15},
-    {"n5 p25", {40, 15, 50, 35, 20}, 5, 25, 20},
-    {"n5 p50", {40, 15, 50, 35, 20}, 5, 50, 35},
-    {"n5 p90", {40, 15, 50, 35, 20}, 5, 90, 46},
-    {"n5 p99", {40, 15, 50, 35, 20}, 5, 99, 49.6},
-    {"n5 p100", {40, 15, 50, 35, 20}, 5, 100, 50},
-    {"n100 p0", {0}, 100, 0, 1},
-    {"n100 p50", {0}, 100, 50, 50.5},
-    {"n100 p99", {0}, 100, 99, 99.01},
-    {"n100 p99.9", {0}, 100, 99.9, 99.901},
-    {"n100 p100", {0}, 100, 100, 100},
-    {"p clamped below", {20, 10}, 2, -5, 10},
-    {"p clamped above", {20, 10}, 2, 250, 20},
-};
-
-/* clang-format on */
-
-/* Copies a case's values into v (n = 100: 100, 99, ..., 1). */
-static void fill(const struct pct_case *c, double *v)
-{
-    size_t i;
-    for (i = 0; i < c->n; i++)
-        v[i] = c->n > 8 ? (double)(c->n - i) : c->v[i];
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static void test_percentiles(void)
-{
-    size_t i;
-    double v[100];
-    for (i = 0; i < sizeof(pct_cases) / sizeof(*pct_cases); i++) {
-        const struct pct_case *c = &pct_cases[i];
-        double got;
-        fill(c, v);
-        qsort(v, c->n, sizeof(*v), cmp_double);
-        got = stats_percentile_sorted(v, c->n, c->p);
-        CHECK_MSG(near(got, c->want), "%s: got %.17g want %.17g", c->name, got,
-                  c->want);
-    }
-    CHECK_MSG(isnan(stats_percentile_sorted(v, 0, 50)), "n = 0 gives NaN");
 }
 
 static void test_summaries(void)
@@ -152,49 +75,15 @@ static void test_vec(void)
               "strerror");
 }
 
-/* The sequence is pinned: an independent Python implementation of
- * splitmix64 + xoshiro256** gives these values. */
-static void test_rng(void)
-{
-    struct stats_rng r;
-    uint64_t hist[7] = {0};
-    int i;
-    stats_rng_seed(&r, 0);
-    CHECK_MSG(stats_rng_next(&r) == UINT64_C(0x99ec5f36cb75f2b4), "seed 0 #1");
-    CHECK_MSG(stats_rng_next(&r) == UINT64_C(0xbf6e1f784956452a), "seed 0 #2");
-    CHECK_MSG(stats_rng_next(&r) == UINT64_C(0x1a5f849d4933e6e0), "seed 0 #3");
-    stats_rng_seed(&r, 42);
-    CHECK_MSG(stats_rng_next(&r) == UINT64_C(0x15780b2e0c2ec716), "seed 42 #1");
-    for (i = 0; i < 70000; i++)
-        hist[stats_rng_below(&r, 7)]++;
-    for (i = 0; i < 7; i++)
-        CHECK_MSG(hist[i] > 9000 && hist[i] < 11000, "below(7) bucket %d: %llu",
-                  i, (unsigned long long)hist[i]);
-    CHECK_MSG(stats_rng_below(&r, 1) == 0, "below(1)");
-    /* below() is pinned too (multiply-shift, the same in Python). */
-    stats_rng_seed(&r, 5);
-    CHECK_MSG(stats_rng_below(&r, 1000) == 288 &&
-                  stats_rng_below(&r, 1000) == 602 &&
-                  stats_rng_below(&r, 1000) == 649 &&
-                  stats_rng_below(&r, 1000) == 821 &&
-                  stats_rng_below(&r, 1000) == 516,
-              "below(1000) sequence");
-    CHECK_MSG(stats_rng_below(&r, (UINT64_C(1) << 63) + 12345) ==
-                      UINT64_C(7458586743318766530) &&
-                  stats_rng_below(&r, (UINT64_C(1) << 63) + 12345) ==
-                      UINT64_C(3513578934305420439),
-              "below(2^63 + 12345) sequence");
-}
-
 /* Samples for the bootstrap: uniform in [center - 10, center + 10). */
 static void sample(double *v, size_t n, double center, uint64_t seed)
 {
-    struct stats_rng r;
+    struct rng_xoshiro r;
     size_t i;
-    stats_rng_seed(&r, seed);
+    rng_xoshiro_seed(&r, seed);
     for (i = 0; i < n; i++)
         v[i] = center - 10 +
-               20.0 * (double)(stats_rng_next(&r) >> 11) / 9007199254740992.0;
+               20.0 * (double)(rng_xoshiro_next(&r) >> 11) / 9007199254740992.0;
 }
 
 static void test_bootstrap(void)
@@ -250,33 +139,33 @@ static void test_bootstrap(void)
  * duplicates included (checked through the estimate against {0}). */
 static void test_median_select(void)
 {
-    struct stats_rng r;
+    struct rng_xoshiro r;
     double zero[] = {0}, v[64], sorted[64];
     struct stats_ci ci;
     size_t n, i;
     int round;
-    stats_rng_seed(&r, 99);
+    rng_xoshiro_seed(&r, 99);
     for (round = 0; round < 500; round++) {
-        n = 1 + (size_t)stats_rng_below(&r, 64);
+        n = 1 + (size_t)rng_xoshiro_below(&r, 64);
         for (i = 0; i < n; i++)
-            v[i] = (double)stats_rng_below(&r, round % 2 ? 5 : 1000);
+            v[i] = (double)rng_xoshiro_below(&r, round % 2 ? 5 : 1000);
         memcpy(sorted, v, n * sizeof(*v));
-        qsort(sorted, n, sizeof(*v), cmp_double);
+        qsort(sorted, n, sizeof(*v), quantile_cmp_double);
         stats_bootstrap_median_diff(zero, 1, v, n, 1, 1, 0.95, &ci);
-        CHECK_MSG(ci.estimate == stats_percentile_sorted(sorted, n, 50),
+        CHECK_MSG(ci.estimate == quantile_sorted(sorted, n, 50),
                   "median of %zu values: %g vs %g", n, ci.estimate,
-                  stats_percentile_sorted(sorted, n, 50));
+                  quantile_sorted(sorted, n, 50));
     }
 }
 
 /* Fills v with n values of one shape (random, sorted, reversed, equal, few
  * distinct, organ pipe, sawtooth, sorted with noise at the end). */
-static void sort_shape(double *v, size_t n, int shape, struct stats_rng *r)
+static void sort_shape(double *v, size_t n, int shape, struct rng_xoshiro *r)
 {
     for (size_t i = 0; i < n; i++) {
         switch (shape) {
         case 0:
-            v[i] = (double)stats_rng_below(r, 1000000) / 7.0;
+            v[i] = (double)rng_xoshiro_below(r, 1000000) / 7.0;
             break;
         case 1:
             v[i] = (double)i;
@@ -288,7 +177,7 @@ static void sort_shape(double *v, size_t n, int shape, struct stats_rng *r)
             v[i] = 50.0;
             break;
         case 4:
-            v[i] = (double)stats_rng_below(r, 3);
+            v[i] = (double)rng_xoshiro_below(r, 3);
             break;
         case 5:
             v[i] = (double)(i < n / 2 ? i : n - i);
@@ -309,15 +198,15 @@ static void test_sort(void)
 {
     static const size_t sizes[] = {0, 1, 2, 3, 15, 16, 17, 100, 1000, 65537};
     static double v[65537], want[65537];
-    struct stats_rng r;
-    stats_rng_seed(&r, 11);
+    struct rng_xoshiro r;
+    rng_xoshiro_seed(&r, 11);
     for (size_t k = 0; k < sizeof(sizes) / sizeof(*sizes); k++) {
         for (int shape = 0; shape < 8; shape++) {
             size_t n = sizes[k];
             struct stats_summary sum;
             sort_shape(v, n, shape, &r);
             memcpy(want, v, n * sizeof(*v));
-            qsort(want, n, sizeof(*want), cmp_double);
+            qsort(want, n, sizeof(*want), quantile_cmp_double);
             stats_summarize(v, n, &sum);
             CHECK_MSG(memcmp(v, want, n * sizeof(*v)) == 0,
                       "sort: n %zu shape %d differs from qsort", n, shape);
@@ -329,10 +218,8 @@ int main(void)
 {
     test_sort();
     test_median_select();
-    test_percentiles();
     test_summaries();
     test_vec();
-    test_rng();
     test_bootstrap();
     if (check_failures) {
         fprintf(stderr, "stats_test: %d check_failures\n", check_failures);

@@ -1,13 +1,13 @@
 /* proxy_rules_test: tokentrace-proxy's pure rules, table-driven: the API
  * of a path, the upstream URL, the headers passed each way, the listen
  * address and loopback rule, credentials and the local token, and the
- * relay ring that says which chunks have left for the client. */
+ * drain ring that says which chunks have left for the client. */
 #include <stdio.h>
 #include <string.h>
 
 #include "check.h"
 #include "proxy_access.h"
-#include "proxy_relay.h"
+#include "proxy_drain.h"
 #include "proxy_route.h"
 
 static void test_api(void)
@@ -149,34 +149,34 @@ static void test_access(void)
 
 static void test_relay(void)
 {
-    struct proxy_relay r;
-    struct proxy_relay_mark m;
+    struct proxy_drain r;
+    struct proxy_drain_mark m;
     size_t i;
-    proxy_relay_init(&r);
-    CHECK(!proxy_relay_pop(&r, &m));
+    proxy_drain_init(&r);
+    CHECK(!proxy_drain_pop(&r, &m));
     /* 10 header bytes queued, then chunks of 5, 7 and 3 bytes */
-    CHECK(proxy_relay_push(&r, 10 + 5, 100) == 0);
-    CHECK(proxy_relay_push(&r, 10 + 12, 200) == 0);
-    CHECK(proxy_relay_push(&r, 10 + 15, 300) == 0);
-    proxy_relay_drained(&r, 14);
-    CHECK(!proxy_relay_pop(&r, &m)); /* one byte of the first still queued */
-    proxy_relay_drained(&r, 1);
-    CHECK(proxy_relay_pop(&r, &m) && m.chunk == 0 && m.recv_ns == 100);
-    CHECK(!proxy_relay_pop(&r, &m));
-    proxy_relay_drained(&r, 10);
-    CHECK(proxy_relay_pop(&r, &m) && m.chunk == 1 && m.recv_ns == 200);
-    CHECK(proxy_relay_pop(&r, &m) && m.chunk == 2 && m.recv_ns == 300);
-    CHECK(!proxy_relay_pop(&r, &m) && r.n == 0);
+    CHECK(proxy_drain_push(&r, 10 + 5, 100) == 0);
+    CHECK(proxy_drain_push(&r, 10 + 12, 200) == 0);
+    CHECK(proxy_drain_push(&r, 10 + 15, 300) == 0);
+    proxy_drain_drained(&r, 14);
+    CHECK(!proxy_drain_pop(&r, &m)); /* one byte of the first still queued */
+    proxy_drain_drained(&r, 1);
+    CHECK(proxy_drain_pop(&r, &m) && m.chunk == 0 && m.recv_ns == 100);
+    CHECK(!proxy_drain_pop(&r, &m));
+    proxy_drain_drained(&r, 10);
+    CHECK(proxy_drain_pop(&r, &m) && m.chunk == 1 && m.recv_ns == 200);
+    CHECK(proxy_drain_pop(&r, &m) && m.chunk == 2 && m.recv_ns == 300);
+    CHECK(!proxy_drain_pop(&r, &m) && r.n == 0);
     /* the cap, and wrapping around the ring */
-    for (i = 0; i < PROXY_RELAY_MAX_MARKS; i++)
-        CHECK(proxy_relay_push(&r, i + 1, (int64_t)i) == 0);
-    CHECK(proxy_relay_full(&r));
-    CHECK(proxy_relay_push(&r, 1, 0) == -1);
-    proxy_relay_drained(&r, PROXY_RELAY_MAX_MARKS);
-    for (i = 0; i < PROXY_RELAY_MAX_MARKS; i++)
-        CHECK(proxy_relay_pop(&r, &m) && m.chunk == 3 + i);
-    CHECK(!proxy_relay_full(&r) && r.n == 0);
-    proxy_relay_free(&r);
+    for (i = 0; i < PROXY_DRAIN_MAX_MARKS; i++)
+        CHECK(proxy_drain_push(&r, i + 1, (int64_t)i) == 0);
+    CHECK(proxy_drain_full(&r));
+    CHECK(proxy_drain_push(&r, 1, 0) == -1);
+    proxy_drain_drained(&r, PROXY_DRAIN_MAX_MARKS);
+    for (i = 0; i < PROXY_DRAIN_MAX_MARKS; i++)
+        CHECK(proxy_drain_pop(&r, &m) && m.chunk == 3 + i);
+    CHECK(!proxy_drain_full(&r) && r.n == 0);
+    proxy_drain_free(&r);
 }
 
 int main(void)

@@ -1,4 +1,4 @@
-/* shard_set_test: shards found among traces by their header options:
+/* shard_merge_test: shards found among traces by their header options:
  * runs apart by run id, missing and duplicate indexes, the hosts, and the
  * wall span's clock uncertainty (0 on one host, the two largest
  * maxerrors on several, unknown with an unsynchronized clock),
@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "shard_set.h"
+#include "shard_merge.h"
 
 struct fake {
     const char *run_id, *shard, *host, *sync, *maxerr_us;

@@ -1,7 +1,7 @@
-/* proxy_env: the proxy a request URL goes through, from the environment,
+/* http_proxy: the proxy a request URL goes through, from the environment,
  * decided as libcurl 7.88 decides it (lib/url.c detect_proxy and
  * lib/noproxy.c), so it can be named and then set explicitly. */
-#include "proxy_env.h"
+#include "http_proxy.h"
 
 #include <arpa/inet.h>
 #include <ctype.h>
@@ -135,7 +135,7 @@ static bool entry_covers(const char *tok, size_t len, const char *host,
            strcasecmp(e, host + hlen - len) == 0;
 }
 
-bool proxy_env_exempt(const char *host, const char *list)
+bool http_proxy_exempt(const char *host, const char *list)
 {
     char h[256];
     unsigned char addr[16];
@@ -172,15 +172,15 @@ bool proxy_env_exempt(const char *host, const char *list)
 
 /* getenv through get, "" and NULL both NULL-safe: returns the value or
  * NULL; *set tells a variable that is set (even to ""). */
-static const char *lookup(proxy_getenv_fn get, const char *name, bool *set)
+static const char *lookup(http_proxy_getenv_fn get, const char *name, bool *set)
 {
     const char *v = get(name);
     *set = v != NULL;
     return v;
 }
 
-int proxy_env_choose(const char *request_url, bool no_proxy,
-                     proxy_getenv_fn get, struct proxy_choice *out)
+int http_proxy_choose(const char *request_url, bool no_proxy,
+                      http_proxy_getenv_fn get, struct http_proxy_choice *out)
 {
     char scheme[16], var[32], host[256];
     const char *proxy, *np, *from;
@@ -215,7 +215,7 @@ int proxy_env_choose(const char *request_url, bool no_proxy,
     np = lookup(get, "no_proxy", &set);
     if (!set)
         np = lookup(get, "NO_PROXY", &set);
-    if (np && proxy_env_exempt(host, np)) {
+    if (np && http_proxy_exempt(host, np)) {
         snprintf(out->from, sizeof out->from, "%s",
                  get("no_proxy") ? "no_proxy" : "NO_PROXY");
         return 0;
@@ -228,13 +228,13 @@ int proxy_env_choose(const char *request_url, bool no_proxy,
     return 0;
 }
 
-const char *proxy_env_process(const char *name)
+const char *http_proxy_process(const char *name)
 {
     return getenv(name);
 }
 
-const char *proxy_env_describe(const struct proxy_choice *c, char *buf,
-                               size_t cap)
+const char *http_proxy_describe(const struct http_proxy_choice *c, char *buf,
+                                size_t cap)
 {
     if (c->url[0])
         snprintf(buf, cap, "via proxy %s (from %s)", c->shown, c->from);

@@ -1,6 +1,6 @@
-/* shard_set: shards of one run found among the traces, checked and
- * tabulated. */
-#include "shard_set.h"
+/* shard_merge: the shards of one run found among the traces and merged
+ * into one struct shard_set, checked and tabulated. */
+#include "shard_merge.h"
 
 #include <math.h>
 #include <stdio.h>

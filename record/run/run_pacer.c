@@ -1,5 +1,6 @@
-/* run_timers: timer arithmetic, the open-loop pacer, the idle check. */
-#include "run_timers.h"
+/* run_pacer: the open-loop pacer, the timer arithmetic that carries it, the
+ * idle check. */
+#include "run_pacer.h"
 
 #include "clock.h"
 
@@ -55,7 +56,7 @@ void run_pacer_advance(struct run_pacer *p)
 int64_t run_pacer_wait_ns(const struct run_pacer *p, int64_t now_ns,
                           bool at_cap)
 {
-    int64_t wait_ns = at_cap ? RUN_TIMERS_CAP_WAIT_NS : p->next_due_ns - now_ns;
+    int64_t wait_ns = at_cap ? RUN_PACER_CAP_WAIT_NS : p->next_due_ns - now_ns;
     return wait_ns < 0 ? 0 : wait_ns;
 }
 

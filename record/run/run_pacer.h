@@ -1,10 +1,11 @@
-/* run_timers: the arithmetic of the run's timers, as facts: a wait handed
- * to a libevent timer, a timer armed never before its due time, the
- * open-loop pacer (when the next request is due, how long to sleep) and
- * whether a request went idle. It arms what it is told to and decides
+/* run_pacer: the open-loop pacer (when the next request is due, how long
+ * to sleep) and the arithmetic of the timers that carry it, as facts: a
+ * wait handed to a libevent timer (run_timer_after), a timer armed never
+ * before its due time (run_timer_at), and whether a request went idle
+ * (run_timer_idle). It arms what it is told to and decides
  * nothing: run_loop.c does. */
-#ifndef TT_RECORD_RUN_TIMERS_H
-#define TT_RECORD_RUN_TIMERS_H
+#ifndef TT_RECORD_RUN_PACER_H
+#define TT_RECORD_RUN_PACER_H
 
 #include <event2/event.h>
 #include <stdbool.h>
@@ -16,7 +17,7 @@
 
 /* At the in-flight cap the pacer looks again after this; the lateness
  * shows in start_ns - scheduled_ns. */
-#define RUN_TIMERS_CAP_WAIT_NS 1000000
+#define RUN_PACER_CAP_WAIT_NS 1000000
 
 /* Open loop: when requests are due (--rate, --arrival, --seed). */
 struct run_pacer {
@@ -54,7 +55,7 @@ bool run_pacer_due(const struct run_pacer *p, int64_t now_ns);
 void run_pacer_advance(struct run_pacer *p);
 
 /* How long to sleep from now_ns before looking again: until the next
- * request is due, or RUN_TIMERS_CAP_WAIT_NS when at_cap (the in-flight cap
+ * request is due, or RUN_PACER_CAP_WAIT_NS when at_cap (the in-flight cap
  * is reached). Never negative. */
 int64_t run_pacer_wait_ns(const struct run_pacer *p, int64_t now_ns,
                           bool at_cap);

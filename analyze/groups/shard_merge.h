@@ -1,12 +1,13 @@
-/* shard_set: the traces of a loaded group_set that are shards of one run
- * (header option shard = I/N, run_id): per run, whether the set is
+/* shard_merge: the traces of a loaded group_set that are shards of one run
+ * (header option shard = I/N, run_id), merged per run into a struct
+ * shard_set (docs/scale-out.md, "Merging"): per run, whether the set is
  * complete (which shard indexes are missing, which came twice), the wall
  * span on real time with the hosts' stated clock uncertainty, and a row
  * per shard (requests, errors, send lag, loop lag, host) so one
  * overloaded or throttled client stands out. The requests themselves are
  * already pooled in the group_set (exact percentiles). docs/scale-out.md. */
-#ifndef TT_SHARD_SET_H
-#define TT_SHARD_SET_H
+#ifndef TT_SHARD_MERGE_H
+#define TT_SHARD_MERGE_H
 
 #include <stdbool.h>
 #include <stddef.h>

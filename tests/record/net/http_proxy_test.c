@@ -1,4 +1,4 @@
-/* proxy_env_test: the proxy chosen for a URL from a table of environments,
+/* http_proxy_test: the proxy chosen for a URL from a table of environments,
  * as libcurl 7.88 chooses it: which variable wins for http and https,
  * HTTP_PROXY ignored, "" meaning direct, no_proxy names, domains, addresses
  * and CIDR ranges, --no-proxy, and credentials kept for libcurl but never
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "proxy_env.h"
+#include "http_proxy.h"
 
 /* The environment of the case being run: "NAME=VALUE" strings. */
 static const char *const *env_now;
@@ -157,11 +157,11 @@ static const struct {
 
 int main(void)
 {
-    struct proxy_choice c;
+    struct http_proxy_choice c;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         env_now = cases[i].env;
-        CHECK(proxy_env_choose(cases[i].url, cases[i].no_proxy_flag,
-                               fake_getenv, &c) == 0);
+        CHECK(http_proxy_choose(cases[i].url, cases[i].no_proxy_flag,
+                                fake_getenv, &c) == 0);
         CHECK_MSG(strcmp(c.url, cases[i].want_url) == 0, "case %zu url '%s'", i,
                   c.url);
         CHECK_MSG(strcmp(c.shown, cases[i].want_shown) == 0,
@@ -171,19 +171,19 @@ int main(void)
     }
     for (size_t i = 0; i < sizeof exempt_cases / sizeof exempt_cases[0]; i++)
         CHECK_MSG(
-            proxy_env_exempt(exempt_cases[i].host, exempt_cases[i].list) ==
+            http_proxy_exempt(exempt_cases[i].host, exempt_cases[i].list) ==
                 exempt_cases[i].exempt,
             "exempt case %zu (%s in '%s')", i, exempt_cases[i].host,
             exempt_cases[i].list);
     /* a proxy too long to hold is an error, never a silent direct run */
     {
-        static char big[PROXY_URL_MAX + 40];
+        static char big[HTTP_PROXY_URL_MAX + 40];
         static const char *env[2];
         memcpy(big, "https_proxy=http://", 19);
         memset(big + 19, 'x', sizeof big - 20);
         env[0] = big;
         env_now = env;
-        CHECK(proxy_env_choose("https://gw/", false, fake_getenv, &c) == -1);
+        CHECK(http_proxy_choose("https://gw/", false, fake_getenv, &c) == -1);
     }
     return CHECK_DONE();
 }
