@@ -50,7 +50,10 @@ static bool takes_value(const struct opt_spec *s)
     return s->kind != OPT_BOOL && s->kind != OPT_SET && s->kind != OPT_STOP;
 }
 
-const char *opt_label(const struct opt_spec *spec, char *out, size_t outlen)
+/* The flag's name in errors: "-x" when it has a short alias, else
+ * "--name", into out. */
+static const char *opt_label(const struct opt_spec *spec, char *out,
+                             size_t outlen)
 {
     if (spec->short_name)
         snprintf(out, outlen, "-%c", spec->short_name);
@@ -249,8 +252,11 @@ static int store(const struct opt_parser *p, const struct opt_spec *s,
         if (s->size == 4) {
             uint32_t u32 = (uint32_t)u; /* max fits: the table says so */
             memcpy(field, &u32, sizeof u32);
-        } else
+        } else if (s->size == 0 || s->size == 8)
             memcpy(field, &u, sizeof u);
+        else
+            return fail(err, errlen, "--%s: no field of %zu bytes", s->name,
+                        s->size);
         return OPT_OK;
     }
     case OPT_DOUBLE:

@@ -96,18 +96,14 @@ enum opt_result {
     OPT_ERROR = -1 /* err holds the one-line reason */
 };
 
-/* Reads argv[p->first..argc) into p->base. Returns OPT_OK, OPT_ERROR with
- * err set, or the value of an OPT_STOP flag (as soon as it is met: later
- * words are not read). Values are borrowed from argv. */
+/* Reads argv[p->first..argc) into the tables' structs. Returns OPT_OK,
+ * OPT_ERROR with err set, or the value of an OPT_STOP flag (as soon as it is
+ * met: later words are not read). Values are borrowed from argv. */
 int opt_parse(const struct opt_parser *p, int argc, char **argv, char *err,
               size_t errlen);
 
 /* The spec whose long name is name (without "--"), or NULL. */
 const struct opt_spec *opt_find(const struct opt_spec *specs, size_t n,
                                 const char *name);
-
-/* The flag's name in errors: "-x" when it has a short alias, else
- * "--name", into out (at least 64 bytes give room for every name). */
-const char *opt_label(const struct opt_spec *spec, char *out, size_t outlen);
 
 #endif

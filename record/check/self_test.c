@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "opt.h"
 #include "quantile.h"
 #include "trace.h"
 
@@ -211,43 +212,37 @@ static int read_steps(const char *path, struct step *steps)
     return n;
 }
 
-/* The value of flag name in argv ("--duration 2s" or "--duration=2s"),
- * or dflt. */
-static const char *flag(int argc, char **argv, const char *name,
-                        const char *dflt)
-{
-    size_t n = strlen(name);
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], name) == 0 && i + 1 < argc)
-            return argv[i + 1];
-        if (strncmp(argv[i], name, n) == 0 && argv[i][n] == '=')
-            return argv[i] + n + 1;
-    }
-    return dflt;
-}
+/* What --self-test reads from the command line. */
+struct self_test_flags {
+    bool self_test, quiet;
+    const char *sweep;    /* --sweep rate=LIST */
+    const char *duration; /* --duration D, per step */
+};
 
-/* Refuses flags the self-test does not take. Returns 0 or 2. */
-static int check_flags(int argc, char **argv)
+#define AT(f) OPT_AT(struct self_test_flags, f)
+static const struct opt_spec self_test_opts[] = {
+    {.name = "self-test", .kind = OPT_BOOL, .at = AT(self_test)},
+    {.name = "quiet", .short_name = 'q', .kind = OPT_BOOL, .at = AT(quiet)},
+    {.name = "sweep", .kind = OPT_STRING, .at = AT(sweep)},
+    {.name = "duration", .kind = OPT_STRING, .at = AT(duration)},
+};
+
+/* Reads --self-test's few flags (common/opt.h) into f. Returns 0, or 2
+ * after saying why not. */
+static int read_flags(int argc, char **argv, struct self_test_flags *f)
 {
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--self-test") == 0 || strcmp(a, "-q") == 0 ||
-            strcmp(a, "--quiet") == 0)
-            continue;
-        if ((strcmp(a, "--duration") == 0 || strcmp(a, "--sweep") == 0) &&
-            i + 1 < argc) {
-            i++;
-            continue;
-        }
-        if (strncmp(a, "--duration=", 11) == 0 ||
-            strncmp(a, "--sweep=", 8) == 0)
-            continue;
-        log_error("--self-test takes only --duration D (per step) and "
-                  "--sweep rate=LIST, not '%s'",
-                  a);
-        return 2;
-    }
-    return 0;
+    struct opt_table t = {self_test_opts,
+                          sizeof self_test_opts / sizeof self_test_opts[0], f};
+    struct opt_parser p = {.tables = &t, .n_tables = 1, .first = 1};
+    char err[256];
+    f->sweep = SELF_TEST_SWEEP;
+    f->duration = SELF_TEST_STEP;
+    if (opt_parse(&p, argc, argv, err, sizeof err) == OPT_OK)
+        return 0;
+    log_error("%s (--self-test takes only --duration D (per step) and "
+              "--sweep rate=LIST)",
+              err);
+    return 2;
 }
 
 /* Prints the table and the verdict; returns the exit code. */
@@ -310,14 +305,16 @@ int self_test_run(int argc, char **argv)
     char dir_tmpl[] = "/tmp/tokentrace-self-test.XXXXXX";
     char bin[PATH_MAX], replay[PATH_MAX + 32], self[PATH_MAX + 32];
     char port_file[64], trace[64], rlog[64], url[64];
-    const char *sweep = flag(argc, argv, "--sweep", SELF_TEST_SWEEP);
-    const char *dur = flag(argc, argv, "--duration", SELF_TEST_STEP);
+    struct self_test_flags f = {false, false, NULL, NULL};
+    const char *sweep, *dur;
     struct step steps[SELF_TEST_MAX_STAGES];
     pid_t server, rec;
     int port = 0, st = 0, n, rc = 1;
     char *dir;
-    if (check_flags(argc, argv))
+    if (read_flags(argc, argv, &f))
         return 2;
+    sweep = f.sweep;
+    dur = f.duration;
     if (program_dir(bin, sizeof bin) != 0) {
         log_error("self-test: cannot find this program's directory");
         return 1;

@@ -75,6 +75,7 @@ struct config {
     uint64_t concurrency; /* closed loop: requests in flight; open loop with
                              concurrency_given: the most in flight (-r -c) */
     bool concurrency_given;
+    bool arrival_given;        /* --arrival */
     double rate;               /* open loop requests/s, 0: closed loop */
     struct cli_sweep sweep;    /* --sweep: the stages (mode SWEEP_NONE: one);
                                   --search: its first probe */
@@ -158,14 +159,18 @@ void cli_free(struct config *cfg);
 /* The --help text. */
 const char *cli_help_text(void);
 
+struct opt_spec;
+/* The flag table (common/opt.h; for the test that holds it to --help). */
+const struct opt_spec *cli_options(size_t *n);
+
 /* The path appended to the base URL for cfg: api_kind_path, or with a base
  * from the cline settings the OpenAI SDK's path ("/chat/completions": the
  * SDK's base ends in /v1 when the gateway wants one). */
 const char *cli_request_path(const struct config *cfg);
 
-/* Parses a decimal unsigned integer in [min, max] (no sign, no junk).
- * Returns 0 and sets *out, or -1. */
-int cli_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+/* v as an error message may show it: "[redacted]" when it looks like a
+ * key (sanitize.h). */
+const char *cli_shown(const char *v);
 
 /* True when name can be an environment variable name:
  * [A-Za-z_][A-Za-z0-9_]*. */

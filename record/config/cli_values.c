@@ -1,8 +1,7 @@
-/* cli_values: parsing and naming of single command-line values. */
+/* cli_values: naming and checking single command-line values. */
 #include "cli.h"
 
-#include <errno.h>
-#include <stdlib.h>
+#include "sanitize.h"
 
 const char *cli_request_path(const struct config *cfg)
 {
@@ -21,20 +20,6 @@ const char *cli_request_path(const struct config *cfg)
     return "/chat/completions";
 }
 
-int cli_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
-{
-    char *end;
-    unsigned long long v;
-    if (*s == '-' || *s == '\0')
-        return -1;
-    errno = 0;
-    v = strtoull(s, &end, 10);
-    if (*end != '\0' || errno || v < min || v > max)
-        return -1;
-    *out = v;
-    return 0;
-}
-
 bool cli_env_name_ok(const char *name)
 {
     const char *p;
@@ -46,4 +31,9 @@ bool cli_env_name_ok(const char *name)
               (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')))
             return false;
     return true;
+}
+
+const char *cli_shown(const char *v)
+{
+    return sanitize_looks_secret(v) ? "[redacted]" : v;
 }

@@ -158,7 +158,7 @@ int proxy_cli_parse(int argc, char **argv, struct proxy_config *cfg, char *err,
                     size_t errlen)
 {
     struct opt_table t = {proxy_opts, sizeof proxy_opts / sizeof proxy_opts[0],
-                          cfg};
+                          NULL};
     struct opt_parser p = {.tables = &t, .n_tables = 1, .first = 1};
     int rc;
     memset(cfg, 0, sizeof *cfg);
@@ -167,6 +167,7 @@ int proxy_cli_parse(int argc, char **argv, struct proxy_config *cfg, char *err,
     cfg->client_buffer = PROXY_DEFAULT_CLIENT_BUFFER;
     cfg->timeout_s = 600;
     cfg->connect_timeout_s = 10;
+    t.base = cfg;
     rc = opt_parse(&p, argc, argv, err, errlen);
     if (rc != OPT_OK)
         return rc == OPT_ERROR ? PROXY_CLI_USAGE : rc;

@@ -220,7 +220,7 @@ static void check_two_tables(void)
 int main(void)
 {
     check_two_tables();
-    cli_help_matches("opt_test", specs, N_SPECS, help);
+    cli_help_matches("opt_test", specs, N_SPECS, help, NULL);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct sample s;
         char store[512], *argv[CLI_CASE_MAX_ARGS], err[256], out[1024];

@@ -88,6 +88,6 @@ int main(void)
             dump(&cfg, out, sizeof out);
         cli_case_check(&cases[i], rc == PROXY_CLI_USAGE, err, out);
     }
-    cli_help_matches("tokentrace-proxy", specs, n, proxy_cli_help_text());
+    cli_help_matches("tokentrace-proxy", specs, n, proxy_cli_help_text(), NULL);
     return CHECK_DONE();
 }

@@ -96,6 +96,7 @@ int main(void)
             dump(&cfg, out, sizeof out);
         cli_case_check(&cases[i], rc == REPLAY_CLI_USAGE, err, out);
     }
-    cli_help_matches("tokentrace-replay", specs, n, replay_cli_help_text());
+    cli_help_matches("tokentrace-replay", specs, n, replay_cli_help_text(),
+                     NULL);
     return CHECK_DONE();
 }
