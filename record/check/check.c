@@ -276,7 +276,6 @@ static int probe_model(struct check_ctx *c, size_t i)
     memset(&ps, 0, sizeof ps);
     ps.tc = &c->tc;
     ps.env = &c->env;
-    ps.api = c->cfg->api;
     ps.idle_timeout_s = c->tc.idle_timeout_s;
     ps.key = c->key.value;
     rc = check_probe_run(&ps, body, !c->cfg->no_content, &req, &p, &f);

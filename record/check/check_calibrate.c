@@ -47,7 +47,6 @@ static int probe(const struct check_calib_setup *s, size_t model, size_t bytes,
     memset(&ps, 0, sizeof ps);
     ps.tc = s->tc;
     ps.env = &env;
-    ps.api = s->cfg->api;
     ps.idle_timeout_s = s->tc->idle_timeout_s;
     ps.key = s->key;
     memset(&f, 0, sizeof f);

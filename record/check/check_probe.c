@@ -47,7 +47,9 @@ static int on_progress(void *ud, curl_off_t dt, curl_off_t dn, curl_off_t ut,
         t->forced_kind = ERROR_KIND_IDLE_TIMEOUT;
         return 1;
     }
-    if (t->rx.stream.oversized) { /* an error status too */
+    /* past the probe's cap, whatever the status: not an event stream (a
+     * 2xx one the transfer has stopped already) */
+    if (t->rx.stream.oversized) {
         t->forced_kind = ERROR_KIND_OVERSIZED_EVENT;
         return 1;
     }

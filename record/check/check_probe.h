@@ -20,9 +20,8 @@
 #define CHECK_BODY_MAX ((size_t)64 << 10)
 
 struct check_probe_setup {
-    const struct transfer_config *tc;
-    struct transfer_env *env; /* env->writer NULL: nothing recorded */
-    enum api_kind api;
+    const struct transfer_config *tc; /* its api: how events are read */
+    struct transfer_env *env;         /* env->writer NULL: nothing recorded */
     double idle_timeout_s;
     const char *key; /* scrubbed from the server's messages; may be NULL */
 };
