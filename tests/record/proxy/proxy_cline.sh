@@ -86,7 +86,7 @@ PY
 
 # Cline -> proxy (the capture) -> proxy (what the upstream got) -> replay
 start_replay --trace "$T/script.ttrace"
-start_proxy "$T/up.ttrace" -q
+start_proxy "$T/up.ttrace.zst" -q # compressed: its size beside the plain capture
 UP_PID=$PROXY_PID UP_ERR=$PXERR
 URL=$PXURL start_proxy "$T/cap.ttrace" -q
 "$TT_PROXY" --print-cline-settings -u "$URL" --listen "${PXURL#http://}" >"$T/print.out" ||
@@ -115,7 +115,7 @@ PROXY_PID=$UP_PID PXERR=$UP_ERR stop_proxy
 
 # the capture: one session, turns 1 and 2, the 4 tools, Cline's bodies
 cap=$(dump "$T/cap.ttrace")
-up=$(dump "$T/up.ttrace")
+up=$(dump "$T/up.ttrace.zst")
 check_complete "$cap" 2
 assert_eq "$(jqs "$cap" '[.[]|select(.kind=="request")|"\(.session) \(.turn)"]|join(",")')" "1 1,1 2" "sessions and turns"
 assert_eq "$(jqs "$cap" '[.[]|select(.kind=="result")|.http_status]|join(",")')" "200,200" "statuses"
@@ -148,8 +148,8 @@ PY
 "$TT_ANALYZE" share "$T/cap.ttrace" -o "$T/shared.ttrace" >"$T/share.out" 2>&1 ||
     fail "share: $(cat "$T/share.out")"
 "$TT_ANALYZE" dump "$T/shared.ttrace" >"$T/shared.jsonl"
-for f in "$T/cap.ttrace" "$T/up.ttrace" "$cap" "$up" "$T/shared.ttrace" "$T/shared.jsonl" \
-    "$T/share.out" "$T/cap.ttrace.err" "$T/up.ttrace.err"; do
+for f in "$T/cap.ttrace" "$T/up.ttrace.zst" "$cap" "$up" "$T/shared.ttrace" "$T/shared.jsonl" \
+    "$T/share.out" "$T/cap.ttrace.err" "$T/up.ttrace.zst.err"; do
     if grep -qaF "$KEY" "$f"; then fail "the key is in $f"; fi
 done
 
@@ -174,6 +174,6 @@ assert_eq "$(jqs "$rep" '[.[]|select(.kind=="request")|.body]')" "$(jqs "$cap" '
 assert_eq "$(jq -c '[.comparisons[0].groups[]|.turn]' "$T/cmp.json")" '["1","2"]' "compare groups"
 
 t_end=$(date +%s.%N)
-python3 -c "import sys; a=[float(x) for x in sys.argv[1:]]; print('proxy_cline: install %.1f s, cline %.1f s, total %.1f s, capture %s bytes' % (a[1]-a[0], a[3]-a[2], a[4]-a[0], int(a[5])))" \
-    "$t_start" "$t_installed" "$t_cline" "$t_cline_end" "$t_end" "$(stat -c %s "$T/cap.ttrace")"
+python3 -c "import sys; a=[float(x) for x in sys.argv[1:]]; print('proxy_cline: install %.1f s, cline %.1f s, total %.1f s, capture %d bytes (%d compressed)' % (a[1]-a[0], a[3]-a[2], a[4]-a[0], a[5], a[6]))" \
+    "$t_start" "$t_installed" "$t_cline" "$t_cline_end" "$t_end" "$(stat -c %s "$T/cap.ttrace")" "$(stat -c %s "$T/up.ttrace.zst")"
 echo ok
