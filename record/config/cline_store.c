@@ -34,12 +34,15 @@ static size_t member_after(const struct jsonc_doc *doc, size_t from,
     return (size_t)-1;
 }
 
-/* The line of member name at or after from (0: not found). */
+/* The line of member name at or after from; not found (a name written
+ * with escapes): the line of from, else 1. */
 static int line_after(const struct jsonc_doc *doc, size_t from,
                       const char *name)
 {
     size_t at = from == (size_t)-1 ? (size_t)-1 : member_after(doc, from, name);
-    return at == (size_t)-1 ? 0 : jsonc_line_at(doc, at);
+    if (at != (size_t)-1)
+        return jsonc_line_at(doc, at);
+    return from != (size_t)-1 && from < doc->len ? jsonc_line_at(doc, from) : 1;
 }
 
 enum cline_form cline_store_form(const struct jsonc_doc *doc, bool *secrets)
@@ -189,10 +192,11 @@ int cline_store_read_providers(struct cline_settings *cs,
     if (!cs->provider)
         return CLINE_E_NOMEM;
     cs->provider_line = jsonc_key_line(doc, "lastUsedProvider");
+    if (cs->provider_line == 0) /* the entry chosen without it */
+        cs->provider_line = pline > 0 ? pline : 1;
     if (strcmp(canonical(id), OPENAI_COMPATIBLE) != 0)
         return wrong_provider(
-            err, errlen, name, cs->provider_line ? cs->provider_line : pline,
-            "lastUsedProvider", id,
+            err, errlen, name, cs->provider_line, "lastUsedProvider", id,
             cJSON_GetObjectItemCaseSensitive(providers, OPENAI_COMPATIBLE) ||
                 cJSON_GetObjectItemCaseSensitive(providers, "openai"));
     entry = cJSON_GetObjectItemCaseSensitive(providers, id);
