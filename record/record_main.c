@@ -14,6 +14,7 @@
 #include "check.h"
 #include "check_calibrate.h"
 #include "cli.h"
+#include "cline_msg.h"
 #include "cline_print.h"
 #include "cline_settings.h"
 #include "clock.h"
@@ -359,9 +360,14 @@ static int prepare_and_record(struct config *cfg)
                             &bu);
     if (rc) {
         char msg[sizeof bu.message + 128];
+        char nm[160];
         if (cfg->sdk_base)
-            snprintf(msg, sizeof msg, "%s:%d: cline.openAiBaseUrl: %s",
-                     cfg->cline_file, cfg->cline->base_url_line, bu.message);
+            snprintf(msg, sizeof msg, "%s:%d: %s: %s", cfg->cline->path,
+                     cfg->cline->base_url_line > 0 ? cfg->cline->base_url_line
+                                                   : 1,
+                     cline_msg_name(cfg->cline, cfg->cline->names.base_url, nm,
+                                    sizeof nm),
+                     bu.message);
         else
             snprintf(msg, sizeof msg, "%s%s%s%s", bu.message,
                      cfg->base_url_from_env ? " (from $" : "",

@@ -14,6 +14,7 @@
 #include "check_probe.h"
 #include "check_report.h"
 #include "check_verdict.h"
+#include "cline_msg.h"
 #include "cline_settings.h"
 #include "clock.h"
 #include "http_proxy.h"
@@ -46,6 +47,7 @@ struct check_ctx {
     int64_t max_tokens;
     uint64_t chunks, bytes; /* of every probe, for the footer */
     char record_hint[BASE_URL_MAX + 256];
+    char base_key[160]; /* the base URL's setting in the Cline file */
 };
 
 /* The smaller of a and b. */
@@ -290,6 +292,10 @@ static int probe_model(struct check_ctx *c, size_t i)
     f.url = c->bu.shown_url;
     f.https = strncmp(c->bu.url, "https://", 8) == 0;
     f.sdk_base = c->cfg->sdk_base;
+    f.base_key = c->cfg->cline ? cline_msg_name(c->cfg->cline,
+                                                c->cfg->cline->names.base_url,
+                                                c->base_key, sizeof c->base_key)
+                               : "cline.openAiBaseUrl";
     f.max_tokens = c->max_tokens;
     f.timeout_s = c->tc.timeout_s;
     f.idle_timeout_s = c->tc.idle_timeout_s;

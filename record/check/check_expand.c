@@ -39,6 +39,8 @@ static const char *fact(const struct probe_facts *f, const char *name, char *b,
         return f->url;
     if (!strcmp(name, "base"))
         return f->base;
+    if (!strcmp(name, "base_key"))
+        return f->base_key ? f->base_key : "cline.openAiBaseUrl";
     if (!strcmp(name, "api_path")) { /* what the API kind posts to */
         size_t n = f->base ? strlen(f->base) : 0;
         if (f->url && n && strncmp(f->url, f->base, n) == 0 && f->url[n])

@@ -5,16 +5,20 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cline_msg.h"
 #include "cline_settings.h"
 
 /* Where the base URL came from, for the first line. */
 static void url_origin(const struct config *cfg, char *b, size_t len)
 {
+    char nm[160];
     if (cfg->sdk_base)
         snprintf(b, len,
-                 "cline.openAiBaseUrl in %s line %d; Cline appends "
+                 "%s in %s line %d; Cline appends "
                  "%s",
-                 cfg->cline_file, cfg->cline->base_url_line,
+                 cline_msg_name(cfg->cline, cfg->cline->names.base_url, nm,
+                                sizeof nm),
+                 cfg->cline->path, cfg->cline->base_url_line,
                  cli_request_path(cfg));
     else if (cfg->base_url_from_env)
         snprintf(b, len, "$%s", cfg->base_url_env);
@@ -38,9 +42,10 @@ int check_report_url(const struct config *cfg, const char *key,
                origin);
         if (rc == BASE_URL_E_QUERY &&
             base_url_normalize(cut, cli_request_path(cfg), key, &fixed) == 0)
-            printf("  fix: use the base URL without it: %s%s\n",
-                   cfg->sdk_base ? "set cline.openAiBaseUrl to " : "-u ",
-                   fixed.shown_endpoint);
+            printf("  fix: use the base URL without it: %s%s%s%s\n",
+                   cfg->sdk_base ? "set " : "-u ",
+                   cfg->sdk_base ? cfg->cline->names.base_url : "",
+                   cfg->sdk_base ? " to " : "", fixed.shown_endpoint);
         else
             printf("  fix: give the API base URL from the gateway's docs, "
                    "like https://gateway.example/api\n");

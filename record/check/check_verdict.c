@@ -356,8 +356,8 @@ static const struct verdict_case cases[] = {
      "use a model id the gateway offers to this key{models}"},
     {"wrong-path", false, m_404_cline,
      "not found (HTTP 404): nothing answers at {url}{server}",
-     "Cline posts to cline.openAiBaseUrl + /chat/completions and most "
-     "gateways want that base to end in /v1: set cline.openAiBaseUrl to "
+     "Cline posts to {base_key} + /chat/completions and most "
+     "gateways want that base to end in /v1: set {base_key} to "
      "{base}/v1"},
     {"wrong-api", false, m_404_other_api,
      "not found (HTTP 404): nothing answers at {url}, but POST {alt_url} "

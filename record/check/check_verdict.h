@@ -35,8 +35,9 @@ struct probe_facts {
     const char *url;  /* request URL */
     const char *host; /* host[:port] of url */
     bool https;
-    bool sdk_base;  /* base from cline.openAiBaseUrl (+ /chat/completions) */
-    bool anthropic; /* key sent as x-api-key */
+    bool sdk_base;          /* base from Cline's file (+ /chat/completions) */
+    const char *base_key;   /* that setting: "cline.openAiBaseUrl", ... */
+    bool anthropic;         /* key sent as x-api-key */
     enum api_kind api_kind; /* the same kind, as the enum */
     const char *key_source; /* "$OPENAI_API_KEY", "cline.openAiApiKey in F" */
     const char *key_env;    /* the variable name, "" for a settings key */

@@ -1,5 +1,6 @@
 /* api_key: key lookup by API kind, and the Bearer / x-api-key header. */
 #include "api_key.h"
+#include "cline_settings.h"
 #include "secret.h"
 
 #include <stdio.h>
@@ -34,7 +35,7 @@ int api_key_load(const struct config *cfg, struct api_key *k, char *err,
         k->env = cfg->api_key_env;
         v = get(k->env);
     } else if (cfg->api_key_literal) {
-        k->env = "cline.openAiApiKey";
+        k->env = cfg->cline ? cfg->cline->names.key : "cline.openAiApiKey";
         k->from_settings = true;
         v = nonblank(cfg->api_key_literal);
     } else if (cfg->api == API_ANTHROPIC) {
@@ -49,8 +50,11 @@ int api_key_load(const struct config *cfg, struct api_key *k, char *err,
         v = get(k->env);
     }
     if (k->from_settings)
-        snprintf(k->source, sizeof k->source, "cline.openAiApiKey in %s",
-                 cfg->cline_file ? cfg->cline_file : "the settings file");
+        snprintf(k->source, sizeof k->source, "%s%s in %s",
+                 cfg->cline ? cfg->cline->names.scope : "", k->env,
+                 cfg->cline && cfg->cline->key_path ? cfg->cline->key_path
+                 : cfg->cline                       ? cfg->cline->path
+                                                    : "the settings file");
     else
         snprintf(k->source, sizeof k->source, "$%s", k->env);
     if (!v)

@@ -1,4 +1,6 @@
-/* cline_print: writes the Cline settings.json skeleton. */
+/* cline_print: writes the settings for each Cline: the `cline auth`
+ * command, the providers.json fragment, the extension's settings screen
+ * (all as // comments), then the seed's settings.json skeleton. */
 #include "cline_print.h"
 
 #include <cjson/cJSON.h>
@@ -25,6 +27,73 @@ static void cline_base(const struct config *cfg, const char *endpoint,
     size_t n = strlen(endpoint);
     bool v1 = n >= 3 && strcmp(endpoint + n - 3, "/v1") == 0;
     snprintf(out, len, "%s%s", endpoint, v1 || cfg->sdk_base ? "" : "/v1");
+}
+
+/* s single-quoted for a POSIX shell into b; false when s holds a control
+ * character (a line break would end the comment it is printed in). */
+static bool shell_quote(const char *s, char *b, size_t len)
+{
+    size_t n = 0;
+    if (len < 3)
+        return false;
+    b[n++] = '\'';
+    for (; *s; s++) {
+        if ((unsigned char)*s < 0x20 || *s == 0x7f || n + 6 >= len)
+            return false;
+        if (*s == '\'') {
+            memcpy(b + n, "'\\''", 4);
+            n += 4;
+        } else {
+            b[n++] = *s;
+        }
+    }
+    b[n++] = '\'';
+    b[n] = '\0';
+    return true;
+}
+
+/* The forms of Cline's own store, as comments: the one command, the
+ * providers.json it writes, the extension's screen (cline_store.h). */
+static void print_store(FILE *out, const char *base, const char *model,
+                        const char *jbase, const char *jmodel, const char *var)
+{
+    char qb[BASE_URL_MAX * 4 + 16], qm[1024];
+    bool sh =
+        shell_quote(base, qb, sizeof qb) && shell_quote(model, qm, sizeof qm);
+    fprintf(out,
+            "// 1. Cline CLI (npm cline): one command writes Cline's\n"
+            "//    ~/.cline/data/settings/providers.json (the key read from "
+            "$%s, never printed):\n",
+            var);
+    if (sh)
+        fprintf(out,
+                "//   cline auth -p openai-compatible -k \"$%s\" -m %s -b %s\n",
+                var, qm, qb);
+    else
+        fprintf(out, "//   (the model name holds a control character: use "
+                     "the providers.json form)\n");
+    fprintf(out,
+            "// 2. The providers.json it writes (the CLI and the VS Code "
+            "extension read it;\n"
+            "//    without \"apiKey\" Cline sends $OPENAI_API_KEY):\n"
+            "//   {\"version\": 1, \"lastUsedProvider\": "
+            "\"openai-compatible\", \"modes\": {},\n"
+            "//    \"providers\": {\"openai-compatible\": {\"settings\": {\n"
+            "//      \"provider\": \"openai-compatible\", \"apiKey\": "
+            "\"<the key in $%s>\",\n"
+            "//      \"model\": %s, \"baseUrl\": %s, \"timeout\": %d},\n"
+            "//      \"updatedAt\": \"2026-01-01T00:00:00.000Z\", "
+            "\"tokenSource\": \"manual\"}}}\n"
+            "// 3. VS Code extension, settings screen, API Provider "
+            "\"OpenAI Compatible\":\n"
+            "//    Base URL: %s\n"
+            "//    API Key:  the key in $%s (paste it; not printed)\n"
+            "//    Model ID: %s\n"
+            "// 4. The seed's VS Code settings.json form (\"cline.*\" keys), "
+            "below.\n"
+            "// Check any of them: tokentrace-record --check --cline-settings "
+            "~/.cline/data\n",
+            var, jmodel, jbase, CLINE_PRINT_TIMEOUT_MS, base, var, jmodel);
 }
 
 int cline_print_settings(FILE *out, const struct config *cfg, char *err,
@@ -61,9 +130,12 @@ int cline_print_settings(FILE *out, const struct config *cfg, char *err,
         return 1;
     }
     fprintf(out,
-            "// Cline (VS Code) settings for the OpenAI-compatible gateway\n"
+            "// Cline settings for the OpenAI-compatible gateway\n"
             "// %s and model %s,\n"
-            "// written by tokentrace-record --print-cline-settings.\n"
+            "// written by tokentrace-record --print-cline-settings.\n",
+            bu.endpoint, jmodel);
+    print_store(out, base, cfg->models[0], jbase, jmodel, var);
+    fprintf(out,
             "// Paste the \"cline.*\" lines into settings.json (command "
             "palette:\n"
             "// \"Preferences: Open User Settings (JSON)\"). The key stays out "
@@ -77,7 +149,7 @@ int cline_print_settings(FILE *out, const struct config *cfg, char *err,
             "  \"cline.openAiBaseUrl\": %s,\n"
             "  \"cline.openAiApiKey\": %s,\n"
             "  \"cline.openAiModelId\": %s,\n",
-            bu.endpoint, jmodel, var, jbase, jref, jmodel);
+            var, jbase, jref, jmodel);
     if (cfg->max_tokens > 0)
         fprintf(out, "  \"cline.openAiModelInfo\": { \"maxTokens\": %lld },\n",
                 (long long)cfg->max_tokens);

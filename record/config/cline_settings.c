@@ -1,5 +1,6 @@
-/* cline_settings: Cline's settings.json (JSONC) into the recorder's
- * config: parsing and checking each key, merging, warnings. */
+/* cline_settings: a Cline settings file into the recorder's config: the
+ * form it has, the VS Code settings.json form's keys (Cline's own store:
+ * cline_store.c), merging, warnings. */
 #include "cline_settings.h"
 
 #include <errno.h>
@@ -9,7 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "cline_msg.h"
+#include "cline_store.h"
 #include "jsonc.h"
 #include "log.h"
 #include "sanitize.h"
@@ -26,39 +30,8 @@
 /* Cline's id of its "OpenAI Compatible" provider. */
 #define OPENAI_COMPATIBLE "openai"
 
-/* Formats "NAME:LINE: KEY: reason" into err; returns CLINE_E_INVALID. */
-static int bad(char *err, size_t errlen, const char *name, int line,
-               const char *key, const char *fmt, ...)
-    __attribute__((format(printf, 6, 7)));
-static int bad(char *err, size_t errlen, const char *name, int line,
-               const char *key, const char *fmt, ...)
-{
-    va_list ap;
-    int n =
-        snprintf(err, errlen, "%s:%d: %s: ", name, line > 0 ? line : 1, key);
-    if (n < 0 || (size_t)n >= errlen)
-        return CLINE_E_INVALID;
-    va_start(ap, fmt);
-    vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
-    va_end(ap);
-    return CLINE_E_INVALID;
-}
-
-/* JSON type name of v, for messages. */
-static const char *type_name(const cJSON *v)
-{
-    if (cJSON_IsString(v))
-        return "a string";
-    if (cJSON_IsNumber(v))
-        return "a number";
-    if (cJSON_IsBool(v))
-        return "true/false";
-    if (cJSON_IsNull(v))
-        return "null";
-    if (cJSON_IsArray(v))
-        return "an array";
-    return "an object";
-}
+#define bad cline_msg_bad
+#define type_name cline_msg_type
 
 /* Copies the trimmed string value of key into *dst (NULL when absent) and
  * its line into *line. A non-string or an empty string is an error. */
@@ -172,22 +145,7 @@ static int read_max_tokens(struct cline_settings *cs,
                      &cs->max_tokens, err, errlen);
 }
 
-/* True when a provider value may be quoted in a message: a short id such
- * as "anthropic" or "openrouter", nothing that could be a pasted key. */
-static bool provider_shown(const char *v)
-{
-    size_t n = strlen(v), i;
-    if (n > 40 || sanitize_looks_secret(v))
-        return false;
-    for (i = 0; i < n; i++)
-        if (!((v[i] >= 'a' && v[i] <= 'z') || (v[i] >= 'A' && v[i] <= 'Z') ||
-              (v[i] >= '0' && v[i] <= '9') || v[i] == '-' || v[i] == '_' ||
-              v[i] == '.'))
-            return false;
-    return true;
-}
-
-/* Fills cs from the parsed document. */
+/* Fills cs from the parsed document of the VS Code form. */
 static int read_all(struct cline_settings *cs, const struct jsonc_doc *doc,
                     const char *name, char *err, size_t errlen)
 {
@@ -205,10 +163,10 @@ static int read_all(struct cline_settings *cs, const struct jsonc_doc *doc,
                    "tokentrace measures Cline's \"OpenAI Compatible\" "
                    "provider; set \"" K_PROVIDER "\": \"" OPENAI_COMPATIBLE
                    "\" with " K_BASE_URL ", " K_KEY " and " K_MODEL,
-                   provider_shown(cs->provider) ? "\"" : "",
-                   provider_shown(cs->provider) ? cs->provider
-                                                : "another value (not shown)",
-                   provider_shown(cs->provider) ? "\"" : "");
+                   cline_msg_shown(cs->provider) ? "\"" : "",
+                   cline_msg_shown(cs->provider) ? cs->provider
+                                                 : "another value (not shown)",
+                   cline_msg_shown(cs->provider) ? "\"" : "");
     if (!rc)
         rc = get_string(doc, name, K_BASE_URL, &cs->base_url,
                         &cs->base_url_line, err, errlen);
@@ -272,10 +230,10 @@ static bool only_separators(const char *text, size_t from, size_t to)
  * the line names the key setting, or the key setting comes before it with
  * only blanks, colons and comments in between (its value is on this line).
  * Then the text there may be the key itself (a missing quote or colon). */
-static bool near_key_setting(const char *text, size_t len, int line)
+static bool near_key_setting(const char *text, size_t len, int line,
+                             const char *needle)
 {
-    static const char needle[] = "openAiApiKey";
-    size_t n = sizeof needle - 1, i, start = 0, end, last = len;
+    size_t n = strlen(needle), i, start = 0, end, last = len;
     int at = 1;
     for (i = 0; i < len && at < line; i++)
         if (text[i] == '\n') {
@@ -304,18 +262,35 @@ static void syntax_message(const char *name, const char *text, size_t len,
         snprintf(err, errlen, "%s: %s", name, why);
         return;
     }
-    if (strstr(why, "syntax error") && near_key_setting(text, len, line)) {
+    if (strstr(why, "syntax error") &&
+        (near_key_setting(text, len, line, "openAiApiKey") ||
+         near_key_setting(text, len, line, "apiKey") ||
+         near_key_setting(text, len, line, "accessToken"))) {
+        /* "apiKey", "accessToken": providers.json (cline_store.h) */
         snprintf(err, errlen,
-                 "%s:%d: syntax error at the " K_KEY " setting (the text "
+                 "%s:%d: syntax error at the %s setting (the text "
                  "there is not shown: it may be the key; a missing quote, "
                  "comma or colon?)",
-                 name, line);
+                 name, line,
+                 near_key_setting(text, len, line, "openAiApiKey") ? K_KEY
+                                                                   : "apiKey");
         return;
     }
     safe = sanitize_string(why, NULL);
     snprintf(err, errlen, "%s:%d: %s", name, line,
              safe ? safe : "syntax error");
     free(safe);
+}
+
+/* The message for a legacy secrets.json parsed without its
+ * globalState.json (cline_settings_load reads the pair). */
+static int no_state(const char *name, char *err, size_t errlen)
+{
+    snprintf(err, errlen,
+             "%s: a Cline secrets.json holds the key only: give the "
+             "globalState.json beside it (or the data directory)",
+             name);
+    return CLINE_E_INVALID;
 }
 
 int cline_settings_parse(const char *name, const char *text, size_t len,
@@ -325,6 +300,7 @@ int cline_settings_parse(const char *name, const char *text, size_t len,
     struct cline_settings *cs;
     char why[256];
     int line, rc;
+    bool secrets;
     *out = NULL;
     rc = jsonc_parse(text, len, &doc, &line, why, sizeof why);
     if (rc == JSONC_E_NOMEM) {
@@ -343,7 +319,26 @@ int cline_settings_parse(const char *name, const char *text, size_t len,
         return CLINE_E_NOMEM;
     }
     cs->max_tokens = cs->timeout_ms = -1;
-    rc = read_all(cs, &doc, name, err, errlen);
+    cs->names.provider = K_PROVIDER;
+    cs->names.base_url = K_BASE_URL;
+    cs->names.key = K_KEY;
+    cs->names.model = K_MODEL;
+    cs->names.max_tokens = K_MAX_TOKENS;
+    cs->names.timeout = K_TIMEOUT;
+    switch (cline_store_form(&doc, &secrets)) {
+    case CLINE_FORM_PROVIDERS:
+        rc = cline_store_read_providers(cs, &doc, name, err, errlen);
+        break;
+    case CLINE_FORM_LEGACY:
+        rc = secrets ? no_state(name, err, errlen)
+                     : cline_store_read_legacy(cs, &doc, name, err, errlen);
+        break;
+    default:
+        rc = read_all(cs, &doc, name, err, errlen);
+        break;
+    }
+    if (rc == CLINE_E_NOMEM)
+        snprintf(err, errlen, "out of memory");
     jsonc_free(&doc);
     if (rc) {
         cline_settings_free(cs);
@@ -353,39 +348,143 @@ int cline_settings_parse(const char *name, const char *text, size_t len,
     return CLINE_OK;
 }
 
-int cline_settings_load(const char *path, struct cline_settings **out,
-                        char *err, size_t errlen)
+/* Reads the whole file at path into *text (malloc'd, *len bytes). */
+static int read_text(const char *path, char **text, size_t *len, char *err,
+                     size_t errlen)
 {
     FILE *f = fopen(path, "rb");
-    char *text;
-    size_t len;
-    int rc;
-    *out = NULL;
+    int rc = CLINE_OK;
+    *text = NULL;
     if (!f) {
         snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
         return CLINE_E_IO;
     }
-    text = malloc(JSONC_MAX_BYTES + 1);
-    if (!text) {
+    *text = malloc(JSONC_MAX_BYTES + 1);
+    if (!*text) {
         fclose(f);
         snprintf(err, errlen, "out of memory");
         return CLINE_E_NOMEM;
     }
-    len = fread(text, 1, JSONC_MAX_BYTES + 1, f);
+    *len = fread(*text, 1, JSONC_MAX_BYTES + 1, f);
     if (ferror(f)) {
         snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
         rc = CLINE_E_IO;
-    } else if (len > JSONC_MAX_BYTES) {
+    } else if (*len > JSONC_MAX_BYTES) {
         snprintf(err, errlen,
                  "%s: larger than %zu bytes: not a settings "
                  "file",
                  path, JSONC_MAX_BYTES);
         rc = CLINE_E_INVALID;
-    } else {
-        rc = cline_settings_parse(path, text, len, out, err, errlen);
     }
     fclose(f);
+    if (rc) {
+        free(*text);
+        *text = NULL;
+    }
+    return rc;
+}
+
+/* Reads and parses one file. */
+static int load_file(const char *path, struct cline_settings **out, char *err,
+                     size_t errlen)
+{
+    char *text;
+    size_t len;
+    int rc = read_text(path, &text, &len, err, errlen);
+    *out = NULL;
+    if (!rc)
+        rc = cline_settings_parse(path, text, len, out, err, errlen);
     free(text);
+    return rc;
+}
+
+/* The file called leaf in the directory of path, into b; false when
+ * it is not an existing file. */
+static bool sibling(const char *path, const char *leaf, char *b, size_t len)
+{
+    const char *slash = strrchr(path, '/');
+    struct stat st;
+    int n = slash ? snprintf(b, len, "%.*s/%s", (int)(slash - path), path, leaf)
+                  : snprintf(b, len, "%s", leaf);
+    return n > 0 && (size_t)n < len && stat(b, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* True when the last component of path is leaf. */
+static bool named(const char *path, const char *leaf)
+{
+    const char *slash = strrchr(path, '/');
+    return strcmp(slash ? slash + 1 : path, leaf) == 0;
+}
+
+/* The key of a legacy globalState.json: openAiApiKey of the secrets.json
+ * beside it (none when there is no such file or key). */
+static int legacy_key(struct cline_settings *cs, char *err, size_t errlen)
+{
+    char spath[4096], why[256], *text;
+    struct jsonc_doc doc;
+    size_t len;
+    int rc, line;
+    cs->key_default_env = true;
+    if (!sibling(cs->path, "secrets.json", spath, sizeof spath))
+        return CLINE_OK;
+    rc = read_text(spath, &text, &len, err, errlen);
+    if (rc)
+        return rc;
+    rc = jsonc_parse(text, len, &doc, &line, why, sizeof why);
+    if (rc == JSONC_E_NOMEM) {
+        rc = CLINE_E_NOMEM;
+    } else if (rc) {
+        /* never its text: the file holds keys */
+        snprintf(err, errlen,
+                 "%s:%d: not valid JSON (the text is not "
+                 "shown: the file holds keys)",
+                 spath, line > 0 ? line : 1);
+        rc = CLINE_E_INVALID;
+    } else {
+        rc = cline_store_read_secrets(&doc, spath, &cs->key_literal, err,
+                                      errlen);
+        cs->key_line = jsonc_key_line(&doc, "openAiApiKey");
+        jsonc_free(&doc);
+    }
+    for (size_t i = 0; i < len; i++) /* the file's text holds keys */
+        ((volatile char *)text)[i] = '\0';
+    free(text);
+    if (rc == CLINE_OK && cs->key_literal) {
+        cs->key_default_env = false;
+        cs->key_path = strdup(spath);
+        if (!cs->key_path)
+            rc = CLINE_E_NOMEM;
+    }
+    return rc;
+}
+
+int cline_settings_load(const char *path, struct cline_settings **out,
+                        char *err, size_t errlen)
+{
+    char found[4096];
+    struct stat st;
+    int rc;
+    *out = NULL;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        if (!cline_store_find_in(path, found, sizeof found)) {
+            snprintf(err, errlen,
+                     "%s: a directory without Cline's settings/"
+                     "providers.json or globalState.json",
+                     path);
+            return CLINE_E_IO;
+        }
+        path = found;
+    }
+    if (named(path, "secrets.json") &&
+        sibling(path, "globalState.json", found, sizeof found))
+        path = found; /* the pair is read from its globalState.json */
+    rc = load_file(path, out, err, errlen);
+    if (rc == CLINE_OK && (*out)->form == CLINE_FORM_LEGACY)
+        rc = legacy_key(*out, err, errlen);
+    if (rc && *out) {
+        cline_settings_free(*out);
+        *out = NULL;
+    }
     return rc;
 }
 
@@ -463,11 +562,51 @@ int cline_settings_apply(struct cline_settings *cs, struct config *cfg,
     return CLINE_OK;
 }
 
+/* The note of what was read from Cline's own store: the file, the
+ * provider, and where each value came from (never the key). */
+static void note_store(const struct cline_settings *cs,
+                       const struct config *cfg)
+{
+    char key[4200], timeout[64];
+    char *base = cs->base_url ? sanitize_url(cs->base_url, NULL) : NULL;
+    if (cs->timeout_ms > 0)
+        snprintf(timeout, sizeof timeout, "%lld ms", (long long)cs->timeout_ms);
+    else
+        snprintf(timeout, sizeof timeout, "(not set)");
+    if (cs->key_literal && cfg->api_key_literal)
+        snprintf(key, sizeof key, "%s%s (in %s; not shown)", cs->names.scope,
+                 cs->names.key, cs->key_path ? cs->key_path : cs->path);
+    else if (cs->key_default_env && !cfg->api_key_env_given)
+        snprintf(key, sizeof key,
+                 "$OPENAI_API_KEY (no %s in the file: Cline "
+                 "sends that variable's key)",
+                 cs->names.key);
+    else
+        snprintf(key, sizeof key, "from the command line");
+    log_note("%s: Cline's %s, provider %s%s: base URL %s, model %s, "
+             "timeout %s, key %s",
+             cs->path,
+             cs->form == CLINE_FORM_PROVIDERS ? "providers.json"
+                                              : "globalState.json",
+             cs->provider ? cs->provider : "(not set)",
+             cs->form == CLINE_FORM_PROVIDERS ? " (lastUsedProvider)" : "",
+             base ? base : "(not set)", cs->model ? cs->model : "(not set)",
+             timeout, key);
+    free(base);
+}
+
 void cline_settings_warn(const struct cline_settings *cs,
                          const struct config *cfg)
 {
     if (!cs)
         return;
+    if (cs->form != CLINE_FORM_VSCODE) {
+        note_store(cs, cfg);
+        if (cs->overridden[0])
+            log_note("%s: the command line wins over the file for %s", cs->path,
+                     cs->overridden);
+        return;
+    }
     if (cs->key_literal && cfg->api_key_literal)
         log_warn("%s:%d: " K_KEY " holds the key itself: it works, but a "
                  "key in a settings file ends up in backups and screen "
@@ -488,6 +627,7 @@ void cline_settings_free(struct cline_settings *cs)
     if (!cs)
         return;
     secret_free(cs->key_literal);
+    free(cs->key_path);
     free(cs->path);
     free(cs->provider);
     free(cs->base_url);

@@ -1,6 +1,11 @@
 /* cline_settings: reads the OpenAI Compatible provider settings of Cline
- * (VS Code's settings.json, JSONC) and merges them into the recorder's
- * config; flags given on the command line win over the file.
+ * and merges them into the recorder's config; flags given on the command
+ * line win over the file. Three forms, told apart by their content:
+ *
+ * - Cline's own store (the CLI, and the VS Code extension since it moved
+ *   to files), read by cline_store.c: settings/providers.json, and the
+ *   older globalState.json + secrets.json pair (cline_store.h).
+ * - The seed's VS Code settings.json form (JSONC), read here:
  *
  *   cline.apiProvider               must be "openai" (OpenAI Compatible)
  *   cline.openAiBaseUrl             base URL, used the OpenAI SDK's way
@@ -19,14 +24,38 @@
 #ifndef TT_RECORD_CLINE_SETTINGS_H
 #define TT_RECORD_CLINE_SETTINGS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include <cjson/cJSON.h>
+
 #include "cli.h"
+
+/* The form a settings file has. */
+enum cline_form {
+    CLINE_FORM_VSCODE = 0, /* settings.json with "cline.*" keys */
+    CLINE_FORM_PROVIDERS,  /* Cline's settings/providers.json */
+    CLINE_FORM_LEGACY,     /* Cline's globalState.json (+ secrets.json) */
+};
+
+/* What the messages and the trace header call each setting: the name
+ * in the file ("cline.openAiBaseUrl", "baseUrl") and, for a nested one,
+ * where it sits ("providers.openai-compatible.settings."). */
+struct cline_names {
+    char scope[96];
+    const char *provider, *base_url, *key, *model, *max_tokens, *timeout;
+};
 
 struct cline_settings {
     char *path;
-    char *provider; /* NULL when absent */
+    enum cline_form form;
+    struct cline_names names;
+    char *key_path;       /* the file the key was read from (the legacy
+                             secrets.json), NULL: path */
+    bool key_default_env; /* no key in the file: Cline sends
+                             $OPENAI_API_KEY, and so does the recorder */
+    char *provider;       /* NULL when absent */
     int provider_line;
     char *base_url;
     int base_url_line;
@@ -49,12 +78,18 @@ enum cline_err {
     CLINE_E_INVALID = 3, /* syntax, a wrong type or value: err says where */
 };
 
-/* Parses the text of a settings file named name (for messages). On
- * success *out is a new object. */
+/* Parses the text of a settings file named name (for messages), in any
+ * of the three forms. On success *out is a new object. A legacy
+ * globalState.json's key is not in it: cline_settings_load reads the
+ * secrets.json beside it. */
 int cline_settings_parse(const char *name, const char *text, size_t len,
                          struct cline_settings **out, char *err, size_t errlen);
 
-/* Reads and parses the file at path. */
+/* Reads and parses the file at path. A directory is a Cline data
+ * directory (~/.cline/data): its settings/providers.json, else its
+ * globalState.json (cline_store_find_in). A globalState.json takes its
+ * key from the secrets.json beside it; a secrets.json given alone is
+ * read with the globalState.json beside it. */
 int cline_settings_load(const char *path, struct cline_settings **out,
                         char *err, size_t errlen);
 
@@ -69,6 +104,15 @@ int cline_settings_apply(struct cline_settings *cs, struct config *cfg,
  * missing cline.apiProvider, flags that won over the file. */
 void cline_settings_warn(const struct cline_settings *cs,
                          const struct config *cfg);
+
+/* Where Cline keeps its settings, looked up as Cline does (cline_store.h):
+ * $CLINE_PROVIDER_SETTINGS_PATH; else in the data directory
+ * ($CLINE_DATA_DIR, else $CLINE_DIR/data, else ~/.cline/data) its
+ * settings/providers.json, else the legacy globalState.json. Returns
+ * CLINE_OK with the file in path and in why the rule that found it
+ * ("$CLINE_DATA_DIR", "~/.cline/data"), or CLINE_E_IO with why saying
+ * where it looked. For a --cline-settings given without a file. */
+int cline_settings_find(char *path, size_t len, char *why, size_t wlen);
 
 /* Wipes the literal key and frees. NULL-safe. */
 void cline_settings_free(struct cline_settings *cs);

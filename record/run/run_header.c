@@ -117,6 +117,41 @@ static char *class_list(const struct workload *wl)
     return b.data;
 }
 
+/* The values read from Cline's own store (providers.json, globalState.json)
+ * as "cline.*" options named after the file's settings ("cline.baseUrl"),
+ * the key redacted or named by its variable. */
+static int store_options(const struct run_setup *s, struct options *o)
+{
+    const struct cline_settings *cs = s->cfg->cline;
+    const struct cline_names *n = &cs->names;
+    int e = 0;
+    e |= add_owned(o, "cline.file", sanitize_string(cs->path, s->key));
+    e |= add_opt(o, "cline.format", "%s",
+                 cs->form == CLINE_FORM_PROVIDERS ? "providers.json"
+                                                  : "globalState.json");
+    if (cs->provider)
+        e |= add_owned(o, "cline.provider",
+                       sanitize_string(cs->provider, s->key));
+    if (cs->base_url)
+        e |= add_opt(o, "cline.base_url_setting", "%s%s", n->scope,
+                     n->base_url) ||
+             add_owned(o, "cline.baseUrl",
+                       sanitize_string(cs->base_url, s->key));
+    if (cs->key_literal)
+        e |= add_opt(o, "cline.apiKey", "[redacted]");
+    else if (cs->key_default_env)
+        e |= add_opt(o, "cline.apiKey", "$OPENAI_API_KEY");
+    if (cs->model)
+        e |= add_owned(o, "cline.model", sanitize_string(cs->model, s->key));
+    if (cs->max_tokens > 0)
+        e |= add_opt(o, "cline.maxTokens", "%lld", (long long)cs->max_tokens);
+    if (cs->timeout_ms > 0)
+        e |= add_opt(o, "cline.timeout", "%lld", (long long)cs->timeout_ms);
+    if (cs->overridden[0])
+        e |= add_opt(o, "cline.overridden_by_flags", "%s", cs->overridden);
+    return e;
+}
+
 /* The cline settings file's values as "cline.*" options, the key
  * redacted (a "${env:VAR}" reference is kept: it names no secret). */
 static int cline_options(const struct run_setup *s, struct options *o)
@@ -125,6 +160,8 @@ static int cline_options(const struct run_setup *s, struct options *o)
     int e = 0;
     if (!cs)
         return 0;
+    if (cs->form != CLINE_FORM_VSCODE)
+        return store_options(s, o);
     e |= add_owned(o, "cline.file", sanitize_string(cs->path, s->key));
     if (cs->provider)
         e |= add_owned(o, "cline.apiProvider",

@@ -9,7 +9,8 @@
  *   top-level member jsonc_get finds has a line from jsonc_key_line; on
  *   failure the line is 1..lines (0 only when the input is too large);
  * - cline_settings_parse agrees with jsonc_parse on syntax; on success the
- *   provider is absent or "openai", strings are non-empty and trimmed, at
+ *   provider is absent or "openai" ("openai-compatible" from Cline's own
+ *   providers.json or globalState.json), strings are non-empty and trimmed, at
  *   most one of key_env / key_literal is set, key_env is a variable name
  *   that does not look like a key,
  *   max_tokens and the timeout are -1 or in range, something was found, and
@@ -177,7 +178,9 @@ static void check_settings(struct cline_settings *cs, int lines)
     char err[1024] = "";
     int rc;
     FUZZ_CHECK(strcmp(cs->path, NAME) == 0);
-    FUZZ_CHECK(!cs->provider || strcmp(cs->provider, "openai") == 0);
+    FUZZ_CHECK(!cs->provider || strcmp(cs->provider, "openai") == 0 ||
+               (cs->form != CLINE_FORM_VSCODE &&
+                strcmp(cs->provider, "openai-compatible") == 0));
     check_string(cs->provider, cs->provider_line, lines);
     check_string(cs->base_url, cs->base_url_line, lines);
     check_string(cs->model, cs->model_line, lines);

@@ -1,5 +1,5 @@
 /* gen_trace: the one synthetic-trace generator of the tests and benchmarks:
- * valid tokentrace files with known timing, no network involved. Three
+ * valid tokentrace files with known timing, no network involved. Several
  * modes; each writes, for the same arguments, the same bytes as ever.
  *
  * usage: gen_trace OUT.ttrace [requests] [tokens] [ttft_ms] [tpot_ms]
@@ -10,6 +10,7 @@
  *                  [-E DISTINCT_ERROR_KINDS]   (gen_trace_mix.c)
  *        gen_trace --replay OUT.ttrace DIR  (gen_trace_replay.c)
  *        gen_trace --definitions OUT  (gen_trace_defs.c)
+ *        gen_trace --script OUT MODEL FILE...  (gen_trace_script.c)
  *
  * The default mode: each request streams `tokens` OpenAI chat chunks: the
  * first token at start + ttft, the others tpot apart; usage and [DONE] at
@@ -190,7 +191,8 @@ static int gen_trace_steady(int argc, char **argv)
                 "[tpot_ms] [jitter_ms] [seed] [NAME=VALUE...]\n"
                 "       gen_trace --mix OUT [-n N] [-c C] [-m MODEL]... "
                 "[-k CLASS]... [-z NS] [-f K] [-s SEED] [-l K=V]...\n"
-                "       gen_trace --replay OUT DIR\n");
+                "       gen_trace --replay OUT DIR\n"
+                "       gen_trace --script OUT MODEL FILE...\n");
         return 2;
     }
     memset(&o, 0, sizeof(o));
@@ -302,6 +304,8 @@ int main(int argc, char **argv)
         return gen_trace_mix(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "--replay") == 0)
         return gen_trace_replay(argc - 1, argv + 1);
+    if (argc >= 2 && strcmp(argv[1], "--script") == 0)
+        return gen_trace_script(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "--definitions") == 0)
         return gen_trace_definitions(argc - 1, argv + 1);
     return gen_trace_steady(argc, argv);

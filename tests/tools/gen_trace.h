@@ -34,6 +34,11 @@ int gen_trace_mix(int argc, char **argv);
  * serve back, and DIR/req<N>.body beside it. argv as for gen_trace_mix. */
 int gen_trace_replay(int argc, char **argv);
 
+/* gen_trace --script OUT MODEL FILE...: one reply per FILE (its SSE
+ * body), served in order by tokentrace-replay --trace
+ * (gen_trace_script.c). */
+int gen_trace_script(int argc, char **argv);
+
 /* gen_trace --definitions OUT: the golden trace of summary --as
  * (gen_trace_defs.c says what is in it). */
 int gen_trace_definitions(int argc, char **argv);

@@ -1,7 +1,10 @@
 /* cline_settings_test: Cline settings.json: values, lines, errors
  * naming key and line, and the merge with the command line. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "cline_settings.h"
@@ -48,6 +51,105 @@ static const struct {
     {"[1, 2]", "must hold a { ... } object"},
     {"{\n/* never closed\n", "s.json:2: a /* comment that never ends"},
 };
+
+/* Cline's providers.json (the form `cline auth` writes), two providers. */
+static const char providers[] =
+    "{\n"                                   /* 1 */
+    "  \"version\": 1,\n"                   /* 2 */
+    "  \"lastUsedProvider\": \"openai\",\n" /* 3 */
+    "  \"providers\": {\n"                  /* 4 */
+    "    \"anthropic\": {\"settings\": {\"provider\": \"anthropic\", "
+    "\"baseUrl\": \"https://a.example\"}},\n"                   /* 5 */
+    "    \"openai-compatible\": {\n"                            /* 6 */
+    "      \"settings\": {\n"                                   /* 7 */
+    "        \"provider\": \"openai-compatible\",\n"            /* 8 */
+    "        \"auth\": {\"apiKey\": \"sk-auth-0123456789\"},\n" /* 9 */
+    "        \"model\": \"m1\",\n"                              /* 10 */
+    "        \"baseUrl\": \"https://gw.example/v1\",\n"         /* 11 */
+    "        \"timeout\": 90000,\n"                             /* 12 */
+    "        \"maxTokens\": 256\n"                              /* 13 */
+    "      }, \"updatedAt\": \"2026-12-03T09:31:00.216Z\", "
+    "\"tokenSource\": \"manual\"}}}\n";
+
+/* Writes text to path. */
+static void put(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+/* Cline's store: the provider used, its values and lines, the alias
+ * "openai", the nested key; and the lookup in the environment. */
+static void store_checks(void)
+{
+    struct cline_settings *cs;
+    char err[512], dir[] = "/tmp/cline_settings_test.XXXXXX", path[4096],
+                   why[4200], sub[4200];
+    CHECK(cline_settings_parse("p.json", providers, strlen(providers), &cs, err,
+                               sizeof err) == CLINE_OK);
+    CHECK(cs->form == CLINE_FORM_PROVIDERS);
+    CHECK(strcmp(cs->provider, "openai") == 0 && cs->provider_line == 3);
+    CHECK(strcmp(cs->base_url, "https://gw.example/v1") == 0 &&
+          cs->base_url_line == 11);
+    CHECK(strcmp(cs->model, "m1") == 0 && cs->model_line == 10);
+    CHECK(cs->key_literal &&
+          strcmp(cs->key_literal, "sk-auth-0123456789") == 0);
+    CHECK(strcmp(cs->names.key, "auth.apiKey") == 0 && !cs->key_default_env);
+    CHECK(cs->timeout_ms == 90000 && cs->max_tokens == 256);
+    CHECK(strcmp(cs->names.scope, "providers.openai-compatible.settings.") ==
+          0);
+    cline_settings_free(cs);
+    {
+        const char *other = "{\"lastUsedProvider\":\"anthropic\","
+                            "\"providers\":{\"anthropic\":{\"settings\":{}}}}";
+        CHECK(cline_settings_parse("p.json", other, strlen(other), &cs, err,
+                                   sizeof err) == CLINE_E_INVALID);
+        CHECK(strstr(err, "p.json:1: lastUsedProvider: is \"anthropic\"") &&
+              strstr(err, "cline auth -p openai-compatible"));
+    }
+
+    /* where Cline looks */
+    CHECK(mkdtemp(dir) != NULL);
+    unsetenv("CLINE_PROVIDER_SETTINGS_PATH");
+    unsetenv("CLINE_DIR");
+    setenv("CLINE_DATA_DIR", dir, 1);
+    CHECK(cline_settings_find(path, sizeof path, why, sizeof why) ==
+              CLINE_E_IO &&
+          strstr(why, "from $CLINE_DATA_DIR"));
+    snprintf(sub, sizeof sub, "%s/globalState.json", dir);
+    put(sub, "{\"actModeApiProvider\": \"openai\"}");
+    CHECK(cline_settings_find(path, sizeof path, why, sizeof why) == CLINE_OK &&
+          strcmp(path, sub) == 0 && strcmp(why, "$CLINE_DATA_DIR") == 0);
+    snprintf(sub, sizeof sub, "%s/settings", dir);
+    mkdir(sub, 0700);
+    snprintf(sub, sizeof sub, "%s/settings/providers.json", dir);
+    put(sub, providers);
+    CHECK(cline_settings_find(path, sizeof path, why, sizeof why) == CLINE_OK &&
+          strcmp(path, sub) == 0); /* providers.json before the legacy */
+    unsetenv("CLINE_DATA_DIR");
+    setenv("HOME", dir, 1);
+    CHECK(cline_settings_find(path, sizeof path, why, sizeof why) ==
+              CLINE_E_IO &&
+          strstr(why, "/.cline/data/settings/providers.json") &&
+          strstr(why, "from ~/.cline/data"));
+    setenv("CLINE_PROVIDER_SETTINGS_PATH", sub, 1);
+    CHECK(cline_settings_find(path, sizeof path, why, sizeof why) == CLINE_OK &&
+          strcmp(path, sub) == 0 &&
+          strcmp(why, "$CLINE_PROVIDER_SETTINGS_PATH") == 0);
+    CHECK(cline_settings_load(dir, &cs, err, sizeof err) == CLINE_OK &&
+          strcmp(cs->path, sub) == 0);
+    cline_settings_free(cs);
+    unsetenv("CLINE_PROVIDER_SETTINGS_PATH");
+    unlink(sub);
+    snprintf(sub, sizeof sub, "%s/settings", dir);
+    rmdir(sub);
+    snprintf(sub, sizeof sub, "%s/globalState.json", dir);
+    unlink(sub);
+    rmdir(dir);
+}
 
 static void config_init(struct config *cfg)
 {
@@ -145,5 +247,6 @@ int main(void)
                               sizeof err) == CLINE_E_IO &&
           strstr(err, "/nonexistent/settings.json"));
     cline_settings_free(NULL);
+    store_checks();
     return CHECK_DONE();
 }

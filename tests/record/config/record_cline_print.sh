@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
-# record_cline_print: --print-cline-settings prints a settings.json skeleton
-# that parses as JSON once comments are stripped, holds "${env:VAR}" for the
-# key and a generous timeout, and round-trips through --cline-settings to
-# the same endpoint as -u.
+# record_cline_print: --print-cline-settings prints, labelled, the `cline
+# auth` command, the providers.json fragment and the extension's settings
+# screen fields for the Cline of today (as comments), then the seed's
+# settings.json skeleton that parses as JSON once comments are stripped,
+# holds "${env:VAR}" for the key and a generous timeout, and round-trips
+# through --cline-settings to the same endpoint as -u; so does the
+# providers.json fragment. tokentrace-proxy --print-cline-settings prints
+# the one command that points Cline at the proxy. No key is printed.
 . "${TT_SOURCE_DIR:?}/tests/lib/lib.sh"
 . "$TT_SOURCE_DIR/tests/lib/doctor_lib.sh"
 
@@ -29,6 +33,38 @@ has print.out "export GW_KEY=<your key>"
 has print.out '// other models to try: "model-b"'
 has print.out "tokentrace-record --check --cline-settings"
 hasnt print.out "$KEY"
+# the forms of Cline's own store, each labelled
+has print.out "// 1. Cline CLI (npm cline): one command writes Cline's"
+has print.out "//   cline auth -p openai-compatible -k \"\$GW_KEY\" -m 'model-a' -b '$URL/api/v1'"
+has print.out "// 2. The providers.json it writes"
+has print.out "// 3. VS Code extension, settings screen, API Provider \"OpenAI Compatible\":"
+has print.out "//    Base URL: $URL/api/v1"
+has print.out "//    API Key:  the key in \$GW_KEY (paste it; not printed)"
+has print.out "//    Model ID: \"model-a\""
+has print.out "// 4. The seed's VS Code settings.json form"
+# the providers.json fragment, uncommented, with the key filled in, is a
+# file --cline-settings reads to the same endpoint
+sed -n '/^\/\/ 2\./,/^\/\/ 3\./p' "$T/print.out" | sed '1,2d;$d' | sed 's#^//  *##' |
+    sed "s#<the key in \$GW_KEY>#$KEY#" >"$T/providers.json"
+jq -e . "$T/providers.json" >/dev/null || fail "providers.json fragment: $(cat "$T/providers.json")"
+rec viaprov --check --cline-settings "$T/providers.json"
+expect_rc 0 viaprov
+has viaprov.out "endpoint: POST $URL/api/v1/chat/completions"
+has viaprov.out "model-a: OK: streams"
+hasnt viaprov.out "$KEY"
+hasnt viaprov.err "$KEY"
+# a model name a shell would split is quoted for it
+rec shq --print-cline-settings -u "$URL" -m "it's a model"
+has shq.out "-m 'it'\\''s a model'"
+
+# the proxy: one command points Cline at it
+"$TT_PROXY" --print-cline-settings -u "$URL" --listen 127.0.0.1:8123 >"$T/px.out" 2>"$T/px.err" ||
+    fail "proxy --print-cline-settings: $(cat "$T/px.err")"
+has px.out "//   cline auth -p openai-compatible -k \"\$OPENAI_API_KEY\" -m MODEL_ID -b 'http://127.0.0.1:8123/v1'"
+has px.out "API Provider \"OpenAI Compatible\": Base URL http://127.0.0.1:8123/v1"
+"$TT_PROXY" --print-cline-settings -u "$URL" --listen 127.0.0.1:8123 --key-env GW_KEY >"$T/pxk.out" 2>/dev/null
+has pxk.out "-k proxy-injects-the-key"
+hasnt pxk.out "$KEY"
 
 # Round trip: the printed file checks the same endpoint as -u does.
 cp "$T/print.out" "$T/cline.json"
