@@ -61,23 +61,6 @@ int trace_reader_fill_more(struct trace_reader *r)
     return TRACE_OK;
 }
 
-int trace_reader_fail(struct trace_reader *r, int err, uint64_t offset,
-                      const char *fmt, ...)
-{
-    char detail[300];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(detail, sizeof(detail), fmt, ap);
-    va_end(ap);
-    r->error_offset = offset;
-    r->error_code = err;
-    /* a compressed trace's offsets count the decompressed bytes */
-    snprintf(r->error, sizeof(r->error), "%s: byte %llu%s: %s", r->name,
-             (unsigned long long)offset,
-             trace_input_compressed(r->in) ? " (decompressed)" : "", detail);
-    return -err;
-}
-
 /* Fails with the error of trace_reader_fill_more's err (returns -err). */
 static int trace_reader_fail_fill(struct trace_reader *r, int err)
 {

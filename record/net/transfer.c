@@ -227,11 +227,6 @@ int transfer_new(const struct transfer_config *tc, struct transfer_env *env,
     return TRANSFER_OK;
 }
 
-int transfer_flush(struct transfer *t)
-{
-    return note_err(t, stream_rx_flush(&t->rx));
-}
-
 void transfer_result(struct transfer *t, const struct transfer_config *tc,
                      CURLcode code, int64_t end_ns, struct trace_result *r,
                      char *kind_buf, size_t kind_len, char *msg, size_t msglen)

@@ -44,7 +44,7 @@ struct transfer_config {
 /* Called with every received body byte run, after it was recorded, as
  * recorded: the key masked, with its arrival time (a run that ends in what
  * may be the start of the key comes with the next one, or from
- * transfer_flush). */
+ * the end of the response, stream_rx.h). */
 typedef void (*transfer_observe_fn)(void *ud, int64_t t_ns, const char *p,
                                     size_t n);
 
@@ -96,15 +96,9 @@ int transfer_new(const struct transfer_config *tc, struct transfer_env *env,
                  uint32_t id, const char *request_id, char *body,
                  struct transfer **out);
 
-/* Hands the body bytes still held back (a receive that ended in what may
- * be the start of the key) to the writer and the observer. Call when
- * libcurl is done with t and before using what observe collected;
- * transfer_result calls it first. Idempotent. Returns 0, or the trace
- * error also kept in env->write_err. */
-int transfer_flush(struct transfer *t);
-
 /* Describes the finished transfer in *r (pointing into t and into the
- * caller's kind_buf / msg buffers), after transfer_flush. The key is
+ * caller's kind_buf / msg buffers); the receive path hands on the bytes
+ * it still held back first (stream_rx.h). The key is
  * masked in msg and in t->errbuf. */
 void transfer_result(struct transfer *t, const struct transfer_config *tc,
                      CURLcode code, int64_t end_ns, struct trace_result *r,

@@ -12,8 +12,6 @@
 #include "clock.h"
 #include "log.h"
 
-volatile sig_atomic_t run_stop_requested;
-
 /* SIGINT / SIGTERM: only raises the flag the 100 ms tick looks at. */
 static void on_signal(int sig)
 {

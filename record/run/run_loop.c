@@ -11,6 +11,9 @@
 #include "run_plan.h"
 #include "run_progress.h"
 
+/* Set by run.c's SIGINT / SIGTERM handler (run.h); the loop reads it. */
+volatile sig_atomic_t run_stop_requested;
+
 #define RUN_TICK_US 100000 /* flush, idle check, signal check, progress */
 /* Open loop: sends at most this many due requests before the loop serves
  * other events (a client behind schedule must still read its replies and
