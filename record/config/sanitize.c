@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "buf.h"
 
@@ -79,6 +80,76 @@ static size_t url_secret_at(const char *p)
     return 0;
 }
 
+/* Query parameters whose value is a credential, compared without case:
+ * Google's ?key=, Azure's ?api-key= and ?sig=, OAuth's ?access_token=. */
+static const char *const credential_params[] = {
+    "key",    "api_key", "api-key",       "apikey",     "x-api-key",
+    "token",  "auth",    "access_token",  "auth_token", "password",
+    "passwd", "secret",  "client_secret", "sig",        "signature",
+};
+
+/* The bytes of a query value at p: up to the next separator. */
+static size_t query_value_len(const char *p)
+{
+    return strcspn(p, "&#; \t\r\n\"'<>)");
+}
+
+/* At p inside s, a credential of a URL the URL rules know besides the
+ * key-looking tokens: the value of a credential query parameter
+ * ("?key=V": p at "key", *pre the bytes "key=" to keep) or the password of
+ * "scheme://user:password@" (p just after "://": *pre the user and ':').
+ * Returns the credential's length, 0 when none starts at p. */
+static size_t url_credential_at(const char *s, const char *p, size_t *pre)
+{
+    *pre = 0;
+    if (p > s && (p[-1] == '?' || p[-1] == '&' || p[-1] == ';')) {
+        for (size_t i = 0;
+             i < sizeof credential_params / sizeof *credential_params; i++) {
+            size_t n = strlen(credential_params[i]);
+            if (strncasecmp(p, credential_params[i], n) == 0 && p[n] == '=') {
+                size_t v = query_value_len(p + n + 1);
+                *pre = v ? n + 1 : 0;
+                return v;
+            }
+        }
+        return 0;
+    }
+    if (p - s >= 3 && memcmp(p - 3, "://", 3) == 0) {
+        size_t end = strcspn(p, "/?# \t\r\n\"'<>");
+        const char *at = memchr(p, '@', end), *colon;
+        if (!at)
+            return 0;
+        colon = memchr(p, ':', (size_t)(at - p));
+        if (!colon || colon + 1 == at)
+            return 0;
+        *pre = (size_t)(colon + 1 - p);
+        return (size_t)(at - colon - 1);
+    }
+    return 0;
+}
+
+size_t sanitize_url_secrets(const char *s, struct sanitize_span *out,
+                            size_t max)
+{
+    size_t n = 0;
+    for (const char *p = s; *p;) {
+        size_t pre, len = url_credential_at(s, p, &pre);
+        if (!len && (p == s || !is_key_char(p[-1])))
+            len = url_secret_at(p);
+        if (!len) {
+            p++;
+            continue;
+        }
+        if (n < max) {
+            out[n].off = (size_t)(p - s) + pre;
+            out[n].len = len;
+        }
+        n++;
+        p += pre + len;
+    }
+    return n;
+}
+
 bool sanitize_looks_secret(const char *s)
 {
     const char *p;
@@ -110,9 +181,14 @@ static char *redact(const char *s, const char *key, enum rules rules)
         return NULL;
     while (*p) {
         size_t n = 0;
+        size_t pre = 0;
         if (keylen && strncmp(p, key, keylen) == 0)
             n = keylen;
-        else if (rules != RULES_NONE && (p == s || !is_key_char(p[-1])))
+        else if (rules == RULES_URL && (n = url_credential_at(s, p, &pre))) {
+            if (buf_append(&b, p, pre))
+                goto fail;
+            p += pre;
+        } else if (rules != RULES_NONE && (p == s || !is_key_char(p[-1])))
             n = rules == RULES_ALL ? secret_at(p) : url_secret_at(p);
         if (n) {
             if (buf_puts(&b, REDACTED))

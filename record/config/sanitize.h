@@ -25,13 +25,28 @@ char *sanitize_key_only(const char *s, const char *key);
 #define SANITIZE_URL_MIN_KEY 20
 
 /* Returns a malloc'd copy of s, a URL or a message that quotes URLs, to
- * print or store: every occurrence of key (when non-NULL and non-empty)
- * and every key-looking token in it ("sk-"/"sk_" and 20 or more letters,
- * digits, '-', '_'; a JWT "eyJ...") replaced by "[redacted]". Unlike
- * sanitize_string, long letter/digit runs stay: in a URL they are account
- * or deployment ids (Cloudflare AI Gateway, Lambda URLs), not keys. NULL
- * when out of memory. */
+ * print or store: every occurrence of key (when non-NULL and non-empty),
+ * every credential query value ("?key=[redacted]"), the password of
+ * "user:password@" and every key-looking token in it ("sk-"/"sk_" and 20 or
+ * more letters, digits, '-', '_'; a JWT "eyJ...") replaced by "[redacted]".
+ * Unlike sanitize_string, long letter/digit runs stay: in a URL they are
+ * account or deployment ids (Cloudflare AI Gateway, Lambda URLs), not keys.
+ * NULL when out of memory. */
 char *sanitize_url(const char *s, const char *key);
+
+/* One credential inside a string: its offset and length. */
+struct sanitize_span {
+    size_t off, len;
+};
+
+/* The credentials inside s, a URL or a request target ("/v1/...?key=K"),
+ * by sanitize_url's rules: key-looking tokens (a "sk-..." path segment),
+ * the value of a credential query parameter (key, api-key, api_key,
+ * apikey, token, access_token, sig, ... without case) and the password of
+ * "user:password@". Writes the first max spans, in order, to out and
+ * returns how many there are (more than max when out was too short). */
+size_t sanitize_url_secrets(const char *s, struct sanitize_span *out,
+                            size_t max);
 
 /* sanitize_url over the string in s (a buffer of size bytes), in place,
  * cut to fit; out of memory leaves "[redacted]". Never fails. */

@@ -12,3 +12,12 @@ void secret_free(char *s)
         *p++ = '\0';
     free(s);
 }
+
+void secret_wipe(void *p, size_t n)
+{
+    volatile unsigned char *q = p;
+    if (!p)
+        return;
+    while (n--)
+        *q++ = 0;
+}

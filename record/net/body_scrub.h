@@ -13,7 +13,9 @@
 #include <stdint.h>
 
 #define BODY_SCRUB_FILL '*'
-#define BODY_SCRUB_MAX_SECRETS 8
+/* A proxied request may carry a dozen credentials (headers, cookies, its
+ * URL's), each also in its JSON-escaped form. */
+#define BODY_SCRUB_MAX_SECRETS 48
 /* Secrets shorter than this are not masked: they would match ordinary
  * text (a key of "test"); real keys are 20 bytes and more. */
 #define BODY_SCRUB_MIN_SECRET 8

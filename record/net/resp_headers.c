@@ -39,8 +39,8 @@ static const char *const kept_prefixes[] = {
 
 /* Kept, but with the value "[redacted]". */
 static const char *const redacted[] = {
-    "authorization", "proxy-authorization", "cookie",
-    "set-cookie",    "x-api-key",           "api-key",
+    "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key",
+    "api-key",       "x-goog-api-key",
 };
 
 static int name_in(const char *name, size_t len, const char *const *list,

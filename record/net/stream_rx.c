@@ -46,7 +46,16 @@ int64_t stream_rx_time(struct stream_rx *rx, int64_t user_ns)
 
 void stream_rx_header(struct stream_rx *rx, const char *line, size_t n)
 {
+    size_t kept = rx->resp.n;
     resp_headers_line(&rx->resp, line, n);
+    /* every secret, not only the one resp_headers redacts: a proxied
+     * request's cookies or URL key echoed in a kept header (location) */
+    for (size_t i = kept; i < rx->resp.n; i++) {
+        char *v = (char *)rx->resp.kv[i].value;
+        if (v)
+            body_scrub_mask(&rx->scrub, v, strlen(v));
+    }
+    body_scrub_mask(&rx->scrub, rx->resp.reason, strlen(rx->resp.reason));
 }
 
 /* body_scrub emit: one chunk as stored, to the sink, then to the parser

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base_url.h"
 #include "clock.h"
 #include "log.h"
 #include "proxy_access.h"
@@ -29,6 +30,20 @@ struct proxy_main {
     struct proxy_recorder rec;
     bool stopped_by_signal;
 };
+
+/* Refuses an upstream URL that carries a credential, as the recorder's
+ * base URL check does: "user:password@" or a query string or fragment
+ * ("?key=K" would be appended to and stored with every request path). The
+ * message names neither secret. Returns 0 or the exit code 2. */
+static int check_upstream(const char *upstream, const char *key)
+{
+    struct base_url bu;
+    int rc = base_url_normalize(upstream, "", key, &bu);
+    if (rc != BASE_URL_E_USERINFO && rc != BASE_URL_E_QUERY)
+        return 0;
+    log_error("-u: %s", bu.message);
+    return 2;
+}
 
 /* A variable's value for a key or token: set, not empty, one line. NULL
  * (with a message naming the variable, never the value) otherwise. */
@@ -156,6 +171,8 @@ int main(int argc, char **argv)
     }
     if (cfg.key_env && !(key = secret_env("--key-env", cfg.key_env)))
         return 2;
+    if ((rc = check_upstream(cfg.upstream, key)) != 0)
+        return rc;
     if (cfg.token_env && !(token = secret_env("--token-env", cfg.token_env)))
         return 2;
     if (curl_global_init(CURL_GLOBAL_DEFAULT) != 0) {

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "clock.h"
 #include "error_kinds.h"
@@ -63,6 +64,12 @@ struct proxy_stream {
     struct proxy_stream *prev, *next;
 };
 
+/* Secrets masked per request: the client's credentials (up to
+ * PROXY_SECRETS - 2, each shorter than PROXY_SECRET_MAX), the injected
+ * key, the local token; of them credentials inside its URL. */
+#define PROXY_SECRETS 24
+#define PROXY_SECRET_MAX 4097 /* BODY_SCRUB_MAX_SECRET and its NUL */
+#define PROXY_URL_SECRETS 8
 /* ---- freeing ---------------------------------------------------------- */
 
 static void clear_resp_headers(struct proxy_stream *s)
@@ -378,26 +385,62 @@ static void on_client_close(struct evhttp_connection *evcon, void *arg)
 
 /* ---- starting --------------------------------------------------------- */
 
-/* The secrets of this request: the client's credentials, the injected
- * key, the local token. */
-static size_t collect_secrets(struct proxy_stream *s, const char **out,
-                              char copies[][1024], size_t max)
+/* Keeps the n bytes at v as the next secret in copies/out unless there
+ * is no room (body_scrub ignores what is too short to be a key). */
+static void keep_secret(const char *v, size_t n, const char **out,
+                        char copies[][PROXY_SECRET_MAX], size_t *k, size_t max)
 {
-    static const char *const names[] = {"Authorization", "x-api-key",
-                                        "api-key"};
-    struct evkeyvalq *in = evhttp_request_get_input_headers(s->req);
-    size_t n = 0;
-    for (size_t i = 0; i < 3 && n + 2 < max; i++) {
-        size_t len;
-        const char *v = evhttp_find_header(in, names[i]);
-        const char *c = proxy_access_credential(v, &len);
-        if (!c || len >= 1024)
-            continue;
-        memcpy(copies[n], c, len);
-        copies[n][len] = '\0';
-        out[n] = copies[n];
-        n++;
+    if (n == 0 || n >= PROXY_SECRET_MAX || *k + 2 >= max)
+        return;
+    memcpy(copies[*k], v, n);
+    copies[*k][n] = '\0';
+    out[*k] = copies[*k];
+    (*k)++;
+}
+
+/* Every cookie value of a Cookie header ("a=V; b=W"). */
+static void keep_cookies(const char *h, const char **out,
+                         char copies[][PROXY_SECRET_MAX], size_t *k, size_t max)
+{
+    while (h && *h) {
+        const char *eq = strchr(h, '='), *end;
+        if (!eq)
+            return;
+        end = eq + 1 + strcspn(eq + 1, ";");
+        keep_secret(eq + 1, (size_t)(end - eq - 1), out, copies, k, max);
+        h = *end ? end + 1 : end;
+        h += strspn(h, " ");
     }
+}
+
+/* The secrets of this request: every credential the client sent (the
+ * key headers, x-goog-api-key, cookies, credential query parameters and
+ * key-looking path segments of its URL: sanitize_url_secrets), the
+ * injected key, the local token. An upstream may echo any of them (a 404
+ * quoting the path, as OpenAI's does): all are masked in what is stored. */
+static size_t collect_secrets(struct proxy_stream *s, const char **out,
+                              char copies[][PROXY_SECRET_MAX], size_t max)
+{
+    static const char *const names[] = {"Authorization", "x-api-key", "api-key",
+                                        "x-goog-api-key",
+                                        "Proxy-Authorization"};
+    struct evkeyvalq *in = evhttp_request_get_input_headers(s->req);
+    const char *uri = evhttp_request_get_uri(s->req);
+    struct sanitize_span span[PROXY_URL_SECRETS];
+    size_t n = 0, n_span;
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        size_t len;
+        const char *c =
+            proxy_access_credential(evhttp_find_header(in, names[i]), &len);
+        if (c)
+            keep_secret(c, len, out, copies, &n, max);
+    }
+    for (struct evkeyval *h = in->tqh_first; h; h = h->next.tqe_next)
+        if (strcasecmp(h->key, "Cookie") == 0)
+            keep_cookies(h->value, out, copies, &n, max);
+    n_span = uri ? sanitize_url_secrets(uri, span, PROXY_URL_SECRETS) : 0;
+    for (size_t i = 0; i < n_span && i < PROXY_URL_SECRETS; i++)
+        keep_secret(uri + span[i].off, span[i].len, out, copies, &n, max);
     if (s->env->inject_key)
         out[n++] = s->env->inject_key;
     if (s->env->token)
@@ -419,8 +462,8 @@ static int prepare(struct proxy_stream *s, const char *api)
     struct evbuffer *in = evhttp_request_get_input_buffer(s->req);
     const struct proxy_config *cfg = s->env->cfg;
     struct proxy_upstream_spec u;
-    const char *secrets[8];
-    char copies[6][1024];
+    const char *secrets[PROXY_SECRETS];
+    char(*copies)[PROXY_SECRET_MAX] = NULL;
     size_t n_secrets, len = evbuffer_get_length(in);
     int rc;
 
@@ -445,9 +488,13 @@ static int prepare(struct proxy_stream *s, const char *api)
     if (proxy_upstream_headers(evhttp_request_get_input_headers(s->req),
                                s->inject_line, &s->headers))
         return -1;
-    n_secrets = collect_secrets(s, secrets, copies, 8);
+    copies = calloc(PROXY_SECRETS - 2, sizeof *copies);
+    if (!copies)
+        return -1;
+    n_secrets = collect_secrets(s, secrets, copies, PROXY_SECRETS);
     rc = proxy_exchange_init(&s->x, s->env->rec, api, secrets, n_secrets);
-    memset(copies, 0, sizeof copies);
+    secret_wipe(copies, (PROXY_SECRETS - 2) * sizeof *copies);
+    free(copies);
     if (rc)
         return -1;
     s->x.start_ns = clock_mono_ns();

@@ -69,8 +69,52 @@ static const struct {
      NULL,
      "the base URL '[redacted]' has no scheme; did you mean https://[redacted] "
      "?"},
+    /* credential query values and passwords; other parameters stay */
+    {"/v1/chat/completions?key=AIzaQK12345678&alt=sse", NULL,
+     "/v1/chat/completions?key=[redacted]&alt=sse"},
+    {"https://x.example/v1?api-version=2024-02-01&API-KEY=abc12345678", NULL,
+     "https://x.example/v1?api-version=2024-02-01&API-KEY=[redacted]"},
+    {"Invalid URL (POST /v1/x?access_token=tok123456789)", NULL,
+     "Invalid URL (POST /v1/x?access_token=[redacted])"},
+    {"http://user:pw-secret-1@127.0.0.1:9/v1", NULL,
+     "http://user:[redacted]@127.0.0.1:9/v1"},
+    {"?key=&keyring=1&monkey=2", NULL, "?key=&keyring=1&monkey=2"},
     {"", NULL, ""},
 };
+
+/* sanitize_url_secrets: the spans of a request target's credentials. */
+static const struct {
+    const char *in;
+    const char *want[3]; /* the credentials, in order */
+} url_secrets[] = {
+    {"/v1/chat/completions?key=QK1234567890&api-key=AK1234567890",
+     {"QK1234567890", "AK1234567890", NULL}},
+    {"/v1/sk-proj-ABCDEFGHIJKLMNOP0123/chat/completions",
+     {"sk-proj-ABCDEFGHIJKLMNOP0123", NULL, NULL}},
+    {"http://u:pass1234@h/v1?utm_source=x", {"pass1234", NULL, NULL}},
+    {"/v1/chat/completions?stream=true", {NULL, NULL, NULL}},
+};
+
+/* Each url_secrets case gives its credentials, in order. */
+static void check_url_secrets(void)
+{
+    for (size_t i = 0; i < sizeof url_secrets / sizeof *url_secrets; i++) {
+        struct sanitize_span sp[4];
+        size_t want = 0, n = sanitize_url_secrets(url_secrets[i].in, sp, 4);
+        while (want < 3 && url_secrets[i].want[want])
+            want++;
+        CHECK_MSG(n == want, "sanitize_url_secrets('%s'): %zu, want %zu",
+                  url_secrets[i].in, n, want);
+        for (size_t j = 0; j < n && j < want; j++)
+            CHECK_MSG(sp[j].len == strlen(url_secrets[i].want[j]) &&
+                          memcmp(url_secrets[i].in + sp[j].off,
+                                 url_secrets[i].want[j], sp[j].len) == 0,
+                      "sanitize_url_secrets('%s') #%zu", url_secrets[i].in, j);
+    }
+    /* a short out: the count is still all of them */
+    struct sanitize_span one;
+    CHECK(sanitize_url_secrets(url_secrets[0].in, &one, 1) == 2);
+}
 
 static const struct {
     int argc;
@@ -163,6 +207,7 @@ static void test_headers(void)
 int main(void)
 {
     size_t i;
+    check_url_secrets();
     for (i = 0; i < sizeof looks / sizeof looks[0]; i++)
         CHECK_MSG(sanitize_looks_secret(looks[i].in) == looks[i].secret,
                   "looks_secret('%s') != %d", looks[i].in, looks[i].secret);
