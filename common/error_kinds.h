@@ -1,5 +1,5 @@
 /* error_kinds: the one vocabulary of how a request failed, shared by the
- * recorder (record/net/error_kind.c classifies a transfer), the doctor
+ * recorder (record/net/error_classify.c classifies a transfer), the doctor
  * (record/check reads the same kinds back) and the analyzer (analyze/load
  * derives the kinds a trace's bytes show). A kind is part of the trace
  * contract (docs/trace-format.md, result "error_kind"); docs/recording.md,

@@ -5,7 +5,7 @@
 #include <stdio.h>
 
 #include "check_verdict.h"
-#include "error_kind.h"
+#include "error_classify.h"
 
 int64_t check_output_tokens(const struct probe_facts *f, const char **source)
 {
@@ -88,9 +88,9 @@ void check_verdict_notes(const struct probe_facts *f, struct check_notes *out)
     double tpot = check_tpot_ms(f);
     char parts[128];
     out->n = 0;
-    /* the body decided it is a stream (error_kind.h): name the header */
-    if (error_kind_sse_mislabelled(f->http_status, f->content_type,
-                                   f->sse_events > 0))
+    /* the body decided it is a stream (error_classify.h): name the header */
+    if (error_classify_sse_mislabelled(f->http_status, f->content_type,
+                                       f->sse_events > 0))
         add(out, true,
             "the stream came with Content-Type: %s instead of "
             "text/event-stream; its SSE events were measured as a stream, "

@@ -200,9 +200,9 @@ int check_probe_run(const struct check_probe_setup *s, char *body,
     header(t, "retry-after", p->retry_after, sizeof p->retry_after);
     header(t, "location", p->location, sizeof p->location);
     if (strcmp(p->content_type, "text/event-stream") != 0)
-        reply_body_inspect(p->body.data, p->body.len, s->key, &p->info);
+        reply_inspect(p->body.data, p->body.len, s->key, &p->info);
     else
-        reply_body_inspect(NULL, 0, NULL, &p->info);
+        reply_inspect(NULL, 0, NULL, &p->info);
     if (s->env->writer && !rc && trace_write_result(s->env->writer, &res))
         rc = -1;
     if (s->env->write_err)

@@ -12,7 +12,7 @@
 
 #include "buf.h"
 #include "check_verdict.h"
-#include "reply_body.h"
+#include "reply_inspect.h"
 #include "stream_events.h"
 #include "trace.h"
 #include "transfer.h"
@@ -30,7 +30,7 @@ struct check_probe_setup {
 struct check_probe {
     struct stream_state stream; /* the transfer's, moved out at its end */
     struct buf body;            /* the first CHECK_BODY_MAX body bytes */
-    struct reply_body_info info;
+    struct reply_inspect_facts info;
     char kind[32];
     char curl_error[CURL_ERROR_SIZE];
     char content_type[128];

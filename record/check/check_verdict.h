@@ -62,7 +62,7 @@ struct probe_facts {
     const char *proxy;
 
     /* how it ended */
-    const char *error_kind; /* error_kind.h kinds, "" on success */
+    const char *error_kind; /* error_classify.h kinds, "" on success */
     bool forced_idle;       /* stopped by the idle timeout */
     const char *curl_error; /* libcurl's message */
     int http_status;        /* 0: no response */

@@ -1,5 +1,5 @@
 /* cli: the recorder's flags as one table for the option engine
- * (common/opt.h), read into struct config; cli_values.c parses the values
+ * (common/opt.h), read into struct config; cli_flags.c parses the values
  * that need more than a type, cli_checks.c the flags together. */
 #include "cli.h"
 
@@ -11,8 +11,8 @@
 #include "cline_settings.h"
 #include "duration.h"
 #include "opt.h"
-#include "retry.h"
 #include "rng.h"
+#include "sanitize.h"
 #include "trace.h"
 
 #define STR_(x) #x
@@ -146,8 +146,8 @@ static const struct opt_spec cli_opts[] = {
     FLAG("check", 0, check),
     TEXT("cline-settings", 0, cline_file, "file name"),
     FLAG("print-cline-settings", 0, print_cline_settings),
-    COUNT("retry", 0, retry, 0, RETRY_MAX_ATTEMPTS,
-          "a count from 0 to " STR(RETRY_MAX_ATTEMPTS)),
+    COUNT("retry", 0, retry, 0, CLI_MAX_RETRY,
+          "a count from 0 to " STR(CLI_MAX_RETRY)),
     FLAG("insecure", 0, insecure),
     FLAG("no-proxy", 0, no_proxy),
     TEXT("cacert", 0, cacert, "file name"),
@@ -241,7 +241,7 @@ int cli_parse(int argc, char **argv, struct config *cfg, char *err,
 {
     struct opt_table t = {cli_opts, sizeof cli_opts / sizeof cli_opts[0], NULL};
     struct opt_parser p = {
-        .tables = &t, .n_tables = 1, .first = 1, .shown = cli_shown};
+        .tables = &t, .n_tables = 1, .first = 1, .shown = sanitize_shown};
     int rc;
     config_defaults(cfg, argc, argv);
     t.base = cfg;
@@ -266,4 +266,21 @@ void cli_free(struct config *cfg)
     cline_settings_free(cfg->cline);
     cfg->cline = NULL;
     cfg->api_key_literal = NULL;
+}
+
+const char *cli_request_path(const struct config *cfg)
+{
+    if (!cfg->sdk_base)
+        return api_kind_path(cfg->api);
+    switch (cfg->api) {
+    case API_OPENAI_COMPLETIONS:
+        return "/completions";
+    case API_ANTHROPIC:
+        return "/v1/messages"; /* the Anthropic SDK's */
+    case API_OPENAI_RESPONSES:
+        return "/responses";
+    case API_OPENAI_CHAT:
+        break;
+    }
+    return "/chat/completions";
 }

@@ -19,6 +19,7 @@
 #define CLI_MAX_MODELS 64
 #define CLI_MAX_LABELS 64
 #define CLI_MAX_SERVER_METRICS 8
+#define CLI_MAX_RETRY 20 /* --retry N: N at most this */
 
 enum arrival_kind {
     ARRIVAL_POISSON = 0,
@@ -167,13 +168,5 @@ const struct opt_spec *cli_options(size_t *n);
  * from the cline settings the OpenAI SDK's path ("/chat/completions": the
  * SDK's base ends in /v1 when the gateway wants one). */
 const char *cli_request_path(const struct config *cfg);
-
-/* v as an error message may show it: "[redacted]" when it looks like a
- * key (sanitize.h). */
-const char *cli_shown(const char *v);
-
-/* True when name can be an environment variable name:
- * [A-Za-z_][A-Za-z0-9_]*. */
-bool cli_env_name_ok(const char *name);
 
 #endif

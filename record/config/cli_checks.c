@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cline_settings.h"
+#include "sanitize.h"
 
 /* Formats a usage error into err; always returns CLI_E_USAGE. */
 static int usage(char *err, size_t errlen, const char *fmt, ...)
@@ -134,7 +135,7 @@ static int check_config(struct config *cfg, char *err, size_t errlen)
                      "not verify at all");
     if (cfg->cacert && access(cfg->cacert, R_OK) != 0)
         return usage(err, errlen, "--cacert: cannot read '%s': %s",
-                     cli_shown(cfg->cacert), strerror(errno));
+                     sanitize_shown(cfg->cacert), strerror(errno));
     if (cfg->cline_file && load_cline(cfg, err, errlen) != CLI_OK)
         return CLI_E_USAGE;
     if (!cfg->base_url) {

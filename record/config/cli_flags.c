@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "rng.h"
 #include "sanitize.h"
+#include "secret.h"
 
 /* Formats err; always returns -1. */
 static int refuse(char *err, size_t errlen, const char *fmt, ...)
@@ -36,7 +37,7 @@ int cli_value_model(const char *v, void *base, const struct opt_spec *spec,
     for (size_t i = 0; i < cfg->n_models; i++)
         if (strcmp(cfg->models[i], v) == 0)
             return refuse(err, errlen, "-m: model '%s' given twice",
-                          cli_shown(v));
+                          sanitize_shown(v));
     cfg->models[cfg->n_models++] = v;
     return 0;
 }
@@ -47,8 +48,8 @@ int cli_value_api(const char *v, void *base, const struct opt_spec *spec,
     struct config *cfg = base;
     (void)spec;
     if (api_kind_from_name(v, &cfg->api) != 0)
-        return refuse(err, errlen, "--api: '%s' is not one of %s", cli_shown(v),
-                      api_kind_names());
+        return refuse(err, errlen, "--api: '%s' is not one of %s",
+                      sanitize_shown(v), api_kind_names());
     cfg->api_given = true;
     return 0;
 }
@@ -58,7 +59,7 @@ int cli_value_api_key_env(const char *v, void *base,
 {
     struct config *cfg = base;
     (void)spec;
-    if (!cli_env_name_ok(v))
+    if (!secret_env_name_ok(v))
         return refuse(err, errlen,
                       "--api-key-env takes the name of an environment "
                       "variable (like OPENAI_API_KEY), not a key");
@@ -137,7 +138,7 @@ int cli_value_label(const char *v, void *base, const struct opt_spec *spec,
     (void)spec;
     if (!eq || eq == v)
         return refuse(err, errlen, "--label: '%s' is not KEY=VALUE",
-                      cli_shown(v));
+                      sanitize_shown(v));
     if (cfg->n_labels == CLI_MAX_LABELS)
         return refuse(err, errlen, "--label: at most %d labels",
                       CLI_MAX_LABELS);
@@ -160,7 +161,7 @@ int cli_value_server_metrics(const char *v, void *base,
         return refuse(err, errlen,
                       "--server-metrics: '%s' is not an http:// or https:// "
                       "URL (the server's /metrics)",
-                      cli_shown(v));
+                      sanitize_shown(v));
     if (cfg->n_server_metrics == CLI_MAX_SERVER_METRICS)
         return refuse(err, errlen, "--server-metrics: at most %d URLs",
                       CLI_MAX_SERVER_METRICS);

@@ -94,7 +94,7 @@ static int read_key(struct cline_settings *cs, const struct jsonc_doc *doc,
     len = strlen(v);
     if (strncmp(v, "${env:", 6) == 0 && len > 7 && v[len - 1] == '}') {
         v[len - 1] = '\0';
-        if (!cli_env_name_ok(v + 6)) {
+        if (!secret_env_name_ok(v + 6)) {
             free(v);
             return bad(err, errlen, name, cs->key_line, K_KEY,
                        "the "
@@ -111,7 +111,7 @@ static int read_key(struct cline_settings *cs, const struct jsonc_doc *doc,
         free(v);
         return cs->key_env ? CLINE_OK : CLINE_E_NOMEM;
     }
-    if (v[0] == '$' && (v[1] == '{' || cli_env_name_ok(v + 1))) {
+    if (v[0] == '$' && (v[1] == '{' || secret_env_name_ok(v + 1))) {
         free(v);
         return bad(err, errlen, name, cs->key_line, K_KEY,
                    "write a "

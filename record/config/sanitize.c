@@ -347,3 +347,8 @@ char *sanitize_command_line(int argc, char **argv, const char *key)
     }
     return b.data;
 }
+
+const char *sanitize_shown(const char *v)
+{
+    return sanitize_looks_secret(v) ? "[redacted]" : v;
+}

@@ -59,4 +59,8 @@ void sanitize_url_in(char *s, size_t size, const char *key);
  * sanitize_string. NULL when out of memory. */
 char *sanitize_command_line(int argc, char **argv, const char *key);
 
+/* v as an error message may show it: "[redacted]" when it looks like a
+ * key. */
+const char *sanitize_shown(const char *v);
+
 #endif

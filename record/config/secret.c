@@ -1,4 +1,5 @@
-/* secret: handling of strings that hold keys. */
+/* secret: handling of strings that hold keys, and the names of the
+ * environment variables that hold them. */
 #include "secret.h"
 
 #include <stdlib.h>
@@ -20,4 +21,17 @@ void secret_wipe(void *p, size_t n)
         return;
     while (n--)
         *q++ = 0;
+}
+
+bool secret_env_name_ok(const char *name)
+{
+    const char *p;
+    if (!(*name == '_' || (*name >= 'A' && *name <= 'Z') ||
+          (*name >= 'a' && *name <= 'z')))
+        return false;
+    for (p = name; *p; p++)
+        if (!(*p == '_' || (*p >= 'A' && *p <= 'Z') ||
+              (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')))
+            return false;
+    return true;
 }

@@ -8,7 +8,6 @@
 #include <stdint.h>
 #include <time.h>
 
-#define RETRY_MAX_ATTEMPTS 20     /* --retry N: N at most this */
 #define RETRY_MAX_WAIT_MS 60000   /* a longer Retry-After is cut to this */
 #define RETRY_BACKOFF_BASE_MS 500 /* first backoff without Retry-After */
 #define RETRY_BACKOFF_MAX_MS 8000

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "error_kind.h"
+#include "error_classify.h"
 #include "server_metric_names.h"
 
 /* Keeps one complete line (without its '\n') when it is a sample or TYPE
@@ -194,8 +194,7 @@ void scrape_result(struct scrape *s, CURLcode code, int64_t end_ns,
         f.token_seen = true; /* not a stream: no stream kinds */
         f.sse_framed = true;
         f.connected = s->status > 0;
-        m->error_kind =
-            error_kind_classify(&f, kind_buf, kind_len, msg, msglen);
+        m->error_kind = error_classify(&f, kind_buf, kind_len, msg, msglen);
         if (!m->error_kind[0]) { /* a 1xx / 0 status libcurl let through */
             snprintf(kind_buf, kind_len, "http_%03d", s->status);
             m->error_kind = kind_buf;

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "error_kind.h"
+#include "error_classify.h"
 #include "rx_stamp.h"
 
 void stream_rx_init(struct stream_rx *rx, const struct stream_rx_setup *su)
@@ -184,7 +184,7 @@ int stream_rx_result(struct stream_rx *rx, const struct stream_rx_end *e,
                   r->phases.pretransfer_ns > 0;
     f.timeout_s = e->timeout_s;
     f.idle_timeout_s = e->idle_timeout_s;
-    r->error_kind = error_kind_classify(&f, kind_buf, kind_len, msg, msglen);
+    r->error_kind = error_classify(&f, kind_buf, kind_len, msg, msglen);
     stream_rx_mask(rx, msg);
     r->error_message = r->error_kind[0] ? msg : NULL;
     return err;

@@ -8,8 +8,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "decimal.h"
 #include "json_escape.h"
+#include "replay_decimal.h"
 #include "replay_tokens.h"
 
 /* Bytes to copy into an event. */
@@ -186,14 +186,14 @@ int replay_fmt_role(struct buf *b, const struct replay_fmt *f)
 static int msg_tokens(struct buf *b, const struct replay_fmt *f, bool thinking,
                       int block, size_t from, size_t to)
 {
-    char num[DECIMAL_MAX];
+    char num[REPLAY_DECIMAL_MAX];
     struct piece v[] = {
         f->nospace ? LIT("event:") : LIT("event: "),
         LIT("content_block_delta"),
         eol_piece(f),
         data_piece(f),
         LIT("{\"type\":\"content_block_delta\",\"index\":"),
-        {num, decimal_i64(num, block)},
+        {num, replay_decimal_i64(num, block)},
         thinking
             ? LIT(",\"delta\":{\"type\":\"thinking_delta\",\"thinking\":\"")
             : LIT(",\"delta\":{\"type\":\"text_delta\",\"text\":\""),

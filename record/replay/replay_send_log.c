@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "decimal.h"
+#include "replay_decimal.h"
 
 struct replay_send_log {
     FILE *f;
@@ -69,7 +69,7 @@ void replay_send_log_write(struct replay_send_log *log, const char *req_id,
                            uint64_t seq, int64_t t_ns, size_t bytes,
                            uint64_t total)
 {
-    char line[REPLAY_SEND_LOG_ID_MAX + 4 * (DECIMAL_MAX + 1) + 1];
+    char line[REPLAY_SEND_LOG_ID_MAX + 4 * (REPLAY_DECIMAL_MAX + 1) + 1];
     size_t id_len;
     char *p = line;
 
@@ -79,13 +79,13 @@ void replay_send_log_write(struct replay_send_log *log, const char *req_id,
     id_len = strnlen(req_id, REPLAY_SEND_LOG_ID_MAX);
     p = put(p, req_id, id_len);
     *p++ = '\t';
-    p += decimal_u64(p, seq);
+    p += replay_decimal_u64(p, seq);
     *p++ = '\t';
-    p += decimal_i64(p, t_ns);
+    p += replay_decimal_i64(p, t_ns);
     *p++ = '\t';
-    p += decimal_u64(p, bytes);
+    p += replay_decimal_u64(p, bytes);
     *p++ = '\t';
-    p += decimal_u64(p, total);
+    p += replay_decimal_u64(p, total);
     *p++ = '\n';
     if (fwrite(line, 1, (size_t)(p - line), log->f) != (size_t)(p - line) &&
         log->err == 0)

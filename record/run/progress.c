@@ -1,4 +1,4 @@
-/* progress: the recorder's live status line. */
+/* progress: the recorder's live status line, fed the run's facts. */
 #include "progress.h"
 
 #include <math.h>
@@ -9,6 +9,9 @@
 #include <unistd.h>
 
 #include "quantile.h"
+#include "run_outcome.h"
+#include "run_pacer.h"
+#include "transfer.h"
 
 #define PROGRESS_INTERVAL_NS 250000000LL
 
@@ -226,4 +229,30 @@ void progress_finish(struct progress *p, int64_t now_ns)
         progress_draw(p, now_ns, true);
         fputc('\n', stderr);
     }
+}
+
+void progress_take_ttft(struct progress *p, struct transfer *t)
+{
+    if (t->rx.stream.first_token_ns < 0 || t->first_token_counted)
+        return;
+    t->first_token_counted = true;
+    progress_add_ttft(p, t->rx.stream.first_token_ns - t->start_ns);
+}
+
+void progress_update(struct progress *p, struct transfer *inflight,
+                     uint64_t n_inflight, uint64_t waiting,
+                     const struct run_outcome *out, int64_t now_ns)
+{
+    struct transfer *t;
+    p->stalled = 0;
+    for (t = inflight; t; t = t->next) {
+        progress_take_ttft(p, t);
+        if (run_timer_idle(t, now_ns, PROGRESS_STALL_NS))
+            p->stalled++;
+    }
+    p->done = out->ok + out->failed;
+    p->errors = out->failed;
+    p->retries = out->retried;
+    p->in_flight = n_inflight;
+    p->waiting = waiting;
 }

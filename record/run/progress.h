@@ -12,6 +12,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct run_outcome;
+struct transfer;
+
 /* TTFT histogram: bucket i holds [MIN * GROWTH^i, MIN * GROWTH^(i+1)) ms;
  * values below 1 us fall in the first bucket, values above ~5.8 h in the
  * last. A bucket is reported as its geometric middle, so the p50 is within
@@ -81,5 +84,18 @@ void progress_finish(struct progress *p, int64_t now_ns);
  * exact one, interpolated like the analyzer's), or -1 when there are
  * none. */
 double progress_ttft_p50(const struct progress *p);
+
+/* Feeding the line the run's facts (it decides nothing): */
+
+/* Counts t's first token (a fact transfer.c keeps) on p, once. */
+void progress_take_ttft(struct progress *p, struct transfer *t);
+
+/* Brings p up to date before it is drawn at now_ns: the first tokens of
+ * the attempts in flight (the list from inflight, n_inflight long), the
+ * streams with no byte for PROGRESS_STALL_NS, the counts of out, the
+ * requests waiting to retry. */
+void progress_update(struct progress *p, struct transfer *inflight,
+                     uint64_t n_inflight, uint64_t waiting,
+                     const struct run_outcome *out, int64_t now_ns);
 
 #endif

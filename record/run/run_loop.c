@@ -9,7 +9,6 @@
 #include "run_events.h"
 #include "run_outcome.h"
 #include "run_plan.h"
-#include "run_progress.h"
 
 /* Set by run.c's SIGINT / SIGTERM handler (run.h); the loop reads it. */
 volatile sig_atomic_t run_stop_requested;
@@ -299,7 +298,7 @@ static void finish(struct run_loop *r, struct transfer *t, CURLcode code)
     struct run_retry *again;
     int64_t end_ns = clock_mono_ns();
     int rc;
-    run_progress_take_ttft(&r->progress, t);
+    progress_take_ttft(&r->progress, t);
     rc = run_requests_end(&r->req, t, code, end_ns, &e);
     if (rc) {
         set_fatal(r, rc);
@@ -311,7 +310,7 @@ static void finish(struct run_loop *r, struct transfer *t, CURLcode code)
     if (rc) {
         set_fatal(r, rc);
         run_retry_free(again);
-        run_reply_delete(e.reply);
+        reply_text_delete(e.reply);
         transfer_free(t);
         return;
     }
@@ -329,7 +328,7 @@ static void finish(struct run_loop *r, struct transfer *t, CURLcode code)
         if (t->session)
             next_turn(r, t->session, &e);
     }
-    run_reply_delete(e.reply);
+    reply_text_delete(e.reply);
     transfer_free(t);
 }
 
@@ -409,8 +408,8 @@ static void on_tick(evutil_socket_t fd, short what, void *arg)
         run_loop_check_write(r, trace_writer_flush(r->s->writer));
     if (r->fatal)
         return;
-    run_progress_update(&r->progress, r->req.inflight, r->req.n_inflight,
-                        r->waiting.n, r->out, now);
+    progress_update(&r->progress, r->req.inflight, r->req.n_inflight,
+                    r->waiting.n, r->out, now);
     progress_draw(&r->progress, now, false);
     refill(r);
     check_end(r);
@@ -663,8 +662,8 @@ void run_loop_run(struct run_loop *r)
 
 void run_loop_end(struct run_loop *r, int64_t end_ns)
 {
-    run_progress_update(&r->progress, r->req.inflight, r->req.n_inflight,
-                        r->waiting.n, r->out, end_ns);
+    progress_update(&r->progress, r->req.inflight, r->req.n_inflight,
+                    r->waiting.n, r->out, end_ns);
     progress_finish(&r->progress, end_ns);
 }
 

@@ -9,7 +9,7 @@
  * run_outcome (the counts), progress (the line), self_lag; and beside
  * it the plumbing it decides with: run_events (base, timers), run_checks
  * (keep-awake, self-checks, dispatch), run_plan (counts planned from the
- * config and the --ramp), run_progress. Not for use
+ * config and the --ramp). Not for use
  * outside record/run. */
 #ifndef TT_RECORD_RUN_LOOP_H
 #define TT_RECORD_RUN_LOOP_H

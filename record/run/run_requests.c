@@ -8,10 +8,10 @@
 
 #include "captured_body.h"
 #include "clock.h"
-#include "error_kind.h"
+#include "error_classify.h"
 #include "exact_prompt.h"
 #include "log.h"
-#include "reply_body.h"
+#include "reply_inspect.h"
 #include "request_body.h"
 #include "sanitize.h"
 
@@ -24,7 +24,7 @@
 
 struct reply_head {
     const struct transfer *t;
-    struct run_reply *reply; /* a session's turn: its text, else NULL */
+    struct reply_text *reply; /* a session's turn: its text, else NULL */
     size_t n;
     char data[REPLY_HEAD_MAX];
 };
@@ -35,7 +35,7 @@ static void keep_head(void *ud, int64_t t_ns, const char *p, size_t n)
     struct reply_head *h = ud;
     (void)t_ns;
     if (h->reply && h->t->rx.resp.status < 300)
-        run_reply_feed(h->reply, p, n);
+        reply_text_feed(h->reply, p, n);
     if (h->t->rx.resp.status < 400 || h->n == sizeof h->data)
         return;
     if (n > sizeof h->data - h->n)
@@ -50,7 +50,7 @@ static void drop_head(struct transfer *t)
     struct reply_head *h = t->observe_ud;
     if (t->observe != keep_head)
         return;
-    run_reply_delete(h->reply);
+    reply_text_delete(h->reply);
     free(t->observe_ud);
     t->observe = NULL;
     t->observe_ud = NULL;
@@ -62,12 +62,12 @@ static void add_server_message(const struct run_requests *q,
                                const struct transfer *t, struct run_ended *e)
 {
     const struct reply_head *h = t->observe_ud;
-    struct reply_body_info info;
+    struct reply_inspect_facts info;
     size_t len;
     if (t->observe != keep_head || !h->n || !e->res.error_message ||
         e->res.http_status < 400)
         return;
-    reply_body_inspect(h->data, h->n, q->s->key, &info);
+    reply_inspect(h->data, h->n, q->s->key, &info);
     if (!info.message[0])
         return;
     len = strlen(e->msg);
@@ -295,7 +295,7 @@ static void observe(struct transfer *t, bool reply)
         return;
     h->t = t;
     if (reply)
-        h->reply = run_reply_new();
+        h->reply = reply_text_new();
     t->observe_ud = h;
     t->observe = keep_head;
 }
@@ -391,7 +391,7 @@ int run_requests_end(struct run_requests *q, struct transfer *t, CURLcode code,
                     e->msg, sizeof e->msg);
     add_server_message(q, t, e);
     add_os_error(t, e);
-    e->sse_mislabelled = error_kind_sse_mislabelled(
+    e->sse_mislabelled = error_classify_sse_mislabelled(
         t->rx.resp.status, t->rx.resp.content_type, stream_rx_sse(&t->rx));
     snprintf(e->content_type, sizeof e->content_type, "%s",
              e->sse_mislabelled ? t->rx.resp.content_type : "");

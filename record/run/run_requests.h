@@ -11,8 +11,8 @@
 #include <stdint.h>
 
 #include "event_loop.h"
+#include "reply_text.h"
 #include "run.h"
-#include "run_reply.h"
 #include "run_session.h"
 #include "schedule.h"
 #include "trace.h"
@@ -41,8 +41,8 @@ struct run_ended {
     bool sse_mislabelled;   /* an event stream under another Content-Type */
     char content_type[128]; /* the type it came with, when mislabelled */
     /* A session's turn: its reply's text as received (the caller owns it:
-     * run_reply_delete), else NULL. */
-    struct run_reply *reply;
+     * reply_text_delete), else NULL. */
+    struct reply_text *reply;
 };
 
 /* Prepares q for the run of s on loop (transfer settings from s->cfg).

@@ -150,13 +150,13 @@ void run_session_end_thinking(struct run_session_list *l)
 }
 
 int run_session_advance(struct run_session *s, const struct config *cfg,
-                        struct run_reply *reply, int64_t end_ns)
+                        struct reply_text *reply, int64_t end_ns)
 {
     const struct workload_turn *turn = &s->ws->turns[s->turn];
     size_t len = 0;
     const char *text;
     if (!turn->body && (cfg->history == HISTORY_RECEIVED || !turn->reply)) {
-        text = reply ? run_reply_text(reply, &len) : "";
+        text = reply ? reply_text_value(reply, &len) : "";
         if (run_session_keep_reply(s, text, len))
             return -1;
     }

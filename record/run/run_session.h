@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #include "cli.h"
-#include "run_reply.h"
+#include "reply_text.h"
 #include "schedule.h"
 #include "workload.h"
 #include "workload_session.h"
@@ -84,7 +84,7 @@ struct run_session *run_session_start(struct run_session_list *l, uint64_t k,
  * user did) and sets due_ns. Call only when run_session_has_more. Returns
  * 0, or -1 out of memory. */
 int run_session_advance(struct run_session *s, const struct config *cfg,
-                        struct run_reply *reply, int64_t end_ns);
+                        struct reply_text *reply, int64_t end_ns);
 
 /* The messages of the session's current turn (workload_session_history):
  * the history with the received replies (HISTORY_RECEIVED) or the

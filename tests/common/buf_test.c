@@ -1,14 +1,11 @@
 /* buf_test: buf_printf formats like snprintf at every spare-capacity
- * boundary and refuses what passes the cap; buf_extend; the sticky error;
- * decimal_* against printf across the digit-count and sign boundaries. */
-#include <inttypes.h>
+ * boundary and refuses what passes the cap; buf_extend; the sticky error. */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "buf.h"
 #include "check.h"
-#include "decimal.h"
 
 /* buf_printf after `pre` bytes, for texts of every length up to 600 (the
  * first growth is at 256 bytes): same bytes as snprintf, NUL-terminated. */
@@ -71,40 +68,6 @@ static void check_extend(void)
     buf_free(&b);
 }
 
-/* Every power of ten and its neighbours, both signs, and the extremes. */
-static void check_decimal(void)
-{
-    char got[DECIMAL_MAX + 1], want[32];
-    uint64_t p = 1;
-    int k, d;
-
-    for (k = 0; k < 20; k++, p *= 10) {
-        for (d = -1; d <= 1; d++) {
-            uint64_t u = p + (uint64_t)(int64_t)d;
-            int64_t i = (int64_t)u;
-            size_t n = decimal_u64(got, u);
-            snprintf(want, sizeof(want), "%" PRIu64, u);
-            CHECK_MSG(n == strlen(want) && memcmp(got, want, n) == 0, "u64 %s",
-                      want);
-            n = decimal_i64(got, i);
-            snprintf(want, sizeof(want), "%" PRId64, i);
-            CHECK_MSG(n == strlen(want) && memcmp(got, want, n) == 0, "i64 %s",
-                      want);
-            n = decimal_i64(got, -i);
-            snprintf(want, sizeof(want), "%" PRId64, -i);
-            CHECK_MSG(n == strlen(want) && memcmp(got, want, n) == 0, "i64 %s",
-                      want);
-        }
-    }
-    CHECK(decimal_u64(got, UINT64_MAX) == 20 &&
-          memcmp(got, "18446744073709551615", 20) == 0);
-    CHECK(decimal_i64(got, INT64_MIN) == 20 &&
-          memcmp(got, "-9223372036854775808", 20) == 0);
-    CHECK(decimal_i64(got, INT64_MAX) == 19 &&
-          memcmp(got, "9223372036854775807", 19) == 0);
-    CHECK(decimal_u64(got, 0) == 1 && got[0] == '0');
-}
-
 /* The first failure stays, whatever succeeds after it, until buf_reset. */
 static void check_sticky(void)
 {
@@ -138,6 +101,5 @@ int main(void)
     check_printf_boundaries();
     check_printf_limit();
     check_extend();
-    check_decimal();
     return CHECK_DONE();
 }

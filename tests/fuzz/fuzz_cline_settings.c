@@ -29,6 +29,7 @@
 #include "fuzz_common.h"
 #include "jsonc.h"
 #include "sanitize.h"
+#include "secret.h"
 
 #define NAME "settings.json"
 
@@ -186,7 +187,7 @@ static void check_settings(struct cline_settings *cs, int lines)
     check_string(cs->model, cs->model_line, lines);
     check_string(cs->key_literal, cs->key_line, lines);
     FUZZ_CHECK(!(cs->key_env && cs->key_literal));
-    FUZZ_CHECK(!cs->key_env || (cli_env_name_ok(cs->key_env) &&
+    FUZZ_CHECK(!cs->key_env || (secret_env_name_ok(cs->key_env) &&
                                 !sanitize_looks_secret(cs->key_env)));
     FUZZ_CHECK(!cs->key_env || (cs->key_line >= 1 && cs->key_line <= lines));
     FUZZ_CHECK(cs->max_tokens == -1 ||

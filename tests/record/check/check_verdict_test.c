@@ -6,7 +6,7 @@
 #include "check.h"
 #include "check_models.h"
 #include "check_verdict.h"
-#include "reply_body.h"
+#include "reply_inspect.h"
 
 /* A probe's facts, as the table gives them (unset fields: a clean 200
  * stream of 16 tokens over plain http with a key set). */
@@ -389,7 +389,7 @@ static void test_notes(void)
 /* Error bodies of the usual shapes. */
 static void test_bodies(void)
 {
-    struct reply_body_info i;
+    struct reply_inspect_facts i;
     const char *openai = "{\"error\":{\"message\":\"The model `x` does not "
                          "exist\",\"type\":\"invalid_request_error\","
                          "\"code\":\"model_not_found\"}}";
@@ -401,19 +401,19 @@ static void test_bodies(void)
     const char *full = "{\"choices\":[],\"usage\":{\"completion_tokens\":"
                        "12}}";
     const char *html = "<html><head><TITLE>\n  Sign in\n</TITLE></head>";
-    reply_body_inspect(openai, strlen(openai), NULL, &i);
+    reply_inspect(openai, strlen(openai), NULL, &i);
     CHECK(strcmp(i.code, "model_not_found") == 0 &&
           strstr(i.message, "does not exist"));
-    reply_body_inspect(anth, strlen(anth), NULL, &i);
+    reply_inspect(anth, strlen(anth), NULL, &i);
     CHECK(strcmp(i.code, "authentication_error") == 0);
-    reply_body_inspect(leak, strlen(leak), "sk-abcdefghijklmnop1234", &i);
+    reply_inspect(leak, strlen(leak), "sk-abcdefghijklmnop1234", &i);
     CHECK(strstr(i.message, "sk-abc") == NULL &&
           strstr(i.message, "[redacted]") && strchr(i.message, '\n') == NULL);
-    reply_body_inspect(full, strlen(full), NULL, &i);
+    reply_inspect(full, strlen(full), NULL, &i);
     CHECK(i.usage_tokens == 12 && i.message[0] == '\0');
-    reply_body_inspect(html, strlen(html), NULL, &i);
+    reply_inspect(html, strlen(html), NULL, &i);
     CHECK(strcmp(i.title, "Sign in") == 0);
-    reply_body_inspect("not json", 8, NULL, &i);
+    reply_inspect("not json", 8, NULL, &i);
     CHECK(i.message[0] == '\0' && i.usage_tokens == -1);
 }
 

@@ -1,5 +1,5 @@
-/* error_kind: maps libcurl results and responses to trace error kinds. */
-#include "error_kind.h"
+/* error_classify: maps libcurl results and responses to trace error kinds. */
+#include "error_classify.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -56,15 +56,15 @@ static const char *curl_kind(const struct error_facts *f)
     }
 }
 
-bool error_kind_sse_mislabelled(int http_status, const char *content_type,
-                                bool sse_framed)
+bool error_classify_sse_mislabelled(int http_status, const char *content_type,
+                                    bool sse_framed)
 {
     return sse_framed && http_status >= 200 && http_status < 300 &&
            (!content_type || strcmp(content_type, "text/event-stream") != 0);
 }
 
-const char *error_kind_classify(const struct error_facts *f, char *kind_buf,
-                                size_t kind_len, char *msg, size_t msglen)
+const char *error_classify(const struct error_facts *f, char *kind_buf,
+                           size_t kind_len, char *msg, size_t msglen)
 {
     const char *ce = f->curl_error && *f->curl_error
                          ? f->curl_error
@@ -117,7 +117,7 @@ const char *error_kind_classify(const struct error_facts *f, char *kind_buf,
         return kind;
     }
     /* the body decides: SSE framing is a stream whatever the header says
-     * (error_kind_sse_mislabelled); only a body without it is the page or
+     * (error_classify_sse_mislabelled); only a body without it is the page or
      * the one reply its Content-Type claims */
     if (f->http_status >= 200 && f->http_status < 300 && f->content_type &&
         !f->sse_framed) {

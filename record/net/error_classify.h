@@ -1,4 +1,4 @@
-/* error_kind: names how a request failed, from what libcurl and the
+/* error_classify: names how a request failed, from what libcurl and the
  * response said. The kinds, their meaning and the HTTP status rule (a status
  * of 300 or above is http_<status>) are common/error_kinds.h's, shared with
  * the doctor and the analyzer; this file only decides which one applies.
@@ -7,8 +7,8 @@
  * that ended well but carried an error is stream_error, and one without a
  * single token no_tokens, as the analyzer derives them from the bytes, so
  * that the recorder's ok / failed counts are the analyzer's. */
-#ifndef TT_RECORD_ERROR_KIND_H
-#define TT_RECORD_ERROR_KIND_H
+#ifndef TT_RECORD_ERROR_CLASSIFY_H
+#define TT_RECORD_ERROR_CLASSIFY_H
 
 #include <curl/curl.h>
 #include <stdbool.h>
@@ -35,13 +35,13 @@ struct error_facts {
  * Content-Type than text/event-stream (application/json, text/plain,
  * none...): the body decides, it is recorded as a stream, and the caller
  * warns about the header. */
-bool error_kind_sse_mislabelled(int http_status, const char *content_type,
-                                bool sse_framed);
+bool error_classify_sse_mislabelled(int http_status, const char *content_type,
+                                    bool sse_framed);
 
 /* Returns the error kind ("" on success) and writes a one-line message
  * ("" on success) into msg. The kind is a static string for fixed kinds and
  * kind_buf (at least 16 bytes) for http_<status>. */
-const char *error_kind_classify(const struct error_facts *f, char *kind_buf,
-                                size_t kind_len, char *msg, size_t msglen);
+const char *error_classify(const struct error_facts *f, char *kind_buf,
+                           size_t kind_len, char *msg, size_t msglen);
 
 #endif

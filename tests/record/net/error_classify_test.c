@@ -1,8 +1,8 @@
-/* error_kind_test: how a finished transfer is named, table-driven. */
+/* error_classify_test: how a finished transfer is named, table-driven. */
 #include <string.h>
 
 #include "check.h"
-#include "error_kind.h"
+#include "error_classify.h"
 
 static const struct {
     CURLcode code;
@@ -131,8 +131,7 @@ int main(void)
         f.token_seen = stream_cases[i].token_seen;
         f.stream_error = stream_cases[i].stream_error;
         f.stream_error_message = stream_cases[i].said;
-        kind =
-            error_kind_classify(&f, kind_buf, sizeof kind_buf, msg, sizeof msg);
+        kind = error_classify(&f, kind_buf, sizeof kind_buf, msg, sizeof msg);
         CHECK_MSG(strcmp(kind, stream_cases[i].want) == 0,
                   "stream case %zu: kind '%s', want '%s'", i, kind,
                   stream_cases[i].want);
@@ -153,13 +152,12 @@ int main(void)
         f.sse_framed = body_cases[i].sse_framed;
         f.connected = true;
         f.token_seen = true;
-        kind =
-            error_kind_classify(&f, kind_buf, sizeof kind_buf, msg, sizeof msg);
+        kind = error_classify(&f, kind_buf, sizeof kind_buf, msg, sizeof msg);
         CHECK_MSG(strcmp(kind, body_cases[i].want) == 0,
                   "body case %zu: kind '%s', want '%s'", i, kind,
                   body_cases[i].want);
-        CHECK_MSG(error_kind_sse_mislabelled(f.http_status, f.content_type,
-                                             f.sse_framed) ==
+        CHECK_MSG(error_classify_sse_mislabelled(f.http_status, f.content_type,
+                                                 f.sse_framed) ==
                       body_cases[i].mislabelled,
                   "body case %zu: mislabelled", i);
     }
@@ -179,8 +177,7 @@ int main(void)
         f.token_seen = true;
         f.timeout_s = 600;
         f.idle_timeout_s = 120;
-        kind =
-            error_kind_classify(&f, kind_buf, sizeof kind_buf, msg, sizeof msg);
+        kind = error_classify(&f, kind_buf, sizeof kind_buf, msg, sizeof msg);
         CHECK_MSG(strcmp(kind, cases[i].want) == 0,
                   "case %zu: kind '%s', "
                   "want '%s'",

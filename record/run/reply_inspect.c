@@ -1,6 +1,6 @@
-/* reply_body: error messages, HTML titles and JSON usage from reply
+/* reply_inspect: error messages, HTML titles and JSON usage from reply
  * bodies. */
-#include "reply_body.h"
+#include "reply_inspect.h"
 
 #include <cjson/cJSON.h>
 #include <stdbool.h>
@@ -15,7 +15,7 @@
 /* Message and code of an error reply: a string code ("model_not_found")
  * before the type, the type before a numeric code. */
 static void read_error(const cJSON *root, const char *key,
-                       struct reply_body_info *out)
+                       struct reply_inspect_facts *out)
 {
     struct error_json e;
     const char *code;
@@ -35,7 +35,7 @@ static void read_error(const cJSON *root, const char *key,
 }
 
 /* usage.completion_tokens (OpenAI) or usage.output_tokens (Anthropic). */
-static void read_usage(const cJSON *root, struct reply_body_info *out)
+static void read_usage(const cJSON *root, struct reply_inspect_facts *out)
 {
     const cJSON *u = cJSON_GetObjectItemCaseSensitive(root, "usage");
     const cJSON *n = cJSON_GetObjectItemCaseSensitive(u, "completion_tokens");
@@ -47,7 +47,7 @@ static void read_usage(const cJSON *root, struct reply_body_info *out)
 
 /* The <title> of an HTML page. */
 static void read_title(const char *body, size_t len,
-                       struct reply_body_info *out)
+                       struct reply_inspect_facts *out)
 {
     size_t i, start = 0, end = 0;
     for (i = 0; i + 6 < len; i++) {
@@ -70,8 +70,8 @@ static void read_title(const char *body, size_t len,
                         end - start, sizeof out->title);
 }
 
-void reply_body_inspect(const char *body, size_t len, const char *key,
-                        struct reply_body_info *out)
+void reply_inspect(const char *body, size_t len, const char *key,
+                   struct reply_inspect_facts *out)
 {
     cJSON *root;
     const cJSON *obj;

@@ -1,5 +1,5 @@
-/* decimal: integers to decimal text without printf. */
-#include "decimal.h"
+/* replay_decimal: integers to decimal text without printf. */
+#include "replay_decimal.h"
 
 #include <string.h>
 
@@ -10,9 +10,9 @@ static const char pairs[201] =
     "50515253545556575859606162636465666768697071727374"
     "75767778798081828384858687888990919293949596979899";
 
-size_t decimal_u64(char *dst, uint64_t v)
+size_t replay_decimal_u64(char *dst, uint64_t v)
 {
-    char tmp[DECIMAL_MAX];
+    char tmp[REPLAY_DECIMAL_MAX];
     size_t n = 0;
 
     while (v >= 100) {
@@ -33,11 +33,11 @@ size_t decimal_u64(char *dst, uint64_t v)
     return n;
 }
 
-size_t decimal_i64(char *dst, int64_t v)
+size_t replay_decimal_i64(char *dst, int64_t v)
 {
     if (v >= 0)
-        return decimal_u64(dst, (uint64_t)v);
+        return replay_decimal_u64(dst, (uint64_t)v);
     dst[0] = '-';
     /* 0 - (uint64_t)v is |v| even for INT64_MIN */
-    return 1 + decimal_u64(dst + 1, 0 - (uint64_t)v);
+    return 1 + replay_decimal_u64(dst + 1, 0 - (uint64_t)v);
 }

@@ -1,5 +1,5 @@
-/* run_reply: a reply's answer text gathered from its SSE events. */
-#include "run_reply.h"
+/* reply_text: a reply's answer text gathered from its SSE events. */
+#include "reply_text.h"
 
 #include <cjson/cJSON.h>
 #include <stdlib.h>
@@ -37,7 +37,7 @@ static const cJSON *event_text(const cJSON *j)
 /* sse handler: appends an event's answer text. */
 static void on_event(void *ctx, const struct sse_event *ev)
 {
-    struct run_reply *r = ctx;
+    struct reply_text *r = ctx;
     cJSON *j;
     const cJSON *v;
     size_t n;
@@ -57,20 +57,20 @@ static void on_event(void *ctx, const struct sse_event *ev)
 }
 
 /* Starts an empty collector. Cannot fail. */
-static void run_reply_init(struct run_reply *r)
+static void reply_text_init(struct reply_text *r)
 {
     memset(r, 0, sizeof *r);
     sse_parser_init(&r->sse, 0);
     buf_init(&r->text, 0);
 }
 
-void run_reply_feed(struct run_reply *r, const char *p, size_t n)
+void reply_text_feed(struct reply_text *r, const char *p, size_t n)
 {
     struct sse_handler h = {on_event, NULL, r, NULL};
     sse_parser_feed(&r->sse, 0, p, n, &h);
 }
 
-const char *run_reply_text(struct run_reply *r, size_t *len)
+const char *reply_text_value(struct reply_text *r, size_t *len)
 {
     struct sse_handler h = {on_event, NULL, r, NULL};
     /* a last event without its blank line still counts */
@@ -80,7 +80,7 @@ const char *run_reply_text(struct run_reply *r, size_t *len)
 }
 
 /* Frees the buffers. NULL-safe. */
-static void run_reply_free(struct run_reply *r)
+static void reply_text_free(struct reply_text *r)
 {
     if (!r)
         return;
@@ -88,16 +88,16 @@ static void run_reply_free(struct run_reply *r)
     buf_free(&r->text);
 }
 
-struct run_reply *run_reply_new(void)
+struct reply_text *reply_text_new(void)
 {
-    struct run_reply *r = malloc(sizeof *r);
+    struct reply_text *r = malloc(sizeof *r);
     if (r)
-        run_reply_init(r);
+        reply_text_init(r);
     return r;
 }
 
-void run_reply_delete(struct run_reply *r)
+void reply_text_delete(struct reply_text *r)
 {
-    run_reply_free(r);
+    reply_text_free(r);
     free(r);
 }
