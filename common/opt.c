@@ -13,10 +13,7 @@
 
 #define OPT_MAX_SPECS 128
 
-/* Formats err; always returns OPT_ERROR. */
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...)
+int opt_error(char *err, size_t errlen, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -130,9 +127,10 @@ static int unknown(const struct opt_parser *p, const char *word, int len,
         near = suggest_closest(w, cands, n);
     }
     if (near)
-        return fail(err, errlen, "unknown option '%.*s' (did you mean %s?)",
-                    len, word, near);
-    return fail(err, errlen, "unknown option '%.*s'", len, word);
+        return opt_error(err, errlen,
+                         "unknown option '%.*s' (did you mean %s?)", len, word,
+                         near);
+    return opt_error(err, errlen, "unknown option '%.*s'", len, word);
 }
 
 static const char *shown(const struct opt_parser *p, const char *v)
@@ -145,9 +143,9 @@ static int not_want(const struct opt_parser *p, const struct opt_spec *s,
                     const char *v, const char *want, char *err, size_t errlen)
 {
     char label[64];
-    return fail(err, errlen, "%s: '%s' is not %s",
-                opt_label(s, label, sizeof label), shown(p, v),
-                want ? want : "a valid value");
+    return opt_error(err, errlen, "%s: '%s' is not %s",
+                     opt_label(s, label, sizeof label), shown(p, v),
+                     want ? want : "a valid value");
 }
 
 /* ENUM/STRING without a want: "a, b or c" into out. */
@@ -220,9 +218,9 @@ static int add_to_list(const struct opt_spec *s, char *base, const char *v,
     const char **items = (const char **)(void *)(base + s->at);
     size_t *count = (size_t *)(void *)(base + s->count);
     if (*count >= s->cap)
-        return fail(err, errlen, "%s: at most %zu %s",
-                    opt_label(s, label, sizeof label), s->cap,
-                    s->noun ? s->noun : "values");
+        return opt_error(err, errlen, "%s: at most %zu %s",
+                         opt_label(s, label, sizeof label), s->cap,
+                         s->noun ? s->noun : "values");
     items[(*count)++] = v;
     return OPT_OK;
 }
@@ -234,8 +232,8 @@ static int store(const struct opt_parser *p, const struct opt_spec *s,
     char *field = base + s->at, label[64], words[256];
     int k;
     if ((s->kind == OPT_STRING || s->kind == OPT_LIST) && s->empty && !*v)
-        return fail(err, errlen, "%s: empty %s",
-                    opt_label(s, label, sizeof label), s->empty);
+        return opt_error(err, errlen, "%s: empty %s",
+                         opt_label(s, label, sizeof label), s->empty);
     switch (s->kind) {
     case OPT_STRING:
         if (s->names && word_index(s->names, v) < 0)
@@ -255,8 +253,8 @@ static int store(const struct opt_parser *p, const struct opt_spec *s,
         } else if (s->size == 0 || s->size == 8)
             memcpy(field, &u, sizeof u);
         else
-            return fail(err, errlen, "--%s: no field of %zu bytes", s->name,
-                        s->size);
+            return opt_error(err, errlen, "--%s: no field of %zu bytes",
+                             s->name, s->size);
         return OPT_OK;
     }
     case OPT_DOUBLE:
@@ -334,7 +332,7 @@ static int read_short(const struct opt_parser *p, int argc, char **argv, int *i,
         if (arg[k + 1])
             return apply(p, s, base, false, arg + k + 1, err, errlen);
         if (*i + 1 >= argc)
-            return fail(err, errlen, "--%s needs a value", s->name);
+            return opt_error(err, errlen, "--%s needs a value", s->name);
         return apply(p, s, base, false, argv[++*i], err, errlen);
     }
     return OPT_OK;
@@ -354,13 +352,14 @@ static int read_long(const struct opt_parser *p, int argc, char **argv, int *i,
         return unknown(p, arg, (int)len + 2, err, errlen);
     if (!takes_value(s)) {
         if (eq)
-            return fail(err, errlen, "--%.*s takes no value", (int)len, name);
+            return opt_error(err, errlen, "--%.*s takes no value", (int)len,
+                             name);
         return apply(p, s, base, negated, NULL, err, errlen);
     }
     if (eq)
         return apply(p, s, base, false, eq + 1, err, errlen);
     if (*i + 1 >= argc)
-        return fail(err, errlen, "--%s needs a value", s->name);
+        return opt_error(err, errlen, "--%s needs a value", s->name);
     return apply(p, s, base, false, argv[++*i], err, errlen);
 }
 
@@ -369,7 +368,8 @@ static int positional(const struct opt_parser *p, const char *word, char *err,
                       size_t errlen)
 {
     if (!p->pos)
-        return fail(err, errlen, "unexpected argument '%s'", shown(p, word));
+        return opt_error(err, errlen, "unexpected argument '%s'",
+                         shown(p, word));
     p->pos[(*p->n_pos)++] = word;
     return OPT_OK;
 }

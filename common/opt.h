@@ -73,6 +73,45 @@ struct opt_spec {
 #define OPT_AT(type, field) offsetof(type, field)
 #define OPT_GIVEN(type, field) (offsetof(type, field) + 1)
 
+/* Short rows for a table: define OPT_BASE as the struct the table fills
+ * (`#define OPT_BASE struct config`) before the table; f names a field of
+ * it (a nested one too: cfg.port). Rows that need more fields are written
+ * out. */
+#define OPT_FLAG(n, s, f)                                                      \
+    {                                                                          \
+        .name = n, .short_name = s, .kind = OPT_BOOL,                          \
+        .at = OPT_AT(OPT_BASE, f)                                              \
+    }
+/* A string; "" is refused as "LABEL: empty E" (e NULL: taken). */
+#define OPT_TEXT(n, s, f, e)                                                   \
+    {                                                                          \
+        .name = n, .short_name = s, .kind = OPT_STRING,                        \
+        .at = OPT_AT(OPT_BASE, f), .empty = e                                  \
+    }
+/* Read by fn (an opt_parse_fn); w a valid value for the error, or NULL. */
+#define OPT_CALL(n, s, fn, w)                                                  \
+    {                                                                          \
+        .name = n, .short_name = s, .kind = OPT_CUSTOM, .parse = fn, .want = w \
+    }
+/* An integer in [low, high], of the field's own size. */
+#define OPT_COUNT(n, s, f, low, high, w)                                       \
+    {                                                                          \
+        .name = n, .short_name = s, .kind = OPT_U64,                           \
+        .at = OPT_AT(OPT_BASE, f), .size = sizeof(((OPT_BASE *)0)->f),         \
+        .min = low, .max = high, .want = w                                     \
+    }
+/* One of the words w (NULL-ended): the field is its index. */
+#define OPT_WORDS(n, f, w)                                                     \
+    {                                                                          \
+        .name = n, .kind = OPT_ENUM, .at = OPT_AT(OPT_BASE, f), .names = w     \
+    }
+/* A duration in seconds above 0, at most high. */
+#define OPT_SECONDS(n, f, high, w)                                             \
+    {                                                                          \
+        .name = n, .kind = OPT_DURATION, .at = OPT_AT(OPT_BASE, f), .lo = 0,   \
+        .hi = high, .lo_open = true, .want = w                                 \
+    }
+
 /* A table of flags and the struct its offsets point into. */
 struct opt_table {
     const struct opt_spec *specs;
@@ -95,6 +134,12 @@ enum opt_result {
     OPT_OK = 0,    /* all of argv read */
     OPT_ERROR = -1 /* err holds the one-line reason */
 };
+
+/* Formats a one-line reason into err (errlen bytes, cut to fit) and returns
+ * OPT_ERROR: the one way every parser of flags and values (the engine, the
+ * recorder's value and combination checks) fills its err buffer. */
+int opt_error(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /* Reads argv[p->first..argc) into the tables' structs. Returns OPT_OK,
  * OPT_ERROR with err set, or the value of an OPT_STOP flag (as soon as it is

@@ -25,57 +25,29 @@ static const char *const chunk_time_names[] = {"kernel", "user", NULL};
 static const char *const workload_formats[] = {"auto", "tokentrace", "sharegpt",
                                                "openai-jsonl", NULL};
 
+#define OPT_BASE struct config
 #define AT(f) OPT_AT(struct config, f)
 #define GIVEN(f) OPT_GIVEN(struct config, f)
-#define FLAG(n, s, f)                                                          \
-    {                                                                          \
-        .name = n, .short_name = s, .kind = OPT_BOOL, .at = AT(f)              \
-    }
-#define TEXT(n, s, f, e)                                                       \
-    {                                                                          \
-        .name = n, .short_name = s, .kind = OPT_STRING, .at = AT(f),           \
-        .empty = e                                                             \
-    }
-#define CUSTOM(n, s, fn, w)                                                    \
-    {                                                                          \
-        .name = n, .short_name = s, .kind = OPT_CUSTOM, .parse = fn, .want = w \
-    }
-#define COUNT(n, s, f, low, high, w)                                           \
-    {                                                                          \
-        .name = n, .short_name = s, .kind = OPT_U64, .at = AT(f),              \
-        .size = sizeof(((struct config *)0)->f), .min = low, .max = high,      \
-        .want = w                                                              \
-    }
-#define WORDS(n, f, w)                                                         \
-    {                                                                          \
-        .name = n, .kind = OPT_ENUM, .at = AT(f), .names = w                   \
-    }
-/* A duration in seconds above 0, at most high. */
-#define SECONDS(n, f, high, w)                                                 \
-    {                                                                          \
-        .name = n, .kind = OPT_DURATION, .at = AT(f), .lo = 0, .hi = high,     \
-        .lo_open = true, .want = w                                             \
-    }
 #define TIMEOUT_WANT                                                           \
     "a duration above 0 (seconds, or with a unit " DURATION_UNITS ": 500ms, "  \
     "2m)"
 
 static const struct opt_spec cli_opts[] = {
-    TEXT("url", 'u', base_url, NULL),
-    CUSTOM("model", 'm', cli_value_model, NULL),
-    TEXT("output", 'o', output, "file name"),
-    FLAG("force", 0, force),
-    CUSTOM("api", 0, cli_value_api, NULL),
-    CUSTOM("api-key-env", 0, cli_value_api_key_env, NULL),
-    CUSTOM("api-key", 0, cli_value_api_key, NULL),
-    TEXT("workload", 'w', workload_file, NULL),
+    OPT_TEXT("url", 'u', base_url, NULL),
+    OPT_CALL("model", 'm', cli_value_model, NULL),
+    OPT_TEXT("output", 'o', output, "file name"),
+    OPT_FLAG("force", 0, force),
+    OPT_CALL("api", 0, cli_value_api, NULL),
+    OPT_CALL("api-key-env", 0, cli_value_api_key_env, NULL),
+    OPT_CALL("api-key", 0, cli_value_api_key, NULL),
+    OPT_TEXT("workload", 'w', workload_file, NULL),
     {.name = "workload-format",
      .kind = OPT_STRING,
      .at = AT(workload_format),
      .names = workload_formats,
      .want = "one of auto, tokentrace, sharegpt, openai-jsonl"},
-    FLAG("dataset-sessions", 0, dataset_sessions),
-    TEXT("classes", 0, classes, "list"),
+    OPT_FLAG("dataset-sessions", 0, dataset_sessions),
+    OPT_TEXT("classes", 0, classes, "list"),
     {.name = "requests",
      .short_name = 'n',
      .kind = OPT_U64,
@@ -105,12 +77,12 @@ static const struct opt_spec cli_opts[] = {
      .at = AT(arrival),
      .names = arrival_names,
      .given = GIVEN(arrival_given)},
-    CUSTOM("seed", 0, cli_value_seed, RNG_SEED_WANT),
-    COUNT("warmup", 0, warmup, 0, 1000000, "a count"),
-    SECONDS("duration", duration_s, 1e7, TIMEOUT_WANT),
-    COUNT("max-tokens", 0, max_tokens, 1, 10000000, "a count from 1"),
-    FLAG("ignore-eos", 0, ignore_eos),
-    CUSTOM("extra-body", 0, cli_value_extra_body, NULL),
+    OPT_CALL("seed", 0, cli_value_seed, RNG_SEED_WANT),
+    OPT_COUNT("warmup", 0, warmup, 0, 1000000, "a count"),
+    OPT_SECONDS("duration", duration_s, 1e7, TIMEOUT_WANT),
+    OPT_COUNT("max-tokens", 0, max_tokens, 1, 10000000, "a count from 1"),
+    OPT_FLAG("ignore-eos", 0, ignore_eos),
+    OPT_CALL("extra-body", 0, cli_value_extra_body, NULL),
     {.name = "timeout",
      .kind = OPT_DURATION,
      .at = AT(timeout_s),
@@ -127,40 +99,40 @@ static const struct opt_spec cli_opts[] = {
      .lo_open = true,
      .want = TIMEOUT_WANT,
      .given = GIVEN(idle_timeout_given)},
-    SECONDS("connect-timeout", connect_timeout_s, 1e7, TIMEOUT_WANT),
-    CUSTOM("label", 0, cli_value_label, NULL),
-    FLAG("no-content", 0, no_content),
-    FLAG("compress", 0, compress),
-    COUNT("format-version", 0, format_version, 1, TRACE_FORMAT_VERSION,
-          "1 or " STR(TRACE_FORMAT_VERSION) " (the trace format versions "
-                                            "this recorder writes)"),
-    FLAG("http2", 0, http2),
-    WORDS("progress", progress, progress_names),
-    FLAG("quiet", 'q', quiet),
-    FLAG("no-request-id", 0, no_request_id),
+    OPT_SECONDS("connect-timeout", connect_timeout_s, 1e7, TIMEOUT_WANT),
+    OPT_CALL("label", 0, cli_value_label, NULL),
+    OPT_FLAG("no-content", 0, no_content),
+    OPT_FLAG("compress", 0, compress),
+    OPT_COUNT("format-version", 0, format_version, 1, TRACE_FORMAT_VERSION,
+              "1 or " STR(TRACE_FORMAT_VERSION) " (the trace format versions "
+                                                "this recorder writes)"),
+    OPT_FLAG("http2", 0, http2),
+    OPT_WORDS("progress", progress, progress_names),
+    OPT_FLAG("quiet", 'q', quiet),
+    OPT_FLAG("no-request-id", 0, no_request_id),
     {.name = "help", .short_name = 'h', .kind = OPT_STOP, .value = CLI_HELP},
     {.name = "version",
      .short_name = 'V',
      .kind = OPT_STOP,
      .value = CLI_VERSION},
-    FLAG("check", 0, check),
-    TEXT("cline-settings", 0, cline_file, "file name"),
-    FLAG("print-cline-settings", 0, print_cline_settings),
-    COUNT("retry", 0, retry, 0, CLI_MAX_RETRY,
-          "a count from 0 to " STR(CLI_MAX_RETRY)),
-    FLAG("insecure", 0, insecure),
-    FLAG("no-proxy", 0, no_proxy),
-    TEXT("cacert", 0, cacert, "file name"),
-    CUSTOM("sweep", 0, cli_value_sweep, NULL),
+    OPT_FLAG("check", 0, check),
+    OPT_TEXT("cline-settings", 0, cline_file, "file name"),
+    OPT_FLAG("print-cline-settings", 0, print_cline_settings),
+    OPT_COUNT("retry", 0, retry, 0, CLI_MAX_RETRY,
+              "a count from 0 to " STR(CLI_MAX_RETRY)),
+    OPT_FLAG("insecure", 0, insecure),
+    OPT_FLAG("no-proxy", 0, no_proxy),
+    OPT_TEXT("cacert", 0, cacert, "file name"),
+    OPT_CALL("sweep", 0, cli_value_sweep, NULL),
     {.name = "burstiness",
      .kind = OPT_DOUBLE,
      .at = AT(burstiness),
      .lo = 0.01,
      .hi = 100,
      .want = "a gamma shape from 0.01 to 100 (1: Poisson, below 1 burstier)"},
-    SECONDS("ramp", ramp_s, 1e6, "a duration above 0 (30s, 2m)"),
-    CUSTOM("search", 0, cli_value_search, NULL),
-    TEXT("arrivals", 0, arrivals_file, "file name"),
+    OPT_SECONDS("ramp", ramp_s, 1e6, "a duration above 0 (30s, 2m)"),
+    OPT_CALL("search", 0, cli_value_search, NULL),
+    OPT_TEXT("arrivals", 0, arrivals_file, "file name"),
     {.name = "speed",
      .kind = OPT_DOUBLE,
      .at = AT(speed),
@@ -168,12 +140,12 @@ static const struct opt_spec cli_opts[] = {
      .hi = 1e6,
      .lo_open = true,
      .want = "a factor above 0 (2: twice as fast)"},
-    CUSTOM("shard", 0, cli_value_shard, NULL),
-    CUSTOM("start-at", 0, cli_value_start_at, NULL),
-    CUSTOM("run-id", 0, cli_value_run_id, NULL),
-    COUNT("procs", 0, shard.procs, 1, CLI_PROCS_MAX,
-          "a count from 1 to " STR(CLI_PROCS_MAX)),
-    CUSTOM("think-time", 0, cli_value_think_time, THINK_TIME_WANT),
+    OPT_CALL("shard", 0, cli_value_shard, NULL),
+    OPT_CALL("start-at", 0, cli_value_start_at, NULL),
+    OPT_CALL("run-id", 0, cli_value_run_id, NULL),
+    OPT_COUNT("procs", 0, shard.procs, 1, CLI_PROCS_MAX,
+              "a count from 1 to " STR(CLI_PROCS_MAX)),
+    OPT_CALL("think-time", 0, cli_value_think_time, THINK_TIME_WANT),
     {.name = "input-tokens",
      .kind = OPT_CUSTOM,
      .parse = cli_value_tokens,
@@ -184,10 +156,10 @@ static const struct opt_spec cli_opts[] = {
      .parse = cli_value_tokens,
      .at = AT(output_tokens),
      .want = TOKEN_LENGTH_WANT},
-    COUNT("shared-prefix", 0, shared_prefix, 1, TOKEN_LENGTH_MAX,
-          "a count of tokens from 1"),
-    WORDS("history", history, history_names),
-    CUSTOM("server-metrics", 0, cli_value_server_metrics, NULL),
+    OPT_COUNT("shared-prefix", 0, shared_prefix, 1, TOKEN_LENGTH_MAX,
+              "a count of tokens from 1"),
+    OPT_WORDS("history", history, history_names),
+    OPT_CALL("server-metrics", 0, cli_value_server_metrics, NULL),
     {.name = "server-metrics-interval",
      .kind = OPT_DURATION,
      .at = AT(server_metrics_interval_s),
@@ -196,13 +168,13 @@ static const struct opt_spec cli_opts[] = {
      .want =
          "a duration from 100ms to 1h (seconds, or with a unit " DURATION_UNITS
          ")"},
-    FLAG("server-metrics-send-key", 0, server_metrics_send_key),
-    CUSTOM("keep-awake", 0, cli_value_keep_awake, "auto, spin, poll or off"),
+    OPT_FLAG("server-metrics-send-key", 0, server_metrics_send_key),
+    OPT_CALL("keep-awake", 0, cli_value_keep_awake, "auto, spin, poll or off"),
     {.name = "no-keep-awake",
      .kind = OPT_SET,
      .at = AT(keep_awake),
      .value = KEEP_AWAKE_OFF},
-    COUNT("keep-awake-cpu", 0, keep_awake_cpu, 0, 4095, "a CPU number"),
+    OPT_COUNT("keep-awake-cpu", 0, keep_awake_cpu, 0, 4095, "a CPU number"),
     {.name = "chunk-time",
      .kind = OPT_ENUM,
      .at = AT(chunk_time_user),

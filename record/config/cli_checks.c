@@ -4,56 +4,46 @@
 #include "cli_checks.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cline_settings.h"
+#include "opt.h"
 #include "sanitize.h"
-
-/* Formats a usage error into err; always returns CLI_E_USAGE. */
-static int usage(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int usage(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return CLI_E_USAGE;
-}
 
 /* The workload, arrival and load flags against each other; --search's
  * first probe set up as a one-stage sweep. */
 static int check_load(struct config *cfg, char *err, size_t errlen)
 {
     if (cfg->dataset_sessions && !cfg->workload_file)
-        return usage(err, errlen,
-                     "--dataset-sessions reads the dataset of -w FILE as "
-                     "sessions");
+        return opt_error(err, errlen,
+                         "--dataset-sessions reads the dataset of -w FILE as "
+                         "sessions");
     if (cfg->workload_format && !cfg->workload_file)
-        return usage(err, errlen, "--workload-format says how -w FILE is read");
+        return opt_error(err, errlen,
+                         "--workload-format says how -w FILE is read");
     if (cfg->speed != 1 && !cfg->arrivals_file)
-        return usage(err, errlen, "--speed scales --arrivals FILE");
+        return opt_error(err, errlen, "--speed scales --arrivals FILE");
     if (cfg->arrivals_file &&
         (cfg->rate > 0 || cfg->sweep.mode != SWEEP_NONE ||
          cfg->search.mode != SWEEP_NONE || cfg->arrival_given ||
          cfg->burstiness > 0 || cfg->ramp_s > 0 || cfg->n_given ||
          cfg->warmup > 0 || cfg->workload_file || cfg->classes ||
          cfg->n_models > 1))
-        return usage(err, errlen,
-                     "--arrivals FILE sets when each request goes out and "
-                     "its lengths: leave out -r, --sweep, --search, "
-                     "--arrival, --burstiness, --ramp, -n, --warmup, -w and "
-                     "--classes, "
-                     "and give one -m (-c N caps the requests in flight)");
+        return opt_error(
+            err, errlen,
+            "--arrivals FILE sets when each request goes out and "
+            "its lengths: leave out -r, --sweep, --search, "
+            "--arrival, --burstiness, --ramp, -n, --warmup, -w and "
+            "--classes, "
+            "and give one -m (-c N caps the requests in flight)");
     if (cfg->search.mode != SWEEP_NONE) {
         if (cfg->sweep.mode != SWEEP_NONE)
-            return usage(err, errlen,
-                         "--sweep and --search exclude each other: --sweep "
-                         "runs the loads given, --search picks them");
+            return opt_error(err, errlen,
+                             "--sweep and --search exclude each other: --sweep "
+                             "runs the loads given, --search picks them");
         /* the first probe is a one-stage sweep; run_loop adds the rest */
         cfg->sweep.mode = cfg->search.mode;
         cfg->sweep.n = 1;
@@ -61,23 +51,26 @@ static int check_load(struct config *cfg, char *err, size_t errlen)
     }
     if (cfg->sweep.mode == SWEEP_CONCURRENCY &&
         (cfg->concurrency_given || cfg->rate > 0))
-        return usage(err, errlen,
-                     "--sweep/--search concurrency=... sets the concurrency "
-                     "of each stage: leave out -c and -r");
+        return opt_error(
+            err, errlen,
+            "--sweep/--search concurrency=... sets the concurrency "
+            "of each stage: leave out -c and -r");
     if (cfg->sweep.mode == SWEEP_RATE && cfg->rate > 0)
-        return usage(err, errlen,
-                     "--sweep/--search rate=... sets the rate of each stage: "
-                     "leave out -r (-c N caps the requests in flight)");
+        return opt_error(
+            err, errlen,
+            "--sweep/--search rate=... sets the rate of each stage: "
+            "leave out -r (-c N caps the requests in flight)");
     if (cfg->burstiness > 0 &&
         ((cfg->rate <= 0 && cfg->sweep.mode != SWEEP_RATE) ||
          cfg->arrival != ARRIVAL_POISSON))
-        return usage(err, errlen,
-                     "--burstiness shapes Poisson arrivals: it needs -r RATE "
-                     "or --sweep rate=... (and not --arrival constant)");
+        return opt_error(
+            err, errlen,
+            "--burstiness shapes Poisson arrivals: it needs -r RATE "
+            "or --sweep rate=... (and not --arrival constant)");
     if (cfg->arrival_given && cfg->rate <= 0 && cfg->sweep.mode != SWEEP_RATE)
-        return usage(err, errlen,
-                     "--arrival needs an open loop (-r RATE or "
-                     "--sweep rate=...)");
+        return opt_error(err, errlen,
+                         "--arrival needs an open loop (-r RATE or "
+                         "--sweep rate=...)");
     return CLI_OK;
 }
 
@@ -96,22 +89,22 @@ static int check_lengths(const struct config *cfg, char *err, size_t errlen)
     const struct token_length *in = &cfg->input_tokens;
     bool exact = in->kind != TOKEN_LENGTH_NONE;
     if (exact && (cfg->workload_file || cfg->classes || cfg->arrivals_file))
-        return usage(err, errlen,
-                     "--input-tokens builds its own prompts: leave out -w, "
-                     "--classes and --arrivals");
+        return opt_error(err, errlen,
+                         "--input-tokens builds its own prompts: leave out -w, "
+                         "--classes and --arrivals");
     if (cfg->output_tokens.kind != TOKEN_LENGTH_NONE && cfg->max_tokens > 0)
-        return usage(err, errlen,
-                     "--output-tokens sets max_tokens of every request: "
-                     "leave out --max-tokens");
+        return opt_error(err, errlen,
+                         "--output-tokens sets max_tokens of every request: "
+                         "leave out --max-tokens");
     if (cfg->shared_prefix > 0 && !exact)
-        return usage(err, errlen,
-                     "--shared-prefix puts T tokens in front of the "
-                     "prompts --input-tokens builds: give --input-tokens");
+        return opt_error(err, errlen,
+                         "--shared-prefix puts T tokens in front of the "
+                         "prompts --input-tokens builds: give --input-tokens");
     if (cfg->shared_prefix > 0 && in->a <= (double)cfg->shared_prefix)
-        return usage(err, errlen,
-                     "--shared-prefix %lld: the prompts (--input-tokens "
-                     "%.0f) must be longer than their shared prefix",
-                     (long long)cfg->shared_prefix, in->a);
+        return opt_error(err, errlen,
+                         "--shared-prefix %lld: the prompts (--input-tokens "
+                         "%.0f) must be longer than their shared prefix",
+                         (long long)cfg->shared_prefix, in->a);
     return CLI_OK;
 }
 
@@ -121,21 +114,21 @@ static int check_config(struct config *cfg, char *err, size_t errlen)
     if (check_lengths(cfg, err, errlen) != CLI_OK)
         return CLI_E_USAGE;
     if (cfg->check && cfg->print_cline_settings)
-        return usage(err, errlen,
-                     "--check and --print-cline-settings "
-                     "exclude each other");
+        return opt_error(err, errlen,
+                         "--check and --print-cline-settings "
+                         "exclude each other");
     if (cfg->check && cfg->output && strcmp(cfg->output, "-") == 0)
-        return usage(err, errlen,
-                     "--check prints its report on stdout: "
-                     "give -o a file name for the probe trace");
+        return opt_error(err, errlen,
+                         "--check prints its report on stdout: "
+                         "give -o a file name for the probe trace");
     if (cfg->insecure && cfg->cacert)
-        return usage(err, errlen,
-                     "--insecure and --cacert exclude each "
-                     "other: --cacert verifies with FILE, --insecure does "
-                     "not verify at all");
+        return opt_error(err, errlen,
+                         "--insecure and --cacert exclude each "
+                         "other: --cacert verifies with FILE, --insecure does "
+                         "not verify at all");
     if (cfg->cacert && access(cfg->cacert, R_OK) != 0)
-        return usage(err, errlen, "--cacert: cannot read '%s': %s",
-                     sanitize_shown(cfg->cacert), strerror(errno));
+        return opt_error(err, errlen, "--cacert: cannot read '%s': %s",
+                         sanitize_shown(cfg->cacert), strerror(errno));
     if (cfg->cline_file && load_cline(cfg, err, errlen) != CLI_OK)
         return CLI_E_USAGE;
     if (!cfg->base_url) {
@@ -154,7 +147,7 @@ static int check_config(struct config *cfg, char *err, size_t errlen)
         }
     }
     if (!cfg->base_url)
-        return usage(
+        return opt_error(
             err, errlen, "no base URL: give -u URL%s or set %s",
             cfg->cline_file ? " (or "
                               "cline.openAiBaseUrl in the settings file)"
@@ -162,10 +155,10 @@ static int check_config(struct config *cfg, char *err, size_t errlen)
             cfg->api == API_ANTHROPIC ? "ANTHROPIC_BASE_URL or OPENAI_BASE_URL"
                                       : "OPENAI_BASE_URL");
     if (cfg->n_models == 0)
-        return usage(err, errlen, "no model: give at least one -m MODEL%s",
-                     cfg->cline_file ? " (or cline.openAiModelId in the "
-                                       "settings file)"
-                                     : "");
+        return opt_error(err, errlen, "no model: give at least one -m MODEL%s",
+                         cfg->cline_file ? " (or cline.openAiModelId in the "
+                                           "settings file)"
+                                         : "");
     return CLI_OK;
 }
 
@@ -181,18 +174,18 @@ static int check_shards(struct config *cfg, char *err, size_t errlen)
     if (parts <= 1)
         return CLI_OK;
     if (cfg->search.mode != SWEEP_NONE)
-        return usage(err, errlen,
-                     "--search picks each probe from the results so far, "
-                     "which separate shards cannot share: run --search in "
-                     "one process, or --sweep the loads over the shards");
+        return opt_error(err, errlen,
+                         "--search picks each probe from the results so far, "
+                         "which separate shards cannot share: run --search in "
+                         "one process, or --sweep the loads over the shards");
     if (cfg->check)
-        return usage(err, errlen,
-                     "--check runs in one process: leave out "
-                     "--shard and --procs");
+        return opt_error(err, errlen,
+                         "--check runs in one process: leave out "
+                         "--shard and --procs");
     if (sh->procs > 1 && cfg->output && strcmp(cfg->output, "-") == 0)
-        return usage(err, errlen,
-                     "--procs writes its shards to files it "
-                     "joins: give -o a file name");
+        return opt_error(err, errlen,
+                         "--procs writes its shards to files it "
+                         "joins: give -o a file name");
     if (cfg->rate <= 0 && cfg->sweep.mode != SWEEP_RATE &&
         !cfg->arrivals_file) {
         uint64_t lo = cfg->concurrency;
@@ -201,12 +194,12 @@ static int check_shards(struct config *cfg, char *err, size_t errlen)
                 (i == 0 || cfg->sweep.loads[i] < (double)lo))
                 lo = (uint64_t)cfg->sweep.loads[i];
         if (lo < parts)
-            return usage(err, errlen,
-                         "a closed loop of concurrency %llu cannot be "
-                         "split over %llu shards (each needs at least 1): "
-                         "give -c %llu or more",
-                         (unsigned long long)lo, (unsigned long long)parts,
-                         (unsigned long long)parts);
+            return opt_error(err, errlen,
+                             "a closed loop of concurrency %llu cannot be "
+                             "split over %llu shards (each needs at least 1): "
+                             "give -c %llu or more",
+                             (unsigned long long)lo, (unsigned long long)parts,
+                             (unsigned long long)parts);
     }
     return CLI_OK;
 }
@@ -218,5 +211,5 @@ int cli_check(struct config *cfg, char *err, size_t errlen)
         rc = check_shards(cfg, err, errlen);
     if (rc == CLI_OK)
         rc = check_config(cfg, err, errlen);
-    return rc;
+    return rc == CLI_OK ? CLI_OK : CLI_E_USAGE;
 }

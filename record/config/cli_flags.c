@@ -3,7 +3,6 @@
 #include "cli_flags.h"
 
 #include <cjson/cJSON.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,31 +12,19 @@
 #include "sanitize.h"
 #include "secret.h"
 
-/* Formats err; always returns -1. */
-static int refuse(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int refuse(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
 int cli_value_model(const char *v, void *base, const struct opt_spec *spec,
                     char *err, size_t errlen)
 {
     struct config *cfg = base;
     (void)spec;
     if (*v == '\0')
-        return refuse(err, errlen, "-m: empty model name");
+        return opt_error(err, errlen, "-m: empty model name");
     if (cfg->n_models == CLI_MAX_MODELS)
-        return refuse(err, errlen, "-m: at most %d models", CLI_MAX_MODELS);
+        return opt_error(err, errlen, "-m: at most %d models", CLI_MAX_MODELS);
     for (size_t i = 0; i < cfg->n_models; i++)
         if (strcmp(cfg->models[i], v) == 0)
-            return refuse(err, errlen, "-m: model '%s' given twice",
-                          sanitize_shown(v));
+            return opt_error(err, errlen, "-m: model '%s' given twice",
+                             sanitize_shown(v));
     cfg->models[cfg->n_models++] = v;
     return 0;
 }
@@ -48,8 +35,8 @@ int cli_value_api(const char *v, void *base, const struct opt_spec *spec,
     struct config *cfg = base;
     (void)spec;
     if (api_kind_from_name(v, &cfg->api) != 0)
-        return refuse(err, errlen, "--api: '%s' is not one of %s",
-                      sanitize_shown(v), api_kind_names());
+        return opt_error(err, errlen, "--api: '%s' is not one of %s",
+                         sanitize_shown(v), api_kind_names());
     cfg->api_given = true;
     return 0;
 }
@@ -60,9 +47,9 @@ int cli_value_api_key_env(const char *v, void *base,
     struct config *cfg = base;
     (void)spec;
     if (!secret_env_name_ok(v))
-        return refuse(err, errlen,
-                      "--api-key-env takes the name of an environment "
-                      "variable (like OPENAI_API_KEY), not a key");
+        return opt_error(err, errlen,
+                         "--api-key-env takes the name of an environment "
+                         "variable (like OPENAI_API_KEY), not a key");
     cfg->api_key_env = v;
     cfg->api_key_env_given = true;
     return 0;
@@ -72,10 +59,10 @@ int cli_value_api_key(const char *v, void *base, const struct opt_spec *spec,
                       char *err, size_t errlen)
 {
     (void)v, (void)base, (void)spec;
-    return refuse(err, errlen,
-                  "--api-key is not accepted (a key on the command line "
-                  "shows up in ps): put the key in an environment variable "
-                  "and name it with --api-key-env");
+    return opt_error(err, errlen,
+                     "--api-key is not accepted (a key on the command line "
+                     "shows up in ps): put the key in an environment variable "
+                     "and name it with --api-key-env");
 }
 
 int cli_value_seed(const char *v, void *base, const struct opt_spec *spec,
@@ -109,22 +96,22 @@ int cli_value_extra_body(const char *v, void *base, const struct opt_spec *spec,
     (void)spec;
     cJSON_Delete(j);
     if (!ok)
-        return refuse(err, errlen,
-                      "--extra-body: not a JSON object "
-                      "(example: '{\"temperature\":0}')");
+        return opt_error(err, errlen,
+                         "--extra-body: not a JSON object "
+                         "(example: '{\"temperature\":0}')");
     if (owned)
-        return refuse(err, errlen, "--extra-body: \"%s\" is the recorder's: %s",
-                      owned,
-                      strcmp(owned, "model") == 0
-                          ? "the trace labels every request with its -m "
-                            "model, so name the model with -m MODEL "
-                            "(repeatable)"
-                      : strcmp(owned, "stream") == 0
-                          ? "the recorder measures streams and always "
-                            "sends \"stream\": true"
-                          : "the prompt comes from the workload (-w FILE, "
-                            "--classes), which the trace labels each "
-                            "request with");
+        return opt_error(err, errlen,
+                         "--extra-body: \"%s\" is the recorder's: %s", owned,
+                         strcmp(owned, "model") == 0
+                             ? "the trace labels every request with its -m "
+                               "model, so name the model with -m MODEL "
+                               "(repeatable)"
+                         : strcmp(owned, "stream") == 0
+                             ? "the recorder measures streams and always "
+                               "sends \"stream\": true"
+                             : "the prompt comes from the workload (-w FILE, "
+                               "--classes), which the trace labels each "
+                               "request with");
     ((struct config *)base)->extra_body = v;
     return 0;
 }
@@ -137,15 +124,15 @@ int cli_value_label(const char *v, void *base, const struct opt_spec *spec,
     struct cli_label *l;
     (void)spec;
     if (!eq || eq == v)
-        return refuse(err, errlen, "--label: '%s' is not KEY=VALUE",
-                      sanitize_shown(v));
+        return opt_error(err, errlen, "--label: '%s' is not KEY=VALUE",
+                         sanitize_shown(v));
     if (cfg->n_labels == CLI_MAX_LABELS)
-        return refuse(err, errlen, "--label: at most %d labels",
-                      CLI_MAX_LABELS);
+        return opt_error(err, errlen, "--label: at most %d labels",
+                         CLI_MAX_LABELS);
     l = &cfg->labels[cfg->n_labels];
     l->key = strndup(v, (size_t)(eq - v));
     if (!l->key)
-        return refuse(err, errlen, "out of memory");
+        return opt_error(err, errlen, "out of memory");
     l->value = eq + 1;
     cfg->n_labels++;
     return 0;
@@ -158,13 +145,13 @@ int cli_value_server_metrics(const char *v, void *base,
     struct config *cfg = base;
     (void)spec;
     if (strncmp(v, "http://", 7) != 0 && strncmp(v, "https://", 8) != 0)
-        return refuse(err, errlen,
-                      "--server-metrics: '%s' is not an http:// or https:// "
-                      "URL (the server's /metrics)",
-                      sanitize_shown(v));
+        return opt_error(err, errlen,
+                         "--server-metrics: '%s' is not an http:// or https:// "
+                         "URL (the server's /metrics)",
+                         sanitize_shown(v));
     if (cfg->n_server_metrics == CLI_MAX_SERVER_METRICS)
-        return refuse(err, errlen, "--server-metrics: at most %d URLs",
-                      CLI_MAX_SERVER_METRICS);
+        return opt_error(err, errlen, "--server-metrics: at most %d URLs",
+                         CLI_MAX_SERVER_METRICS);
     cfg->server_metrics[cfg->n_server_metrics++] = v;
     return 0;
 }

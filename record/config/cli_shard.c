@@ -3,7 +3,6 @@
 #include "cli_shard.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,19 +10,8 @@
 
 #include "clock.h"
 #include "duration.h"
+#include "opt.h"
 #include "rng.h"
-
-/* Formats a reason into err; returns -1. */
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
 /* Parses decimal digits [s, end) (end NULL: to the NUL) into *out, at
  * most max. Returns 0 or -1. */
@@ -61,10 +49,10 @@ int cli_shard_parse(const char *v, struct cli_shard *sh, char *err,
     }
     if (!slash || parse_u32(v, slash, CLI_SHARD_MAX, &i) ||
         parse_u32(slash + 1, NULL, CLI_SHARD_MAX, &n) || n < 1 || i >= n)
-        return fail(err, errlen,
-                    "--shard: '%.32s' is not I/N with 0 <= I < N <= %d "
-                    "(0/4: the first of four), or none",
-                    v, CLI_SHARD_MAX);
+        return opt_error(err, errlen,
+                         "--shard: '%.32s' is not I/N with 0 <= I < N <= %d "
+                         "(0/4: the first of four), or none",
+                         v, CLI_SHARD_MAX);
     sh->index = i;
     sh->count = n;
     sh->from = n > 1 ? "--shard" : NULL;
@@ -138,20 +126,20 @@ int cli_start_at_parse(const char *v, struct cli_shard *sh, char *err,
     if (v[0] == '+') {
         if (duration_parse(v + 1, DURATION_S, DURATION_S, &s) || s < 0 ||
             s > 1e6)
-            return fail(err, errlen,
-                        "--start-at: '+%.32s' is not a duration from now "
-                        "(+10s, +500ms, +2m)",
-                        v + 1);
+            return opt_error(err, errlen,
+                             "--start-at: '+%.32s' is not a duration from now "
+                             "(+10s, +500ms, +2m)",
+                             v + 1);
         sh->start_at_ns = clock_real_ns() + (int64_t)(s * 1e9);
         sh->start_at_relative = true;
         return 0;
     }
     if (parse_iso_utc(v, &sh->start_at_ns))
-        return fail(err, errlen,
-                    "--start-at: '%.40s' is not a UTC time like "
-                    "2026-12-01T17:00:00Z (up to 9 fraction digits) or "
-                    "+DURATION from now",
-                    v);
+        return opt_error(err, errlen,
+                         "--start-at: '%.40s' is not a UTC time like "
+                         "2026-12-01T17:00:00Z (up to 9 fraction digits) or "
+                         "+DURATION from now",
+                         v);
     sh->start_at_relative = false;
     return 0;
 }
@@ -162,10 +150,10 @@ int cli_run_id_check(const char *v, const char *what, char *err, size_t errlen)
     if (n == 0 || n > CLI_RUN_ID_MAX ||
         strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
                   "0123456789._-") != n)
-        return fail(err, errlen,
-                    "%s: a run id is 1 to %d letters, digits, '.', '_' or "
-                    "'-'",
-                    what, CLI_RUN_ID_MAX);
+        return opt_error(err, errlen,
+                         "%s: a run id is 1 to %d letters, digits, '.', '_' or "
+                         "'-'",
+                         what, CLI_RUN_ID_MAX);
     return 0;
 }
 
@@ -181,17 +169,17 @@ static int from_env(struct cli_shard *sh, const char *index_var,
     if (!iv || !iv[0])
         return 0;
     if (!nv || !nv[0])
-        return fail(err, errlen,
-                    "$%s is set but $%s is not: set %s to the number of "
-                    "shards (the Job's completions), or pass --shard I/N "
-                    "or --shard none",
-                    index_var, count_var, count_var);
+        return opt_error(err, errlen,
+                         "$%s is set but $%s is not: set %s to the number of "
+                         "shards (the Job's completions), or pass --shard I/N "
+                         "or --shard none",
+                         index_var, count_var, count_var);
     if (parse_u32(iv, NULL, CLI_SHARD_MAX, &i) ||
         parse_u32(nv, NULL, CLI_SHARD_MAX, &n) || n < 1 || i >= n)
-        return fail(err, errlen,
-                    "$%s=%.16s and $%s=%.16s are not a shard I of N "
-                    "(0 <= I < N <= %d)",
-                    index_var, iv, count_var, nv, CLI_SHARD_MAX);
+        return opt_error(err, errlen,
+                         "$%s=%.16s and $%s=%.16s are not a shard I of N "
+                         "(0 <= I < N <= %d)",
+                         index_var, iv, count_var, nv, CLI_SHARD_MAX);
     sh->index = i;
     sh->count = n;
     sh->from = n > 1 ? from : NULL;

@@ -97,45 +97,32 @@ static int parse_api(const char *v, void *base, const struct opt_spec *spec,
 
 static const char *const chunk_times[] = {"kernel", "user", NULL};
 
-#define AT(f) OPT_AT(struct proxy_config, f)
-/* A duration in seconds, > 0 and at most a day. */
-#define SECONDS(flag, field)                                                   \
-    {                                                                          \
-        .name = flag, .kind = OPT_DURATION, .at = AT(field), .lo = 0,          \
-        .hi = 86400, .lo_open = true,                                          \
-        .want = "a duration above 0, up to 24h (600s, 2m)"                     \
-    }
+#define OPT_BASE struct proxy_config
+#define AT(f) OPT_AT(OPT_BASE, f)
+#define SECONDS_WANT "a duration above 0, up to 24h (600s, 2m)"
 static const struct opt_spec proxy_opts[] = {
-    {.name = "upstream",
-     .short_name = 'u',
-     .kind = OPT_STRING,
-     .at = AT(upstream)},
-    {.name = "listen", .kind = OPT_STRING, .at = AT(listen)},
-    {.name = "port-file", .kind = OPT_STRING, .at = AT(port_file)},
-    {.name = "output", .short_name = 'o', .kind = OPT_STRING, .at = AT(output)},
-    {.name = "force", .short_name = 'f', .kind = OPT_BOOL, .at = AT(force)},
-    {.name = "api", .kind = OPT_CUSTOM, .parse = parse_api},
-    {.name = "key-env", .kind = OPT_STRING, .at = AT(key_env)},
-    {.name = "allow-remote", .kind = OPT_BOOL, .at = AT(allow_remote)},
-    {.name = "token-env", .kind = OPT_STRING, .at = AT(token_env)},
-    {.name = "client-buffer",
-     .kind = OPT_U64,
-     .at = AT(client_buffer),
-     .size = sizeof(size_t),
-     .min = 4096,
-     .max = (uint64_t)1 << 30,
-     .want = "a byte count from 4096 to 1073741824"},
-    SECONDS("timeout", timeout_s),
-    SECONDS("connect-timeout", connect_timeout_s),
-    {.name = "no-content", .kind = OPT_BOOL, .at = AT(no_content)},
+    OPT_TEXT("upstream", 'u', upstream, NULL),
+    OPT_TEXT("listen", 0, listen, NULL),
+    OPT_TEXT("port-file", 0, port_file, NULL),
+    OPT_TEXT("output", 'o', output, NULL),
+    OPT_FLAG("force", 'f', force),
+    OPT_CALL("api", 0, parse_api, NULL),
+    OPT_TEXT("key-env", 0, key_env, NULL),
+    OPT_FLAG("allow-remote", 0, allow_remote),
+    OPT_TEXT("token-env", 0, token_env, NULL),
+    OPT_COUNT("client-buffer", 0, client_buffer, 4096, (uint64_t)1 << 30,
+              "a byte count from 4096 to 1073741824"),
+    OPT_SECONDS("timeout", timeout_s, 86400, SECONDS_WANT),
+    OPT_SECONDS("connect-timeout", connect_timeout_s, 86400, SECONDS_WANT),
+    OPT_FLAG("no-content", 0, no_content),
     {.name = "chunk-time",
      .kind = OPT_ENUM,
      .at = AT(chunk_time_user),
      .names = chunk_times,
      .is_bool = true},
-    {.name = "insecure", .kind = OPT_BOOL, .at = AT(insecure)},
-    {.name = "print-cline-settings", .kind = OPT_BOOL, .at = AT(print_cline)},
-    {.name = "quiet", .short_name = 'q', .kind = OPT_BOOL, .at = AT(quiet)},
+    OPT_FLAG("insecure", 0, insecure),
+    OPT_FLAG("print-cline-settings", 0, print_cline),
+    OPT_FLAG("quiet", 'q', quiet),
     {.name = "help",
      .short_name = 'h',
      .kind = OPT_STOP,

@@ -268,7 +268,8 @@ struct replay_cli {
     bool have_listen, have_speed;
 };
 
-#define AT(f) OPT_AT(struct replay_cli, cfg.f)
+#define OPT_BASE struct replay_cli
+#define AT(f) OPT_AT(OPT_BASE, cfg.f)
 #define GIVEN(f) OPT_GIVEN(struct replay_cli, f)
 static const struct opt_spec replay_opts[] = {
     {.name = "listen",
@@ -276,9 +277,9 @@ static const struct opt_spec replay_opts[] = {
      .parse = parse_listen,
      .given = GIVEN(have_listen),
      .want = "HOST:PORT (port 0 to 65535)"},
-    {.name = "port-file", .kind = OPT_STRING, .at = AT(port_file)},
-    {.name = "synthetic", .kind = OPT_CUSTOM, .parse = parse_synthetic},
-    {.name = "trace", .kind = OPT_STRING, .at = AT(trace_path)},
+    OPT_TEXT("port-file", 0, cfg.port_file, NULL),
+    OPT_CALL("synthetic", 0, parse_synthetic, NULL),
+    OPT_TEXT("trace", 0, cfg.trace_path, NULL),
     {.name = "speed",
      .kind = OPT_DOUBLE,
      .at = AT(speed),
@@ -287,28 +288,17 @@ static const struct opt_spec replay_opts[] = {
      .lo_open = true,
      .given = GIVEN(have_speed),
      .want = "a factor above 0 (2: twice as fast)"},
-    {.name = "fault", .kind = OPT_CUSTOM, .parse = parse_fault},
-    {.name = "seed",
-     .kind = OPT_CUSTOM,
-     .parse = parse_seed,
-     .want = RNG_SEED_WANT},
-    {.name = "log-sends", .kind = OPT_STRING, .at = AT(log_sends_path)},
-    {.name = "expect-key-env", .kind = OPT_STRING, .at = AT(key_env)},
-    {.name = "keep-awake",
-     .kind = OPT_CUSTOM,
-     .parse = parse_keep_awake,
-     .want = "auto, spin, poll or off"},
+    OPT_CALL("fault", 0, parse_fault, NULL),
+    OPT_CALL("seed", 0, parse_seed, RNG_SEED_WANT),
+    OPT_TEXT("log-sends", 0, cfg.log_sends_path, NULL),
+    OPT_TEXT("expect-key-env", 0, cfg.key_env, NULL),
+    OPT_CALL("keep-awake", 0, parse_keep_awake, "auto, spin, poll or off"),
     {.name = "no-keep-awake",
      .kind = OPT_SET,
      .at = AT(keep_awake),
      .value = KEEP_AWAKE_OFF},
-    {.name = "keep-awake-cpu",
-     .kind = OPT_U64,
-     .at = AT(keep_awake_cpu),
-     .size = sizeof(int),
-     .max = 4095,
-     .want = "a CPU number"},
-    {.name = "quiet", .short_name = 'q', .kind = OPT_BOOL, .at = AT(quiet)},
+    OPT_COUNT("keep-awake-cpu", 0, cfg.keep_awake_cpu, 0, 4095, "a CPU number"),
+    OPT_FLAG("quiet", 'q', cfg.quiet),
     {.name = "help", .short_name = 'h', .kind = OPT_STOP, .value = 1},
     {.name = "version", .kind = OPT_STOP, .value = 3},
 };

@@ -1,7 +1,8 @@
 /* cli_cases.h: the data-driven command-line tests' helpers: a case is a
  * line of arguments and what it must give ("error: EXACT TEXT", or the
- * fields "k=v k=v" the parsed config must show), plus the check that a
- * --help text and an option table name the same flags. */
+ * fields "k=v k=v" the parsed config must show), the loop that runs a
+ * program's cases, and the check that a --help text and an option table
+ * name the same flags. */
 #ifndef TT_TEST_CLI_CASES_H
 #define TT_TEST_CLI_CASES_H
 
@@ -88,6 +89,46 @@ static inline void cli_case_check(const struct cli_case *c, bool failed,
     if (!failed)
         CHECK_MSG(cli_case_fields(dump, c->want, missing, sizeof missing),
                   "'%s': no '%s' in '%s'", c->args, missing, dump);
+}
+
+/* One case as a program's parser sees it: its argv in, its error and the
+ * fields it read out. */
+struct cli_case_io {
+    int argc;
+    char **argv;
+    char *err, *out;
+    size_t errlen, outlen;
+};
+
+/* Runs a program's parser on io (writing io->err and io->out); returns the
+ * parser's result. */
+typedef int (*cli_case_run_fn)(struct cli_case_io *io);
+
+/* The parser results that mean --help, --version (0: none) and a refused
+ * line. */
+struct cli_case_codes {
+    int help, version, usage;
+};
+
+/* Runs every case of cases (n of them) as prog's command line through run
+ * and checks what it gave against the case's want: the fields, "help" or
+ * "version", or the error. */
+static inline void cli_cases_run(const char *prog, const struct cli_case *cases,
+                                 size_t n, cli_case_run_fn run,
+                                 struct cli_case_codes codes)
+{
+    for (size_t i = 0; i < n; i++) {
+        char store[1024], *argv[CLI_CASE_MAX_ARGS], err[512], out[4096];
+        int argc =
+            cli_case_argv(prog, cases[i].args, store, sizeof store, argv);
+        struct cli_case_io io = {argc, argv, err, out, sizeof err, sizeof out};
+        int rc;
+        err[0] = out[0] = '\0';
+        rc = run(&io);
+        if (rc == codes.help || (codes.version && rc == codes.version))
+            snprintf(out, sizeof out, rc == codes.help ? "help" : "version");
+        cli_case_check(&cases[i], rc == codes.usage, err, out);
+    }
 }
 
 /* True when name is one of the NULL-ended list (NULL: none). */

@@ -105,6 +105,27 @@ static void dump(const struct analyze_options *o, char *out, size_t n)
 #undef S
 }
 
+/* analyze_options_read on one case (cli_cases.h): argv[1] names the
+ * command, whose arguments follow it. */
+static int run_case(struct cli_case_io *io)
+{
+    struct analyze_options o;
+    size_t c = 0;
+    int rc;
+    while (c < N_COMMANDS && strcmp(commands[c].name, io->argv[1]) != 0)
+        c++;
+    if (c == N_COMMANDS) {
+        snprintf(io->err, io->errlen, "no command '%s'", io->argv[1]);
+        return 1;
+    }
+    rc = analyze_options_read(io->argc - 2, io->argv + 2, commands[c].allowed,
+                              commands[c].formats, NULL, &o, io->err,
+                              io->errlen);
+    dump(&o, io->out, io->outlen);
+    free(o.traces);
+    return rc != 0;
+}
+
 /* The --help text of one command, as it prints it on stdout. */
 static void help_of(int (*run)(int, char **), char *out, size_t n)
 {
@@ -133,27 +154,8 @@ int main(void)
     size_t n_specs;
     const struct opt_spec *specs = analyze_options_table(&n_specs);
     static char help[N_COMMANDS][16384];
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        struct analyze_options o;
-        char store[1024], *argv[CLI_CASE_MAX_ARGS], err[512], out[2048];
-        int argc = cli_case_argv("tokentrace-analyze", cases[i].args, store,
-                                 sizeof store, argv);
-        size_t c = 0;
-        int rc;
-        while (c < N_COMMANDS && strcmp(commands[c].name, argv[1]) != 0)
-            c++;
-        if (c == N_COMMANDS) {
-            CHECK_MSG(0, "no command '%s'", argv[1]);
-            continue;
-        }
-        /* the command's arguments start after its name */
-        rc = analyze_options_read(argc - 2, argv + 2, commands[c].allowed,
-                                  commands[c].formats, NULL, &o, err,
-                                  sizeof err);
-        dump(&o, out, sizeof out);
-        cli_case_check(&cases[i], rc != 0, err, out);
-        free(o.traces);
-    }
+    cli_cases_run("tokentrace-analyze", cases, sizeof cases / sizeof cases[0],
+                  run_case, (struct cli_case_codes){-2, 0, 1});
     /* Each shared flag a command takes is in that command's --help. */
     for (size_t c = 0; c < N_COMMANDS; c++) {
         help_of(commands[c].run, help[c], sizeof help[c]);

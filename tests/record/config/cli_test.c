@@ -156,6 +156,16 @@ static void dump(const struct config *c, char *out, size_t n)
 #undef S
 }
 
+/* cli_parse on one case (cli_cases.h). */
+static int run_case(struct cli_case_io *io)
+{
+    struct config cfg;
+    int rc = cli_parse(io->argc, io->argv, &cfg, io->err, io->errlen);
+    dump(&cfg, io->out, io->outlen);
+    cli_free(&cfg);
+    return rc;
+}
+
 int main(void)
 {
     size_t n;
@@ -165,19 +175,9 @@ int main(void)
         "SLURM_PROCID",    "SLURM_NTASKS",       "SLURM_JOB_ID"};
     for (size_t i = 0; i < sizeof env / sizeof env[0]; i++)
         unsetenv(env[i]);
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        struct config cfg;
-        char store[1024], *argv[CLI_CASE_MAX_ARGS], err[512], out[4096];
-        int argc = cli_case_argv("tokentrace-record", cases[i].args, store,
-                                 sizeof store, argv);
-        int rc = cli_parse(argc, argv, &cfg, err, sizeof err);
-        if (rc == CLI_HELP || rc == CLI_VERSION)
-            snprintf(out, sizeof out, rc == CLI_HELP ? "help" : "version");
-        else
-            dump(&cfg, out, sizeof out);
-        cli_case_check(&cases[i], rc == CLI_E_USAGE, err, out);
-        cli_free(&cfg);
-    }
+    cli_cases_run("tokentrace-record", cases, sizeof cases / sizeof cases[0],
+                  run_case,
+                  (struct cli_case_codes){CLI_HELP, CLI_VERSION, CLI_E_USAGE});
     /* --self-test is read before cli_parse (record/check/self_test.c) */
     static const char *const before[] = {"self-test", NULL};
     cli_help_matches("tokentrace-record", specs, n, cli_help_text(), before);

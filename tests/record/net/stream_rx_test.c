@@ -108,33 +108,50 @@ static const struct {
      "HTTP 200 stream that ended without a single token"},
 };
 
+/* Feeds s as a fresh 200 response of Content-Type ctype, cut into three
+ * receives at every a <= b, and hands each to each(rx, out, a, b, i);
+ * stops after 20 failed checks. */
+static void every_cut(const char *s, const char *ctype,
+                      void (*each)(struct stream_rx *, const struct sunk *,
+                                   size_t, size_t, size_t),
+                      size_t i)
+{
+    size_t n = strlen(s);
+    for (size_t a = 0; a <= n; a++)
+        for (size_t b = a; b <= n; b++) {
+            struct stream_rx rx;
+            struct sunk out;
+            start(&rx, &out, 200, ctype, 0, false);
+            feed3(&rx, s, a, b);
+            each(&rx, &out, a, b, i);
+            stream_rx_free(&rx);
+            if (check_failures > 20)
+                return;
+        }
+}
+
+/* message_cases[i] at one cut: the error message, and every byte kept. */
+static void check_message_cut(struct stream_rx *rx, const struct sunk *out,
+                              size_t a, size_t b, size_t i)
+{
+    const char *s = message_cases[i].stream;
+    size_t n = strlen(s);
+    char msg[512];
+    const char *kind = result(rx, msg, sizeof msg);
+    if (message_cases[i].message)
+        CHECK_MSG(kind[0] && strcmp(msg, message_cases[i].message) == 0,
+                  "case %zu cut at %zu,%zu: %s '%s'", i, a, b, kind, msg);
+    else
+        CHECK_MSG(!kind[0], "case %zu cut at %zu,%zu: %s '%s'", i, a, b, kind,
+                  msg);
+    CHECK(out->len == n && memcmp(out->bytes, s, n) == 0);
+}
+
 static void check_messages(void)
 {
-    for (size_t i = 0; i < sizeof message_cases / sizeof *message_cases; i++) {
-        const char *s = message_cases[i].stream;
-        size_t n = strlen(s);
-        for (size_t a = 0; a <= n; a++)
-            for (size_t b = a; b <= n; b++) {
-                struct stream_rx rx;
-                struct sunk out;
-                char msg[512];
-                const char *kind;
-                start(&rx, &out, 200, "text/event-stream", 0, false);
-                feed3(&rx, s, a, b);
-                kind = result(&rx, msg, sizeof msg);
-                if (message_cases[i].message)
-                    CHECK_MSG(
-                        kind[0] && strcmp(msg, message_cases[i].message) == 0,
-                        "case %zu cut at %zu,%zu: %s '%s'", i, a, b, kind, msg);
-                else
-                    CHECK_MSG(!kind[0], "case %zu cut at %zu,%zu: %s '%s'", i,
-                              a, b, kind, msg);
-                CHECK(out.len == n && memcmp(out.bytes, s, n) == 0);
-                stream_rx_free(&rx);
-                if (check_failures > 20)
-                    return;
-            }
-    }
+    for (size_t i = 0; i < sizeof message_cases / sizeof *message_cases; i++)
+        every_cut(message_cases[i].stream, "text/event-stream",
+                  check_message_cut, i);
 }
 
 /* Bodies and whether they are SSE framed (a data: line, once its line
@@ -161,22 +178,19 @@ static const struct {
     {": only comments\n\n", false},
 };
 
+/* sse_cases[i] at one cut: framed or not. */
+static void check_sse_cut(struct stream_rx *rx, const struct sunk *out,
+                          size_t a, size_t b, size_t i)
+{
+    (void)out;
+    CHECK_MSG(stream_rx_sse(rx) == sse_cases[i].sse,
+              "sse case %zu cut at %zu,%zu", i, a, b);
+}
+
 static void check_sse(void)
 {
-    for (size_t i = 0; i < sizeof sse_cases / sizeof *sse_cases; i++) {
-        const char *s = sse_cases[i].body;
-        size_t n = strlen(s);
-        for (size_t a = 0; a <= n; a++)
-            for (size_t b = a; b <= n; b++) {
-                struct stream_rx rx;
-                struct sunk out;
-                start(&rx, &out, 200, "application/json", 0, false);
-                feed3(&rx, s, a, b);
-                CHECK_MSG(stream_rx_sse(&rx) == sse_cases[i].sse,
-                          "sse case %zu cut at %zu,%zu", i, a, b);
-                stream_rx_free(&rx);
-            }
-    }
+    for (size_t i = 0; i < sizeof sse_cases / sizeof *sse_cases; i++)
+        every_cut(sse_cases[i].body, "application/json", check_sse_cut, i);
 }
 
 /* A line over a cap of 64 bytes: over_cap turns true on exactly the

@@ -71,23 +71,23 @@ static void dump(const struct proxy_config *c, char *out, size_t n)
 #undef S
 }
 
+/* proxy_cli_parse on one case (cli_cases.h). */
+static int run_case(struct cli_case_io *io)
+{
+    struct proxy_config cfg;
+    int rc = proxy_cli_parse(io->argc, io->argv, &cfg, io->err, io->errlen);
+    dump(&cfg, io->out, io->outlen);
+    return rc;
+}
+
 int main(void)
 {
     size_t n;
     const struct opt_spec *specs = proxy_cli_options(&n);
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        struct proxy_config cfg;
-        char store[1024], *argv[CLI_CASE_MAX_ARGS], err[512], out[1024];
-        int argc = cli_case_argv("tokentrace-proxy", cases[i].args, store,
-                                 sizeof store, argv);
-        int rc = proxy_cli_parse(argc, argv, &cfg, err, sizeof err);
-        if (rc == PROXY_CLI_HELP || rc == PROXY_CLI_VERSION)
-            snprintf(out, sizeof out,
-                     rc == PROXY_CLI_HELP ? "help" : "version");
-        else
-            dump(&cfg, out, sizeof out);
-        cli_case_check(&cases[i], rc == PROXY_CLI_USAGE, err, out);
-    }
+    cli_cases_run("tokentrace-proxy", cases, sizeof cases / sizeof cases[0],
+                  run_case,
+                  (struct cli_case_codes){PROXY_CLI_HELP, PROXY_CLI_VERSION,
+                                          PROXY_CLI_USAGE});
     cli_help_matches("tokentrace-proxy", specs, n, proxy_cli_help_text(), NULL);
     return CHECK_DONE();
 }

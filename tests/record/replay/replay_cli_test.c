@@ -80,22 +80,22 @@ static void dump(const struct replay_config *c, char *out, size_t n)
              c->keep_awake_cpu, c->quiet);
 }
 
+/* replay_cli_parse on one case (cli_cases.h). */
+static int run_case(struct cli_case_io *io)
+{
+    struct replay_config cfg;
+    int rc = replay_cli_parse(io->argc, io->argv, &cfg, io->err, io->errlen);
+    dump(&cfg, io->out, io->outlen);
+    return rc;
+}
+
 int main(void)
 {
     size_t n;
     const struct opt_spec *specs = replay_cli_options(&n);
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        struct replay_config cfg;
-        char store[1024], *argv[CLI_CASE_MAX_ARGS], err[512], out[1024];
-        int argc = cli_case_argv("tokentrace-replay", cases[i].args, store,
-                                 sizeof store, argv);
-        int rc = replay_cli_parse(argc, argv, &cfg, err, sizeof err);
-        if (rc == REPLAY_CLI_HELP)
-            snprintf(out, sizeof out, "help");
-        else
-            dump(&cfg, out, sizeof out);
-        cli_case_check(&cases[i], rc == REPLAY_CLI_USAGE, err, out);
-    }
+    cli_cases_run(
+        "tokentrace-replay", cases, sizeof cases / sizeof cases[0], run_case,
+        (struct cli_case_codes){REPLAY_CLI_HELP, 0, REPLAY_CLI_USAGE});
     cli_help_matches("tokentrace-replay", specs, n, replay_cli_help_text(),
                      NULL);
     return CHECK_DONE();
