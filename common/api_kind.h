@@ -1,4 +1,4 @@
-/* api_kind: the one list of streaming APIs the three programs speak, with
+/* api_kind: the one list of streaming APIs the four programs speak, with
  * the name used on the command line and in trace headers and the URL path
  * a request goes to. The recorder sends them, the replay server routes and
  * answers them, the stream parser and the analyzer read them. */

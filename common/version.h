@@ -1,4 +1,4 @@
-/* version: the one --version text of the three programs: the release and
+/* version: the one --version text of the four programs: the release and
  * the trace format they write and read. */
 #ifndef TT_VERSION_H
 #define TT_VERSION_H

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A mistyped flag of any of the three programs is a usage error (exit 2)
+# A mistyped flag of tokentrace-record, -replay or -analyze is a usage error (exit 2)
 # that names the closest flag when one is a plausible typo (common/suggest.c,
 # the same rule as the analyzer's commands), and only the unknown flag
 # otherwise. Cases are lines of tests/data/common/flag-typos.txt.

@@ -1,4 +1,4 @@
-/* duration_test: the one duration grammar of the three programs, as a
+/* duration_test: the one duration grammar of the four programs, as a
  * table: text, the unit of a bare number, the unit wanted, and the value or
  * a refusal. */
 #include <math.h>

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # packaging_deb: the Debian package CPack makes of this build (issue 20,
-# item 4) holds the three programs, their man pages, bash completion and
+# item 4) holds the four programs, their man pages, bash completion and
 # the docs; depends on the runtime libraries the programs link (each one
 # installed here) and recommends gnuplot; extracted into a fresh root, its
 # programs run the demo (replay, record, summary, plot) from there, print
