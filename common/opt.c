@@ -47,6 +47,15 @@ static bool takes_value(const struct opt_spec *s)
     return s->kind != OPT_BOOL && s->kind != OPT_SET && s->kind != OPT_STOP;
 }
 
+/* True when s, a valued flag, reads next (NULL: argv ended) as its value:
+ * always, unless its value may be left out and next is none or a flag. */
+static bool value_follows(const struct opt_spec *s, const char *next)
+{
+    if (!s->value_optional)
+        return true;
+    return next && (next[0] != '-' || next[1] == '\0');
+}
+
 /* The flag's name in errors: "-x" when it has a short alias, else
  * "--name", into out. */
 static const char *opt_label(const struct opt_spec *spec, char *out,
@@ -307,6 +316,8 @@ static int apply(const struct opt_parser *p, const struct opt_spec *s, void *at,
     case OPT_STOP:
         return s->value;
     default:
+        if (!v) /* value_optional, left out */
+            return OPT_OK;
         return store(p, s, base, v, err, errlen);
     }
 }
@@ -331,6 +342,8 @@ static int read_short(const struct opt_parser *p, int argc, char **argv, int *i,
         }
         if (arg[k + 1])
             return apply(p, s, base, false, arg + k + 1, err, errlen);
+        if (!value_follows(s, *i + 1 < argc ? argv[*i + 1] : NULL))
+            return apply(p, s, base, false, NULL, err, errlen);
         if (*i + 1 >= argc)
             return opt_error(err, errlen, "--%s needs a value", s->name);
         return apply(p, s, base, false, argv[++*i], err, errlen);
@@ -358,6 +371,8 @@ static int read_long(const struct opt_parser *p, int argc, char **argv, int *i,
     }
     if (eq)
         return apply(p, s, base, false, eq + 1, err, errlen);
+    if (!value_follows(s, *i + 1 < argc ? argv[*i + 1] : NULL))
+        return apply(p, s, base, false, NULL, err, errlen);
     if (*i + 1 >= argc)
         return opt_error(err, errlen, "--%s needs a value", s->name);
     return apply(p, s, base, false, argv[++*i], err, errlen);

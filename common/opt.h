@@ -8,6 +8,9 @@
  * a valued flag ("-f value" and "-fvalue" for its short alias), "--flag"
  * and "--no-flag" for a boolean (a boolean named no-X is undone by --X),
  * short booleans cluster ("-qf"). "--" and bare words are positional.
+ * A flag whose value may be left out (value_optional) takes "--flag=value",
+ * or "--flag value" when the next word does not start with '-' (a lone
+ * "-" is a value); without one only its given field is set.
  * Errors, one line each, never printed here:
  *   unknown option '--modle' (did you mean --model?)
  *   --model needs a value
@@ -68,6 +71,7 @@ struct opt_spec {
     size_t cap;               /* LIST: at most this many */
     const char *noun;         /* LIST: "LABEL: at most CAP NOUN" */
     opt_parse_fn parse;       /* CUSTOM */
+    bool value_optional;      /* the value may be left out (above) */
 };
 
 #define OPT_AT(type, field) offsetof(type, field)

@@ -116,7 +116,12 @@ static const struct opt_spec cli_opts[] = {
      .kind = OPT_STOP,
      .value = CLI_VERSION},
     OPT_FLAG("check", 0, check),
-    OPT_TEXT("cline-settings", 0, cline_file, "file name"),
+    {.name = "cline-settings",
+     .kind = OPT_STRING,
+     .at = AT(cline_file),
+     .empty = "file name",
+     .given = GIVEN(cline_given),
+     .value_optional = true},
     OPT_FLAG("print-cline-settings", 0, print_cline_settings),
     OPT_COUNT("retry", 0, retry, 0, CLI_MAX_RETRY,
               "a count from 0 to " STR(CLI_MAX_RETRY)),
@@ -237,6 +242,8 @@ void cli_free(struct config *cfg)
     cfg->n_labels = 0;
     cline_settings_free(cfg->cline);
     cfg->cline = NULL;
+    free(cfg->cline_found);
+    cfg->cline_found = NULL;
     cfg->api_key_literal = NULL;
 }
 

@@ -134,7 +134,12 @@ struct config {
     bool chunk_time_user;      /* --chunk-time user: no kernel receive times */
     bool check;                /* --check: diagnose the channel */
     bool print_cline_settings; /* --print-cline-settings */
-    const char *cline_file;    /* --cline-settings FILE, or NULL */
+    const char *cline_file;    /* --cline-settings FILE, the file found
+                                  for --cline-settings alone, or NULL */
+    bool cline_given;          /* --cline-settings, with or without FILE */
+    char *cline_found;         /* the file found (owned), or NULL */
+    char cline_found_by[40];   /* the rule that found it: "$CLINE_DATA_DIR",
+                                  "~/.cline/data"; "" when FILE was given */
     struct cline_settings *cline; /* that file's values (owned), or NULL */
     int argc; /* the whole command line, for the trace header */
     char **argv;

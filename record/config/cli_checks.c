@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cline_msg.h"
 #include "cline_settings.h"
 #include "opt.h"
 #include "sanitize.h"
@@ -74,10 +75,28 @@ static int check_load(struct config *cfg, char *err, size_t errlen)
     return CLI_OK;
 }
 
+/* --cline-settings without FILE: the file Cline itself would read
+ * (cline_settings_find), kept in cfg->cline_found. */
+static int find_cline(struct config *cfg, char *err, size_t errlen)
+{
+    char path[4096], why[1024];
+    if (cline_settings_find(path, sizeof path, why, sizeof why) != CLINE_OK)
+        return opt_error(err, errlen, "--cline-settings: %s", why);
+    cfg->cline_found = strdup(path);
+    if (!cfg->cline_found)
+        return opt_error(err, errlen, "out of memory");
+    cfg->cline_file = cfg->cline_found;
+    snprintf(cfg->cline_found_by, sizeof cfg->cline_found_by, "%.39s", why);
+    return CLI_OK;
+}
+
 /* Reads --cline-settings FILE into cfg (flags already set win). */
 static int load_cline(struct config *cfg, char *err, size_t errlen)
 {
-    int rc = cline_settings_load(cfg->cline_file, &cfg->cline, err, errlen);
+    int rc;
+    if (!cfg->cline_file && find_cline(cfg, err, errlen) != CLI_OK)
+        return CLI_E_USAGE;
+    rc = cline_settings_load(cfg->cline_file, &cfg->cline, err, errlen);
     if (!rc)
         rc = cline_settings_apply(cfg->cline, cfg, err, errlen);
     return rc ? CLI_E_USAGE : CLI_OK;
@@ -108,9 +127,24 @@ static int check_lengths(const struct config *cfg, char *err, size_t errlen)
     return CLI_OK;
 }
 
+/* " (or SETTING in FILE)", the setting as the Cline settings file read
+ * calls it, when one was read; else "". */
+static const char *cline_hint(const struct config *cfg, const char *leaf,
+                              char *b, size_t len)
+{
+    char name[160];
+    if (!cfg->cline || !leaf)
+        return "";
+    snprintf(b, len, " (or %s in %s)",
+             cline_msg_name(cfg->cline, leaf, name, sizeof name),
+             cfg->cline->path);
+    return b;
+}
+
 /* Checks the combination of flags once all are read. */
 static int check_config(struct config *cfg, char *err, size_t errlen)
 {
+    char hint[4400];
     if (check_lengths(cfg, err, errlen) != CLI_OK)
         return CLI_E_USAGE;
     if (cfg->check && cfg->print_cline_settings)
@@ -129,7 +163,7 @@ static int check_config(struct config *cfg, char *err, size_t errlen)
     if (cfg->cacert && access(cfg->cacert, R_OK) != 0)
         return opt_error(err, errlen, "--cacert: cannot read '%s': %s",
                          sanitize_shown(cfg->cacert), strerror(errno));
-    if (cfg->cline_file && load_cline(cfg, err, errlen) != CLI_OK)
+    if (cfg->cline_given && load_cline(cfg, err, errlen) != CLI_OK)
         return CLI_E_USAGE;
     if (!cfg->base_url) {
         /* anthropic: its SDK's variable first, as the key is looked up */
@@ -149,16 +183,15 @@ static int check_config(struct config *cfg, char *err, size_t errlen)
     if (!cfg->base_url)
         return opt_error(
             err, errlen, "no base URL: give -u URL%s or set %s",
-            cfg->cline_file ? " (or "
-                              "cline.openAiBaseUrl in the settings file)"
-                            : "",
+            cline_hint(cfg, cfg->cline ? cfg->cline->names.base_url : NULL,
+                       hint, sizeof hint),
             cfg->api == API_ANTHROPIC ? "ANTHROPIC_BASE_URL or OPENAI_BASE_URL"
                                       : "OPENAI_BASE_URL");
     if (cfg->n_models == 0)
         return opt_error(err, errlen, "no model: give at least one -m MODEL%s",
-                         cfg->cline_file ? " (or cline.openAiModelId in the "
-                                           "settings file)"
-                                         : "");
+                         cline_hint(cfg,
+                                    cfg->cline ? cfg->cline->names.model : NULL,
+                                    hint, sizeof hint));
     return CLI_OK;
 }
 

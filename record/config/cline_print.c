@@ -91,8 +91,8 @@ static void print_store(FILE *out, const char *base, const char *model,
             "//    Model ID: %s\n"
             "// 4. The seed's VS Code settings.json form (\"cline.*\" keys), "
             "below.\n"
-            "// Check any of them: tokentrace-record --check --cline-settings "
-            "~/.cline/data\n",
+            "// Check Cline's own files where Cline looks: tokentrace-record "
+            "--check --cline-settings\n",
             var, jmodel, jbase, CLINE_PRINT_TIMEOUT_MS, base, var, jmodel);
 }
 

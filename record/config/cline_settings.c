@@ -600,6 +600,9 @@ void cline_settings_warn(const struct cline_settings *cs,
 {
     if (!cs)
         return;
+    if (cfg->cline_found_by[0]) /* --cline-settings without a file */
+        log_note("--cline-settings: %s, where Cline looks (%s)", cs->path,
+                 cfg->cline_found_by);
     if (cs->form != CLINE_FORM_VSCODE) {
         note_store(cs, cfg);
         if (cs->overridden[0])

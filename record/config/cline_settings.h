@@ -100,8 +100,10 @@ int cline_settings_load(const char *path, struct cline_settings **out,
 int cline_settings_apply(struct cline_settings *cs, struct config *cfg,
                          char *err, size_t errlen);
 
-/* Prints the warnings about cs on stderr: a key written in the file, a
- * missing cline.apiProvider, flags that won over the file. */
+/* Prints the notes and warnings about cs on stderr: the file found where
+ * Cline looks (--cline-settings without a file), what was read from
+ * Cline's own store, a key written in the file, a missing
+ * cline.apiProvider, flags that won over the file. */
 void cline_settings_warn(const struct cline_settings *cs,
                          const struct config *cfg);
 

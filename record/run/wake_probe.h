@@ -9,8 +9,9 @@
  * the cross-CPU part. The distribution goes into the trace footer
  * (wake_probe_*; docs/trace-format.md).
  *
- * Cost: one wake-up of each thread per period (200 a second), ~1-2 ms of
- * CPU per second of recording (docs/performance-history.md). */
+ * Cost: one wake-up of each thread per period (200 a second), about 12 ms
+ * of CPU per second of recording (docs/performance.md, "Keep-awake: cost",
+ * the wake-up probe). */
 #ifndef TT_WAKE_PROBE_H
 #define TT_WAKE_PROBE_H
 

@@ -18,6 +18,8 @@ struct sample {
     const char *tags[2];
     size_t n_tags;
     int even;
+    const char *conf; /* --conf [FILE]: a value that may be left out */
+    bool conf_given;
 };
 
 /* An even number (a CUSTOM flag; odd ones say why themselves). */
@@ -93,6 +95,12 @@ static const struct opt_spec specs[] = {
      .kind = OPT_CUSTOM,
      .parse = parse_even,
      .want = "an even number"},
+    {.name = "conf",
+     .kind = OPT_STRING,
+     .at = AT(conf),
+     .empty = "file name",
+     .given = OPT_GIVEN(struct sample, conf_given),
+     .value_optional = true},
     {.name = "secret", .kind = OPT_U64, .at = AT(n), .mask = 2, .max = 9},
     {.name = "help", .short_name = 'h', .kind = OPT_STOP, .value = 5},
 };
@@ -148,6 +156,17 @@ static const struct cli_case cases[] = {
     {"extra", "error: unexpected argument 'extra'"},
     {"--", "error: unexpected argument '--'"},
     {"-", "error: unexpected argument '-'"},
+    {"", "conf=(none) conf_given=0"},
+    {"--conf", "conf=(none) conf_given=1"},
+    {"--conf x", "conf=x conf_given=1"},
+    {"--conf=x -q", "conf=x conf_given=1 quiet=1"},
+    {"--conf -q", "conf=(none) conf_given=1 quiet=1"},
+    {"--conf --force", "conf=(none) conf_given=1 force=1"},
+    {"--conf -", "conf=- conf_given=1"},
+    {"--conf ''", "error: --conf: empty file name"},
+    {"--conf=", "error: --conf: empty file name"},
+    {"--no-conf",
+     "error: unknown option '--no-conf' (did you mean --no-color?)"},
 };
 
 static void dump(const struct sample *s, char *out, size_t n)
@@ -155,12 +174,12 @@ static void dump(const struct sample *s, char *out, size_t n)
     snprintf(out, n,
              "force=%d quiet=%d no_color=%d out=%s fmt=%s n=%llu rate=%g "
              "rate_given=%d wait=%g mode=%d user=%d level=%d n_tags=%zu "
-             "tag0=%s tag1=%s even=%d",
+             "tag0=%s tag1=%s even=%d conf=%s conf_given=%d",
              s->force, s->quiet, s->no_color, s->out ? s->out : "-",
              s->fmt ? s->fmt : "-", (unsigned long long)s->n, s->rate,
              s->rate_given, s->wait, s->mode, s->user, s->level, s->n_tags,
              s->n_tags > 0 ? s->tags[0] : "-", s->n_tags > 1 ? s->tags[1] : "-",
-             s->even);
+             s->even, s->conf ? s->conf : "(none)", s->conf_given);
 }
 
 /* What opt_parse does with words: kept, after "--" too; --help stops. */
@@ -192,7 +211,7 @@ static const char help[] =
     "Options:\n"
     "  -f, --force   -q, --quiet  --no-color --output --fmt --rate --wait\n"
     "  -o, --output FILE   -n, --requests N   -r, --rate R   -h, --help\n"
-    "  --mode --when --off --tag --even --secret --requests\n";
+    "  --mode --when --off --tag --even --conf --secret --requests\n";
 
 /* Two tables: each flag lands in its own struct; a typo of either is
  * suggested. */
@@ -217,23 +236,26 @@ static void check_two_tables(void)
           !strcmp(err, "unknown option '--deeep' (did you mean --deep?)"));
 }
 
+/* opt_parse of the table on one case (cli_cases.h). */
+static int run_case(struct cli_case_io *io)
+{
+    struct sample s;
+    struct opt_table t = {specs, N_SPECS, &s};
+    struct opt_parser p = {
+        .tables = &t, .n_tables = 1, .allowed = 1, .first = 1};
+    int rc;
+    memset(&s, 0, sizeof s);
+    rc = opt_parse(&p, io->argc, io->argv, io->err, io->errlen);
+    dump(&s, io->out, io->outlen);
+    return rc;
+}
+
 int main(void)
 {
     check_two_tables();
     cli_help_matches("opt_test", specs, N_SPECS, help, NULL);
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        struct sample s;
-        char store[512], *argv[CLI_CASE_MAX_ARGS], err[256], out[1024];
-        struct opt_table t = {specs, N_SPECS, &s};
-        struct opt_parser p = {
-            .tables = &t, .n_tables = 1, .allowed = 1, .first = 1};
-        int argc = cli_case_argv("t", cases[i].args, store, sizeof store, argv);
-        int rc;
-        memset(&s, 0, sizeof s);
-        rc = opt_parse(&p, argc, argv, err, sizeof err);
-        dump(&s, out, sizeof out);
-        cli_case_check(&cases[i], rc == OPT_ERROR, err, out);
-    }
+    cli_cases_run("t", cases, sizeof cases / sizeof cases[0], run_case,
+                  (struct cli_case_codes){5, 0, OPT_ERROR});
     check_positional_and_stop();
     return CHECK_DONE();
 }

@@ -8,6 +8,7 @@
 # Cline last used, say which file and provider they read, and never show
 # or store the key; a provider that is not OpenAI Compatible is refused,
 # and with no key in the file $OPENAI_API_KEY is used, as Cline does.
+# --cline-settings with no file finds them where Cline looks.
 . "${TT_SOURCE_DIR:?}/tests/lib/lib.sh"
 . "$TT_SOURCE_DIR/tests/lib/doctor_lib.sh"
 . "$TT_SOURCE_DIR/tests/lib/record_lib.sh"
@@ -62,6 +63,39 @@ assert_eq "$(jqs "$d" '.[]|select(.kind=="header")|.options|[.["cline.format"],.
     "providers.json openai-compatible http://127.0.0.1:$PORT/v1 test-model [redacted]" "header options"
 nokey run
 grep -qaF "$AUTH_KEY" "$d" && fail "key in the dump"
+
+# --cline-settings with no file: the file Cline itself reads, found as
+# Cline looks ($CLINE_PROVIDER_SETTINGS_PATH, $CLINE_DATA_DIR, ~/.cline/data),
+# here a throwaway HOME holding the real fixture; a flag after it is no file
+HOME="$T/a" rec find --check --cline-settings
+expect_rc 0 find
+has find.err "--cline-settings: $P, where Cline looks (~/.cline/data)"
+has find.out "base URL from providers.openai-compatible.settings.baseUrl in $P line 11"
+has find.out "test-model: OK: streams"
+nokey find
+HOME="$T/a" rec findrun --cline-settings -n 1 --classes short-short -o "$T/findrun.ttrace" -q
+expect_rc 0 findrun
+check_complete "$(dump "$T/findrun.ttrace")" 1
+nokey findrun
+HOME="$T/nowhere" CLINE_DATA_DIR="$A" rec finddir --check --cline-settings=
+expect_rc 2 finddir
+has finddir.err "--cline-settings: empty file name"
+HOME="$T/nowhere" CLINE_DATA_DIR="$A" rec finddir --check --cline-settings
+expect_rc 0 finddir
+has finddir.err "--cline-settings: $P, where Cline looks (\$CLINE_DATA_DIR)"
+nokey finddir
+HOME="$T/nowhere" rec findnone --check --cline-settings
+expect_rc 2 findnone
+has findnone.err "--cline-settings: no Cline settings: neither $T/nowhere/.cline/data/settings/providers.json nor $T/nowhere/.cline/data/globalState.json exists (from ~/.cline/data)"
+# a value the file leaves out is named as the file names it
+Q="$T/q/.cline/data"
+data "$Q" providers.json
+sed -i '/"model"/d' "$Q/settings/providers.json"
+HOME="$T/q" rec nomodel --check --cline-settings
+expect_rc 2 nomodel
+has nomodel.err "no model: give at least one -m MODEL (or providers.openai-compatible.settings.model in $Q/settings/providers.json)"
+hasnt nomodel.err "cline.openAiModelId"
+nokey nomodel
 
 # the legacy pair, given as either file or the directory; and the
 # providers.json Cline 3.0.65 migrated it into: the same values
