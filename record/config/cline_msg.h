@@ -11,6 +11,18 @@
 
 #include "cline_settings.h"
 
+/* The seed's VS Code settings.json keys (cline_settings.h). */
+#define K_PROVIDER "cline.apiProvider"
+#define K_BASE_URL "cline.openAiBaseUrl"
+#define K_KEY "cline.openAiApiKey"
+#define K_MODEL "cline.openAiModelId"
+#define K_MODEL_INFO "cline.openAiModelInfo"
+#define K_MAX_TOKENS "cline.openAiModelInfo.maxTokens"
+#define K_TIMEOUT "cline.requestTimeoutMs"
+
+/* Cline's id of its "OpenAI Compatible" provider. */
+#define K_OPENAI_COMPATIBLE "openai"
+
 /* "FILE:LINE: KEY: reason" into err (the line 1 when unknown), the
  * shared form of every message about a settings file; returns
  * CLINE_E_INVALID. */
