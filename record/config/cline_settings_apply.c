@@ -148,4 +148,3 @@ void cline_settings_warn(const struct cline_settings *cs,
         log_note("%s: the command line wins over the file for %s", cs->path,
                  cs->overridden);
 }
-
