@@ -103,6 +103,8 @@ static uint64_t inflight_cap(void)
 static void write_footer(struct run_loop *r)
 {
     struct trace_footer f;
+    struct buf log;
+    buf_init(&log, 64 * 1024);
     memset(&f, 0, sizeof f);
     f.end_ns = r->out->end_ns;
     f.requests = r->out->requests;
@@ -120,8 +122,17 @@ static void write_footer(struct run_loop *r)
     lag_samples_result(&r->req.receive_lag, &f.receive_lag_p50_ns,
                        &f.receive_lag_p99_ns, &f.receive_lag_max_ns,
                        &f.receive_lag_samples);
+    /* auto's changes (keep-awake is stopped: its monitor is joined) */
+    if (r->awake.asked == KEEP_AWAKE_AUTO &&
+        keep_awake_log_json(&r->awake, r->mono_zero, &log) == BUF_OK &&
+        buf_error(&log) == BUF_OK) {
+        f.keep_awake_end = keep_awake_mode_name(keep_awake_now(&r->awake));
+        f.keep_awake_changes = r->awake.n_changes;
+        f.keep_awake_log = log.data;
+    }
     if (!run_loop_check_write(r, trace_write_footer(r->s->writer, &f)))
         run_loop_check_write(r, trace_writer_flush(r->s->writer));
+    buf_free(&log);
 }
 
 int run_execute(const struct run_setup *s, struct run_outcome *out)
