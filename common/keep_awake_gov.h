@@ -30,10 +30,10 @@
 #include "keep_awake.h"
 #include "keep_awake_sample.h"
 
-#define KA_FAST_NS ((int64_t)10000000)      /* 10 ms */
-#define KA_SLOW_NS ((int64_t)500000000)     /* 500 ms */
-#define KA_LOOP_WAIT_NS ((int64_t)500000)   /* 0.5 ms per fast window */
-#define KA_FOREIGN_NS ((int64_t)2000000)    /* 2 ms per fast window */
+#define KA_FAST_NS ((int64_t)10000000)        /* 10 ms */
+#define KA_SLOW_NS ((int64_t)500000000)       /* 500 ms */
+#define KA_LOOP_WAIT_NS ((int64_t)500000)     /* 0.5 ms per fast window */
+#define KA_FOREIGN_NS ((int64_t)2000000)      /* 2 ms per fast window */
 #define KA_HOLD_MIN_NS ((int64_t)1000000000)  /* 1 s */
 #define KA_HOLD_MAX_NS ((int64_t)64000000000) /* 64 s */
 

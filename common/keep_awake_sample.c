@@ -57,7 +57,7 @@ int ka_parse_stat(const char *text, int cpu, struct ka_sample *out)
             one = cpu_fields(p + strlen(label), &s.cpu_busy, &s.cpu_steal,
                              &s.cpu_all) == 0;
         else if (strncmp(p, "procs_running ", 14) == 0)
-            s.procs_running = atoi(p + 14);
+            s.procs_running = (int)strtol(p + 14, NULL, 10);
         p = strchr(p, '\n');
         if (p)
             p++;

@@ -19,7 +19,7 @@ struct ka_thread_stat {
 
 /* One look at the machine. */
 struct ka_sample {
-    int64_t t_ns;      /* CLOCK_MONOTONIC when taken */
+    int64_t t_ns;        /* CLOCK_MONOTONIC when taken */
     int64_t proc_cpu_ns; /* this process's CPU time (all threads) */
     struct ka_thread_stat loop, spinner;
     /* /proc/stat (has_stat false: not read or unreadable) */
@@ -29,7 +29,7 @@ struct ka_sample {
     int procs_running;                     /* runnable tasks now, -1 */
     /* /proc/pressure/cpu (has_psi false: absent) */
     bool has_psi;
-    uint64_t psi_some_us; /* total */
+    uint64_t psi_some_us;  /* total */
     double psi_some_avg10; /* percent over the last 10 s */
 };
 

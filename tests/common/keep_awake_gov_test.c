@@ -33,7 +33,7 @@ static void fast(void)
         const char *why;
     } cases[] = {
         {1 * MS, 0, 1 * MS, false, ""}, /* the spinner waited for the loop */
-        {0, 400000, 0, false, ""},       /* a short wait: kernel work */
+        {0, 400000, 0, false, ""},      /* a short wait: kernel work */
         {0, 600000, 0, true, "the loop waited 0.60 ms for CPU 3"},
         {1 * MS, 0, 3 * MS + 100000, true, "other tasks ran 2.10 ms on CPU 3"},
         {5 * MS, 0, 6 * MS, false, ""}, /* the loop's own time, mostly */
@@ -41,8 +41,8 @@ static void fast(void)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct ka_sample a = at(0, 0, 0, 0);
-        struct ka_sample b = at(10, cases[i].loop_run, cases[i].loop_wait,
-                                cases[i].spin_wait);
+        struct ka_sample b =
+            at(10, cases[i].loop_run, cases[i].loop_wait, cases[i].spin_wait);
         char why[240] = "";
         if (cases[i].loop_run < 0)
             a = at(0, -1, -1, -1);
