@@ -1,6 +1,7 @@
 /* keep_awake: an idle-priority spinner (or a polling loop) pinned beside
- * the event loop, so its CPU never halts; off inside a CPU quota. */
-#define _GNU_SOURCE /* CPU_SET, sched_getcpu, SCHED_IDLE, pthread affinity */
+ * the event loop, so its CPU never halts; off inside a CPU quota; auto
+ * governed by what it measures (keep_awake_gov.h). */
+#define _GNU_SOURCE /* CPU_SET, sched_getcpu, pthread affinity */
 #include "keep_awake.h"
 
 #include <errno.h>
@@ -10,8 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Pause instructions between two looks at the stop flag: ~1-4 us. */
-#define SPIN_PAUSES 64
+#include "json_escape.h"
+#include "keep_awake_gov.h"
+#include "keep_awake_pin.h"
 
 static const char *const names[] = {"auto", "spin", "poll", "off"};
 #define N_NAMES (sizeof names / sizeof names[0])
@@ -31,32 +33,6 @@ int keep_awake_parse_mode(const char *s, enum keep_awake_mode *out)
     return -1;
 }
 
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __asm__ __volatile__("pause");
-#elif defined(__aarch64__)
-    __asm__ __volatile__("yield");
-#endif
-}
-
-/* The spinner: lowest priority (a CPU-bound neighbour keeps its whole
- * share), then spins until told to stop. sched_yield between spins lets
- * a tool that serializes threads (valgrind) switch to the loop. */
-static void *spin(void *arg)
-{
-    struct keep_awake *k = arg;
-    struct sched_param sp;
-    memset(&sp, 0, sizeof sp);
-    pthread_setschedparam(pthread_self(), SCHED_IDLE, &sp);
-    while (!__atomic_load_n(&k->stop, __ATOMIC_ACQUIRE)) {
-        for (int i = 0; i < SPIN_PAUSES; i++)
-            cpu_relax();
-        sched_yield();
-    }
-    return NULL;
-}
-
 /* Whether the process runs under valgrind, which runs one thread at a
  * time: a spinner would take the loop's turns (and timing means nothing
  * there). Valgrind starts every program with its own libraries in
@@ -65,29 +41,6 @@ static bool under_valgrind(void)
 {
     const char *pre = getenv("LD_PRELOAD");
     return pre && strstr(pre, "vgpreload") != NULL;
-}
-
-/* auto: whether other work keeps the CPUs busy: the 1-minute load average
- * at or above the CPUs online (why says so). An unreadable load is not
- * busy. */
-static bool machine_busy(struct keep_awake *k, const char *loadavg)
-{
-    FILE *f = fopen(loadavg ? loadavg : "/proc/loadavg", "r");
-    double load = 0;
-    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    int got;
-    if (!f)
-        return false;
-    got = fscanf(f, "%lf", &load);
-    fclose(f);
-    if (got != 1 || ncpu < 1 || load < (double)ncpu)
-        return false;
-    snprintf(k->why, sizeof k->why,
-             "the machine is busy (load %.1f on %ld CPUs): other work keeps "
-             "the CPUs out of idle, and a pinned loop could not move away "
-             "from it (--keep-awake spin pins anyway)",
-             load, ncpu);
-    return true;
 }
 
 /* Pins the calling thread to k->cpu (chosen when -1), keeping its old
@@ -122,29 +75,53 @@ static int pin(struct keep_awake *k, int cpu)
     return 0;
 }
 
-/* Starts the spinner thread on k->cpu. Returns 0 or -1 with why. */
-static int start_spinner(struct keep_awake *k)
+/* auto's first look: whether to spin (k->chose says why either way). */
+static bool auto_spins(struct keep_awake *k)
 {
-    pthread_attr_t attr;
-    cpu_set_t one;
-    int e;
-    if (pthread_attr_init(&attr) != 0) {
-        snprintf(k->why, sizeof k->why, "no thread attributes");
+    struct ka_sampler smp;
+    struct ka_sample now;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) != 0)
+        CPU_SET(0, &set);
+    ka_sampler_open(&smp, 0, 0, k->stat_path, k->pressure_path);
+    ka_sampler_read(&smp, -1, true, &now);
+    ka_sampler_close(&smp);
+    return ka_gov_first(&now, CPU_COUNT(&set), k->chose, sizeof k->chose);
+}
+
+/* Spin or auto, past the quota: pins, starts the spinner (and auto's
+ * monitor). Returns 0, or -1 with why filled (nothing left running). */
+static int start_threads(struct keep_awake *k, int cpu, bool spin_now)
+{
+    cpu_set_t old;
+    if (pin(k, cpu) != 0)
+        return -1;
+    k->home_cpu = k->cpu;
+    if (pthread_mutex_init(&k->mu, NULL) != 0)
+        return -1;
+    if (pthread_cond_init(&k->cv, NULL) != 0) {
+        pthread_mutex_destroy(&k->mu);
         return -1;
     }
-    CPU_ZERO(&one);
-    CPU_SET(k->cpu, &one);
-    pthread_attr_setaffinity_np(&attr, sizeof one, &one);
-    pthread_attr_setstacksize(&attr, 64 * 1024);
-    __atomic_store_n(&k->stop, 0, __ATOMIC_RELEASE);
-    e = pthread_create(&k->spinner, &attr, spin, k);
-    pthread_attr_destroy(&attr);
-    if (e) {
-        snprintf(k->why, sizeof k->why, "cannot start the spinner: %s",
-                 strerror(e));
+    k->has_sync = true;
+    k->want = 1;
+    if (ka_spinner_start(k) != 0)
         return -1;
+    if (k->asked != KEEP_AWAKE_AUTO)
+        return 0;
+    if (!spin_now) { /* not pinned while off */
+        ka_set_flag(k, &k->want, 0);
+        memcpy(&old, k->old_mask,
+               sizeof old < sizeof k->old_mask ? sizeof old
+                                               : sizeof k->old_mask);
+        sched_setaffinity(0, sizeof old, &old);
     }
-    k->spinning = true;
+    if (ka_monitor_start(k) != 0) {
+        size_t n = strlen(k->chose);
+        snprintf(k->chose + n, sizeof k->chose - n,
+                 " (no monitor thread: not re-decided during the run)");
+    }
     return 0;
 }
 
@@ -152,18 +129,22 @@ void keep_awake_start(struct keep_awake *k, enum keep_awake_mode mode, int cpu,
                       const struct keep_awake_env *env)
 {
     static const struct keep_awake_env real;
+    bool spin_now = true;
     if (!env)
         env = &real;
     memset(k, 0, sizeof *k);
     k->asked = k->mode = mode;
-    k->cpu = -1;
+    k->cpu = k->home_cpu = -1;
+    k->loop_tid = ka_gettid();
+    k->stat_path = env->stat;
+    k->pressure_path = env->pressure;
+    k->busy = !env->idle;
     if (mode == KEEP_AWAKE_OFF)
-        return;
+        goto off;
     if (under_valgrind()) {
         snprintf(k->why, sizeof k->why,
                  "running under valgrind, which runs one thread at a time");
-        k->mode = KEEP_AWAKE_OFF;
-        return;
+        goto off;
     }
     cpu_quota_find(env->proc_cgroup, env->cgroup_root, &k->quota);
     if (k->quota.limited) {
@@ -172,28 +153,37 @@ void keep_awake_start(struct keep_awake *k, enum keep_awake_mode mode, int cpu,
                  "it and get the process throttled",
                  (long long)k->quota.quota_us, (long long)k->quota.period_us,
                  k->quota.file);
-        k->mode = KEEP_AWAKE_OFF;
+        goto off;
+    }
+    if (mode == KEEP_AWAKE_POLL) {
+        if (pin(k, cpu) != 0)
+            goto off;
+        k->now = KEEP_AWAKE_POLL;
         return;
     }
-    if (mode == KEEP_AWAKE_AUTO) {
-        if (machine_busy(k, env->loadavg)) {
-            k->mode = KEEP_AWAKE_OFF;
-            return;
-        }
-        k->mode = mode = KEEP_AWAKE_SPIN;
-    }
-    if (pin(k, cpu) != 0 ||
-        (mode == KEEP_AWAKE_SPIN && start_spinner(k) != 0)) {
+    if (mode == KEEP_AWAKE_AUTO)
+        spin_now = auto_spins(k);
+    if (start_threads(k, cpu, spin_now) != 0) {
         keep_awake_stop(k);
-        k->mode = KEEP_AWAKE_OFF;
+        goto off;
+    }
+    k->mode = spin_now ? KEEP_AWAKE_SPIN : KEEP_AWAKE_OFF;
+    k->now = (int)k->mode;
+    if (!spin_now) {
+        snprintf(k->why, sizeof k->why, "%s", k->chose);
         k->cpu = -1;
     }
+    return;
+off:
+    k->mode = KEEP_AWAKE_OFF;
+    k->now = KEEP_AWAKE_OFF;
+    k->cpu = -1;
 }
 
 int keep_awake_other_cpu(const struct keep_awake *k)
 {
     cpu_set_t set;
-    int avoid = k->pinned ? k->cpu : sched_getcpu();
+    int avoid = k->home_cpu >= 0 ? k->home_cpu : sched_getcpu();
     CPU_ZERO(&set);
     if (k->pinned)
         memcpy(&set, k->old_mask,
@@ -212,32 +202,67 @@ bool keep_awake_polls(const struct keep_awake *k)
     return k->mode == KEEP_AWAKE_POLL;
 }
 
+void keep_awake_busy(struct keep_awake *k, bool busy)
+{
+    if (k->has_sync)
+        ka_set_flag(k, &k->busy, busy ? 1 : 0);
+    else
+        k->busy = busy;
+}
+
+enum keep_awake_mode keep_awake_now(const struct keep_awake *k)
+{
+    return (enum keep_awake_mode)__atomic_load_n(&k->now, __ATOMIC_ACQUIRE);
+}
+
 void keep_awake_stop(struct keep_awake *k)
 {
-    if (k->spinning) {
-        __atomic_store_n(&k->stop, 1, __ATOMIC_RELEASE);
+    if (k->has_sync)
+        ka_set_flag(k, &k->stop, 1);
+    if (k->has_monitor) {
+        pthread_join(k->monitor, NULL);
+        k->has_monitor = false;
+    }
+    if (k->has_spinner) {
         pthread_join(k->spinner, NULL);
-        k->spinning = false;
+        k->has_spinner = false;
+    }
+    if (k->has_sync) {
+        pthread_cond_destroy(&k->cv);
+        pthread_mutex_destroy(&k->mu);
+        k->has_sync = false;
     }
     if (k->pinned) {
-        cpu_set_t old;
-        CPU_ZERO(&old);
-        memcpy(&old, k->old_mask,
-               sizeof old < sizeof k->old_mask ? sizeof old
-                                               : sizeof k->old_mask);
-        sched_setaffinity(0, sizeof old, &old);
+        ka_unpin_tid(k, 0);
         k->pinned = false;
     }
 }
 
 char *keep_awake_describe(const struct keep_awake *k, char *out, size_t size)
 {
+    const char *a = k->asked == KEEP_AWAKE_AUTO ? "auto: " : "";
     if (k->mode != KEEP_AWAKE_OFF)
-        snprintf(out, size, "%s on CPU %d", keep_awake_mode_name(k->mode),
-                 k->cpu);
+        snprintf(out, size, "%s%s on CPU %d%s%s", a,
+                 keep_awake_mode_name(k->mode), k->cpu, k->chose[0] ? ", " : "",
+                 k->chose);
     else if (k->asked == KEEP_AWAKE_OFF)
         snprintf(out, size, "off (as asked)");
     else
-        snprintf(out, size, "off: %s", k->why);
+        snprintf(out, size, "%soff: %s", a, k->why);
     return out;
+}
+
+int keep_awake_log_json(const struct keep_awake *k, int64_t zero_ns,
+                        struct buf *b)
+{
+    buf_puts(b, "[");
+    for (unsigned i = 0; i < k->n_log; i++) {
+        const struct keep_awake_change *c = &k->log[i];
+        buf_printf(b, "%s{\"t_ms\":%.3f,\"to\":\"%s\",\"why\":\"", i ? "," : "",
+                   (double)(c->t_ns - zero_ns) / 1e6,
+                   keep_awake_mode_name(c->to));
+        json_escape_cstr(b, c->why);
+        buf_puts(b, "\"}");
+    }
+    return buf_puts(b, "]");
 }

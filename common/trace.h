@@ -175,6 +175,12 @@ struct trace_footer {
      * carried (ns; -1 / 0 samples when no chunk had a kernel time). */
     int64_t receive_lag_p50_ns, receive_lag_p99_ns, receive_lag_max_ns;
     uint64_t receive_lag_samples;
+    /* --keep-awake auto (common/keep_awake.h): the mode at the end, its
+     * changes during the run (all counted) and the first ones as a JSON
+     * array [{"t_ms","to","why"}] (NULL: not auto, none written) */
+    const char *keep_awake_end;
+    uint64_t keep_awake_changes;
+    const char *keep_awake_log;
 };
 
 /* One stage of a sweep, written when its last request ended: the load it

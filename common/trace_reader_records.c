@@ -239,6 +239,9 @@ static void read_footer(struct trace_reader *r, const struct mp_value *m,
     f->receive_lag_p50_ns = map_int(m, "receive_lag_p50_ns", -1);
     f->receive_lag_p99_ns = map_int(m, "receive_lag_p99_ns", -1);
     f->receive_lag_max_ns = map_int(m, "receive_lag_max_ns", -1);
+    f->keep_awake_end = map_str(r, m, "keep_awake_end");
+    f->keep_awake_changes = (uint64_t)map_int(m, "keep_awake_changes", 0);
+    f->keep_awake_log = map_str(r, m, "keep_awake_log");
 }
 
 static void read_stage(struct trace_reader *r, const struct mp_value *m,

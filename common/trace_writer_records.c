@@ -333,7 +333,8 @@ int trace_write_footer(struct trace_writer *w, const struct trace_footer *f)
     begin_record(w, TRACE_FOOTER, 1);
     msgpack_pack_map(pk, (f->loop_lag_samples ? 12 : 8) + (f->retried ? 1 : 0) +
                              (f->wake_probe_samples ? 4 : 0) +
-                             (f->receive_lag_samples ? 4 : 0));
+                             (f->receive_lag_samples ? 4 : 0) +
+                             (f->keep_awake_log ? 3 : 0));
     pack_kv_int(pk, "end_ns", f->end_ns);
     pack_kv_uint(pk, "requests", f->requests);
     pack_kv_uint(pk, "ok", f->ok);
@@ -361,6 +362,12 @@ int trace_write_footer(struct trace_writer *w, const struct trace_footer *f)
         pack_kv_int(pk, "receive_lag_p50_ns", f->receive_lag_p50_ns);
         pack_kv_int(pk, "receive_lag_p99_ns", f->receive_lag_p99_ns);
         pack_kv_int(pk, "receive_lag_max_ns", f->receive_lag_max_ns);
+    }
+    if (f->keep_awake_log) {
+        pack_kv_str(pk, "keep_awake_end",
+                    f->keep_awake_end ? f->keep_awake_end : "?");
+        pack_kv_uint(pk, "keep_awake_changes", f->keep_awake_changes);
+        pack_kv_str(pk, "keep_awake_log", f->keep_awake_log);
     }
     return end_record(w, start);
 }

@@ -105,6 +105,7 @@ void load_free_infos(struct trace_info **infos, size_t n)
         free_kv(t->options, t->n_options);
         free_kv(t->shared, t->n_shared);
         free(t->footer_reason);
+        free(t->keep_awake_end);
         free(t->damage);
         free(t->stages);
         server_metrics_free(&t->server);
@@ -835,6 +836,9 @@ static int load_one_file(const char *path, const struct load_options *opt,
             L.info->receive_lag_p50_ns = rec.u.footer.receive_lag_p50_ns;
             L.info->receive_lag_p99_ns = rec.u.footer.receive_lag_p99_ns;
             L.info->receive_lag_max_ns = rec.u.footer.receive_lag_max_ns;
+            free(L.info->keep_awake_end);
+            L.info->keep_awake_end = dup_or_null(rec.u.footer.keep_awake_end);
+            L.info->keep_awake_changes = rec.u.footer.keep_awake_changes;
             break;
         case TRACE_STAGE:
             if (L.info)

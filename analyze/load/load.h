@@ -69,6 +69,10 @@ struct trace_info {
     bool has_footer;
     bool interrupted;
     char *footer_reason;
+    /* --keep-awake auto's footer (docs/trace-format.md): the mode at the
+     * end (NULL: not auto, or an older trace) and the changes */
+    char *keep_awake_end;
+    uint64_t keep_awake_changes;
     char *damage; /* the reader's error message when the file is damaged */
     uint64_t requests, chunks, bytes;
     uint64_t retried; /* attempts superseded by a retry (--retry) */

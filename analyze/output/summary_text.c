@@ -81,6 +81,13 @@ static void keep_awake_line(FILE *out, const struct trace_info *t,
                 "self-check cannot see wake-ups from idle and cannot be "
                 "trusted\n",
                 prefix);
+    if (t->keep_awake_end && mode) /* auto: what it did during the run */
+        fprintf(out,
+                "%srecorder keep-awake: auto, %s at the start, %s at the end "
+                "(%llu changes; the footer's keep_awake_log says why)\n",
+                prefix, strcmp(mode, "spin") == 0 ? "spin" : "off",
+                strcmp(t->keep_awake_end, "spin") == 0 ? "spin" : "off",
+                (unsigned long long)t->keep_awake_changes);
     if (!mode || strcmp(mode, "off") != 0)
         return;
     fprintf(out, "%srecorder keep-awake: off", prefix);

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "clock.h"
 #include "log.h"
 #include "replay_send_log.h"
 #include "replay_stream.h"
@@ -171,13 +172,33 @@ fail:
 void replay_server_keep_awake(struct replay_server *srv)
 {
     char what[1024];
+    /* nothing to send before the first stream: nothing spins */
+    const struct keep_awake_env env = {NULL, NULL, NULL, NULL, true};
 
     /* the sending side kept out of idle too, so its writes leave on their
      * schedule (common/keep_awake.h) */
+    srv->awake_zero_ns = clock_mono_ns();
     keep_awake_start(&srv->awake, srv->cfg->keep_awake,
-                     srv->cfg->keep_awake_cpu, NULL);
+                     srv->cfg->keep_awake_cpu, &env);
+    replay_streams_set_awake(srv->streams, &srv->awake);
     log_note("keep-awake: %s",
              keep_awake_describe(&srv->awake, what, sizeof what));
+}
+
+/* auto's changes, said on stderr once it stopped (the replay server has
+ * no trace to keep them in). */
+static void replay_log_keep_awake(const struct replay_server *srv)
+{
+    const struct keep_awake *k = &srv->awake;
+    if (k->asked != KEEP_AWAKE_AUTO || !k->n_changes)
+        return;
+    log_note("keep-awake: auto changed %llu times%s",
+             (unsigned long long)k->n_changes,
+             k->n_changes > k->n_log ? " (the first ones below)" : "");
+    for (unsigned i = 0; i < k->n_log; i++)
+        log_note(
+            "keep-awake: %s at %.3f s: %s", keep_awake_mode_name(k->log[i].to),
+            (double)(k->log[i].t_ns - srv->awake_zero_ns) / 1e9, k->log[i].why);
 }
 
 int replay_server_run(struct replay_server *srv)
@@ -187,12 +208,17 @@ int replay_server_run(struct replay_server *srv)
     if (!keep_awake_polls(&srv->awake)) {
         rc = event_base_dispatch(srv->base) < 0 ? -1 : 0;
     } else {
-        while ((rc = event_base_loop(srv->base, EVLOOP_NONBLOCK)) == 0 &&
-               !event_base_got_break(srv->base))
+        /* poll while a stream is open; with none, wait for an event */
+        while (
+            (rc = event_base_loop(srv->base, replay_streams_active(srv->streams)
+                                                 ? EVLOOP_NONBLOCK
+                                                 : EVLOOP_ONCE)) == 0 &&
+            !event_base_got_break(srv->base))
             ;
         rc = rc < 0 ? -1 : 0;
     }
     keep_awake_stop(&srv->awake);
+    replay_log_keep_awake(srv);
     return rc;
 }
 

@@ -33,6 +33,7 @@ struct replay_server {
     struct replay_prefix_caches caches;
     /* the sending side's keep-awake, from replay_server_keep_awake on */
     struct keep_awake awake;
+    int64_t awake_zero_ns; /* when it started (its changes count from it) */
 };
 
 /* Loads the trace (if any), opens the send log, binds and listens.

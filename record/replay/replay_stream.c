@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "clock.h"
+#include "keep_awake.h"
 #include "log.h"
 #include "replay_conn.h"
 #include "replay_send_log.h"
@@ -38,6 +39,7 @@ struct replay_streams {
     struct replay_stream *head;
     size_t active;
     uint64_t aborted;
+    struct keep_awake *awake; /* told when streams start and all end */
 };
 
 struct replay_stream {
@@ -80,6 +82,13 @@ int replay_streams_new(struct event_base *base, struct replay_send_log *log,
     }
     *out = set;
     return 0;
+}
+
+void replay_streams_set_awake(struct replay_streams *set,
+                              struct keep_awake *awake)
+{
+    set->awake = awake;
+    keep_awake_busy(awake, set->active > 0);
 }
 
 size_t replay_streams_active(const struct replay_streams *set)
@@ -150,7 +159,8 @@ static void stream_free(struct replay_stream *s)
         set->head = s->next;
     if (s->next)
         s->next->prev = s->prev;
-    set->active--;
+    if (--set->active == 0 && set->awake)
+        keep_awake_busy(set->awake, false); /* nothing to send: no spinning */
     if (s->timer)
         event_free(s->timer);
     if (s->producer && s->producer->free)
@@ -389,7 +399,8 @@ int replay_stream_start(struct replay_streams *set, struct evhttp_request *req,
     if (set->head)
         set->head->prev = s;
     set->head = s;
-    set->active++;
+    if (set->active++ == 0 && set->awake)
+        keep_awake_busy(set->awake, true);
     replay_conn_nodelay(stream_conn(s));
     evhttp_connection_set_closecb(stream_conn(s), on_conn_close, s);
     stream_run(s);

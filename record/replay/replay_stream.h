@@ -13,6 +13,7 @@
 
 struct event_base;
 struct evhttp_request;
+struct keep_awake;
 struct replay_send_log;
 
 /* A source of steps. refill appends at least one step to the (empty) queue
@@ -33,6 +34,12 @@ int replay_streams_new(struct event_base *base, struct replay_send_log *log,
 /* Frees every live stream (their requests stay with evhttp, which frees
  * them in evhttp_free), then the set. NULL-safe. */
 void replay_streams_free(struct replay_streams *set);
+
+/* Tells awake (borrowed; it must outlive set) whenever the first stream
+ * starts and the last one ends, so it spins only while there is something
+ * to send (keep_awake_busy). */
+void replay_streams_set_awake(struct replay_streams *set,
+                              struct keep_awake *awake);
 
 /* Streams alive now. */
 size_t replay_streams_active(const struct replay_streams *set);

@@ -82,11 +82,13 @@ static int run_start_wait(int64_t start_at_ns, struct run_start *out)
     return !out->signalled && out->late_ns > RUN_START_LATE_NS ? 1 : 0;
 }
 
-/* Raises the open-file limit and returns how many requests may be in
- * flight at once. */
-static uint64_t inflight_cap(void)
+/* Raises the open-file limit (soft to hard) and returns how many
+ * requests may be in flight at once; *soft / *hard: the limits after
+ * (0 unknown). */
+static uint64_t inflight_cap(uint64_t *soft, uint64_t *hard)
 {
     struct rlimit rl;
+    *soft = *hard = 0;
     if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
         return 512;
     if (rl.rlim_cur < rl.rlim_max) {
@@ -94,6 +96,8 @@ static uint64_t inflight_cap(void)
         setrlimit(RLIMIT_NOFILE, &rl);
         getrlimit(RLIMIT_NOFILE, &rl);
     }
+    *soft = (uint64_t)rl.rlim_cur;
+    *hard = (uint64_t)rl.rlim_max;
     if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > 100064)
         return 100000;
     return rl.rlim_cur > 96 ? (uint64_t)rl.rlim_cur - 64 : 32;
@@ -103,6 +107,8 @@ static uint64_t inflight_cap(void)
 static void write_footer(struct run_loop *r)
 {
     struct trace_footer f;
+    struct buf log;
+    buf_init(&log, 64 * 1024);
     memset(&f, 0, sizeof f);
     f.end_ns = r->out->end_ns;
     f.requests = r->out->requests;
@@ -120,15 +126,24 @@ static void write_footer(struct run_loop *r)
     lag_samples_result(&r->req.receive_lag, &f.receive_lag_p50_ns,
                        &f.receive_lag_p99_ns, &f.receive_lag_max_ns,
                        &f.receive_lag_samples);
+    /* auto's changes (keep-awake is stopped: its monitor is joined) */
+    if (r->awake.asked == KEEP_AWAKE_AUTO &&
+        keep_awake_log_json(&r->awake, r->mono_zero, &log) == BUF_OK &&
+        buf_error(&log) == BUF_OK) {
+        f.keep_awake_end = keep_awake_mode_name(keep_awake_now(&r->awake));
+        f.keep_awake_changes = r->awake.n_changes;
+        f.keep_awake_log = log.data;
+    }
     if (!run_loop_check_write(r, trace_write_footer(r->s->writer, &f)))
         run_loop_check_write(r, trace_writer_flush(r->s->writer));
+    buf_free(&log);
 }
 
 int run_execute(const struct run_setup *s, struct run_outcome *out)
 {
     struct run_loop r;
     struct run_start st;
-    uint64_t cap = inflight_cap();
+    uint64_t soft, hard, cap = inflight_cap(&soft, &hard);
     int rc;
     memset(out, 0, sizeof *out);
     out->reason = "complete";
@@ -138,9 +153,12 @@ int run_execute(const struct run_setup *s, struct run_outcome *out)
         return rc;
     }
     if (s->cfg->rate <= 0 && s->cfg->concurrency > cap)
-        log_warn("-c %llu is above the open-file limit; expect connect "
-                 "errors",
-                 (unsigned long long)s->cfg->concurrency);
+        log_warn("-c %llu is above what the open-file limit allows (%llu "
+                 "streams: soft limit %llu, raised to the hard limit %llu; "
+                 "ulimit -Hn raises that, as root); expect connect errors",
+                 (unsigned long long)s->cfg->concurrency,
+                 (unsigned long long)cap, (unsigned long long)soft,
+                 (unsigned long long)hard);
     run_loop_prepare(&r); /* --server-metrics: the state before the run
                              (before --start-at's wait: it never delays it) */
     if (run_start_wait(s->cfg->shard.start_at_ns, &st)) {

@@ -236,11 +236,17 @@ static int scale_options(const struct run_setup *s, struct options *o)
     return e;
 }
 
-/* The keep-awake state: its mode, its CPU, why it is off though asked
- * (docs/trace-format.md). */
+/* The keep-awake state at the start: its mode, its CPU, why it is off
+ * though asked; auto: that it was auto and why it started so (its
+ * changes go into the footer; docs/trace-format.md). */
 static int awake_options(const struct keep_awake *k, struct options *o)
 {
     int e = add_opt(o, "keep_awake", "%s", keep_awake_mode_name(k->mode));
+    if (k->asked == KEEP_AWAKE_AUTO) {
+        e |= add_opt(o, "keep_awake_asked", "auto");
+        if (k->chose[0])
+            e |= add_opt(o, "keep_awake_why", "%s", k->chose);
+    }
     if (k->mode != KEEP_AWAKE_OFF)
         e |= add_opt(o, "keep_awake_cpu", "%d", k->cpu);
     else if (k->asked != KEEP_AWAKE_OFF)

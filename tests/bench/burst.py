@@ -5,7 +5,9 @@ replay server (--synthetic ...,align=TPOT: every stream on one grid), as a
 batching server emits one step's token for every sequence of the batch at
 once. Per level, interleaved and in a rotated order per repetition:
 
-  rec-spin  tokentrace-record, keep-awake spin (the default), pinned to CPU 0,
+  rec-auto  tokentrace-record with the default keep-awake (auto: spins only
+            while it measures that it hurts no one; not given a CPU)
+  rec-spin  tokentrace-record, keep-awake spin, pinned to CPU 0,
             chunk times from the kernel (--chunk-time kernel, the default)
   rec-user  the same with --chunk-time user: times taken when libcurl hands
             the bytes over (every recorder before kernel times)
@@ -36,7 +38,12 @@ spread of one step's sends and the error of the last write of a step
 minus the first's (the queue inside a burst).
 
 --neighbour off,on repeats every level with a CPU-bound neighbour: a
-`nice 0` busy loop pinned to each CPU (rows marked "nb").
+`nice 0` busy loop pinned to each CPU (rows marked "nb"); `late` starts
+the same loops, not pinned, 0.3 s after the client (rows "late": a local
+server that becomes CPU-bound once the requests arrive, issue 29). Each
+recorder row also gives its peak RSS over the streams (KiB per stream:
+(peak RSS - 8 MiB) / streams) and, for rec-auto, what auto did (the
+header's start mode, the footer's end mode and changes).
 
 --sched fifo runs the server and the client (not this script, the capture
 or the neighbours) at SCHED_FIFO priority 10 (chrt -f 10, root): on a
@@ -54,13 +61,14 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import benchlib as bl  # noqa: E402
 
-CLIENTS = ["rec-spin", "rec-user", "rec-poll", "rec-off", "raw-ka", "raw",
-           "python"]
+CLIENTS = ["rec-auto", "rec-spin", "rec-user", "rec-poll", "rec-off", "raw-ka",
+           "raw", "python"]
 SPINNER = ["chrt", "-i", "0", "sh", "-c", "while :; do :; done"]
 
 
@@ -115,12 +123,32 @@ class Capture:
         return -1
 
 
-def neighbours():
-    """A `nice 0` busy loop pinned to each CPU (a CPU-bound neighbour)."""
-    return [subprocess.Popen(["taskset", "-c", str(c), "chrt", "-o", "0",
-                              "nice", "-n", "0", "sh", "-c",
-                              "while :; do :; done"])
+def neighbours(pinned=True):
+    """A `nice 0` busy loop per CPU (a CPU-bound neighbour), each pinned
+    to its CPU, or free to move (pinned False)."""
+    return [subprocess.Popen((["taskset", "-c", str(c)] if pinned else []) +
+                             ["chrt", "-o", "0", "nice", "-n", "0", "sh",
+                              "-c", "while :; do :; done"])
             for c in sorted(os.sched_getaffinity(0))]
+
+
+class LateNeighbours:
+    """neighbours(pinned=False), started after delay_s (a server that
+    becomes CPU-bound once the requests arrive)."""
+
+    def __init__(self, delay_s):
+        self.procs = []
+        self.timer = threading.Timer(delay_s, self.start)
+        self.timer.start()
+
+    def start(self):
+        self.procs = neighbours(pinned=False)
+
+    def kill(self):
+        self.timer.cancel()
+        for p in self.procs:
+            p.kill()
+            p.wait()
 
 
 def client_cmd(tools, client, url, port, streams, out, wl):
@@ -132,7 +160,8 @@ def client_cmd(tools, client, url, port, streams, out, wl):
                "-q", "--progress", "never", "--keep-awake", mode]
         if client == "rec-user":
             cmd += ["--chunk-time", "user"]
-        return cmd + (["--keep-awake-cpu", "0"] if mode != "off" else [])
+        return cmd + (["--keep-awake-cpu", "0"] if mode in ("spin", "poll")
+                      else [])
     if client in ("raw", "raw-ka"):
         cmd = [tools.raw_client, str(port), str(streams), "1", "raw",
                bl.CHAT_BODY, out, "0"]
@@ -160,7 +189,10 @@ def one_run(tools, work, client, streams, tokens, tpot_ms, tag, pcap,
     spin = []
     if client == "raw-ka":
         spin.append(subprocess.Popen(["taskset", "-c", "0"] + SPINNER))
-    if neighbour:
+    late = None
+    if neighbour == "late":
+        late = LateNeighbours(0.3)
+    elif neighbour:
         spin += neighbours()
     cap = Capture(os.path.join(work, "b-%s.pcap" % tag), srv.port) \
         if pcap else None
@@ -173,6 +205,8 @@ def one_run(tools, work, client, streams, tokens, tpot_ms, tag, pcap,
         for p in spin:
             p.kill()
             p.wait()
+        if late:
+            late.kill()
     srv.stop()
     drops = cap.stop() if cap else None
     extra = ["--pcap", cap.path, "--pcap-port", str(srv.port),
@@ -185,7 +219,8 @@ def one_run(tools, work, client, streams, tokens, tpot_ms, tag, pcap,
          "cpu_s": round(cpu, 3), "chunks": e["client_chunks"],
          "unmatched": e["unmatched"], "err_us": e["error_us"],
          "send_jitter_us": e.get("send_jitter_us"),
-         "server_cpu_s": round(srv.cpu_s, 3)}
+         "server_cpu_s": round(srv.cpu_s, 3),
+         "maxrss_kib": ru["maxrss_kib"]}
     r["neighbour"] = neighbour
     for key in ("self_wake_probe", "self_loop_lag", "pcap_error_us",
                 "wire_after_send_us", "burst_send_spread_us",
@@ -196,6 +231,7 @@ def one_run(tools, work, client, streams, tokens, tpot_ms, tag, pcap,
             r[key] = e[key]
     if rec:
         r.update(summary_verdict(tools, out))
+        r["awake"] = awake_story(tools, out)
     if cap:
         r["pcap_drops"] = drops
         os.unlink(cap.path)
@@ -228,6 +264,24 @@ def summary_verdict(tools, trace):
     except (ValueError, KeyError, IndexError):
         pass
     return out
+
+
+def awake_story(tools, trace):
+    """What keep-awake did: the header's mode at the start, and for auto
+    the footer's end mode and changes ("spin>off 3")."""
+    txt = subprocess.run([tools.analyze, "dump", trace], capture_output=True,
+                         text=True).stdout
+    start, end, n = "?", None, 0
+    for line in txt.splitlines():
+        try:
+            rec = json.loads(line)
+        except ValueError:
+            continue
+        if rec.get("kind") == "header":
+            start = rec.get("options", {}).get("keep_awake", "?")
+        elif rec.get("kind") == "footer" and "keep_awake_end" in rec:
+            end, n = rec["keep_awake_end"], rec.get("keep_awake_changes", 0)
+    return start if end is None else "%s>%s %d" % (start, end, n)
 
 
 def fmt(x, nd=0):
@@ -272,8 +326,9 @@ def table(runs, levels, clients, nbs):
              "p99 / rec-spin | err p99 us: first / token steps / end | pcap err p50 / p99 us | wire after send p99 us "
              "| burst send spread p50 us | burst last - first err p50 us | "
              "self-check p99 us (probe / loop) | self / true p99 (log; pcap) "
-             "| summary says (receive lag p99 us) | client CPU s | load |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "| summary says (receive lag p99 us) | client CPU s | load "
+             "| RSS KiB/stream | server send lag p99 us | keep-awake |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for n in levels:
         for nb in nbs:
             at = [r for r in runs if r["streams"] == n and
@@ -293,10 +348,12 @@ def table(runs, levels, clients, nbs):
                 pc99 = dist(rs, "pcap_error_us", "p99")
                 first = dist(rs, "burst_first_error_us", "p50")
                 last = dist(rs, "burst_last_error_us", "p50")
+                rss = bl.median([(r["maxrss_kib"] - 8192) / n for r in rs
+                                 if r.get("maxrss_kib")])
                 lines.append(
                     "| %d | %s | %s | %s | %s | %s | %s | %s / %s / %s | %s | %s "
-                    "| %s | %s | %s | %s | %s | %s | %s-%s |" % (
-                        n, "nb" if nb else "-", c,
+                    "| %s | %s | %s | %s | %s | %s | %s-%s | %s | %s | %s |" % (
+                        n, nb if nb == "late" else ("nb" if nb else "-"), c,
                         fmt(dist(rs, "err_us", "p50"), 1), fmt(p99, 1),
                         fmt(dist(rs, "err_us", "max")),
                         fmt(p99 / base if base and p99 else None, 2),
@@ -315,7 +372,11 @@ def table(runs, levels, clients, nbs):
                         verdicts(rs),
                         fmt(bl.median([r["cpu_s"] for r in rs]), 2),
                         fmt(min(r["load"] for r in rs), 1),
-                        fmt(max(r["load_end"] for r in rs), 1)))
+                        fmt(max(r["load_end"] for r in rs), 1),
+                        fmt(rss, 1) if c.startswith("rec-") else "-",
+                        fmt(dist(rs, "send_jitter_us", "p99")),
+                        "; ".join(r["awake"] for r in rs if "awake" in r)
+                        or "-"))
     return "\n".join(lines)
 
 
@@ -334,7 +395,8 @@ def main():
     a = ap.parse_args()
     levels = [int(x) for x in a.levels.split(",")]
     clients = a.clients.split(",")
-    nbs = [x == "on" for x in a.neighbour.split(",")]
+    nbs = [{"on": True, "late": "late"}.get(x, False)
+           for x in a.neighbour.split(",")]
     wrap = ["chrt", "-f", "10"] if a.sched == "fifo" else []
     tools = bl.Tools(a.build, a.work)
     res = {"date": time.strftime("%Y-%m-%d %H:%M %Z"),
@@ -346,9 +408,11 @@ def main():
             for nb in nbs:
                 k = (rep + levels.index(n)) % len(clients)
                 for c in clients[k:] + clients[:k]:
-                    tag = "%d-%s-%s%d" % (n, c, "nb-" if nb else "", rep)
+                    tag = "%d-%s-%s%d" % (n, c, "late-" if nb == "late"
+                                          else "nb-" if nb else "", rep)
                     say("burst: %d streams in phase, %s%s, rep %d" % (
-                        n, c, " with a neighbour" if nb else "", rep + 1))
+                        n, c, " with a late neighbour" if nb == "late" else
+                        " with a neighbour" if nb else "", rep + 1))
                     res["runs"].append(one_run(
                         tools, a.work, c, n, a.tokens, a.tpot_ms, tag,
                         n <= a.pcap_max, nb, wrap))

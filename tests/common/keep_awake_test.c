@@ -119,16 +119,20 @@ static int allowed(void)
 static void modes(void)
 {
     struct keep_awake k;
-    char line[1024], quiet[1100], busy[1100];
-    struct keep_awake_env env = {"0::/\n", root, quiet};
-    struct keep_awake_env loaded = {"0::/\n", root, busy};
+    char line[1024], stat[1100], quiet[1100], busy[1100];
+    struct keep_awake_env env = {"0::/\n", root, stat, quiet, false};
+    struct keep_awake_env loaded = {"0::/\n", root, stat, busy, false};
     int before = allowed(), t0 = threads();
 
     put("cpu.max", "max 100000\n");
-    snprintf(quiet, sizeof quiet, "%s/loadavg.quiet", root);
-    snprintf(busy, sizeof busy, "%s/loadavg.busy", root);
-    put("loadavg.quiet", "0.00 0.01 0.05 1/100 42\n");
-    put("loadavg.busy", "4096.50 9.0 9.0 26/312 2891\n");
+    snprintf(stat, sizeof stat, "%s/stat", root);
+    snprintf(quiet, sizeof quiet, "%s/pressure.quiet", root);
+    snprintf(busy, sizeof busy, "%s/pressure.busy", root);
+    put("stat", "cpu  10 0 10 1000 0 0 0 0 0 0\ncpu0 5 0 5 500 0 0 0 0 0 0\n"
+                "cpu1 5 0 5 500 0 0 0 0 0 0\nprocs_running 1\n");
+    put("pressure.quiet", "some avg10=0.00 avg60=0.00 avg300=0.00 total=5\n"
+                          "full avg10=0.00 avg60=0.00 avg300=0.00 total=0\n");
+    put("pressure.busy", "some avg10=40.00 avg60=9.00 avg300=9.00 total=9\n");
     keep_awake_start(&k, KEEP_AWAKE_SPIN, -1, &env);
     CHECK_MSG(k.mode == KEEP_AWAKE_SPIN, "%s", k.why);
     CHECK(k.cpu >= 0);
@@ -153,16 +157,22 @@ static void modes(void)
     CHECK(k.mode == KEEP_AWAKE_OFF && strstr(k.why, "4095"));
     CHECK(threads() == t0 && allowed() == before);
 
-    /* auto: spin on a quiet machine; off on a busy one, saying so; an
-     * explicit spin pins anyway */
+    /* auto: spin on a quiet machine, with its monitor; off (not pinned,
+     * the monitor watching) under CPU pressure, saying so; an explicit
+     * spin pins anyway */
     keep_awake_start(&k, KEEP_AWAKE_AUTO, -1, &env);
     CHECK(k.asked == KEEP_AWAKE_AUTO && k.mode == KEEP_AWAKE_SPIN);
-    CHECK(threads() == t0 + 1);
+    CHECK_MSG(strstr(k.chose, "quiet: CPU pressure 0.0 %") != NULL, "%s",
+              k.chose);
+    CHECK(threads() == t0 + 2);
     keep_awake_stop(&k);
+    CHECK(threads() == t0 && allowed() == before);
     keep_awake_start(&k, KEEP_AWAKE_AUTO, -1, &loaded);
-    CHECK(k.mode == KEEP_AWAKE_OFF && threads() == t0 && allowed() == before);
-    CHECK_MSG(strstr(k.why, "the machine is busy (load 4096.5 on ") != NULL,
-              "%s", k.why);
+    CHECK(k.mode == KEEP_AWAKE_OFF && k.cpu == -1 && allowed() == before);
+    CHECK(keep_awake_now(&k) == KEEP_AWAKE_OFF);
+    CHECK_MSG(strstr(k.why, "CPU pressure 40.0 %") != NULL, "%s", k.why);
+    keep_awake_stop(&k);
+    CHECK(threads() == t0);
     keep_awake_start(&k, KEEP_AWAKE_SPIN, -1, &loaded);
     CHECK(k.mode == KEEP_AWAKE_SPIN);
     keep_awake_stop(&k);

@@ -15,15 +15,23 @@ opt() { "$TT_ANALYZE" dump "$1" | jq -r "select(.kind==\"header\") | .options.$2
 foot() { "$TT_ANALYZE" dump "$1" | jq -r "select(.kind==\"footer\") | .$2 // \"-\""; }
 ncpu=$(nproc)
 
-# the default, auto: spin, or off on a machine whose load average is at
-# or above its CPUs (others keep them awake), saying so
+# the default, auto: spin on a quiet machine, or off where tasks wait for
+# CPUs (pressure) or more are runnable than there are CPUs, saying why in
+# the header either way; its changes during the run in the footer
 rec -q -o "$T/auto.ttrace"
+assert_eq "$(opt "$T/auto.ttrace" keep_awake_asked)" auto "auto: keep_awake_asked"
+opt "$T/auto.ttrace" keep_awake_why | grep -qE "^quiet: |CPU pressure|tasks runnable" ||
+    fail "auto: keep_awake_why: $(opt "$T/auto.ttrace" keep_awake_why)"
 case $(opt "$T/auto.ttrace" keep_awake) in
 spin) [ "$(opt "$T/auto.ttrace" keep_awake_cpu)" -ge 0 ] || fail "auto: no CPU" ;;
-off) opt "$T/auto.ttrace" keep_awake_off | grep -q "the machine is busy (load" ||
+off) opt "$T/auto.ttrace" keep_awake_off | grep -qE "CPU pressure|tasks runnable" ||
     fail "auto off without a reason: $(opt "$T/auto.ttrace" keep_awake_off)" ;;
 *) fail "auto ran $(opt "$T/auto.ttrace" keep_awake)" ;;
 esac
+"$TT_ANALYZE" dump "$T/auto.ttrace" | jq -e 'select(.kind=="footer") |
+    (.keep_awake_end | test("^(spin|off)$")) and
+    (.keep_awake_log | fromjson | length) == ([.keep_awake_changes, 16] | min)' >/dev/null ||
+    fail "auto: footer keep_awake_*: $(foot "$T/auto.ttrace" keep_awake_log)"
 rec -q -o "$T/spin.ttrace" --keep-awake spin
 assert_eq "$(opt "$T/spin.ttrace" keep_awake)" spin "spin mode"
 cpu=$(opt "$T/spin.ttrace" keep_awake_cpu)
@@ -51,6 +59,7 @@ rec -q -o "$T/off.ttrace" --no-keep-awake
 assert_eq "$(opt "$T/off.ttrace" keep_awake)" off "--no-keep-awake"
 assert_eq "$(opt "$T/off.ttrace" keep_awake_cpu)" - "no CPU when off"
 assert_eq "$(opt "$T/off.ttrace" keep_awake_off)" - "no reason when asked off"
+assert_eq "$(foot "$T/off.ttrace" keep_awake_log)" - "no changes to tell when not auto"
 "$TT_ANALYZE" summary --detail "$T/off.ttrace" 2>/dev/null | grep -q "keep-awake: off (as asked" ||
     fail "summary does not say keep-awake is off"
 # the probe works without keep-awake too
