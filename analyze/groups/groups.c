@@ -518,6 +518,7 @@ static void add_to(struct group_index *ix, struct group *g,
             m->output_tokens >= 0 && m->output_tokens < m->max_tokens;
     }
     g->buffered += m->buffered;
+    g->cached_derived += m->cached_derived && m->cached_tokens >= 0;
     if (m->ok && m->usage_output_tokens < 0 && m->token_events > 0 &&
         m->text_bytes_per_event >= METRICS_PACKED_BYTES_PER_EVENT) {
         g->packed_no_usage++;

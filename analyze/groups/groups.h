@@ -134,6 +134,8 @@ struct group {
      * (METRICS_PACKED_BYTES_PER_EVENT): token counts from chunks are low. */
     uint64_t packed_no_usage, packed_text_bytes;
     uint64_t buffered; /* successful requests that look gateway-buffered */
+    uint64_t cached_derived; /* ok requests whose cached tokens were
+                                derived (metrics.h) */
     uint64_t slo_met;
     uint64_t output_tokens_total;
     struct error_count *errors;

@@ -305,6 +305,7 @@ int metrics_compute(const struct metrics_facts *f, struct metrics_buf *buf,
     m->input_tokens = f->usage_input_tokens;
     m->input_tokens_est = f->input_tokens_est;
     m->cached_tokens = f->cached_tokens;
+    m->cached_derived = f->cached_derived;
     m->asked_input_tokens = f->asked_input_tokens;
     m->asked_output_tokens = f->asked_output_tokens;
     m->input_error_pct = f->asked_input_tokens > 0 && f->usage_input_tokens >= 0
