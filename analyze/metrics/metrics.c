@@ -269,7 +269,12 @@ static void buffering(const struct metrics_facts *f, struct request_metrics *m)
     stream_bursts_of(f->tokens, f->n_tokens, &b);
     m->burst_share = stream_bursts_share(&b);
     m->buffered = stream_bursts_buffered(&b, m->tokens_per_chunk);
-    if (m->server_tpot_ms > 0 && m->itl_p50_ms < 0.25 * m->server_tpot_ms)
+    /* the server's time per token far above the ITL p50 means buffering
+     * only when the gaps are bursts too: a real decode that stalls while
+     * another slot prefills lifts the server's mean (predicted_ms /
+     * tokens) over a normal p50 with no burst at all */
+    if (m->server_tpot_ms > 0 && m->itl_p50_ms < 0.25 * m->server_tpot_ms &&
+        m->burst_share >= STREAM_BUFFERED_SHARE)
         m->buffered = true;
 }
 
