@@ -589,8 +589,12 @@ int group_set_add(void *ctx, const struct request_metrics *m)
         stage_window_transient(set->window, m->trace->index, m->id)) {
         g->transient++;
         set->overall.transient++;
-        if (!set->keep_transient)
+        if (!set->keep_transient) {
+            set->left_out_requests++;
+            if (m->output_tokens > 0)
+                set->left_out_output_tokens += (uint64_t)m->output_tokens;
             return 0;
+        }
     }
     add_trace_itl(set, m);
     add_to(&set->index, g, &set->slo, m);

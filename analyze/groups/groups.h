@@ -179,6 +179,11 @@ struct group_set {
      * (--include-transient) or are left out. */
     struct stage_window *window;
     bool keep_transient;
+    /* What the transient requests left out (not keep_transient) would
+     * have added: the requests and their output tokens. The server's
+     * counters count them, so its block adds them back to compare like
+     * with like. */
+    uint64_t left_out_requests, left_out_output_tokens;
     /* Session workloads: each session's total wait (session_waits.h). */
     struct session_waits sessions;
 };
