@@ -16,12 +16,16 @@ static void stream_clear(struct stream_state *s, enum api_kind api)
 {
     struct sse_parser sse = s->sse;
     struct stream_token *tokens = s->tokens;
-    size_t cap = s->tokens_cap, max = s->max_token_events;
+    int64_t *bare = s->bare_choice_ns;
+    size_t cap = s->tokens_cap, bare_cap = s->bare_cap;
+    size_t max = s->max_token_events;
     bool slow_json = s->slow_json, keep_tokens = s->keep_tokens;
     memset(s, 0, sizeof(*s));
     s->sse = sse;
     s->tokens = tokens;
     s->tokens_cap = cap;
+    s->bare_choice_ns = bare;
+    s->bare_cap = bare_cap;
     s->max_token_events = max;
     s->slow_json = slow_json;
     s->keep_tokens = keep_tokens;
@@ -31,6 +35,9 @@ static void stream_clear(struct stream_state *s, enum api_kind api)
     s->usage_reasoning_tokens = -1;
     s->usage_cached_tokens = s->usage_cache_write_tokens = -1;
     s->usage_ns = -1;
+    s->usage_bare_output_tokens = -1;
+    s->tool_call_first_ns = s->tool_call_last_ns = -1;
+    s->tool_name_first_ns = s->tool_name_last_ns = -1;
     s->server_timings.t_ns = -1;
     s->server_timings.prompt_n = s->server_timings.predicted_n = -1;
     s->server_timings.cache_n = -1;
@@ -62,8 +69,11 @@ void stream_state_free(struct stream_state *s)
         return;
     sse_parser_free(&s->sse);
     free(s->tokens);
+    free(s->bare_choice_ns);
     s->tokens = NULL;
+    s->bare_choice_ns = NULL;
     s->n_tokens = s->tokens_cap = 0;
+    s->n_bare_ns = s->bare_cap = 0;
 }
 
 /* Copies a string into a fixed field, truncating on a UTF-8 boundary. */
@@ -109,13 +119,54 @@ static void stream_piece(struct stream_piece_sum *sum, const char *text,
     stream_piece_add(sum, bytes, chars, reasoning, tool);
 }
 
-/* Notes an OpenAI event that had choices but carried no text. */
+/* Notes an OpenAI event that had choices but carried no text: counted
+ * always, its time kept (keep_tokens) up to max_token_events, beyond which
+ * or on a failed allocation the sticky err says the times are incomplete. */
 static void stream_bare_choice(struct stream_state *s, int64_t t_ns)
 {
-    if (s->bare_choices < STREAM_MAX_BARE_CHOICES)
-        s->bare_choice_ns[s->bare_choices] = t_ns;
-    if (s->bare_choices < UINT32_MAX)
-        s->bare_choices++;
+    s->bare_choices++;
+    if (s->err || !s->keep_tokens)
+        return;
+    if (s->n_bare_ns >= s->max_token_events) {
+        s->err = STREAM_E_TOO_MANY_TOKENS;
+        return;
+    }
+    if (s->n_bare_ns == s->bare_cap) {
+        size_t ncap = s->bare_cap ? s->bare_cap * 2 : 16;
+        int64_t *v;
+        if (ncap > s->max_token_events)
+            ncap = s->max_token_events;
+        v = realloc(s->bare_choice_ns, ncap * sizeof(*v));
+        if (!v) {
+            s->err = STREAM_E_NOMEM;
+            return;
+        }
+        s->bare_choice_ns = v;
+        s->bare_cap = ncap;
+    }
+    s->bare_choice_ns[s->n_bare_ns++] = t_ns;
+}
+
+/* Notes what an OpenAI event's choices said beyond its text: an empty
+ * "choices" array (choices_array with none in it), tool_calls elements
+ * (n_tools) and whether one named its function. */
+static void stream_choice_shape(struct stream_state *s, int64_t t_ns,
+                                bool choices_array, unsigned n_choices,
+                                unsigned n_tools, bool tool_name)
+{
+    if (choices_array && n_choices == 0)
+        s->empty_choices++;
+    if (n_tools > 0) {
+        s->tool_call_events++;
+        if (s->tool_call_first_ns < 0)
+            s->tool_call_first_ns = t_ns;
+        s->tool_call_last_ns = t_ns;
+    }
+    if (tool_name) {
+        if (s->tool_name_first_ns < 0)
+            s->tool_name_first_ns = t_ns;
+        s->tool_name_last_ns = t_ns;
+    }
 }
 
 /* Records a token event when the event carried any text; an OpenAI event
@@ -244,6 +295,8 @@ static void stream_openai(struct stream_state *s, int64_t t_ns,
     const cJSON *c, *tc, *calls;
     struct stream_piece_sum sum;
     const char *t;
+    unsigned n_tools = 0;
+    bool tool_name = false;
     memset(&sum, 0, sizeof(sum));
     if (!cJSON_IsArray(choices))
         choices = NULL;
@@ -266,14 +319,19 @@ static void stream_openai(struct stream_state *s, int64_t t_ns,
             {
                 const cJSON *fn =
                     cJSON_GetObjectItemCaseSensitive(tc, "function");
+                n_tools++;
                 if ((t = stream_text(fn, "arguments")))
                     stream_piece(&sum, t, false, true);
+                tool_name |= stream_text(fn, "name") != NULL;
             }
         }
         stream_finish_reason(s, c, "finish_reason");
     }
     stream_token_event(s, t_ns, &sum,
                        choices ? (unsigned)cJSON_GetArraySize(choices) : 0u);
+    stream_choice_shape(s, t_ns, choices != NULL,
+                        choices ? (unsigned)cJSON_GetArraySize(choices) : 0u,
+                        n_tools, tool_name);
     stream_llama_timings(s, t_ns,
                          cJSON_GetObjectItemCaseSensitive(root, "timings"));
     if (cJSON_IsObject(usage)) {
@@ -281,6 +339,9 @@ static void stream_openai(struct stream_state *s, int64_t t_ns,
         const cJSON *det = cJSON_GetObjectItemCaseSensitive(
             usage, "completion_tokens_details");
         stream_count(usage, "completion_tokens", &s->usage_output_tokens);
+        if (!choices || cJSON_GetArraySize(choices) == 0)
+            stream_count(usage, "completion_tokens",
+                         &s->usage_bare_output_tokens);
         stream_count(usage, "prompt_tokens", &s->usage_input_tokens);
         if (cJSON_IsObject(det))
             stream_count(det, "reasoning_tokens", &s->usage_reasoning_tokens);
@@ -481,10 +542,15 @@ static void stream_apply_facts(struct stream_state *s, int64_t t_ns,
                     f->finish_len);
     }
     stream_token_event(s, t_ns, &f->sum, f->choices);
+    stream_choice_shape(s, t_ns, f->choices_array, f->choices, f->tool_calls,
+                        f->tool_name);
     if (f->usage)
         s->usage_ns = t_ns;
     if (f->usage_output >= 0)
         s->usage_output_tokens = f->usage_output;
+    if (f->usage_output >= 0 && f->choices == 0 &&
+        (s->api == API_OPENAI_CHAT || s->api == API_OPENAI_COMPLETIONS))
+        s->usage_bare_output_tokens = f->usage_output;
     if (f->usage_input >= 0)
         s->usage_input_tokens = f->usage_input;
     if (f->usage_reasoning >= 0)

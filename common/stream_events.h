@@ -20,7 +20,8 @@
 enum stream_err {
     STREAM_OK = 0,
     STREAM_E_NOMEM = 1,
-    STREAM_E_TOO_MANY_TOKENS = 2, /* more token events than max_token_events */
+    STREAM_E_TOO_MANY_TOKENS = 2, /* more token (or bare choice) events than
+                                     max_token_events */
 };
 
 /* Flags of a token event. */
@@ -37,11 +38,6 @@ struct stream_token {
     uint16_t pieces;     /* non-empty text fields (one per choice/kind) */
     uint8_t flags;       /* STREAM_TOK_* */
 };
-
-/* Events with a non-empty "choices" array but no text (a role-only first
- * chunk, a finish_reason chunk) whose times are kept; beyond it they are
- * only counted. */
-#define STREAM_MAX_BARE_CHOICES 32
 
 /* llama.cpp's own per-request timings (the "timings" object of its last
  * chunk): what the server says it spent. Counts -1 and times NAN when
@@ -103,12 +99,29 @@ struct stream_state {
     int64_t usage_cached_tokens;
     int64_t usage_cache_write_tokens;
     int64_t usage_ns; /* arrival of the last event that carried usage */
+    /* OpenAI: completion_tokens of the last usage that came in an event
+     * without choices (-1 none): vLLM's benchmark reads usage only there */
+    int64_t usage_bare_output_tokens;
 
-    /* OpenAI events with choices but no text (peers' definitions differ
-     * on whether they count): their times, the first
-     * STREAM_MAX_BARE_CHOICES of them, and how many there were. */
-    int64_t bare_choice_ns[STREAM_MAX_BARE_CHOICES];
-    uint32_t bare_choices;
+    /* OpenAI events with choices but no text (a role-only first chunk, a
+     * finish_reason chunk, empty-content chunks; peers' definitions differ
+     * on whether they count): how many there were and, with keep_tokens,
+     * every one's time (n_bare_ns == bare_choices unless memory or
+     * max_token_events ran out: then err is set, as for token events). */
+    int64_t *bare_choice_ns;
+    size_t n_bare_ns;
+    size_t bare_cap; /* allocated entries */
+    uint64_t bare_choices;
+    /* OpenAI events whose "choices" was an empty array (the usage chunk of
+     * stream_options.include_usage): some peers' parsers fail on them. */
+    uint64_t empty_choices;
+    /* OpenAI events with a delta.tool_calls element (a function name, its
+     * argument text, or neither): how many, the first and last; and the
+     * first and last whose element named the function (-1 none). Peers
+     * differ on whether such a chunk is a token. */
+    uint64_t tool_call_events;
+    int64_t tool_call_first_ns, tool_call_last_ns;
+    int64_t tool_name_first_ns, tool_name_last_ns;
 
     struct stream_server_timings server_timings; /* llama.cpp */
 

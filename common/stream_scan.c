@@ -134,6 +134,14 @@ static bool openai_function_member(struct scan *s, const char *k, size_t n,
     struct scan_seen *o = ctx;
     if (KEY_IS(k, n, "arguments") && first_time(&o->seen, 1))
         return scan_piece(s, false, true);
+    if (KEY_IS(k, n, "name") && first_time(&o->seen, 2)) {
+        struct scan_str name;
+        memset(&name, 0, sizeof(name));
+        if (!scan_str_member(s, &name))
+            return false;
+        s->facts->tool_name |= name.present && name.bytes > 0;
+        return true;
+    }
     return scan_value(s);
 }
 
@@ -150,6 +158,7 @@ static bool openai_tool_call(struct scan *s, void *ctx)
 {
     struct scan_seen o = {0, NULL, NULL};
     (void)ctx;
+    s->facts->tool_calls++;
     return scan_if_object(s, openai_tool_call_member, &o);
 }
 
@@ -264,8 +273,10 @@ static bool openai_root_member(struct scan *s, const char *k, size_t n,
         return false; /* errors take cJSON's path */
     if (KEY_IS(k, n, "object"))
         return scan_object_kind(s);
-    if (KEY_IS(k, n, "choices") && first_time(&o->seen, 1))
+    if (KEY_IS(k, n, "choices") && first_time(&o->seen, 1)) {
+        s->facts->choices_array = peek(s) == '[';
         return scan_if_array(s, openai_choice, NULL);
+    }
     if (KEY_IS(k, n, "usage") && first_time(&o->seen, 2)) {
         s->facts->usage = peek(s) == '{';
         return scan_if_object(s, openai_usage_member, &usage);

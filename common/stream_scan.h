@@ -48,10 +48,13 @@ struct stream_scan_facts {
      * or prompt_cache_hit_tokens, Anthropic cache_read_input_tokens; and
      * Anthropic's cache_creation_input_tokens. */
     int64_t usage_cached, usage_cache_write;
-    bool done;        /* Anthropic message_stop */
-    bool ping;        /* Anthropic ping */
-    unsigned choices; /* OpenAI: elements of the "choices" array */
-    bool usage;       /* OpenAI: a "usage" object was present */
+    bool done;           /* Anthropic message_stop */
+    bool ping;           /* Anthropic ping */
+    unsigned choices;    /* OpenAI: elements of the "choices" array */
+    bool choices_array;  /* OpenAI: "choices" was an array (maybe empty) */
+    unsigned tool_calls; /* OpenAI: elements of delta.tool_calls arrays */
+    bool tool_name;      /* OpenAI: one had a non-empty function.name */
+    bool usage;          /* OpenAI: a "usage" object was present */
 };
 
 /* Scans data[0..len) as the JSON of one event of the given API kind.

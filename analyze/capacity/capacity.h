@@ -67,9 +67,12 @@ struct cap_stage {
     double itl_p50_ms;        /* median of the requests' ITL p50 */
     double client_lag_p99_ms; /* NAN in a closed loop */
     double loop_lag_p99_ms;   /* the stage record's; NAN unknown */
-    double cpu_share;         /* recorder CPU / stage wall; NAN unknown */
-    bool pass;                /* attainment >= attain */
-    bool valid;               /* the server, not the client, set the load */
+    /* chunk times are the kernel's: the loop's lag is not in them and
+     * does not invalidate the stage (only reads merged do) */
+    bool kernel_times;
+    double cpu_share; /* recorder CPU / stage wall; NAN unknown */
+    bool pass;        /* attainment >= attain */
+    bool valid;       /* the server, not the client, set the load */
     char invalid_reason[200];
 };
 

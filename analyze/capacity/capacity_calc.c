@@ -7,6 +7,7 @@
 
 #include "capacity.h"
 #include "stage_window.h"
+#include "summary_output.h"
 
 static int cmp_rows(const void *a, const void *b)
 {
@@ -102,8 +103,11 @@ static void describe(const struct cap_set *s, struct cap_stage *st)
 static void judge_client(const struct cap_set *s, struct cap_stage *st)
 {
     const struct cap_options *o = &s->opt;
+    const struct trace_info *t =
+        st->trace < s->n_traces ? s->traces[st->trace] : NULL;
     st->valid = true;
     st->invalid_reason[0] = '\0';
+    st->kernel_times = t && summary_kernel_times(t);
     if (st->steady == 0) {
         st->valid = false;
         snprintf(st->invalid_reason, sizeof st->invalid_reason,
@@ -122,6 +126,24 @@ static void judge_client(const struct cap_set *s, struct cap_stage *st)
                  "recorder CPU %.0f%% of a core is above %.0f%%: the client "
                  "was saturated",
                  st->cpu_share * 100, o->max_cpu * 100);
+    } else if (st->kernel_times) {
+        /* kernel chunk times: the loop's lag is not in them (the
+         * summary's self-check rule); only reads merged late are. The
+         * receive lag is the trace's: a stage is charged with it when
+         * its own loop lag could have merged reads (1 ms or more and
+         * over half its ITL p50), as libcurl hands chunks over only when
+         * the loop runs */
+        if (summary_reads_merged_at(t, st->itl_p50_ms) &&
+            !isnan(st->loop_lag_p99_ms) && st->loop_lag_p99_ms >= 1.0 &&
+            st->loop_lag_p99_ms > 0.5 * st->itl_p50_ms) {
+            st->valid = false;
+            snprintf(st->invalid_reason, sizeof st->invalid_reason,
+                     "reads merged: chunks handed over %.3g ms late (the "
+                     "trace's receive lag p99), loop lag p99 %.3g ms here, "
+                     "ITL p50 %.3g ms",
+                     (double)t->receive_lag_p99_ns / 1e6, st->loop_lag_p99_ms,
+                     st->itl_p50_ms);
+        }
     } else if (!isnan(st->loop_lag_p99_ms) && !isnan(st->itl_p50_ms) &&
                st->loop_lag_p99_ms > o->loop_lag_share * st->itl_p50_ms) {
         st->valid = false;

@@ -15,20 +15,9 @@
 /* The facts a tool's formulas read, from the loader's request. */
 static void facts_of(const struct request_metrics *m, struct defs_facts *f)
 {
-    const struct stream_state *s = m->stream;
-    memset(f, 0, sizeof(*f));
+    defs_facts_from_stream(m->stream, f);
     f->start_ns = m->start_ns;
     f->end_ns = m->end_ns;
-    f->tokens = s->tokens;
-    f->n_tokens = s->n_tokens;
-    f->bare_ns = s->bare_choice_ns;
-    f->n_bare = s->bare_choices < STREAM_MAX_BARE_CHOICES
-                    ? s->bare_choices
-                    : STREAM_MAX_BARE_CHOICES;
-    f->usage_output_tokens = s->usage_output_tokens;
-    f->usage_ns = s->usage_ns;
-    f->done_ns = s->done_seen ? s->done_ns : -1;
-    f->last_feed_ns = s->last_feed_ns;
     f->max_tokens = m->max_tokens;
     f->tt_ttft_ms = m->ttft_ms;
     f->tt_tpot_ms = m->tpot_ms;
@@ -102,8 +91,20 @@ int cmd_summary_as(const struct analyze_options *o)
                   (unsigned long long)c.lost);
     if (c.lost)
         rc = 1;
-    if (summary_as_write(stdout, &c, tools, n_tools, fmt) ||
-        fflush(stdout) != 0)
+    if (n_tools == 1 && c.requests > 0 &&
+        c.cannot_parse[tools[0]] == c.requests) {
+        char kinds[128] = "";
+        for (int k = 0; k < API_KIND_COUNT; k++)
+            if (c.apis & (1u << k))
+                snprintf(kinds + strlen(kinds), sizeof(kinds) - strlen(kinds),
+                         "%s%s", kinds[0] ? ", " : "",
+                         api_kind_name((enum api_kind)k));
+        log_error("--as %s: %s's client cannot read these streams (%s): "
+                  "no numbers to show (docs/definitions.md)",
+                  defs_tool(tools[0])->name, defs_tool(tools[0])->label, kinds);
+        rc = 2;
+    } else if (summary_as_write(stdout, &c, tools, n_tools, fmt) ||
+               fflush(stdout) != 0)
         rc = 1;
     defs_collect_free(&c);
     load_free_infos(infos, n_infos);

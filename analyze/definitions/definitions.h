@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "api_kind.h"
 #include "stats.h"
 #include "stream_events.h"
 
@@ -54,6 +55,12 @@ struct defs_tool_info {
     const char *why[DEFS_N_METRICS];
     bool itl_pooled; /* ITL = every gap of every request, not one value per
                         request */
+    /* API kinds whose streams its client cannot read (a bit per enum
+     * api_kind): its numbers leave those requests out, and say so. */
+    unsigned cannot_parse;
+    /* What makes the tool itself fail a request that tokentrace counts
+     * ok, NULL when nothing known does (defs_result.would_fail). */
+    const char *fails_when;
 };
 
 /* The static description of a tool. t must be < DEFS_N_TOOLS. */
@@ -70,22 +77,45 @@ struct defs_facts {
     size_t n_tokens;
     const int64_t *bare_ns; /* events with choices and no text, in order */
     size_t n_bare;
-    int64_t usage_output_tokens; /* -1 none */
-    int64_t usage_ns;            /* arrival of the usage event, -1 none */
-    int64_t done_ns;             /* [DONE] / message_stop, -1 none */
-    int64_t last_feed_ns;        /* last bytes received */
-    int64_t max_tokens;          /* requested, -1 not sent */
+    int64_t usage_output_tokens;      /* -1 none */
+    int64_t usage_ns;                 /* arrival of the usage event, -1 none */
+    int64_t usage_bare_output_tokens; /* usage from an event without
+                                         choices, -1 none */
+    int64_t done_ns;                  /* [DONE] / message_stop, -1 none */
+    int64_t last_feed_ns;             /* last bytes received */
+    int64_t max_tokens;               /* requested, -1 not sent */
+    enum api_kind api;                /* the stream's API kind */
+    uint64_t json_events;             /* SSE data events that parsed as JSON */
+    uint64_t empty_choices;           /* events with "choices": [] */
+    /* events with a delta.tool_calls element, their first and last time,
+     * and the first and last that named the function (-1 none) */
+    uint64_t tool_call_events;
+    int64_t tool_call_first_ns, tool_call_last_ns;
+    int64_t tool_name_first_ns, tool_name_last_ns;
     /* tokentrace's own numbers (analyze/metrics) and its ITL gaps. */
     double tt_ttft_ms, tt_tpot_ms, tt_latency_ms;
     const double *tt_itl_ms;
     size_t tt_n_itl;
 };
 
+/* Zeroes f and fills what the stream of one request says (tokens, bare
+ * choice events, usage, [DONE], the last bytes, API kind, tool-call and
+ * empty-choices events); the caller sets the request's own times,
+ * max_tokens and tokentrace's numbers. f borrows s's arrays. */
+void defs_facts_from_stream(const struct stream_state *s, struct defs_facts *f);
+
 /* One tool's numbers for one request. */
 struct defs_result {
     double ms[DEFS_N_METRICS]; /* per request; ITL NAN when pooled */
-    int64_t output_tokens;     /* the count its formulas divide by */
-    const char *token_source;  /* "usage", "max_tokens", "chunks" */
+    /* each value's weight in the tool's percentiles (1 but for GuideLLM's
+     * token-weighted TPOT and ITL; 0 leaves the value out, as it does) */
+    double weight[DEFS_N_METRICS];
+    int64_t output_tokens;    /* the count its formulas divide by */
+    const char *token_source; /* "usage", "max_tokens", "chunks" */
+    bool cannot_parse;        /* the tool cannot read this API kind: no
+                                 numbers */
+    bool would_fail;          /* the tool itself would fail this request
+                                 (defs_tool_info.fails_when) */
 };
 
 /* Computes tool t's numbers for f into *r. Pooled ITL gaps (itl_pooled
@@ -101,23 +131,32 @@ struct defs_summary {
     double mean, p50, p90, p99;
 };
 
-/* Summarizes n values (NaN skipped) by method. SORTS v IN PLACE. n = 0
- * gives NAN everywhere. */
-void defs_summarize(double *v, size_t n, enum defs_percentile method,
+/* Summarizes n values (NaN skipped) by method, value i weighing w[i]
+ * (w NULL: 1 each; only the inverted CDF reads weights, as GuideLLM's
+ * from_values does). SORTS v (and w with it) IN PLACE. n = 0 gives NAN
+ * everywhere. */
+void defs_summarize(double *v, double *w, size_t n, enum defs_percentile method,
                     struct defs_summary *out);
 
 /* Every tool's values over many requests (defs_collect_init). */
 struct defs_collect {
     struct stats_vec v[DEFS_N_TOOLS][DEFS_N_METRICS];
+    struct stats_vec w[DEFS_N_TOOLS][DEFS_N_METRICS]; /* weights of v */
     uint64_t requests;
     uint64_t role_first; /* requests whose first choices event had no text */
     uint64_t reasoning_first; /* requests whose first text was reasoning */
     uint64_t no_usage;        /* requests without a usage count */
     uint64_t packed;          /* usage tokens above the token events */
     uint64_t lost;            /* values not kept (memory, cap) */
+    unsigned apis;            /* API kinds seen, a bit per enum api_kind */
     /* requests whose token count a tool would have taken from elsewhere
      * (a tokenizer, max_tokens, the chunks): see defs_result */
     uint64_t tokens_not_usage[DEFS_N_TOOLS];
+    /* requests left out of a tool's numbers: an API kind it cannot read */
+    uint64_t cannot_parse[DEFS_N_TOOLS];
+    /* requests the tool itself would have failed (still in its numbers,
+     * which are what they would have been) */
+    uint64_t would_fail[DEFS_N_TOOLS];
 };
 
 /* Starts an empty collector. Cannot fail: memory comes with the values. */

@@ -518,6 +518,7 @@ static void add_to(struct group_index *ix, struct group *g,
             m->output_tokens >= 0 && m->output_tokens < m->max_tokens;
     }
     g->buffered += m->buffered;
+    g->cached_derived += m->cached_derived && m->cached_tokens >= 0;
     if (m->ok && m->usage_output_tokens < 0 && m->token_events > 0 &&
         m->text_bytes_per_event >= METRICS_PACKED_BYTES_PER_EVENT) {
         g->packed_no_usage++;
@@ -588,8 +589,12 @@ int group_set_add(void *ctx, const struct request_metrics *m)
         stage_window_transient(set->window, m->trace->index, m->id)) {
         g->transient++;
         set->overall.transient++;
-        if (!set->keep_transient)
+        if (!set->keep_transient) {
+            set->left_out_requests++;
+            if (m->output_tokens > 0)
+                set->left_out_output_tokens += (uint64_t)m->output_tokens;
             return 0;
+        }
     }
     add_trace_itl(set, m);
     add_to(&set->index, g, &set->slo, m);

@@ -134,6 +134,8 @@ struct group {
      * (METRICS_PACKED_BYTES_PER_EVENT): token counts from chunks are low. */
     uint64_t packed_no_usage, packed_text_bytes;
     uint64_t buffered; /* successful requests that look gateway-buffered */
+    uint64_t cached_derived; /* ok requests whose cached tokens were
+                                derived (metrics.h) */
     uint64_t slo_met;
     uint64_t output_tokens_total;
     struct error_count *errors;
@@ -177,6 +179,11 @@ struct group_set {
      * (--include-transient) or are left out. */
     struct stage_window *window;
     bool keep_transient;
+    /* What the transient requests left out (not keep_transient) would
+     * have added: the requests and their output tokens. The server's
+     * counters count them, so its block adds them back to compare like
+     * with like. */
+    uint64_t left_out_requests, left_out_output_tokens;
     /* Session workloads: each session's total wait (session_waits.h). */
     struct session_waits sessions;
 };

@@ -59,19 +59,24 @@ void session_waits_summarize(struct session_waits *w)
 {
     double *waits = malloc((w->n ? w->n : 1) * sizeof *waits);
     double *turns = malloc((w->n ? w->n : 1) * sizeof *turns);
-    size_t k = 0;
+    size_t k = 0, n_turns = 0;
     w->sessions = w->n;
+    /* the complete sessions' waits and turns; then every session's turns
+     * (a failed one's too: how far its user got) */
     for (size_t i = 0; waits && turns && i < w->n_slots; i++) {
         const struct session_wait *e = &w->slots[i];
         if (!e->key || e->failed)
             continue;
         waits[k] = e->wait_ms;
-        turns[k] = e->turns;
-        k++;
+        turns[k++] = e->turns;
     }
     w->complete = k;
     stats_summarize(waits, k, &w->wait_ms);
     stats_summarize(turns, k, &w->turns);
+    for (size_t i = 0; turns && i < w->n_slots; i++)
+        if (w->slots[i].key)
+            turns[n_turns++] = w->slots[i].turns;
+    stats_summarize(turns, n_turns, &w->turns_all);
     free(waits);
     free(turns);
 }

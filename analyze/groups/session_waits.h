@@ -28,6 +28,7 @@ struct session_waits {
     /* Filled by session_waits_summarize. */
     uint64_t sessions, complete;
     struct stats_summary wait_ms, turns;
+    struct stats_summary turns_all; /* every session's, failed ones too */
 };
 
 /* Adds one request (a no-op for a request without a session, a warmup or
@@ -35,8 +36,8 @@ struct session_waits {
 void session_waits_add(struct session_waits *w,
                        const struct request_metrics *m);
 
-/* Fills sessions, complete and the distributions of the complete
- * sessions' waits and turns. */
+/* Fills sessions, complete, the distributions of the complete sessions'
+ * waits and turns, and of every session's turns (turns_all). */
 void session_waits_summarize(struct session_waits *w);
 
 /* Frees the table; w is empty afterwards. NULL-safe. */

@@ -418,6 +418,13 @@ static void request_facts(const struct trace_request *q,
     f->usage_input_tokens = s->usage_input_tokens;
     f->cached_tokens = s->usage_cached_tokens >= 0 ? s->usage_cached_tokens
                                                    : s->server_timings.cache_n;
+    /* no cached count, but every prompt token (usage) and those processed
+     * (llama.cpp's timings.prompt_n): the rest came from the cache */
+    f->cached_derived = f->cached_tokens < 0 && s->usage_input_tokens >= 0 &&
+                        s->server_timings.prompt_n >= 0 &&
+                        s->server_timings.prompt_n <= s->usage_input_tokens;
+    if (f->cached_derived)
+        f->cached_tokens = s->usage_input_tokens - s->server_timings.prompt_n;
     /* Anthropic's input_tokens leaves out what the cache read and wrote */
     if (s->api == API_ANTHROPIC && f->usage_input_tokens >= 0)
         f->usage_input_tokens +=

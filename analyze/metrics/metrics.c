@@ -269,7 +269,12 @@ static void buffering(const struct metrics_facts *f, struct request_metrics *m)
     stream_bursts_of(f->tokens, f->n_tokens, &b);
     m->burst_share = stream_bursts_share(&b);
     m->buffered = stream_bursts_buffered(&b, m->tokens_per_chunk);
-    if (m->server_tpot_ms > 0 && m->itl_p50_ms < 0.25 * m->server_tpot_ms)
+    /* the server's time per token far above the ITL p50 means buffering
+     * only when the gaps are bursts too: a real decode that stalls while
+     * another slot prefills lifts the server's mean (predicted_ms /
+     * tokens) over a normal p50 with no burst at all */
+    if (m->server_tpot_ms > 0 && m->itl_p50_ms < 0.25 * m->server_tpot_ms &&
+        m->burst_share >= STREAM_BUFFERED_SHARE)
         m->buffered = true;
 }
 
@@ -305,6 +310,7 @@ int metrics_compute(const struct metrics_facts *f, struct metrics_buf *buf,
     m->input_tokens = f->usage_input_tokens;
     m->input_tokens_est = f->input_tokens_est;
     m->cached_tokens = f->cached_tokens;
+    m->cached_derived = f->cached_derived;
     m->asked_input_tokens = f->asked_input_tokens;
     m->asked_output_tokens = f->asked_output_tokens;
     m->input_error_pct = f->asked_input_tokens > 0 && f->usage_input_tokens >= 0

@@ -82,7 +82,11 @@ struct metrics_facts {
     int64_t usage_input_tokens;  /* -1 likewise; every prompt token, cached
                                     or not (Anthropic's three counts summed) */
     int64_t cached_tokens;       /* of them: read from the server's prompt cache
-                                    (usage, else llama.cpp's cache_n); -1 unknown */
+                                    (usage, else llama.cpp's cache_n, else
+                                    derived); -1 unknown */
+    bool cached_derived;         /* cached_tokens is usage.prompt_tokens −
+                                    timings.prompt_n: the server named no cached
+                                    count, but said how many it processed */
     /* The server's own timings (llama.cpp's "timings"), present or not. */
     struct stream_server_timings server;
     uint64_t comments; /* SSE comment lines (keep-alives) */
@@ -167,8 +171,11 @@ struct request_metrics {
     int64_t input_tokens;
     int64_t input_tokens_est;
     /* Of input_tokens, those the server says it read from its prompt
-     * cache; -1 when it said nothing. */
+     * cache; -1 when it said nothing. cached_derived: not said but
+     * derived, usage.prompt_tokens − timings.prompt_n (llama.cpp builds
+     * without a cached field). */
     int64_t cached_tokens;
+    bool cached_derived;
     /* Exact lengths (docs/workloads.md): the input and output tokens
      * asked (-1: none), and how far the server's input count is from the
      * asked, |input_tokens - asked| / asked in % (NAN: either missing). */

@@ -50,6 +50,25 @@ static void shape_line(struct buf *b, const struct defs_collect *c)
                (unsigned long long)c->no_usage, (unsigned long long)c->packed);
 }
 
+/* Lines on the requests a tool would itself have failed, or could not
+ * read at all (left out of its numbers); nothing when there are none. */
+static void tool_notes(struct buf *b, const struct defs_collect *c,
+                       enum defs_tool t)
+{
+    const struct defs_tool_info *d = defs_tool(t);
+    if (c->would_fail[t])
+        buf_printf(b,
+                   "%s itself would fail %llu of these requests: %s; its "
+                   "numbers here are what they would have had\n",
+                   d->label, (unsigned long long)c->would_fail[t],
+                   d->fails_when ? d->fails_when : "?");
+    if (c->cannot_parse[t])
+        buf_printf(b,
+                   "%s's client cannot read %llu of these requests (their "
+                   "API kind): left out of its numbers\n",
+                   d->label, (unsigned long long)c->cannot_parse[t]);
+}
+
 static void one_tool_table(struct buf *b, const struct defs_collect *c,
                            const struct all_sums *a, enum defs_tool t)
 {
@@ -61,6 +80,7 @@ static void one_tool_table(struct buf *b, const struct defs_collect *c,
                d->percentile == DEFS_PCT_LINEAR ? "linear (numpy default)"
                                                 : "inverted CDF",
                (unsigned long long)c->tokens_not_usage[t]);
+    tool_notes(b, c, t);
     buf_printf(b, "%-24s %7s %9s %9s %9s %9s %11s\n", "metric (ms)", "n",
                "mean", "p50", "p90", "p99", "tokentrace");
     for (int m = 0; m < DEFS_N_METRICS; m++) {
@@ -134,6 +154,12 @@ static void reconcile(struct buf *b, const struct defs_collect *c,
         shape_line(b, c);
         buf_puts(b, "\n");
     }
+    for (size_t i = 0; i < n; i++)
+        if (tools[i] != DEFS_TOKENTRACE) {
+            if (md && (c->would_fail[tools[i]] || c->cannot_parse[tools[i]]))
+                buf_puts(b, "\n");
+            tool_notes(b, c, tools[i]);
+        }
 }
 
 static void json_summary(struct buf *b, const struct defs_summary *s)
@@ -170,9 +196,17 @@ static void json_all(struct buf *b, const struct defs_collect *c,
         json_put_cstr(b, d->source);
         buf_printf(b,
                    ",\"percentile\":\"%s\",\"tokens_not_usage\":%llu,"
-                   "\"metrics\":{",
+                   "\"would_fail\":%llu,\"cannot_parse\":%llu,",
                    d->percentile == DEFS_PCT_LINEAR ? "linear" : "inverted_cdf",
-                   (unsigned long long)c->tokens_not_usage[tools[i]]);
+                   (unsigned long long)c->tokens_not_usage[tools[i]],
+                   (unsigned long long)c->would_fail[tools[i]],
+                   (unsigned long long)c->cannot_parse[tools[i]]);
+        buf_puts(b, "\"fails_when\":");
+        if (d->fails_when)
+            json_put_cstr(b, d->fails_when);
+        else
+            buf_puts(b, "null");
+        buf_puts(b, ",\"metrics\":{");
         for (int m = 0; m < DEFS_N_METRICS; m++) {
             const struct defs_summary *s = &a->s[tools[i]][m];
             const struct defs_summary *tt = &a->s[DEFS_TOKENTRACE][m];

@@ -376,7 +376,14 @@ static void sessions_lines(FILE *out, const struct group_set *set,
     char a[24], b[24], c[24];
     struct buf line;
     buf_init(&line, 0);
-    if (w->sessions) {
+    if (w->sessions && !w->complete) {
+        buf_printf(&line,
+                   "sessions: %llu (0 complete: each ended in a failed "
+                   "turn), %.0f turns p50; no total wait per session (it "
+                   "counts complete sessions only)",
+                   (unsigned long long)w->sessions, w->turns_all.p50);
+        view_line(out, v, VIEW_PLAIN, line.data);
+    } else if (w->sessions) {
         text_fmt_num(a, sizeof a, w->wait_ms.p50 / 1000);
         text_fmt_num(b, sizeof b, w->wait_ms.p90 / 1000);
         text_fmt_num(c, sizeof c, w->wait_ms.max / 1000);
@@ -406,6 +413,11 @@ static void sessions_lines(FILE *out, const struct group_set *set,
                    " p50 %s of %s input (%zu of %llu ok requests "
                    "said)",
                    a, b, ca->n, (unsigned long long)g->ok);
+        if (g->cached_derived)
+            buf_printf(&line,
+                       "; derived in %llu: usage.prompt_tokens − "
+                       "timings.prompt_n, the server names no cached count",
+                       (unsigned long long)g->cached_derived);
         view_line(out, v, VIEW_DIM, line.data);
     }
     buf_free(&line);

@@ -286,16 +286,30 @@ static void models(struct findings *f, const struct group_set *set,
 }
 
 /* Appends what the first failure of g's most frequent kind with words
- * said, cut short (--detail shows each kind's in full). */
-static void put_first_words(struct buf *b, const struct group *g)
+ * said: whole when it fits what is left of a line of width columns (60
+ * bytes at least), else cut there with an ellipsis (--detail shows each
+ * kind's in full). */
+static void put_first_words(struct buf *b, const struct group *g, int width)
 {
-    char msg[FINDINGS_WORDS_MAX + 8];
+    char msg[1024];
+    size_t used = b->len + 24; /* and "; the server said: " */
+    size_t max = width > 0 && (size_t)width > used + FINDINGS_WORDS_MAX
+                     ? (size_t)width - used
+                     : FINDINGS_WORDS_MAX;
+    if (max > sizeof msg - 8)
+        max = sizeof msg - 8;
     for (size_t k = 0; k < g->n_errors; k++) {
         const struct error_count *e = &g->errors[k];
+        size_t whole;
         if (!e->message)
             continue;
         error_json_one_line(msg, sizeof msg, e->message, strlen(e->message),
-                            FINDINGS_WORDS_MAX);
+                            sizeof msg - 1);
+        whole = strlen(msg);
+        error_json_one_line(msg, sizeof msg, e->message, strlen(e->message),
+                            max);
+        if (strlen(msg) < whole) /* cut: --detail has it whole */
+            memcpy(msg + strlen(msg), "\u2026", sizeof "\u2026");
         buf_puts(b, "; ");
         if (g->n_errors > 1) {
             view_put_name(b, e->kind);
@@ -330,7 +344,7 @@ static void failures(struct findings *f, const struct group_set *set,
         }
         if (g->n_errors > KINDS_PER_LINE)
             buf_printf(b, " and %zu more kinds", g->n_errors - KINDS_PER_LINE);
-        put_first_words(b, g);
+        put_first_words(b, g, f->v->width);
         finding(f, VIEW_BAD, b);
     }
     if (more) {

@@ -50,11 +50,15 @@ static void json_group_body(struct buf *b, const struct group_set *set,
     buf_printf(b,
                "\"requests\":%llu,\"ok\":%llu,\"failed\":%llu,"
                "\"interrupted\":%llu,\"warmup_excluded\":%llu,"
-               "\"retried\":%llu,\"errors\":{",
+               "\"retried\":%llu,",
                (unsigned long long)g->requests, (unsigned long long)g->ok,
                (unsigned long long)group_failed(g),
                (unsigned long long)g->interrupted,
                (unsigned long long)g->warmup, (unsigned long long)g->retried);
+    if (g->cached_derived) /* optional: only when some were */
+        buf_printf(b, "\"cached_tokens_derived\":%llu,",
+                   (unsigned long long)g->cached_derived);
+    buf_puts(b, "\"errors\":{");
     for (size_t i = 0; i < g->n_errors; i++) {
         if (i)
             buf_puts(b, ",");

@@ -76,4 +76,9 @@ bool summary_kernel_times(const struct trace_info *t);
 bool summary_reads_merged(const struct group_set *set,
                           const struct trace_info *t);
 
+/* The rule of summary_reads_merged against an ITL p50 the caller gives
+ * (a sweep stage's own, for capacity): kernel times, receive lag p99 of 1
+ * ms or more and over half of itl_p50_ms. */
+bool summary_reads_merged_at(const struct trace_info *t, double itl_p50_ms);
+
 #endif

@@ -114,9 +114,18 @@ static void put_counters(struct buf *b, const struct server_report *r,
         buf_printf(b, "server finished %.0f (e2e count)", d[SQ_E2E].count);
     else
         buf_puts(b, "server: not exposed");
-    buf_printf(b, ", client measured %llu%s\n",
-               (unsigned long long)set->overall.requests,
-               n_traces > 1 ? " (all traces)" : "");
+    /* the server counts every request, a stage's ramp-up and drain too:
+     * so does the client side here, whatever the tables left out */
+    buf_printf(
+        b, ", client measured %llu%s",
+        (unsigned long long)(set->overall.requests + set->left_out_requests),
+        n_traces > 1 ? " (all traces)" : "");
+    if (set->left_out_requests)
+        buf_printf(b,
+                   " (%llu of them ramp-up or drain, left out of the "
+                   "tables above)",
+                   (unsigned long long)set->left_out_requests);
+    buf_puts(b, "\n");
     if (d[SQ_PROMPT_TOKENS].present || d[SQ_GEN_TOKENS].present) {
         buf_printf(b, "  %-11s", "tokens");
         if (d[SQ_PROMPT_TOKENS].present && !d[SQ_PROMPT_TOKENS].reset)
@@ -125,8 +134,12 @@ static void put_counters(struct buf *b, const struct server_report *r,
             buf_printf(b, "%sgenerated %.0f",
                        d[SQ_PROMPT_TOKENS].present ? ", " : "",
                        d[SQ_GEN_TOKENS].value);
-        buf_printf(b, " | client output %llu\n",
-                   (unsigned long long)set->overall.output_tokens_total);
+        buf_printf(b, " | client output %llu%s\n",
+                   (unsigned long long)(set->overall.output_tokens_total +
+                                        set->left_out_output_tokens),
+                   set->left_out_requests ? " (every request, as the "
+                                            "server counts)"
+                                          : "");
     }
     if (d[SQ_PROMPT_SECONDS].present && d[SQ_PROMPT_TOKENS].present &&
         d[SQ_PROMPT_SECONDS].value > 0) {

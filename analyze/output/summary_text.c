@@ -49,15 +49,19 @@ bool summary_self_lag_too_high(const struct group_set *set,
     return p99 >= 0 && !isnan(itl_p50) && (double)p99 / 1e6 > 0.1 * itl_p50;
 }
 
-bool summary_reads_merged(const struct group_set *set,
-                          const struct trace_info *t)
+bool summary_reads_merged_at(const struct trace_info *t, double itl_p50)
 {
-    double itl_p50 = group_set_trace_itl_p50(set, t->index);
     double lag_ms = (double)t->receive_lag_p99_ns / 1e6;
     /* the 1 ms floor: a server that packs events into one write has an
      * ITL p50 of 0 whatever the recorder did */
     return summary_kernel_times(t) && !isnan(itl_p50) && lag_ms >= 1.0 &&
            lag_ms > 0.5 * itl_p50;
+}
+
+bool summary_reads_merged(const struct group_set *set,
+                          const struct trace_info *t)
+{
+    return summary_reads_merged_at(t, group_set_trace_itl_p50(set, t->index));
 }
 
 bool summary_self_check_blind(const struct trace_info *t)

@@ -217,6 +217,36 @@ static bool m_stream_error_first(const struct probe_facts *f)
     return m_stream_error(f) && f->token_events == 0;
 }
 
+/* Case-insensitive substring search in a NUL-terminated string. */
+static bool has_words(const char *s, const char *w)
+{
+    size_t n = strlen(w);
+    for (; s && *s; s++)
+        if (strncasecmp(s, w, n) == 0)
+            return true;
+    return false;
+}
+
+/* The server said the prompt does not fit its context (llama.cpp's "the
+ * request exceeds the available context size", OpenAI's and vLLM's
+ * "maximum context length"): the same probe fails the same way every
+ * time, so "check again later" would be wrong. */
+static bool m_context_full(const struct probe_facts *f)
+{
+    static const char *const words[] = {
+        "exceeds the available context size", "maximum context length",
+        "context_length_exceeded", "context window", "prompt is too long"};
+    const char *msgs[3] = {f->stream_error_message, f->server_message,
+                           f->server_code};
+    if (!m_stream_error_first(f) && !m_4xx(f))
+        return false;
+    for (size_t i = 0; i < 3; i++)
+        for (size_t k = 0; k < sizeof words / sizeof words[0]; k++)
+            if (msgs[i] && has_words(msgs[i], words[k]))
+                return true;
+    return false;
+}
+
 static bool m_stall(const struct probe_facts *f)
 {
     return is_timeout(f) && f->token_events > 0;
@@ -374,6 +404,14 @@ static const struct verdict_case cases[] = {
      "redirected POST",
      "use the address it redirects to as the base URL (often https:// "
      "instead of http://)"},
+    {"context-full", false, m_context_full,
+     "prompt longer than the context: HTTP {status}{stream_error}{server}",
+     "the server's context (or the slot's share of it) is smaller than the "
+     "probe's prompt plus max_tokens {max_tokens}: this fails the same way "
+     "every time; start the server with a larger context (llama-server -c, "
+     "fewer --parallel slots; vLLM --max-model-len) or send shorter prompts "
+     "and a lower --max-tokens (the analyzer counts these as stream_error "
+     "or the HTTP status)"},
     {"bad-request", false, m_4xx, "request refused (HTTP {status}){server}",
      "the gateway refused the probe (a short chat request with \"stream\": "
      "true, stream_options.include_usage and max_tokens {max_tokens}); "

@@ -3,6 +3,8 @@
 #define _GNU_SOURCE /* memmem */
 #include "proxy_record.h"
 
+#include <cjson/cJSON.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,6 +95,28 @@ static void body_model(const char *body, size_t len, char *out, size_t cap)
     }
 }
 
+/* The output cap the client asked for: the body's top-level
+ * max_completion_tokens (OpenAI's newer name, which wins), else
+ * max_tokens (OpenAI, Anthropic), else max_output_tokens (Responses); -1
+ * when none is a whole number >= 0. SGLang's benchmark falls back to it
+ * when a stream has no usage (docs/definitions.md). */
+static int64_t body_max_tokens(const char *body, size_t len)
+{
+    static const char *const keys[] = {"max_completion_tokens", "max_tokens",
+                                       "max_output_tokens"};
+    cJSON *root = body ? cJSON_ParseWithLength(body, len) : NULL;
+    int64_t out = -1;
+    for (size_t i = 0; root && out < 0 && i < 3; i++) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, keys[i]);
+        if (cJSON_IsNumber(v) && isfinite(v->valuedouble) &&
+            v->valuedouble >= 0 && v->valuedouble < 9e15 &&
+            v->valuedouble == floor(v->valuedouble))
+            out = (int64_t)v->valuedouble;
+    }
+    cJSON_Delete(root);
+    return out;
+}
+
 int proxy_exchange_request(struct proxy_exchange *x, const char *api,
                            const char *body, size_t len, bool no_content,
                            const char *session_header)
@@ -121,7 +145,7 @@ int proxy_exchange_request(struct proxy_exchange *x, const char *api,
     q.class_name = "proxy";
     q.prompt_index = -1;
     q.input_tokens_est = body ? (int64_t)(len / 4) : -1;
-    q.max_tokens = -1;
+    q.max_tokens = body_max_tokens(body, body ? len : 0);
     q.scheduled_ns = -1;
     q.start_ns = x->start_ns;
     q.body = copy;

@@ -573,7 +573,7 @@ static void test_content_flags(bool slow)
                   i, s.tokens[i].flags, want[i]);
     CHECK_MSG(s.bare_choices == 2 && s.bare_choice_ns[0] == 1 &&
                   s.bare_choice_ns[1] == 5,
-              "bare choices %u", s.bare_choices);
+              "bare choices %llu", (unsigned long long)s.bare_choices);
     CHECK_MSG(s.usage_ns == 6, "usage_ns %lld", (long long)s.usage_ns);
     CHECK_MSG(s.server_timings.present && s.server_timings.t_ns == 5 &&
                   s.server_timings.prompt_n == 7 &&

@@ -63,7 +63,15 @@ static void check_same(const char *what, const struct stream_state *a,
     SAME(usage_reasoning_tokens);
     SAME(usage_ns);
     SAME(bare_choices);
-    for (size_t i = 0; i < a->bare_choices && i < STREAM_MAX_BARE_CHOICES; i++)
+    SAME(n_bare_ns);
+    SAME(empty_choices);
+    SAME(usage_bare_output_tokens);
+    SAME(tool_call_events);
+    SAME(tool_call_first_ns);
+    SAME(tool_call_last_ns);
+    SAME(tool_name_first_ns);
+    SAME(tool_name_last_ns);
+    for (size_t i = 0; i < a->n_bare_ns; i++)
         SAME(bare_choice_ns[i]);
     SAME(server_timings.present);
     SAME(server_timings.prompt_n);

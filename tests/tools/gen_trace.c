@@ -10,7 +10,8 @@
  *                  [-E DISTINCT_ERROR_KINDS]   (gen_trace_mix.c)
  *        gen_trace --replay OUT.ttrace DIR  (gen_trace_replay.c)
  *        gen_trace --definitions OUT  (gen_trace_defs.c)
- *        gen_trace --script OUT MODEL FILE...  (gen_trace_script.c)
+ *        gen_trace --script [--max-tokens N] [--api KIND] OUT MODEL FILE...
+ * (gen_trace_script.c)
  *
  * The default mode: each request streams `tokens` OpenAI chat chunks: the
  * first token at start + ttft, the others tpot apart; usage and [DONE] at
@@ -192,7 +193,8 @@ static int gen_trace_steady(int argc, char **argv)
                 "       gen_trace --mix OUT [-n N] [-c C] [-m MODEL]... "
                 "[-k CLASS]... [-z NS] [-f K] [-s SEED] [-l K=V]...\n"
                 "       gen_trace --replay OUT DIR\n"
-                "       gen_trace --script OUT MODEL FILE...\n");
+                "       gen_trace --script [--max-tokens N] [--api KIND] OUT "
+                "MODEL FILE...\n");
         return 2;
     }
     memset(&o, 0, sizeof(o));

@@ -34,8 +34,8 @@ int gen_trace_mix(int argc, char **argv);
  * serve back, and DIR/req<N>.body beside it. argv as for gen_trace_mix. */
 int gen_trace_replay(int argc, char **argv);
 
-/* gen_trace --script OUT MODEL FILE...: one reply per FILE (its SSE
- * body), served in order by tokentrace-replay --trace
+/* gen_trace --script [--max-tokens N] [--api KIND] OUT MODEL FILE...: one reply
+ * per FILE (its SSE body), served in order by tokentrace-replay --trace
  * (gen_trace_script.c). */
 int gen_trace_script(int argc, char **argv);
 

@@ -4,10 +4,14 @@
  * a real agent (tests/record/proxy/proxy_cline.sh) can be driven to the end
  * of its task without a model.
  *
- * usage: gen_trace --script OUT MODEL FILE...
+ * usage: gen_trace --script [--max-tokens N] [--api KIND] OUT MODEL FILE...
  * Reply i: status 200 text/event-stream, first byte 20 ms after the
  * request, then one chunk per SSE event (up to and including its blank
- * line), 5 ms apart; requests 10 s apart in the trace. */
+ * line), 5 ms apart; requests 10 s apart in the trace. A line "@wait MS"
+ * before an event (not sent: it is no part of the reply) adds MS ms to the
+ * gap before that event's chunk, for shapes such as a long pause before
+ * the finish chunk. --max-tokens N: the requests say they asked for N
+ * (default: not sent); --api KIND: the header's API kind (openai-chat). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +36,16 @@ static long read_reply(const char *path, char *buf)
     return n == MAX_REPLY ? -1 : (long)n;
 }
 
+/* Skips "@wait MS" lines at buf + *at, adding their delays to *t. */
+static void skip_waits(const char *buf, size_t len, size_t *at, int64_t *t)
+{
+    while (len - *at > 6 && memcmp(buf + *at, "@wait ", 6) == 0) {
+        const char *nl = memchr(buf + *at, '\n', len - *at);
+        *t += strtoll(buf + *at + 6, NULL, 10) * MS;
+        *at = nl ? (size_t)(nl - buf) + 1 : len;
+    }
+}
+
 /* Writes reply id's chunks: one per SSE event, from start + 20 ms.
  * Returns the time of the last. */
 static int64_t write_chunks(struct trace_writer *w, unsigned id, int64_t start,
@@ -42,6 +56,9 @@ static int64_t write_chunks(struct trace_writer *w, unsigned id, int64_t start,
     while (at < len) {
         const char *end = NULL;
         size_t n;
+        skip_waits(buf, len, &at, &t);
+        if (at >= len)
+            break;
         if (len - at >= 2) {
             const char *p = buf + at;
             for (size_t i = 0; i + 1 < len - at; i++)
@@ -66,9 +83,21 @@ int gen_trace_script(int argc, char **argv)
     struct trace_kv sse[] = {{"content-type", "text/event-stream"}};
     const char *models[1];
     char *buf;
+    long long max_tokens = -1;
+    const char *api = "openai-chat";
     int i;
+    while (argc >= 3 && (strcmp(argv[1], "--max-tokens") == 0 ||
+                         strcmp(argv[1], "--api") == 0)) {
+        if (strcmp(argv[1], "--api") == 0)
+            api = argv[2];
+        else
+            max_tokens = strtoll(argv[2], NULL, 10);
+        argc -= 2;
+        argv += 2;
+    }
     if (argc < 4) {
-        fprintf(stderr, "usage: gen_trace --script OUT MODEL FILE...\n");
+        fprintf(stderr, "usage: gen_trace --script [--max-tokens N] [--api "
+                        "KIND] OUT MODEL FILE...\n");
         return 2;
     }
     buf = malloc(MAX_REPLY);
@@ -80,7 +109,7 @@ int gen_trace_script(int argc, char **argv)
     memset(&h, 0, sizeof(h));
     h.tool_version = "gen_trace --script";
     h.trace_id = "5c417e00";
-    h.api = "openai-chat";
+    h.api = api;
     h.models = models;
     h.n_models = 1;
     h.mono_zero_ns = t0;
@@ -101,7 +130,8 @@ int gen_trace_script(int argc, char **argv)
         q.id = id;
         q.model = argv[2];
         q.class_name = "script";
-        q.input_tokens_est = q.max_tokens = q.scheduled_ns = -1;
+        q.input_tokens_est = q.scheduled_ns = -1;
+        q.max_tokens = max_tokens;
         q.start_ns = start;
         trace_write_request(w, &q);
         memset(&r, 0, sizeof(r));

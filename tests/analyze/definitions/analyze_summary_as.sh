@@ -20,12 +20,12 @@ def lin(v, p):  # numpy's default percentile (type 7)
     v = sorted(v); k = (len(v) - 1) * p / 100; f = int(k)
     return v[f] if f + 1 >= len(v) else v[f] + (k - f) * (v[f + 1] - v[f])
 
-def inv(v, p):  # GuideLLM: first value whose CDF reaches p
-    v = sorted(v); c = 0.0
-    for i, x in enumerate(v):
-        c += 1 / len(v)
+def inv(v, p, w=None):  # GuideLLM: first value whose weighted CDF reaches p
+    w = w or [1] * len(v); t = sum(w); c = 0.0
+    for x, wx in sorted(zip(v, w)):
+        c += wx / t
         if c >= p / 100: return x
-    return v[-1]
+    return max(v)
 
 n1, n2 = 9, 3  # usage completion_tokens
 want = {
@@ -44,14 +44,16 @@ want = {
   ("aiperf", "ttft"): (lin, [150, 60]),
   ("aiperf", "e2e"): (lin, [260, 110]),
   ("aiperf", "itl"): (lin, [(260 - 150) / (n1 - 1), (110 - 60) / (n2 - 1)]),
-  # GuideLLM: answer text only; TPOT (last - start)/n; end of response
-  ("guidellm", "ttft"): (inv, [200, 60]),
-  ("guidellm", "tpot"): (inv, [260 / n1, 110 / n2]),
-  ("guidellm", "itl"): (inv, [(260 - 200) / (n1 - 1), (110 - 60) / (n2 - 1)]),
-  ("guidellm", "e2e"): (inv, [300, 125]),
-  # LLMPerf: (last content - start)/n; end of the stream
+  # GuideLLM: content or reasoning; TPOT (last - start)/n weighted by n,
+  # ITL weighted by n - 1; latency to [DONE], else the response's end
+  ("guidellm", "ttft"): (inv, [150, 60]),
+  ("guidellm", "tpot"): (lambda v, p: inv(v, p, [n1, n2]), [260 / n1, 110 / n2]),
+  ("guidellm", "itl"): (lambda v, p: inv(v, p, [n1 - 1, n2 - 1]),
+                        [(260 - 150) / (n1 - 1), (110 - 60) / (n2 - 1)]),
+  ("guidellm", "e2e"): (inv, [290, 120]),  # [DONE] rides the usage receive
+  # LLMPerf: (last content - start) / data lines but [DONE] (8 and 5)
   ("llmperf", "ttft"): (lin, [200, 60]),
-  ("llmperf", "itl"): (lin, [260 / n1, 110 / n2]),
+  ("llmperf", "itl"): (lin, [260 / 8, 110 / 5]),
   ("llmperf", "e2e"): (lin, [300, 125]),
   # genai-bench: content or reasoning; e2e at the usage chunk
   ("genai-bench", "ttft"): (lin, [150, 60]),

@@ -49,17 +49,9 @@ static void feed(struct stream_state *s, const struct recv *r, size_t n,
 static void facts_from(const struct stream_state *s, int64_t max_tokens,
                        struct defs_facts *f)
 {
-    memset(f, 0, sizeof(*f));
+    defs_facts_from_stream(s, f);
     f->start_ns = 0;
     f->end_ns = 300 * MS;
-    f->tokens = s->tokens;
-    f->n_tokens = s->n_tokens;
-    f->bare_ns = s->bare_choice_ns;
-    f->n_bare = s->bare_choices;
-    f->usage_output_tokens = s->usage_output_tokens;
-    f->usage_ns = s->usage_ns;
-    f->done_ns = s->done_seen ? s->done_ns : -1;
-    f->last_feed_ns = s->last_feed_ns;
     f->max_tokens = max_tokens;
     f->tt_ttft_ms = 150;
     f->tt_tpot_ms = 12.5;
@@ -128,22 +120,29 @@ static void test_with_usage(bool slow)
     CHECK_MS("aiperf", r, DEFS_ITL, (260.0 - 150) / (n - 1));
     CHECK_MS("aiperf", r, DEFS_TPOT, NAN);
 
-    /* GuideLLM: first/last iteration = chunks with content (200, 260);
-     * TPOT = (last - start) / n; ITL = (last - first) / (n - 1); request
-     * latency to the end of the response (300). */
+    /* GuideLLM: first/last iteration = chunks with content or reasoning
+     * (150, 260; request_handlers.py add_streaming_line); TPOT = (last -
+     * start) / n weighted by n; ITL = (last - first) / (n - 1) weighted by
+     * n - 1; request latency to [DONE] (290), where its read loop breaks
+     * (http.py). */
     CHECK(defs_compute(DEFS_GUIDELLM, &f, &r, NULL) == 0);
-    CHECK_MS("guidellm", r, DEFS_TTFT, 200);
+    CHECK_MS("guidellm", r, DEFS_TTFT, 150);
     CHECK_MS("guidellm", r, DEFS_TPOT, 260.0 / n);
-    CHECK_MS("guidellm", r, DEFS_ITL, (260.0 - 200) / (n - 1));
-    CHECK_MS("guidellm", r, DEFS_E2E, 300);
+    CHECK_MS("guidellm", r, DEFS_ITL, (260.0 - 150) / (n - 1));
+    CHECK_MS("guidellm", r, DEFS_E2E, 290);
+    CHECK(r.weight[DEFS_TPOT] == n && r.weight[DEFS_ITL] == n - 1 &&
+          r.weight[DEFS_TTFT] == 1);
 
     /* LLMPerf: TTFT at the first delta.content (200); ITL = sum of the
-     * gaps from the start to the last content chunk / n = 260 / n; E2E to
-     * the end of the stream (300). */
+     * gaps from the start to the last content chunk / tokens_received,
+     * every data line but [DONE] (8 here: role, 2 reasoning, 3 content,
+     * finish, usage) = 260 / 8; E2E to the end of the stream (300). The
+     * usage chunk's "choices": [] would make its client fail the request. */
     CHECK(defs_compute(DEFS_LLMPERF, &f, &r, NULL) == 0);
     CHECK_MS("llmperf", r, DEFS_TTFT, 200);
-    CHECK_MS("llmperf", r, DEFS_ITL, 260.0 / n);
+    CHECK_MS("llmperf", r, DEFS_ITL, 260.0 / 8);
     CHECK_MS("llmperf", r, DEFS_E2E, 300);
+    CHECK(r.would_fail);
 
     /* genai-bench: TTFT at the first content or reasoning_content (150);
      * e2e when the usage chunk arrives (280); TPOT = (e2e - TTFT) / (n -
@@ -161,9 +160,9 @@ static void test_with_usage(bool slow)
     stream_state_free(&s);
 }
 
-/* Without usage each tool falls back its own way: vLLM and AIPerf count
- * chunks (no tokenizer here), SGLang takes max_tokens, genai-bench has no
- * TPOT. */
+/* Without usage each tool falls back its own way: vLLM retokenizes the
+ * content (here: its 3 chunks), SGLang takes max_tokens, genai-bench
+ * tokenizes content and reasoning (here: their 5 chunks). */
 static void test_without_usage(void)
 {
     struct stream_state s;
@@ -173,20 +172,20 @@ static void test_without_usage(void)
                                               no usage, no [DONE] */
     facts_from(&s, 64, &f);
     CHECK(defs_compute(DEFS_VLLM, &f, &res, NULL) == 0);
-    /* 5 token events; E2EL at the last chunk with choices (260) */
-    CHECK(res.output_tokens == 5 && strcmp(res.token_source, "chunks") == 0);
-    CHECK_MS("vllm no usage", res, DEFS_TPOT, (260.0 - 100) / (5 - 1));
+    /* 3 content events; E2EL at the last chunk with choices (260) */
+    CHECK(res.output_tokens == 3 && strcmp(res.token_source, "chunks") == 0);
+    CHECK_MS("vllm no usage", res, DEFS_TPOT, (260.0 - 100) / (3 - 1));
     CHECK(defs_compute(DEFS_SGLANG, &f, &res, NULL) == 0);
     /* no [DONE]: latency at the last bytes (260); n = max_tokens 64 */
     CHECK(res.output_tokens == 64 &&
           strcmp(res.token_source, "max_tokens") == 0);
     CHECK_MS("sglang no usage", res, DEFS_TPOT, (260.0 - 200) / (64 - 1));
     CHECK(defs_compute(DEFS_GENAI_BENCH, &f, &res, NULL) == 0);
-    CHECK_MS("genai-bench no usage", res, DEFS_TPOT, NAN);
+    CHECK_MS("genai-bench no usage", res, DEFS_TPOT, (300.0 - 150) / (5 - 1));
     CHECK_MS("genai-bench no usage", res, DEFS_E2E, 300);
     CHECK(defs_compute(DEFS_GUIDELLM, &f, &res, NULL) == 0);
-    /* its token iterations: the 3 content chunks */
-    CHECK_MS("guidellm no usage", res, DEFS_TPOT, 260.0 / 3);
+    /* its token iterations: the 2 reasoning and 3 content chunks */
+    CHECK_MS("guidellm no usage", res, DEFS_TPOT, 260.0 / 5);
     stream_state_free(&s);
 }
 
@@ -195,11 +194,11 @@ static void test_percentiles(void)
 {
     double a[4] = {4, 1, 3, 2}, b[4] = {4, 1, 3, 2}, c[10];
     struct defs_summary s;
-    defs_summarize(a, 4, DEFS_PCT_LINEAR, &s);
+    defs_summarize(a, NULL, 4, DEFS_PCT_LINEAR, &s);
     /* k = 3p: p50 between 2 and 3, p90 = 3 + 0.7, p99 = 3 + 0.97 */
     CHECK(s.n == 4 && near(s.mean, 2.5) && near(s.p50, 2.5) &&
           near(s.p90, 3.7) && near(s.p99, 3.97));
-    defs_summarize(b, 4, DEFS_PCT_INVERTED_CDF, &s);
+    defs_summarize(b, NULL, 4, DEFS_PCT_INVERTED_CDF, &s);
     /* CDF 0.25, 0.5, 0.75, 1: first value whose CDF >= p */
     CHECK(s.n == 4 && near(s.mean, 2.5) && near(s.p50, 2) && near(s.p90, 4) &&
           near(s.p99, 4));
@@ -207,9 +206,20 @@ static void test_percentiles(void)
      * GuideLLM's p90 is the tenth value, as numpy's cumsum gives */
     for (int i = 0; i < 10; i++)
         c[i] = i + 1;
-    defs_summarize(c, 10, DEFS_PCT_INVERTED_CDF, &s);
+    defs_summarize(c, NULL, 10, DEFS_PCT_INVERTED_CDF, &s);
     CHECK_MSG(near(s.p50, 5) && near(s.p90, 10), "p50 %g p90 %g", s.p50, s.p90);
-    defs_summarize(c, 0, DEFS_PCT_LINEAR, &s);
+    defs_summarize(c, NULL, 0, DEFS_PCT_LINEAR, &s);
+    {
+        /* GuideLLM's token-weighted TPOT: 10 ms over 1 token and 20 ms
+         * over 3 make a PDF of 0.25 and 0.75: p50 is 20 (unweighted, the
+         * inverted CDF's p50 of two values is the smaller, 10), the mean
+         * 17.5; a weight-0 value is dropped as from_values drops it. */
+        double v[3] = {20, 5, 10}, w[3] = {3, 0, 1};
+        struct defs_summary ws;
+        defs_summarize(v, w, 3, DEFS_PCT_INVERTED_CDF, &ws);
+        CHECK_MSG(ws.p50 == 20 && ws.p99 == 20 && near(ws.mean, 17.5),
+                  "weighted p50 %g mean %g", ws.p50, ws.mean);
+    }
     CHECK(s.n == 0 && isnan(s.p50) && isnan(s.mean));
 }
 

@@ -228,6 +228,16 @@ static const struct row rows[] = {
      .want_id = "stream-error",
      .in_cause = "after 3 token events",
      .in_fix = "users see a cut answer"},
+    /* llama.cpp's HTTP 400 body for a prompt over the context (seen in
+     * tests/data/real-server/err-err.ttrace.zst): deterministic */
+    {.kind = "http_4xx",
+     .status = 400,
+     .server = "the request exceeds the available context size. try "
+               "increasing the context size or enable context shift",
+     .tokens = -1,
+     .want_id = "context-full",
+     .in_cause = "prompt longer than the context: HTTP 400",
+     .in_fix = "fails the same way every time"},
     {.kind = "stream_error",
      .tokens = -1,
      .stream_errors = 1,

@@ -55,11 +55,13 @@ fails reset reset "connection reset mid-stream after 3 token events" \
 fails errs stream-error "error inside the stream: HTTP 200, then after 3 token events an error event: server_error" \
     -u "$URL/api" -m errs
 has errs.out "users see a cut answer"
-# an error before any token: no answer at all, not a cut one
-fails errfirst stream-error "error inside the stream: HTTP 200, then an error event before the first token" \
+# an error before any token, the replay server's imitation of llama.cpp's
+# prompt over the context: deterministic, not "check again later"
+fails errfirst context-full "prompt longer than the context: HTTP 200" \
     -u "$URL/api" -m errfirst
-has errfirst.out "users get no answer at all"
+has errfirst.out "fails the same way every time"
 hasnt errfirst.out "cut answer"
+hasnt errfirst.out "check again later"
 fails headers timeout-first-token "timeout (first token): HTTP 200 and no body, but no token within 1 s" \
     -u "$URL/api" -m headers --idle-timeout 1s
 fails endless not-sse "not an event stream" -u "$URL/api" -m endless

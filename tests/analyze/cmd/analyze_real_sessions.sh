@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# analyze_real_sessions: sessions against what the server itself said.
+# 1. The real llama-server's session run (tests/data/real-server/
+#    sess-sess.ttrace.zst: 2 sessions x 5 turns, prompt cache on) reports
+#    usage.prompt_tokens and timings.prompt_n but no cached-token field;
+#    the cached input tokens were left empty. Now derived, per request
+#    prompt_tokens − prompt_n (checked against the trace's own final
+#    chunks here), and said to be derived (text and JSON).
+# 2. The only session ends in a failed turn: "sessions: 1 (0 complete),
+#    nan turns p50" before; now the turns it got to, and why no wait.
+. "${TT_SOURCE_DIR:?}/tests/lib/lib.sh"
+fx="$TT_SOURCE_DIR/tests/data/real-server/sess-sess.ttrace.zst"
+"$TT_ANALYZE" requests "$fx" --format json >"$T/r.jsonl" || fail "requests"
+# the server's own account, from the chunk bytes: usage.prompt_tokens and
+# timings.prompt_n of each request's final chunk
+"$TT_ANALYZE" dump "$fx" >"$T/d.jsonl" || fail "dump"
+jq -rs '[.[] | select(.kind == "chunk")] | group_by(.request_id)[] |
+        (map(.data // "") | join("") | split("\n") | map(select(startswith("data: {")) | ltrimstr("data: ") | fromjson)
+         | map(select(.usage != null and .timings != null)) | last) as $f |
+        "\(.[0].request_id) \($f.usage.prompt_tokens - $f.timings.prompt_n)"' "$T/d.jsonl" | sort -n >"$T/want"
+jq -r '"\(.id) \(.cached_tokens)"' "$T/r.jsonl" | sort -n >"$T/got"
+[ "$(wc -l <"$T/want")" -eq 10 ] || fail "the fixture's final chunks: $(cat "$T/want")"
+diff "$T/want" "$T/got" >"$T/diff" || fail "cached tokens are not prompt_tokens - prompt_n: $(cat "$T/diff")"
+"$TT_ANALYZE" summary "$fx" >"$T/s.txt" 2>&1 || fail "summary"
+tr '\n' ' ' <"$T/s.txt" | sed 's/  */ /g' | grep -q "derived in 10: usage.prompt_tokens − timings.prompt_n" ||
+    fail "summary does not say the cached tokens are derived: $(cat "$T/s.txt")"
+"$TT_ANALYZE" summary "$fx" --format json >"$T/s.json" || fail "summary json"
+assert_eq "$(jq -r '.overall.cached_tokens_derived' "$T/s.json")" 10 "JSON cached_tokens_derived"
+
+# 2: one session whose every turn fails
+cat >"$T/w.jsonl" <<'JSONL'
+{"class":"chat","conversation":[{"role":"user","content":"one"},{"role":"assistant","content":"a"},{"role":"user","content":"two"}]}
+JSONL
+start_replay -q --synthetic 'ttft=2ms,tpot=1ms,tokens=3' --fault error-mid-stream@bad
+"$TT_RECORD" -q -u "$URL" -m bad -w "$T/w.jsonl" -n 1 -c 1 -o "$T/f.ttrace" 2>/dev/null || true
+"$TT_ANALYZE" summary "$T/f.ttrace" >"$T/f.txt" 2>&1 || true
+grep -q "^sessions: 1 (0 complete" "$T/f.txt" || fail "no sessions line: $(cat "$T/f.txt")"
+if grep -qi "nan" "$T/f.txt"; then fail "nan in the summary: $(grep -i nan "$T/f.txt")"; fi
+turns=$(jq -s '[.[] | select(.kind == "request" and .session != null)] | length' "$("$TT_ANALYZE" dump "$T/f.ttrace" >"$T/f.jsonl"; echo "$T/f.jsonl")")
+tr '\n' ' ' <"$T/f.txt" | grep -q "each ended in a failed turn), $turns turns p50" ||
+    fail "turns p50 is not the trace's $turns: $(cat "$T/f.txt")"
+echo "analyze_real_sessions: ok"
