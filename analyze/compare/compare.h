@@ -125,6 +125,16 @@ void compare_group_name(const struct group_set *set, const struct group *g,
 /* Frees a side. NULL-safe on a zeroed side. */
 void compare_side_free(struct compare_side *side);
 
+/* The verdict on b against a (samples of one metric, as the group
+ * summaries leave them; NaN-free), the one every output of a comparison
+ * uses (tables, charts, summary): the seeded bootstrap interval of
+ * median(b) - median(a) into ci (*has_ci when there is one), "too few"
+ * below COMPARE_MIN_SAMPLES a side, "n/a" when a side is empty. Returns 0,
+ * or -1 out of memory. */
+int compare_samples_verdict(const double *a, size_t na, const double *b,
+                            size_t nb, uint64_t seed, struct stats_ci *ci,
+                            bool *has_ci, enum compare_verdict *verdict);
+
 /* Compares two loaded sides; every bootstrap is seeded with seed, so the
  * same inputs give the same intervals. Returns 0 or -1 out of memory. */
 int compare_run(const struct compare_side *base,

@@ -168,20 +168,30 @@ static int compare_cell_run(const struct compare_side *bs,
     }
     samples(bs, gb, cm, &va, &c->n_base);
     samples(ns, gn, cm, &vb, &c->n_new);
-    c->verdict = VERDICT_NONE;
-    if (c->n_base == 0 || c->n_new == 0)
+    return compare_samples_verdict(va, c->n_base, vb, c->n_new, seed, &c->ci,
+                                   &c->has_ci, &c->verdict);
+}
+
+int compare_samples_verdict(const double *a, size_t na, const double *b,
+                            size_t nb, uint64_t seed, struct stats_ci *ci,
+                            bool *has_ci, enum compare_verdict *verdict)
+{
+    int st;
+    *verdict = VERDICT_NONE;
+    *has_ci = false;
+    memset(ci, 0, sizeof(*ci));
+    if (na == 0 || nb == 0)
         return 0;
-    int st = stats_bootstrap_median_diff(va, c->n_base, vb, c->n_new, seed, 0,
-                                         COMPARE_LEVEL, &c->ci);
+    st = stats_bootstrap_median_diff(a, na, b, nb, seed, 0, COMPARE_LEVEL, ci);
     if (st == STATS_E_NOMEM)
         return -1;
     if (st != STATS_OK)
         return 0;
-    c->has_ci = true;
-    if (c->n_base < COMPARE_MIN_SAMPLES || c->n_new < COMPARE_MIN_SAMPLES)
-        c->verdict = VERDICT_TOO_FEW;
+    *has_ci = true;
+    if (na < COMPARE_MIN_SAMPLES || nb < COMPARE_MIN_SAMPLES)
+        *verdict = VERDICT_TOO_FEW;
     else
-        c->verdict = c->ci.excludes_zero ? VERDICT_REAL : VERDICT_NOISE;
+        *verdict = ci->excludes_zero ? VERDICT_REAL : VERDICT_NOISE;
     return 0;
 }
 
