@@ -74,7 +74,7 @@ static int verdict_text(const struct group *base, const struct group *nw,
     bool has_ci;
     *colour = VERDICT_GREY;
     if (compare_samples_verdict(base->v[metric].v, a->n, nw->v[metric].v, b->n,
-                                CMP_SEED, &ci, &has_ci, &v))
+                                50, CMP_SEED, &ci, &has_ci, &v))
         return -1;
     if (v == VERDICT_TOO_FEW || v == VERDICT_NONE)
         snprintf(out, size, "%s", v == VERDICT_NONE ? "n/a" : "too few");

@@ -33,7 +33,7 @@ warned "$T/r.err"
 assert_eq "$(tail -n +2 "$T/r.csv" | wc -l)" 4 "request rows up to the damage"
 assert_eq "$(grep -c ',true,,200,' "$T/r.csv")" 3 "ok rows before the damage"
 
-expect_exit 1 "$A" compare "$T/t.ttrace" "$T/cut.ttrace" >"$T/c.txt" 2>"$T/c.err"
+expect_exit 1 "$A" compare "$T/t.ttrace" "$T/cut.ttrace" --wide >"$T/c.txt" 2>"$T/c.err"
 warned "$T/c.err"
 grep -q '^model-a / short-short   base 4 ok of 4, new 2 ok of 2$' "$T/c.txt" || fail "compare of a damaged trace: $(head -8 "$T/c.txt")"
 expect_exit 1 "$A" trend "$T/cut.ttrace" --format json >"$T/w.json" 2>"$T/w.err"
