@@ -86,4 +86,11 @@ grep -q "DAMAGED: empty file, no header" "$T/e.out" || fail "check of an empty f
 expect_exit 1 "$A" summary "$T/t.ttrace" "$T/empty.ttrace" --format json >"$T/e.json" 2>/dev/null
 jq -e '(.traces | length) == 1 and .overall.requests == 8' "$T/e.json" >/dev/null ||
     fail "a good trace beside an empty file"
+# A file that is no trace (issue 32): an error naming it, exit 1, not a
+# warning about "the complete records before it".
+echo 'just some text' >"$T/notes.txt"
+expect_exit 1 "$A" summary "$T/notes.txt" >"$T/n.out" 2>"$T/n.err"
+grep -q '^tokentrace-analyze: error: .*notes\.txt: .*not a tokentrace trace, nothing of it is analyzed$' "$T/n.err" ||
+    fail "non-trace: $(cat "$T/n.err")"
+grep -q 'warning' "$T/n.err" && fail "a non-trace labelled a warning"
 echo ok
