@@ -166,13 +166,6 @@ void compare_verdict_line(struct buf *b, const struct compare_pair *p);
  * in it comes from the trace. */
 void compare_verdict_text(struct buf *b, const struct compare_pair *p);
 
-/* Signed number text of a difference ("+45.2", "-0.031"). */
-void compare_fmt_signed(char *out, size_t size, double x);
-
-/* A change in % ("+38%", "+2.5%", "-0.032%": a fall below 0.1 % keeps
- * its sign and two digits, never "+0.0%"; "-" for NaN). */
-void compare_fmt_pct(char *out, size_t size, double pct);
-
 /* The output formats: n results (one per NEW) of the same base. Return 0,
  * or -1 when out could not be written. The table is the narrow one
  * (compare_write_narrow) at a width below COMPARE_WIDE_AT, else (and at
@@ -192,10 +185,6 @@ void compare_overall_line(struct buf *b, const struct compare_result *r);
  * analyzer's own words wrapped at width (compare_text.c). */
 void compare_write_narrow(struct buf *b, const struct compare_result *r,
                           uint64_t seed, int width);
-
-/* Appends text wrapped at width (0: never) at its spaces, continuation
- * lines indented by indent spaces, and a newline. */
-void compare_wrap_put(struct buf *b, const char *text, int width, int indent);
 int compare_write_markdown(FILE *out, const struct compare_result *r, size_t n,
                            uint64_t seed);
 int compare_write_json(FILE *out, const struct compare_result *r, size_t n,

@@ -8,6 +8,7 @@
 
 #include "log.h"
 #include "printable.h"
+#include "text_out.h"
 
 const struct compare_metric_def compare_metrics[CMP_COUNT] = {
     [CMP_TTFT] = {"ttft_ms", "TTFT", "ms", M_TTFT, "slower", "faster"},
@@ -437,47 +438,6 @@ const char *compare_verdict_name(enum compare_verdict v)
     return "n/a";
 }
 
-/* "-0.00" after rounding reads as a change: print "+0.00" instead. */
-static void unsign_zero(char *s)
-{
-    if (s[0] == '-' && s[1] && strspn(s + 1, "0.%") == strlen(s + 1))
-        s[0] = '+';
-}
-
-void compare_fmt_signed(char *out, size_t size, double x)
-{
-    double a = fabs(x);
-    if (isnan(x))
-        snprintf(out, size, "-");
-    else if (a >= 10 || a == 0)
-        snprintf(out, size, "%+.1f", x);
-    else if (a >= 1)
-        snprintf(out, size, "%+.2f", x);
-    else if (a >= 0.01)
-        snprintf(out, size, "%+.3f", x);
-    else { /* two significant digits, never an exponent (+0.000048) */
-        int decimals = 1 - (int)floor(log10(a));
-        snprintf(out, size, "%+.*f", decimals > 12 ? 12 : decimals, x);
-    }
-    unsign_zero(out);
-}
-
-void compare_fmt_pct(char *out, size_t size, double pct)
-{
-    if (isnan(pct))
-        snprintf(out, size, "-");
-    else if (fabs(pct) >= 10)
-        snprintf(out, size, "%+.0f%%", pct);
-    else if (fabs(pct) >= 0.1 || pct == 0)
-        snprintf(out, size, "%+.1f%%", pct);
-    else { /* two significant digits: -0.032%, never "+0.0%" for a fall */
-        char num[40];
-        compare_fmt_signed(num, sizeof(num), pct);
-        snprintf(out, size, "%s%%", num);
-    }
-    unsign_zero(out);
-}
-
 void compare_verdict_line(struct buf *b, const struct compare_pair *p)
 {
     char name[600];
@@ -494,12 +454,12 @@ void compare_verdict_text(struct buf *b, const struct compare_pair *p)
         const struct compare_cell *c = &p->cell[m];
         buf_printf(b, "%s %s", m ? ";" : "", def->title);
         if (c->verdict == VERDICT_REAL) {
-            compare_fmt_signed(d, sizeof(d), c->diff[0]);
-            compare_fmt_signed(lo, sizeof(lo), c->ci.lo);
-            compare_fmt_signed(hi, sizeof(hi), c->ci.hi);
+            text_fmt_signed(d, sizeof(d), c->diff[0]);
+            text_fmt_signed(lo, sizeof(lo), c->ci.lo);
+            text_fmt_signed(hi, sizeof(hi), c->ci.hi);
             buf_printf(b, " p50 %s %s (", d, def->unit);
             if (!isnan(c->pct[0])) {
-                compare_fmt_pct(pc, sizeof(pc), c->pct[0]);
+                text_fmt_pct(pc, sizeof(pc), c->pct[0]);
                 buf_printf(b, "%s, ", pc);
             }
             buf_printf(b, "CI [%s, %s]) %s \xe2\x80\x94 real", lo, hi,

@@ -28,8 +28,8 @@ static void fmt_ci(char *out, size_t size, const struct stats_ci *ci, bool has)
         snprintf(out, size, "-");
         return;
     }
-    compare_fmt_signed(lo, sizeof(lo), ci->lo);
-    compare_fmt_signed(hi, sizeof(hi), ci->hi);
+    text_fmt_signed(lo, sizeof(lo), ci->lo);
+    text_fmt_signed(hi, sizeof(hi), ci->hi);
     snprintf(out, size, "[%s, %s]", lo, hi);
 }
 
@@ -56,8 +56,8 @@ static void fill_cells(struct cells *s, const struct compare_cell *c,
     const double vn[3] = {c->new_->p50, c->new_->p90, c->new_->p99};
     text_fmt_num(s->base, sizeof(s->base), c->base->n ? vb[i] : NAN);
     text_fmt_num(s->new_, sizeof(s->new_), c->new_->n ? vn[i] : NAN);
-    compare_fmt_signed(s->diff, sizeof(s->diff), c->diff[i]);
-    compare_fmt_pct(s->pct, sizeof(s->pct), c->pct[i]);
+    text_fmt_signed(s->diff, sizeof(s->diff), c->diff[i]);
+    text_fmt_pct(s->pct, sizeof(s->pct), c->pct[i]);
     s->ci[0] = s->verdict[0] = '\0';
     if (i == 0) { /* the interval of the medians */
         fmt_ci(s->ci, sizeof(s->ci), &c->ci, c->has_ci);

@@ -46,27 +46,6 @@ void compare_overall_line(struct buf *b, const struct compare_result *r)
     buf_puts(b, "\n");
 }
 
-void compare_wrap_put(struct buf *b, const char *text, int width, int indent)
-{
-    int col = (int)strspn(text, " ");
-    const char *p = text + col;
-    buf_printf(b, "%*s", col, "");
-    while (*p) {
-        size_t word = strcspn(p, " "), gap = strspn(p + word, " ");
-        if (col > indent && width > 0 && col + 1 + (int)word > width) {
-            buf_printf(b, "\n%*s", indent, "");
-            col = indent;
-        } else if (col > 0 && p != text + strspn(text, " ")) {
-            buf_puts(b, " ");
-            col++;
-        }
-        buf_append(b, p, word);
-        col += (int)word; /* bytes: close enough for the analyzer's words */
-        p += word + gap;
-    }
-    buf_puts(b, "\n");
-}
-
 /* One row of the narrow table: a percentile (0: p50, 2: p99) of a cell. */
 static void narrow_row(struct buf *b, const struct compare_cell *c, int m,
                        int q)
@@ -80,12 +59,12 @@ static void narrow_row(struct buf *b, const struct compare_cell *c, int m,
         verdict[40];
     text_fmt_num(base, sizeof(base), c->base->n ? vb : NAN);
     text_fmt_num(nw, sizeof(nw), c->new_->n ? vn : NAN);
-    compare_fmt_signed(diff, sizeof(diff), c->diff[q ? 2 : 0]);
-    compare_fmt_pct(pct, sizeof(pct), c->pct[q ? 2 : 0]);
+    text_fmt_signed(diff, sizeof(diff), c->diff[q ? 2 : 0]);
+    text_fmt_pct(pct, sizeof(pct), c->pct[q ? 2 : 0]);
     snprintf(cis, sizeof(cis), "-");
     if (has) {
-        compare_fmt_signed(lo, sizeof(lo), ci->lo);
-        compare_fmt_signed(hi, sizeof(hi), ci->hi);
+        text_fmt_signed(lo, sizeof(lo), ci->lo);
+        text_fmt_signed(hi, sizeof(hi), ci->hi);
         snprintf(cis, sizeof(cis), "[%s, %s]", lo, hi);
     }
     if (v == VERDICT_REAL)
@@ -114,7 +93,7 @@ static void narrow_caveats(struct buf *b, const struct compare_result *r,
                  r->needed_n > COMPARE_MIN_SAMPLES
                      ? r->needed_n
                      : (unsigned long long)COMPARE_MIN_SAMPLES);
-        compare_wrap_put(b, line, width, 2);
+        text_wrap_put(b, line, width, 2);
     }
     if (r->n_too_few_p99) {
         snprintf(line, sizeof(line),
@@ -125,7 +104,7 @@ static void narrow_caveats(struct buf *b, const struct compare_result *r,
                  r->n_pairs == 1 ? "" : "s",
                  r->needed_n_p99 ? r->needed_n_p99
                                  : (unsigned long long)compare_min_samples(99));
-        compare_wrap_put(b, line, width, 2);
+        text_wrap_put(b, line, width, 2);
     }
 }
 
@@ -142,7 +121,7 @@ void compare_write_narrow(struct buf *b, const struct compare_result *r,
              "p90 and more: --wide",
              COMPARE_LEVEL * 100, STATS_BOOTSTRAP_ITERATIONS,
              (unsigned long long)seed);
-    compare_wrap_put(b, line, width, 0);
+    text_wrap_put(b, line, width, 0);
     narrow_caveats(b, r, width);
     for (size_t i = 0; i < r->n_pairs; i++) {
         const struct compare_pair *p = &r->pairs[i];
@@ -162,7 +141,7 @@ void compare_write_narrow(struct buf *b, const struct compare_result *r,
         buf_init(&v, 0);
         buf_puts(&v, "  => ");
         compare_verdict_line(&v, p);
-        compare_wrap_put(b, v.data ? v.data : "", width, 5);
+        text_wrap_put(b, v.data ? v.data : "", width, 5);
         buf_set_error(b, buf_error(&v));
         buf_free(&v);
     }

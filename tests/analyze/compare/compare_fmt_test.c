@@ -6,6 +6,7 @@
 
 #include "check.h"
 #include "compare.h"
+#include "text_out.h"
 
 static const struct {
     double x;
@@ -31,17 +32,17 @@ int main(void)
 {
     for (size_t i = 0; i < sizeof pcts / sizeof pcts[0]; i++) {
         char p[48];
-        compare_fmt_pct(p, sizeof p, pcts[i].pct);
+        text_fmt_pct(p, sizeof p, pcts[i].pct);
         CHECK_MSG(strcmp(p, pcts[i].want) == 0, "%g%%: '%s', want '%s'",
                   pcts[i].pct, p, pcts[i].want);
     }
     char out[48];
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        compare_fmt_signed(out, sizeof out, cases[i].x);
+        text_fmt_signed(out, sizeof out, cases[i].x);
         CHECK_MSG(strcmp(out, cases[i].want) == 0 && !strchr(out, 'e'),
                   "%g: '%s', want '%s'", cases[i].x, out, cases[i].want);
     }
-    compare_fmt_signed(out, sizeof out, NAN);
+    text_fmt_signed(out, sizeof out, NAN);
     CHECK_MSG(strcmp(out, "-") == 0, "NaN: '%s'", out);
     return CHECK_DONE();
 }
