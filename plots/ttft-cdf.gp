@@ -1,5 +1,5 @@
 # ttft-cdf: empirical CDF of TTFT, one line per model, one panel per prompt
-# class; markers at p50 (circle) and p99 (triangle); the legend gives them.
+# class (all on the same axes); markers at p50 (circle) and p99 (triangle); the legend gives them.
 # ttft-cdf.dat: index 0 = panel titles (one row per class); index k = the
 # CDF of block k (first row its legend title; rows: TTFT ms, fraction);
 # index nb+k = block k's p50 and p99 (TTFT ms, fraction, point type).
@@ -8,8 +8,8 @@ set xlabel 'TTFT (ms)'
 set ylabel 'fraction of requests with TTFT <= x'
 set yrange [0:1.02]
 set ytics 0.1
-set xrange [0:*]
-set offsets 0, graph 0.05, 0, 0
+# One TTFT axis in every class's panel (the largest TTFT, and 5 %).
+set xrange [0:xmax_all]
 # Below the plot nothing is hidden by the key: no opaque box there (it
 # painted over the x-axis label).
 set key below nobox noopaque Left reverse height 1.5

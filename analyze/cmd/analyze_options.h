@@ -27,7 +27,9 @@ struct analyze_options {
     const char *as;         /* summary --as TOOL|all */
     bool detail;            /* summary --detail */
     const char *fail_on;    /* compare, trend --fail-on */
-    int width;              /* summary --width (0: the terminal's) */
+    int width;              /* summary --width (0: the terminal's), compare
+                               and trend --width (0: 80) */
+    bool wide;              /* compare, trend --wide: no width limit */
     bool include_transient; /* --include-transient (summary --by stage) */
     bool compare, trend;    /* plot --compare, --trend */
     unsigned formats;       /* the --format values allowed (1 << FMT_*) */
@@ -51,6 +53,7 @@ struct analyze_options {
 #define OPT_TRANSIENT 0x2000u   /* --include-transient (summary, requests) */
 #define OPT_ATTEMPTS 0x4000u    /* --all-attempts (requests) */
 #define OPT_MODE 0x8000u        /* --compare, --trend (plot) */
+#define OPT_WIDTH 0x10000u      /* --width N, --wide (compare, trend) */
 
 /* Parses argv (after the command name) with the option engine
  * (common/opt.h): the shared flags allowed, and own (NULL: none), a

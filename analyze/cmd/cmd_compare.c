@@ -15,7 +15,8 @@ static void compare_help(void)
 {
     printf(
         "usage: tokentrace-analyze compare BASE NEW... [--by KEYS] [--seed S]\n"
-        "         [--format table|json|markdown] [--tokens auto|usage|chunks]\n"
+        "         [--format table|json|markdown] [--width N | --wide]\n"
+        "         [--tokens auto|usage|chunks]\n"
         "         [--classify declared|measured] [--fail-on "
         "ttft_p99=+10%%,...]\n"
         "\n"
@@ -32,7 +33,10 @@ static void compare_help(void)
         "when it holds 0, \"too few\" below %d requests on a side. Bootstrap\n"
         "samples are per request (TTFT, TPOT, latency, tokens); for ITL each\n"
         "request contributes its median gap, since gaps within one stream are\n"
-        "not independent. One verdict line per group sums it up.\n"
+        "not independent. One verdict line per group sums it up, and one\n"
+        "line first sums up all groups. p99 gets its own interval and\n"
+        "verdict too, \"too few\" below %zu requests a side (the p99 of\n"
+        "fewer is their maximum).\n"
         "Below %d requests on a side there is no verdict: compare says so\n"
         "once, loudly (NO VERDICT), with the -n each side would need at its\n"
         "own success rate. When the sides differ in API kind, load\n"
@@ -49,6 +53,10 @@ static void compare_help(void)
         "                   turn 1...): a captured trace against its replay\n"
         "                   (tokentrace-record -w CAPTURED.ttrace) says per\n"
         "                   turn which side was faster\n"
+        "  --width N        where the text wraps (default 80; the rows of p50\n"
+        "                   and p99 stay about 80 wide); from %d columns on,\n"
+        "                   the full table\n"
+        "  --wide           the full table (p50, p90, p99; about 140 columns)\n"
         "  --fail-on RULES  exit 3 when a NEW's percentile rises beyond a "
         "limit\n"
         "                   over BASE in any group: METRIC_pSTAT=+N%% or\n"
@@ -67,7 +75,8 @@ static void compare_help(void)
         "--format markdown\n"
         "  tokentrace-analyze compare captured.ttrace replayed.ttrace --by "
         "turn\n",
-        STATS_BOOTSTRAP_ITERATIONS, COMPARE_MIN_SAMPLES, COMPARE_MIN_SAMPLES);
+        STATS_BOOTSTRAP_ITERATIONS, COMPARE_MIN_SAMPLES,
+        compare_min_samples(99), COMPARE_MIN_SAMPLES, COMPARE_WIDE_AT);
 }
 
 /* The metric of compare a --fail-on rule names, or -1. */
@@ -135,7 +144,7 @@ int cmd_compare(int argc, char **argv)
     rc = analyze_options_parse(
         argc, argv,
         OPT_FORMAT | OPT_SEED | OPT_TOKENS | OPT_CLASSIFY | OPT_FAIL_ON |
-            OPT_BY,
+            OPT_BY | OPT_WIDTH,
         1u << FMT_TABLE | 1u << FMT_JSON | 1u << FMT_MARKDOWN, "compare", &o);
     if (rc || o.help) {
         if (o.help)
@@ -197,7 +206,8 @@ int cmd_compare(int argc, char **argv)
         wrc = compare_write_markdown(stdout, res, n_new, o.seed);
         break;
     default:
-        wrc = compare_write_table(stdout, res, n_new, o.seed);
+        wrc = compare_write_table(stdout, res, n_new, o.seed,
+                                  o.wide ? 0 : (o.width ? o.width : 80));
         break;
     }
     if (wrc) {

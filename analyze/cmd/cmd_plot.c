@@ -272,7 +272,7 @@ static int run(const struct analyze_options *o, enum plot_mode mode)
     by_trace = mode == MODE_CHARTS && o->by && strcmp(o->by, "trace") == 0;
     load_rc = plot_data_load(
         &d, o->traces, o->n_traces, &o->load,
-        mode == MODE_CHARTS ? "model,class" : "trace,model", by_trace);
+        mode == MODE_CHARTS ? "model,class" : "trace,model,class", by_trace);
     /* traces of different setups: a series each unless --by model said
      * otherwise (a second read; stdin cannot be read again) */
     if (mode == MODE_CHARTS && !o->by && load_rc >= 0 && load_rc != 2 &&

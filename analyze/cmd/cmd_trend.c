@@ -17,7 +17,7 @@ static void trend_help(void)
         "usage: tokentrace-analyze trend TRACE... [--by week|day]\n"
         "         [--format table|json|csv|markdown] [--tokens "
         "auto|usage|chunks]\n"
-        "         [--classify declared|measured]\n"
+        "         [--classify declared|measured] [--width N | --wide]\n"
         "\n"
         "Merges the traces (listed by recording time) and puts every request "
         "in\n"
@@ -35,6 +35,11 @@ static void trend_help(void)
         "merged: a chat and a completions run of one model are two rows, and\n"
         "the table shows an api column when there are several (JSON and CSV\n"
         "always carry api).\n"
+        "The table starts with a one-line verdict (how many model x class\n"
+        "rose or fell 10%% or more in TTFT p50 from their previous period)\n"
+        "and fits 80 columns: a block per model x class, a row per period\n"
+        "with TTFT p50/p99, TPOT p50 and latency p50, each with its change\n"
+        "(chg) from the period before.\n"
         "\n"
         "  --by P           week (default) or day\n"
         "  --format F       table (default), json, csv (for charts), markdown\n"
@@ -44,6 +49,10 @@ static void trend_help(void)
         "METRIC\n"
         "                   ttft, tpot, latency; STAT 50, 90, 99\n"
         "                   (ttft_p99=+10%%)\n"
+        "  --width N        where the text wraps (default 80); from 120 on,\n"
+        "                   the full table\n"
+        "  --wide           the full table: a row per period x model x class\n"
+        "                   with TPOT and latency p99 (about 120 columns)\n"
         "\n"
         "exit codes: 0 ok, 1 a trace was damaged (read up to the damage) or\n"
         "unreadable, 2 usage error, 3 a --fail-on limit was crossed (each\n"
@@ -137,11 +146,12 @@ int cmd_trend(int argc, char **argv)
     bool by_week = true;
     struct fail_on fail = {0};
     char err[256];
-    rc = analyze_options_parse(
-        argc, argv,
-        OPT_PERIOD | OPT_FORMAT | OPT_TOKENS | OPT_CLASSIFY | OPT_FAIL_ON,
-        1u << FMT_TABLE | 1u << FMT_JSON | 1u << FMT_CSV | 1u << FMT_MARKDOWN,
-        "trend", &o);
+    rc = analyze_options_parse(argc, argv,
+                               OPT_PERIOD | OPT_FORMAT | OPT_TOKENS |
+                                   OPT_CLASSIFY | OPT_FAIL_ON | OPT_WIDTH,
+                               1u << FMT_TABLE | 1u << FMT_JSON |
+                                   1u << FMT_CSV | 1u << FMT_MARKDOWN,
+                               "trend", &o);
     if (rc || o.help) {
         if (o.help)
             trend_help();
@@ -187,7 +197,8 @@ int cmd_trend(int argc, char **argv)
         wrc = trend_write_markdown(stdout, &set);
         break;
     default:
-        wrc = trend_write_table(stdout, &set);
+        wrc = trend_write_table(stdout, &set,
+                                o.wide ? 0 : (o.width ? o.width : 80));
         break;
     }
     if (wrc) {

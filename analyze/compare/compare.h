@@ -37,6 +37,9 @@ extern const struct compare_metric_def compare_metrics[CMP_COUNT];
  * verdict (below it the interval is shown but called "too few"). */
 #define COMPARE_LEVEL 0.95
 #define COMPARE_MIN_SAMPLES 5
+/* The fewest samples a side for a verdict on percentile q: 5, and enough
+ * for one value beyond it (p99: 100; below that the p99 is the maximum). */
+size_t compare_min_samples(double q);
 
 /* One side: everything read from one FILE argument (which may hold several
  * concatenated traces), grouped by model x class (or by --by). */
@@ -64,6 +67,11 @@ struct compare_cell {
     bool has_ci;
     size_t n_base, n_new; /* bootstrap samples per side */
     enum compare_verdict verdict;
+    /* The same for p99 (the interval of the difference of p99s; "too few"
+     * below compare_min_samples(99) a side). */
+    struct stats_ci ci99;
+    bool has_ci99;
+    enum compare_verdict verdict99;
 };
 
 struct compare_pair {
@@ -87,6 +95,9 @@ struct compare_result {
      * metric enough at the sides' own success rates (0: none). */
     size_t n_too_few;
     unsigned long long needed_n;
+    /* The same for the p99 verdicts. */
+    size_t n_too_few_p99;
+    unsigned long long needed_n_p99;
     /* Where the sides differ in what they ran: each aspect's values on
      * each side ("openai-chat", "concurrency=4", "builtin"; several
      * comma-separated when a side's traces differ), and whether they
@@ -125,6 +136,17 @@ void compare_group_name(const struct group_set *set, const struct group *g,
 /* Frees a side. NULL-safe on a zeroed side. */
 void compare_side_free(struct compare_side *side);
 
+/* The verdict on b against a (samples of one metric, as the group
+ * summaries leave them; NaN-free) for percentile q (50: the median), the
+ * one every output of a comparison uses (tables, charts, summary): the
+ * seeded bootstrap interval of pq(b) - pq(a) into ci (*has_ci when there
+ * is one), "too few" below compare_min_samples(q) a side, "n/a" when a
+ * side is empty. Returns 0, or -1 out of memory. */
+int compare_samples_verdict(const double *a, size_t na, const double *b,
+                            size_t nb, double q, uint64_t seed,
+                            struct stats_ci *ci, bool *has_ci,
+                            enum compare_verdict *verdict);
+
 /* Compares two loaded sides; every bootstrap is seeded with seed, so the
  * same inputs give the same intervals. Returns 0 or -1 out of memory. */
 int compare_run(const struct compare_side *base,
@@ -144,13 +166,25 @@ void compare_verdict_line(struct buf *b, const struct compare_pair *p);
  * in it comes from the trace. */
 void compare_verdict_text(struct buf *b, const struct compare_pair *p);
 
-/* Signed number text of a difference ("+45.2", "-0.031"). */
-void compare_fmt_signed(char *out, size_t size, double x);
-
 /* The output formats: n results (one per NEW) of the same base. Return 0,
- * or -1 when out could not be written. */
+ * or -1 when out could not be written. The table is the narrow one
+ * (compare_write_narrow) at a width below COMPARE_WIDE_AT, else (and at
+ * width 0, --wide) the full one with p90. */
+#define COMPARE_WIDE_AT 120
 int compare_write_table(FILE *out, const struct compare_result *r, size_t n,
-                        uint64_t seed);
+                        uint64_t seed, int width);
+
+/* Appends the one-line verdict of r: of its groups how many got slower,
+ * faster, both (mixed), neither, or had too few requests, from the real
+ * p50 and p99 verdicts of the times (compare_text.c); under 80 columns. */
+void compare_overall_line(struct buf *b, const struct compare_result *r);
+
+/* Appends r as the narrow table (after its verdict and sides): the
+ * method, the caveats, then per group p50
+ * and p99 rows with their intervals and verdicts, every line of the
+ * analyzer's own words wrapped at width (compare_text.c). */
+void compare_write_narrow(struct buf *b, const struct compare_result *r,
+                          uint64_t seed, int width);
 int compare_write_markdown(FILE *out, const struct compare_result *r, size_t n,
                            uint64_t seed);
 int compare_write_json(FILE *out, const struct compare_result *r, size_t n,

@@ -8,6 +8,7 @@
 
 #include "log.h"
 #include "printable.h"
+#include "text_out.h"
 
 const struct compare_metric_def compare_metrics[CMP_COUNT] = {
     [CMP_TTFT] = {"ttft_ms", "TTFT", "ms", M_TTFT, "slower", "faster"},
@@ -168,20 +169,43 @@ static int compare_cell_run(const struct compare_side *bs,
     }
     samples(bs, gb, cm, &va, &c->n_base);
     samples(ns, gn, cm, &vb, &c->n_new);
-    c->verdict = VERDICT_NONE;
-    if (c->n_base == 0 || c->n_new == 0)
+    if (compare_samples_verdict(va, c->n_base, vb, c->n_new, 50, seed, &c->ci,
+                                &c->has_ci, &c->verdict))
+        return -1;
+    return compare_samples_verdict(va, c->n_base, vb, c->n_new, 99, seed,
+                                   &c->ci99, &c->has_ci99, &c->verdict99);
+}
+
+size_t compare_min_samples(double q)
+{
+    double tail = q < 100 ? 100 / (100 - q) : 1e9;
+    size_t n = (size_t)ceil(tail - 1e-9);
+    return n > COMPARE_MIN_SAMPLES ? n : COMPARE_MIN_SAMPLES;
+}
+
+int compare_samples_verdict(const double *a, size_t na, const double *b,
+                            size_t nb, double q, uint64_t seed,
+                            struct stats_ci *ci, bool *has_ci,
+                            enum compare_verdict *verdict)
+{
+    int st;
+    size_t min = compare_min_samples(q);
+    *verdict = VERDICT_NONE;
+    *has_ci = false;
+    memset(ci, 0, sizeof(*ci));
+    if (na == 0 || nb == 0)
         return 0;
-    int st = stats_bootstrap_median_diff(va, c->n_base, vb, c->n_new, seed, 0,
-                                         COMPARE_LEVEL, &c->ci);
+    st = stats_bootstrap_quantile_diff(a, na, b, nb, q, seed, 0, COMPARE_LEVEL,
+                                       ci);
     if (st == STATS_E_NOMEM)
         return -1;
     if (st != STATS_OK)
         return 0;
-    c->has_ci = true;
-    if (c->n_base < COMPARE_MIN_SAMPLES || c->n_new < COMPARE_MIN_SAMPLES)
-        c->verdict = VERDICT_TOO_FEW;
+    *has_ci = true;
+    if (na < min || nb < min)
+        *verdict = VERDICT_TOO_FEW;
     else
-        c->verdict = c->ci.excludes_zero ? VERDICT_REAL : VERDICT_NOISE;
+        *verdict = ci->excludes_zero ? VERDICT_REAL : VERDICT_NOISE;
     return 0;
 }
 
@@ -272,38 +296,51 @@ static void side_aspect(const struct compare_side *s, enum compare_aspect a,
     }
 }
 
-/* The -n that gives a cell enough samples at this side's rate of samples
+/* The -n that gives a cell `min` samples at this side's rate of samples
  * per request; 0 when it has enough or none at all. */
-static unsigned long long needed_requests(size_t samples,
-                                          unsigned long long requests)
+static unsigned long long
+needed_requests(size_t samples, unsigned long long requests, size_t min)
 {
-    if (samples == 0 || samples >= COMPARE_MIN_SAMPLES || requests == 0)
+    if (samples == 0 || samples >= min || requests == 0)
         return 0;
     /* ceil(MIN x requests / samples): failures and 1-token replies keep
      * their share */
-    return (COMPARE_MIN_SAMPLES * requests + samples - 1) / samples;
+    return (min * requests + samples - 1) / samples;
 }
 
-/* Counts the too-few pairs of out and the -n that would be needed. */
+/* Raises *need to what cell c of pair p needs for `min` samples a side. */
+static void need_more(const struct compare_pair *p,
+                      const struct compare_cell *c, size_t min,
+                      unsigned long long *need)
+{
+    unsigned long long nb = needed_requests(c->n_base, p->base->requests, min),
+                       nn = needed_requests(c->n_new, p->new_->requests, min);
+    if (nb > *need)
+        *need = nb;
+    if (nn > *need)
+        *need = nn;
+}
+
+/* Counts the too-few pairs of out (p50 and p99 verdicts) and the -n that
+ * would be needed. */
 static void too_few(struct compare_result *out)
 {
     for (size_t i = 0; i < out->n_pairs; i++) {
         const struct compare_pair *p = &out->pairs[i];
-        bool any = false;
+        bool any = false, any99 = false;
         for (int m = 0; m < CMP_COUNT; m++) {
             const struct compare_cell *c = &p->cell[m];
-            unsigned long long nb, nn;
+            if (c->verdict99 == VERDICT_TOO_FEW) {
+                any99 = true;
+                need_more(p, c, compare_min_samples(99), &out->needed_n_p99);
+            }
             if (c->verdict != VERDICT_TOO_FEW)
                 continue;
             any = true;
-            nb = needed_requests(c->n_base, p->base->requests);
-            nn = needed_requests(c->n_new, p->new_->requests);
-            if (nb > out->needed_n)
-                out->needed_n = nb;
-            if (nn > out->needed_n)
-                out->needed_n = nn;
+            need_more(p, c, COMPARE_MIN_SAMPLES, &out->needed_n);
         }
         out->n_too_few += any;
+        out->n_too_few_p99 += any99;
     }
 }
 
@@ -401,38 +438,6 @@ const char *compare_verdict_name(enum compare_verdict v)
     return "n/a";
 }
 
-/* "-0.00" after rounding reads as a change: print "+0.00" instead. */
-static void unsign_zero(char *s)
-{
-    if (s[0] == '-' && s[1] && strspn(s + 1, "0.%") == strlen(s + 1))
-        s[0] = '+';
-}
-
-void compare_fmt_signed(char *out, size_t size, double x)
-{
-    double a = fabs(x);
-    if (isnan(x))
-        snprintf(out, size, "-");
-    else if (a >= 10 || a == 0)
-        snprintf(out, size, "%+.1f", x);
-    else if (a >= 1)
-        snprintf(out, size, "%+.2f", x);
-    else if (a >= 0.01)
-        snprintf(out, size, "%+.3f", x);
-    else { /* two significant digits, never an exponent (+0.000048) */
-        int decimals = 1 - (int)floor(log10(a));
-        snprintf(out, size, "%+.*f", decimals > 12 ? 12 : decimals, x);
-    }
-    unsign_zero(out);
-}
-
-/* "+38%" or "+2.5%" */
-static void fmt_pct(char *out, size_t size, double pct)
-{
-    snprintf(out, size, fabs(pct) >= 10 ? "%+.0f%%" : "%+.1f%%", pct);
-    unsign_zero(out);
-}
-
 void compare_verdict_line(struct buf *b, const struct compare_pair *p)
 {
     char name[600];
@@ -449,12 +454,12 @@ void compare_verdict_text(struct buf *b, const struct compare_pair *p)
         const struct compare_cell *c = &p->cell[m];
         buf_printf(b, "%s %s", m ? ";" : "", def->title);
         if (c->verdict == VERDICT_REAL) {
-            compare_fmt_signed(d, sizeof(d), c->diff[0]);
-            compare_fmt_signed(lo, sizeof(lo), c->ci.lo);
-            compare_fmt_signed(hi, sizeof(hi), c->ci.hi);
+            text_fmt_signed(d, sizeof(d), c->diff[0]);
+            text_fmt_signed(lo, sizeof(lo), c->ci.lo);
+            text_fmt_signed(hi, sizeof(hi), c->ci.hi);
             buf_printf(b, " p50 %s %s (", d, def->unit);
             if (!isnan(c->pct[0])) {
-                fmt_pct(pc, sizeof(pc), c->pct[0]);
+                text_fmt_pct(pc, sizeof(pc), c->pct[0]);
                 buf_printf(b, "%s, ", pc);
             }
             buf_printf(b, "CI [%s, %s]) %s \xe2\x80\x94 real", lo, hi,

@@ -13,16 +13,6 @@
 
 static const char *const pct_names[3] = {"p50", "p90", "p99"};
 
-static void fmt_pct(char *out, size_t size, double pct)
-{
-    if (isnan(pct))
-        snprintf(out, size, "-");
-    else
-        snprintf(out, size, fabs(pct) >= 10 ? "%+.0f%%" : "%+.1f%%", pct);
-    if (out[0] == '-' && out[1] && strspn(out + 1, "0.%") == strlen(out + 1))
-        out[0] = '+';
-}
-
 /* Ends a table line: drops the padding after its last cell. */
 static void end_line(struct buf *b)
 {
@@ -31,28 +21,27 @@ static void end_line(struct buf *b)
     buf_puts(b, "\n");
 }
 
-static void fmt_ci(char *out, size_t size, const struct compare_cell *c)
+static void fmt_ci(char *out, size_t size, const struct stats_ci *ci, bool has)
 {
     char lo[32], hi[32];
-    if (!c->has_ci) {
+    if (!has) {
         snprintf(out, size, "-");
         return;
     }
-    compare_fmt_signed(lo, sizeof(lo), c->ci.lo);
-    compare_fmt_signed(hi, sizeof(hi), c->ci.hi);
+    text_fmt_signed(lo, sizeof(lo), ci->lo);
+    text_fmt_signed(hi, sizeof(hi), ci->hi);
     snprintf(out, size, "[%s, %s]", lo, hi);
 }
 
 /* The verdict cell: "real, slower", "noise", "too few", "n/a". */
-static void fmt_verdict(char *out, size_t size, const struct compare_cell *c,
-                        enum compare_metric m)
+static void fmt_verdict(char *out, size_t size, enum compare_verdict v,
+                        const struct stats_ci *ci, enum compare_metric m)
 {
-    if (c->verdict == VERDICT_REAL)
+    if (v == VERDICT_REAL)
         snprintf(out, size, "real, %s",
-                 c->ci.lo > 0 ? compare_metrics[m].up
-                              : compare_metrics[m].down);
+                 ci->lo > 0 ? compare_metrics[m].up : compare_metrics[m].down);
     else
-        snprintf(out, size, "%s", compare_verdict_name(c->verdict));
+        snprintf(out, size, "%s", compare_verdict_name(v));
 }
 
 /* The row cells of percentile i of a cell. */
@@ -67,12 +56,15 @@ static void fill_cells(struct cells *s, const struct compare_cell *c,
     const double vn[3] = {c->new_->p50, c->new_->p90, c->new_->p99};
     text_fmt_num(s->base, sizeof(s->base), c->base->n ? vb[i] : NAN);
     text_fmt_num(s->new_, sizeof(s->new_), c->new_->n ? vn[i] : NAN);
-    compare_fmt_signed(s->diff, sizeof(s->diff), c->diff[i]);
-    fmt_pct(s->pct, sizeof(s->pct), c->pct[i]);
+    text_fmt_signed(s->diff, sizeof(s->diff), c->diff[i]);
+    text_fmt_pct(s->pct, sizeof(s->pct), c->pct[i]);
     s->ci[0] = s->verdict[0] = '\0';
-    if (i == 0) { /* the interval is of the medians */
-        fmt_ci(s->ci, sizeof(s->ci), c);
-        fmt_verdict(s->verdict, sizeof(s->verdict), c, m);
+    if (i == 0) { /* the interval of the medians */
+        fmt_ci(s->ci, sizeof(s->ci), &c->ci, c->has_ci);
+        fmt_verdict(s->verdict, sizeof(s->verdict), c->verdict, &c->ci, m);
+    } else if (i == 2) { /* the interval of the p99s */
+        fmt_ci(s->ci, sizeof(s->ci), &c->ci99, c->has_ci99);
+        fmt_verdict(s->verdict, sizeof(s->verdict), c->verdict99, &c->ci99, m);
     }
 }
 
@@ -161,18 +153,25 @@ static int write_buf(FILE *out, struct buf *b, const char *what)
 }
 
 int compare_write_table(FILE *out, const struct compare_result *r, size_t n,
-                        uint64_t seed)
+                        uint64_t seed, int width)
 {
     struct buf b;
     char name[600], title[48];
     struct cells s;
     doc_out_init(&b);
     for (size_t k = 0; k < n; k++) {
-        buf_puts(&b, k ? "\ncompare: " : "compare: ");
+        if (k)
+            buf_puts(&b, "\n");
+        compare_overall_line(&b, &r[k]);
+        buf_puts(&b, "compare: ");
         side_line(&b, "base", r[k].base);
         buf_puts(&b, "\n    vs ");
         side_line(&b, "new", r[k].new_);
         buf_puts(&b, "\n");
+        if (width > 0 && width < COMPARE_WIDE_AT) {
+            compare_write_narrow(&b, &r[k], seed, width);
+            goto only;
+        }
         method_line(&b, seed);
         caveat_lines(&b, &r[k], false);
         for (size_t i = 0; i < r[k].n_pairs; i++) {
@@ -206,6 +205,7 @@ int compare_write_table(FILE *out, const struct compare_result *r, size_t n,
             compare_verdict_text(&b, p);
             buf_puts(&b, "\n");
         }
+    only:
         if (r[k].n_only_base + r[k].n_only_new)
             buf_puts(&b, "\n");
         only_lines(&b, &r[k], false);
@@ -347,6 +347,25 @@ static void json_cell(struct buf *b, const struct compare_cell *c,
         buf_printf(b, ",\"direction\":\"%s\"",
                    c->ci.lo > 0 ? compare_metrics[m].up
                                 : compare_metrics[m].down);
+    /* the p99's own interval and verdict (issue 32) */
+    buf_puts(b, ",\"p99_diff_ci\":");
+    if (!c->has_ci99) {
+        buf_puts(b, "null");
+    } else {
+        buf_puts(b, "{\"estimate\":");
+        json_put_double(b, c->ci99.estimate);
+        buf_puts(b, ",\"lo\":");
+        json_put_double(b, c->ci99.lo);
+        buf_puts(b, ",\"hi\":");
+        json_put_double(b, c->ci99.hi);
+        buf_puts(b, "}");
+    }
+    buf_printf(b, ",\"verdict_p99\":\"%s\"",
+               compare_verdict_name(c->verdict99));
+    if (c->verdict99 == VERDICT_REAL)
+        buf_printf(b, ",\"direction_p99\":\"%s\"",
+                   c->ci99.lo > 0 ? compare_metrics[m].up
+                                  : compare_metrics[m].down);
     buf_puts(b, "}");
 }
 
@@ -442,6 +461,14 @@ int compare_write_json(FILE *out, const struct compare_result *r, size_t n,
                        r[k].needed_n > COMPARE_MIN_SAMPLES
                            ? r[k].needed_n
                            : (unsigned long long)COMPARE_MIN_SAMPLES);
+        else
+            buf_puts(&b, "null}");
+        buf_printf(&b,
+                   ",\"too_few_p99\":{\"groups\":%zu,\"min_samples\":%zu,"
+                   "\"needed_n\":",
+                   r[k].n_too_few_p99, compare_min_samples(99));
+        if (r[k].n_too_few_p99)
+            buf_printf(&b, "%llu}", r[k].needed_n_p99);
         else
             buf_puts(&b, "null}");
         buf_puts(&b, ",\"setup\":{");

@@ -655,6 +655,11 @@ static void report_damage(struct loader *L, struct trace_reader *r, int st)
     if (st == -TRACE_E_VERSION) {
         /* Not damage: a newer format this reader must not guess at. */
         log_error("%s; this trace is not analyzed", trace_reader_error(r));
+    } else if (!L->info) {
+        /* Not a trace at all (no header before the damage): nothing of it
+         * is analyzed, so it is no warning (issue 32). */
+        log_error("%s: not a tokentrace trace, nothing of it is analyzed",
+                  trace_reader_error(r));
     } else {
         log_warn("%s; analyzing the complete records before it",
                  trace_reader_error(r));

@@ -250,33 +250,49 @@ static double stats_select(double *v, size_t n, size_t k)
     return v[k];
 }
 
-/* Type-7 median of n values (n > 0), reordering v. */
-static double stats_median_inplace(double *v, size_t n)
+/* Type-7 percentile q (0..100) of n values (n > 0), reordering v: the
+ * order statistic below its position, and the next one above when the
+ * position falls between two (q = 50 is the median). */
+static double stats_quantile_inplace(double *v, size_t n, double q)
 {
-    size_t lo = (n - 1) / 2, i;
-    double a = stats_select(v, n, lo), b;
-    if (n % 2 == 1)
+    double h = (double)(n - 1) * q / 100, frac, a, b;
+    size_t lo = (size_t)h, i;
+    if (lo >= n - 1)
+        return stats_select(v, n, n - 1);
+    frac = h - (double)lo;
+    a = stats_select(v, n, lo);
+    if (frac == 0)
         return a;
     b = v[lo + 1]; /* the smallest value above position lo */
     for (i = lo + 2; i < n; i++)
         if (v[i] < b)
             b = v[i];
-    return quantile_sorted((const double[]){a, b}, 2, 50);
+    return a + frac * (b - a);
 }
 
-/* Fills dst with n draws (with replacement) from src, returns the median. */
-static double stats_resample_median(struct rng_xoshiro *r, const double *src,
-                                    size_t n, double *dst)
+/* Fills dst with n draws (with replacement) from src, returns their
+ * percentile q. */
+static double stats_resample_quantile(struct rng_xoshiro *r, const double *src,
+                                      size_t n, double *dst, double q)
 {
     size_t i;
     for (i = 0; i < n; i++)
         dst[i] = src[rng_xoshiro_below(r, n)];
-    return stats_median_inplace(dst, n);
+    return stats_quantile_inplace(dst, n, q);
 }
 
 int stats_bootstrap_median_diff(const double *a, size_t na, const double *b,
                                 size_t nb, uint64_t seed, unsigned iterations,
                                 double level, struct stats_ci *out)
+{
+    return stats_bootstrap_quantile_diff(a, na, b, nb, 50, seed, iterations,
+                                         level, out);
+}
+
+int stats_bootstrap_quantile_diff(const double *a, size_t na, const double *b,
+                                  size_t nb, double q, uint64_t seed,
+                                  unsigned iterations, double level,
+                                  struct stats_ci *out)
 {
     struct rng_xoshiro rng;
     double *ra = NULL, *rb = NULL, *diffs = NULL;
@@ -298,11 +314,12 @@ int stats_bootstrap_median_diff(const double *a, size_t na, const double *b,
     }
     memcpy(ra, a, na * sizeof(*ra));
     memcpy(rb, b, nb * sizeof(*rb));
-    out->estimate = stats_median_inplace(rb, nb) - stats_median_inplace(ra, na);
+    out->estimate =
+        stats_quantile_inplace(rb, nb, q) - stats_quantile_inplace(ra, na, q);
     rng_xoshiro_seed(&rng, seed);
     for (it = 0; it < iterations; it++) {
-        double ma = stats_resample_median(&rng, a, na, ra);
-        double mb = stats_resample_median(&rng, b, nb, rb);
+        double ma = stats_resample_quantile(&rng, a, na, ra, q);
+        double mb = stats_resample_quantile(&rng, b, nb, rb, q);
         diffs[it] = mb - ma;
     }
     stats_sort(diffs, iterations);

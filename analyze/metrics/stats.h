@@ -89,4 +89,12 @@ int stats_bootstrap_median_diff(const double *a, size_t na, const double *b,
                                 size_t nb, uint64_t seed, unsigned iterations,
                                 double level, struct stats_ci *out);
 
+/* The same for the type-7 percentile q (0..100) instead of the median
+ * (q = 50 gives stats_bootstrap_median_diff's interval, bit for bit);
+ * out->estimate is pq(b) - pq(a). */
+int stats_bootstrap_quantile_diff(const double *a, size_t na, const double *b,
+                                  size_t nb, double q, uint64_t seed,
+                                  unsigned iterations, double level,
+                                  struct stats_ci *out);
+
 #endif

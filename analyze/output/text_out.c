@@ -120,3 +120,65 @@ void text_fmt_num(char *out, size_t size, double x)
     else
         snprintf(out, size, "%.2f", x);
 }
+
+void text_wrap_put(struct buf *b, const char *text, int width, int indent)
+{
+    int col = (int)strspn(text, " ");
+    const char *p = text + col;
+    buf_printf(b, "%*s", col, "");
+    while (*p) {
+        size_t word = strcspn(p, " "), gap = strspn(p + word, " ");
+        if (col > indent && width > 0 && col + 1 + (int)word > width) {
+            buf_printf(b, "\n%*s", indent, "");
+            col = indent;
+        } else if (col > 0 && p != text + strspn(text, " ")) {
+            buf_puts(b, " ");
+            col++;
+        }
+        buf_append(b, p, word);
+        col += (int)word; /* bytes: close enough for the analyzer's words */
+        p += word + gap;
+    }
+    buf_puts(b, "\n");
+}
+
+/* "-0.00" after rounding reads as a change: print "+0.00" instead. */
+static void unsign_zero(char *s)
+{
+    if (s[0] == '-' && s[1] && strspn(s + 1, "0.%") == strlen(s + 1))
+        s[0] = '+';
+}
+
+void text_fmt_signed(char *out, size_t size, double x)
+{
+    double a = fabs(x);
+    if (isnan(x))
+        snprintf(out, size, "-");
+    else if (a >= 10 || a == 0)
+        snprintf(out, size, "%+.1f", x);
+    else if (a >= 1)
+        snprintf(out, size, "%+.2f", x);
+    else if (a >= 0.01)
+        snprintf(out, size, "%+.3f", x);
+    else { /* two significant digits, never an exponent (+0.000048) */
+        int decimals = 1 - (int)floor(log10(a));
+        snprintf(out, size, "%+.*f", decimals > 12 ? 12 : decimals, x);
+    }
+    unsign_zero(out);
+}
+
+void text_fmt_pct(char *out, size_t size, double pct)
+{
+    if (isnan(pct))
+        snprintf(out, size, "-");
+    else if (fabs(pct) >= 10)
+        snprintf(out, size, "%+.0f%%", pct);
+    else if (fabs(pct) >= 0.1 || pct == 0)
+        snprintf(out, size, "%+.1f%%", pct);
+    else { /* two significant digits: -0.032%, never "+0.0%" for a fall */
+        char num[40];
+        text_fmt_signed(num, sizeof(num), pct);
+        snprintf(out, size, "%s%%", num);
+    }
+    unsign_zero(out);
+}

@@ -38,4 +38,16 @@ void csv_put_field(struct buf *b, const char *s);
  * "...". */
 void md_put(struct buf *b, const char *s, size_t max_bytes);
 
+/* Appends text wrapped at width (0: never) at its spaces (its leading
+ * spaces kept), continuation lines indented by indent spaces, and a
+ * newline. Widths count bytes: meant for the analyzer's own words. */
+void text_wrap_put(struct buf *b, const char *text, int width, int indent);
+
+/* Signed number text of a difference ("+45.2", "-0.031"). */
+void text_fmt_signed(char *out, size_t size, double x);
+
+/* A change in % ("+38%", "+2.5%", "-0.032%": a fall below 0.1 % keeps
+ * its sign and two digits, never "+0.0%"; "-" for NaN). */
+void text_fmt_pct(char *out, size_t size, double pct);
+
 #endif

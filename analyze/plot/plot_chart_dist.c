@@ -59,6 +59,7 @@ static int write_ttft_cdf(const struct plot_ctx *c, FILE *dat,
     int index = 0;
     size_t ncls = d->classes.n, cols, rows;
     char title[600];
+    double xmax = 0; /* one TTFT axis for every class's panel */
 
     plot_dat_block(dat, &index, NULL);
     for (size_t k = 0; k < ncls; k++) {
@@ -81,6 +82,8 @@ static int write_ttft_cdf(const struct plot_ctx *c, FILE *dat,
             plot_blocks_add(&bl, plot_model_lt(m), plot_model_dt(m), 7);
             plot_dat_block(dat, &index, title);
             write_cdf_rows(dat, v, n);
+            if (isfinite(v[n - 1]) && v[n - 1] > xmax)
+                xmax = v[n - 1];
         }
     }
     /* Pass 2: the p50 and p99 markers of each line, in the same order. */
@@ -102,6 +105,7 @@ static int write_ttft_cdf(const struct plot_ctx *c, FILE *dat,
     plot_blocks_vars(&bl, &out->vars);
     plot_var_int(&out->vars, "rows", (long long)rows);
     plot_var_int(&out->vars, "cols", (long long)cols);
+    plot_var_num(&out->vars, "xmax_all", xmax > 0 ? xmax * 1.05 : 1);
     out->width = cols == 1 ? 1000 : 1600;
     out->height = rows == 1 ? 600 : (int)(60 + 460 * rows);
     plot_blocks_free(&bl);

@@ -1,5 +1,6 @@
 /* plot_chart_fit: latency-vs-tokens (scatter with the least-squares line
- * per model) and itl (histogram of inter-token gaps, log time axis). */
+ * per model, one panel per prompt class) and itl (histogram of inter-token
+ * gaps, log time axis). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,22 +21,23 @@ struct fit {
     bool ok;           /* two distinct token counts at least */
 };
 
-/* True when request r of model `model` can be a scatter point. */
-static bool scatter_point(const struct plot_req *r, size_t model)
+/* True when request r of model `model` and class `cls` can be a scatter
+ * point. */
+static bool scatter_point(const struct plot_req *r, size_t model, size_t cls)
 {
-    return r->model == model && r->ok && isfinite(r->out_tokens) &&
-           isfinite(r->latency_ms);
+    return r->model == model && r->cls == cls && r->ok &&
+           isfinite(r->out_tokens) && isfinite(r->latency_ms);
 }
 
-/* Least squares over every request of the model (centered sums, so large
- * latencies lose no precision). */
-static struct fit fit_model(const struct plot_data *d, size_t model)
+/* Least squares over every request of the model and class (centered
+ * sums, so large latencies lose no precision). */
+static struct fit fit_model(const struct plot_data *d, size_t model, size_t cls)
 {
     struct fit f = {0};
     double mx = 0, my = 0, sxx = 0, sxy = 0;
     for (size_t i = 0; i < d->n_reqs; i++) {
         const struct plot_req *r = &d->reqs[i];
-        if (!scatter_point(r, model))
+        if (!scatter_point(r, model, cls))
             continue;
         if (f.n == 0 || r->out_tokens < f.xmin)
             f.xmin = r->out_tokens;
@@ -57,76 +59,121 @@ static struct fit fit_model(const struct plot_data *d, size_t model)
     return f;
 }
 
-/* latency-vs-tokens.dat: a point block per model (legend: the fit), then
- * a two-row line block per model that has a fit. */
+/* The point block of model m in class k's panel (its legend: the fit);
+ * raises *xmax and *ymax to the points drawn. */
+static void scatter_block(const struct plot_data *d, size_t m, size_t k,
+                          const struct fit *f, size_t stride, FILE *dat,
+                          int *index, double *xmax, double *ymax)
+{
+    char title[600];
+    size_t seen = 0;
+    if (f->ok)
+        snprintf(title, sizeof(title),
+                 "%s: latency = %.4g ms + %.4g ms × tokens (n=%zu)",
+                 d->models.v[m], f->a, f->b, f->n);
+    else
+        snprintf(title, sizeof(title), "%s (n=%zu; one token count: no fit)",
+                 d->models.v[m], f->n);
+    plot_dat_block(dat, index, title);
+    for (size_t i = 0; i < d->n_reqs; i++) {
+        const struct plot_req *r = &d->reqs[i];
+        if (!scatter_point(r, m, k))
+            continue;
+        if (r->out_tokens > *xmax)
+            *xmax = r->out_tokens;
+        if (r->latency_ms > *ymax)
+            *ymax = r->latency_ms;
+        if (seen++ % stride != 0)
+            continue;
+        fprintf(dat, "%.6g ", r->out_tokens);
+        plot_dat_num(dat, r->latency_ms);
+        fputc('\n', dat);
+    }
+}
+
+/* latency-vs-tokens.dat: the class names (panel titles), a point block
+ * per model in each class's panel (legend: that model x class's fit),
+ * then a two-row line block per fit, panel by panel (panel c's are fits
+ * ffirst[c]..ffirst[c]+fcount[c]-1, drawn in flt/fdt). One panel per class, all
+ * on the same axes: a model's classes are never fitted together (the intercept
+ * of a pooled fit is no class's TTFT). */
 static int write_latency_tokens(const struct plot_ctx *c, FILE *dat,
                                 struct plot_out *out)
 {
     const struct plot_data *d = c->d;
     struct plot_blocks bl = {0};
-    struct fit *fits = calloc(d->models.n + 1, sizeof(*fits));
-    int index = 0, *flt = calloc(d->models.n + 1, sizeof(int)),
-        *fdt = calloc(d->models.n + 1, sizeof(int));
-    size_t total = 0, stride, nfit = 0;
-    char title[600];
-    if (!fits || !flt || !fdt) {
-        free(fits);
-        free(flt);
-        free(fdt);
-        return -1;
+    size_t nm = d->models.n, ncls = d->classes.n, nf = nm * ncls + 1;
+    struct fit *fits = calloc(nf, sizeof(*fits));
+    int index = 0, *flt = calloc(nf, sizeof(int)),
+        *fdt = calloc(nf, sizeof(int)), *ffirst = calloc(ncls + 1, sizeof(int)),
+        *fcount = calloc(ncls + 1, sizeof(int));
+    size_t total = 0, stride, nfit = 0, cols, rows;
+    double xmax = 0, ymax = 0;
+    int rc = 0;
+    if (!fits || !flt || !fdt || !ffirst || !fcount) {
+        rc = -1;
+        goto out;
     }
     plot_dat_block(dat, &index, NULL);
-    fputs("\"latency against output tokens\" 0\n", dat);
-    for (size_t m = 0; m < d->models.n; m++) {
-        fits[m] = fit_model(d, m);
-        total += fits[m].n;
+    for (size_t k = 0; k < ncls; k++) {
+        plot_dat_string(dat, d->classes.v[k]);
+        fputc('\n', dat);
+        for (size_t m = 0; m < nm; m++) {
+            fits[k * nm + m] = fit_model(d, m, k);
+            total += fits[k * nm + m].n;
+        }
     }
     stride = (total + SCATTER_MAX_POINTS - 1) / SCATTER_MAX_POINTS;
     if (stride == 0)
         stride = 1;
-    for (size_t m = 0; m < d->models.n; m++) {
-        size_t seen = 0;
-        if (fits[m].n == 0)
-            continue;
-        if (fits[m].ok)
-            snprintf(title, sizeof(title),
-                     "%s: latency = %.4g ms + %.4g ms × tokens (n=%zu)",
-                     d->models.v[m], fits[m].a, fits[m].b, fits[m].n);
-        else
-            snprintf(title, sizeof(title),
-                     "%s (n=%zu; one token count: no fit)", d->models.v[m],
-                     fits[m].n);
-        plot_blocks_add(&bl, plot_model_lt(m), plot_model_dt(m), 7);
-        plot_dat_block(dat, &index, title);
-        for (size_t i = 0; i < d->n_reqs; i++) {
-            const struct plot_req *r = &d->reqs[i];
-            if (!scatter_point(r, m) || seen++ % stride != 0)
+    for (size_t k = 0; k < ncls; k++) {
+        plot_blocks_panel(&bl);
+        for (size_t m = 0; m < nm; m++) {
+            const struct fit *f = &fits[k * nm + m];
+            if (f->n == 0)
                 continue;
-            fprintf(dat, "%.6g ", r->out_tokens);
-            plot_dat_num(dat, r->latency_ms);
-            fputc('\n', dat);
+            plot_blocks_add(&bl, plot_model_lt(m), plot_model_dt(m), 7);
+            scatter_block(d, m, k, f, stride, dat, &index, &xmax, &ymax);
         }
     }
-    for (size_t m = 0; m < d->models.n; m++) {
-        if (!fits[m].ok)
-            continue;
-        plot_dat_block(dat, &index, NULL);
-        fprintf(dat, "%.6g %.7g\n%.6g %.7g\n", fits[m].xmin,
-                fits[m].a + fits[m].b * fits[m].xmin, fits[m].xmax,
-                fits[m].a + fits[m].b * fits[m].xmax);
-        flt[nfit] = plot_model_lt(m);
-        fdt[nfit++] = plot_model_dt(m);
+    for (size_t k = 0; k < ncls; k++) {
+        ffirst[k] = (int)nfit + 1;
+        for (size_t m = 0; m < nm; m++) {
+            const struct fit *f = &fits[k * nm + m];
+            if (!f->ok)
+                continue;
+            plot_dat_block(dat, &index, NULL);
+            fprintf(dat, "%.6g %.7g\n%.6g %.7g\n", f->xmin,
+                    f->a + f->b * f->xmin, f->xmax, f->a + f->b * f->xmax);
+            flt[nfit] = plot_model_lt(m);
+            fdt[nfit++] = plot_model_dt(m);
+            fcount[k]++;
+        }
     }
+    cols = bl.n_panels <= 2 ? bl.n_panels : (bl.n_panels <= 4 ? 2 : 3);
+    cols = cols ? cols : 1;
+    rows = (bl.n_panels + cols - 1) / cols;
     plot_blocks_vars(&bl, &out->vars);
     plot_var_int(&out->vars, "nfit", (long long)nfit);
     plot_var_array(&out->vars, "flt", flt, nfit);
     plot_var_array(&out->vars, "fdt", fdt, nfit);
+    plot_var_array(&out->vars, "ffirst", ffirst, ncls);
+    plot_var_array(&out->vars, "fcount", fcount, ncls);
     plot_var_int(&out->vars, "scatter_stride", (long long)stride);
+    plot_var_int(&out->vars, "rows", (long long)(rows ? rows : 1));
+    plot_var_int(&out->vars, "cols", (long long)cols);
+    plot_var_num(&out->vars, "xmax_all", xmax > 0 ? xmax * 1.05 : 1);
+    plot_var_num(&out->vars, "ymax_all", ymax > 0 ? ymax * 1.05 : 1);
+    out->width = cols == 1 ? 1000 : (int)(100 + 700 * cols);
+    out->height = rows <= 1 ? 650 : (int)(80 + 520 * rows);
+out:
     plot_blocks_free(&bl);
     free(fits);
     free(flt);
     free(fdt);
-    return bl.failed ? -1 : 0;
+    free(ffirst);
+    free(fcount);
+    return rc || bl.failed ? -1 : 0;
 }
 
 /* Gathers every ITL of a model (all its classes) into v, summarized and
@@ -230,7 +277,8 @@ static int write_itl(const struct plot_ctx *c, FILE *dat, struct plot_out *out)
 
 const struct plot_chart plot_chart_latency_tokens = {
     "latency-vs-tokens",
-    "Latency against output tokens (Latency = TTFT + TPOT x n)",
+    "Latency against output tokens per prompt class (Latency = TTFT + "
+    "TPOT x n)",
     write_latency_tokens};
 const struct plot_chart plot_chart_itl = {
     "itl", "Inter-token latency histogram", write_itl};

@@ -18,30 +18,12 @@ static void esc(FILE *out, const char *s)
         plot_html_escape(out, s, strlen(s));
 }
 
-/* The latest row before rows[i] with the same model and class (rows are
- * sorted by period, model, class); NULL when none. */
-static const struct trend_row *previous(const struct trend_set *set, size_t i)
-{
-    const struct trend_row *r = set->rows[i];
-    for (size_t k = i; k-- > 0;) {
-        const struct trend_row *p = set->rows[k];
-        if (strcmp(p->model, r->model) == 0 &&
-            strcmp(p->class_name, r->class_name) == 0 &&
-            strcmp(p->period, r->period) != 0)
-            return p;
-    }
-    return NULL;
-}
-
 /* p50 and its change in % from prev (a cell "-" without one). */
 static void p50_cells(FILE *out, const struct trend_row *r,
                       const struct trend_row *prev, int m)
 {
-    double now = r->sum[m].n ? r->sum[m].p50 : NAN, before = NAN, pct = NAN;
-    if (prev && prev->sum[m].n)
-        before = prev->sum[m].p50;
-    if (!isnan(now) && !isnan(before) && before > 0)
-        pct = (now - before) / before * 100;
+    double now = r->sum[m].n ? r->sum[m].p50 : NAN,
+           pct = trend_change_pct(r, prev, m, 50);
     plot_html_num_cell(out, now);
     if (isnan(pct)) {
         fputs("<td class=\"n\" data-v=\"\">-</td>", out);
@@ -76,7 +58,8 @@ void plot_html_trend(FILE *out, const struct trend_set *set)
                 trend_metrics[m].title, trend_metrics[m].title);
     fputs("</tr></thead>\n<tbody>\n", out);
     for (size_t i = 0; i < set->n_rows; i++) {
-        const struct trend_row *r = set->rows[i], *prev = previous(set, i);
+        const struct trend_row *r = set->rows[i],
+                               *prev = trend_previous(set, i);
         fputs("<tr><td>", out);
         esc(out, r->period);
         fputs("</td><td>", out);

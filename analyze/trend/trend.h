@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "buf.h"
 #include "group_index.h"
 #include "load.h"
 #include "stats.h"
@@ -69,8 +70,29 @@ void trend_free(struct trend_set *set);
 /* r's failed requests: neither ok nor interrupted (as summary counts). */
 uint64_t trend_row_failed(const struct trend_row *r);
 
-/* Output formats. Return 0 or -1 when out could not be written. */
-int trend_write_table(FILE *out, const struct trend_set *set);
+/* The latest row before rows[i] of the same model, class and API kind
+ * (rows are sorted by period first); NULL when none. */
+const struct trend_row *trend_previous(const struct trend_set *set, size_t i);
+
+/* The change in % of metric m's percentile q (50 or 99) from prev to r;
+ * NaN when either has none or prev's is 0. */
+double trend_change_pct(const struct trend_row *r, const struct trend_row *prev,
+                        int m, int q);
+
+/* Output formats. Return 0 or -1 when out could not be written. The
+ * table is the narrow one (trend_text.c: a block per model x class, a row
+ * per period with the change from the previous one, wrapped at width)
+ * when width is from 1 to 119, else (0: --wide) the full one. */
+int trend_write_table(FILE *out, const struct trend_set *set, int width);
+
+/* Appends the narrow table's blocks of set (trend_text.c). */
+void trend_write_narrow(struct buf *b, const struct trend_set *set);
+
+/* Appends the one-line verdict of set, wrapped at width (0: never): over
+ * each model x class's latest period against the one before, in how many
+ * TTFT p50 rose or fell by 10 % or more (the HTML report marks the same),
+ * and the largest change (trend_text.c). */
+void trend_verdict_line(struct buf *b, const struct trend_set *set, int width);
 int trend_write_markdown(FILE *out, const struct trend_set *set);
 int trend_write_csv(FILE *out, const struct trend_set *set);
 int trend_write_json(FILE *out, const struct trend_set *set);

@@ -227,3 +227,28 @@ void trend_free(struct trend_set *set)
     load_free_infos(set->traces, set->n_traces);
     memset(set, 0, sizeof(*set));
 }
+
+const struct trend_row *trend_previous(const struct trend_set *set, size_t i)
+{
+    const struct trend_row *r = set->rows[i];
+    for (size_t k = i; k-- > 0;) {
+        const struct trend_row *p = set->rows[k];
+        if (strcmp(p->model, r->model) == 0 &&
+            strcmp(p->class_name, r->class_name) == 0 &&
+            strcmp(p->api ? p->api : "", r->api ? r->api : "") == 0 &&
+            strcmp(p->period, r->period) != 0)
+            return p;
+    }
+    return NULL;
+}
+
+double trend_change_pct(const struct trend_row *r, const struct trend_row *prev,
+                        int m, int q)
+{
+    double now, before;
+    if (!prev || !r->sum[m].n || !prev->sum[m].n)
+        return NAN;
+    now = q == 99 ? r->sum[m].p99 : r->sum[m].p50;
+    before = q == 99 ? prev->sum[m].p99 : prev->sum[m].p50;
+    return before > 0 ? (now - before) / before * 100 : NAN;
+}

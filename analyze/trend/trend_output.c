@@ -72,17 +72,23 @@ static void trace_lines(struct buf *b, const struct trend_set *set, bool md)
     }
 }
 
-int trend_write_table(FILE *out, const struct trend_set *set)
+int trend_write_table(FILE *out, const struct trend_set *set, int width)
 {
     struct buf b;
     int wm = 5, wc = 5;
     char c[6][24];
+    bool narrow = width > 0 && width < 120;
     doc_out_init(&b);
+    trend_verdict_line(&b, set, width);
     buf_printf(
         &b,
         "trend by %s of each request's start; %zu trace%s by recording time:\n",
         period_name(set), set->n_traces, set->n_traces == 1 ? "" : "s");
     trace_lines(&b, set, false);
+    if (narrow) {
+        trend_write_narrow(&b, set);
+        goto tail;
+    }
     for (size_t i = 0; i < set->n_rows; i++) {
         char m[TREND_MAX_WIDTH * 2 + 8], k[TREND_MAX_WIDTH * 2 + 8];
         int lm = (int)strlen(printable_copy(m, sizeof(m), set->rows[i]->model)),
@@ -121,11 +127,15 @@ int trend_write_table(FILE *out, const struct trend_set *set)
                    (unsigned long long)trend_row_failed(r), c[0], c[1], c[2],
                    c[3], c[4], c[5]);
     }
+tail:
     if (set->mixed_api)
         buf_puts(&b, "\nrows of different API kinds are kept apart (a chat "
                      "and a completions run of one model are two rows)\n");
-    buf_puts(&b,
-             "\ntimes in ms; n = requests that succeeded (warmup excluded)\n");
+    buf_puts(&b, narrow ? "\ntimes in ms; n = requests that succeeded (warmup "
+                          "excluded); chg = change from\nthe previous period; "
+                          "TPOT and latency p99, traces: --wide\n"
+                        : "\ntimes in ms; n = requests that succeeded (warmup "
+                          "excluded)\n");
     interrupted_line(&b, set, "");
     return write_buf(out, &b, "trend");
 }

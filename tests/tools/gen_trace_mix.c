@@ -7,7 +7,9 @@
  *
  * usage: gen_trace --mix OUT [-n REQUESTS] [-c CONCURRENCY] [-m MODEL]...
  *          [-k CLASS]... [-z REAL_ZERO_NS] [-f FAIL_EVERY] [-s SEED]
- *          [-l KEY=VALUE]... */
+ *          [-l KEY=VALUE]... [-D CLASS_STEP_MS] [-S SHIFT_MS]
+ * -D MS: class k's TTFT is k x MS longer (classes that differ, so merging
+ * them hides a change); -S MS: every TTFT MS longer (a planted change). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +44,8 @@ struct opts {
     long long distinct_kinds;  /* -E N: failures carry kinds kind-0..N-1 */
     long long bad_every;       /* -B K: every K-th request's first chunk
                                   is stamped 1 s before its start */
+    long long class_step_ms;   /* -D MS: class k's TTFT + k x MS */
+    long long shift_ms;        /* -S MS: every TTFT + MS */
 };
 
 /* The next pseudo-random value of this trace. */
@@ -63,7 +67,7 @@ static void parse(int argc, char **argv, struct opts *o)
                 "usage: gen_trace --mix OUT [-n N] [-c C] [-m MODEL]... "
                 "[-k CLASS]... [-z NS] [-f K] [-s SEED] [-l K=V]... "
                 "[-M DISTINCT_MODELS] [-E DISTINCT_ERROR_KINDS] "
-                "[-B BAD_TIMES_EVERY]\n");
+                "[-B BAD_TIMES_EVERY] [-D CLASS_STEP_MS] [-S SHIFT_MS]\n");
         exit(2);
     }
     o->out = argv[1];
@@ -85,6 +89,10 @@ static void parse(int argc, char **argv, struct opts *o)
             o->distinct_kinds = num(v);
         else if (strcmp(f, "-B") == 0)
             o->bad_every = num(v);
+        else if (strcmp(f, "-D") == 0)
+            o->class_step_ms = num(v);
+        else if (strcmp(f, "-S") == 0)
+            o->shift_ms = num(v);
         else if (strcmp(f, "-m") == 0 && o->n_models < MAX_NAMES)
             o->models[o->n_models++] = v;
         else if (strcmp(f, "-k") == 0 && o->n_classes < MAX_NAMES)
@@ -147,8 +155,9 @@ int gen_trace_mix(int argc, char **argv)
         int lane = (int)((i - 1) % o.conc);
         int64_t start =
             lane_free[lane] + 1000000 + (int64_t)(rnd(&o) % 20) * 1000000;
-        int64_t ttft =
-            (80 + 60 * (int64_t)m + (int64_t)(rnd(&o) % 40)) * 1000000;
+        int64_t ttft = (80 + 60 * (int64_t)m + (int64_t)(rnd(&o) % 40) +
+                        o.class_step_ms * (int64_t)k + o.shift_ms) *
+                       1000000;
         int64_t tpot = (4 + 3 * (int64_t)m) * 1000000;
         long tokens = 8 + (long)(rnd(&o) % 120), tt;
         bool fail = o.fail_every && i % o.fail_every == 0;

@@ -36,7 +36,7 @@ assert_eq "$(sed -n 's/^### //p' "$T/s.md" | grep -v overall | paste -sd,)" "$wa
 
 "$A" compare "$T/a.ttrace" "$T/b.ttrace" --format json >"$T/c.json"
 assert_eq "$(jq -r '[.comparisons[0].groups[].class]|join(",")' "$T/c.json")" "$both" "compare json"
-"$A" compare "$T/a.ttrace" "$T/b.ttrace" >"$T/c.txt"
+"$A" compare "$T/a.ttrace" "$T/b.ttrace" --wide >"$T/c.txt"
 assert_eq "$(sed -n 's/^model-a \/ \([^ ]*\) .*/\1/p' "$T/c.txt" | paste -sd,)" "$want" "compare table"
 
 "$A" trend "$T/a.ttrace" --format csv >"$T/t.csv"

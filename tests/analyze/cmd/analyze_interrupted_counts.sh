@@ -41,7 +41,7 @@ assert_eq "$(python3 -c 'import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 print(sum(int(r["failed"]) for r in rows), sum(int(r["interrupted"]) for r in rows))' "$T/tr.csv")" \
     "$failed $stopped" "trend CSV failed interrupted"
-"$TT_ANALYZE" trend "$T/t.ttrace" >"$T/tr.txt" || fail "trend table exit $?"
+"$TT_ANALYZE" trend "$T/t.ttrace" --wide >"$T/tr.txt" || fail "trend table exit $?"
 grep -q "^$stopped requests\? interrupted (the run was stopped" "$T/tr.txt" ||
     fail "trend table: $(cat "$T/tr.txt")"
 assert_eq "$(awk '$1 ~ /^[0-9][0-9][0-9][0-9]-/ {s += $6} END {print s}' "$T/tr.txt")" "$failed" "trend table failed column"

@@ -16,7 +16,7 @@ A=$TT_ANALYZE
 jq_checks "$(tt_data analyze/compare/ttft-regression.jq)" "$T/c.json"
 
 # The table says the same in its verdict lines.
-"$A" compare "$T/base.ttrace" "$T/slow.ttrace" >"$T/c.txt"
+"$A" compare "$T/base.ttrace" "$T/slow.ttrace" --wide >"$T/c.txt"
 assert_eq "$(grep -c '^  => model-.*TTFT p50 +.* slower — real; TPOT noise' "$T/c.txt")" 2 "table verdicts"
 grep -q '^  TTFT (ms) .* p50 .*real, slower$' "$T/c.txt" || fail "TTFT row verdict"
 # Reversed, it got faster.
@@ -28,7 +28,7 @@ grep -q '^  TTFT (ms) .* p50 .*real, slower$' "$T/c.txt" || fail "TTFT row verdi
 "$A" compare "$T/base.ttrace" "$T/same.ttrace" --format json >"$T/n.json"
 jq -e 'all(.comparisons[0].groups[].metrics[]; .verdict == "noise")' "$T/n.json" >/dev/null ||
     fail "same settings not noise: $(jq -c '[.comparisons[0].groups[].verdict]' "$T/n.json")"
-"$A" compare "$T/base.ttrace" "$T/same.ttrace" | grep -q '=> model-a / short-short: TTFT noise; TPOT noise; ITL noise; latency noise; output tokens noise' ||
+"$A" compare "$T/base.ttrace" "$T/same.ttrace" --wide | grep -q '=> model-a / short-short: TTFT noise; TPOT noise; ITL noise; latency noise; output tokens noise' ||
     fail "noise verdict line"
 
 # Reproducible with a seed; another seed moves the interval a little.
@@ -54,7 +54,7 @@ jq -e --arg s "$T/slow.ttrace" --arg n "$T/same.ttrace" '[.comparisons[].new.fil
 "$A" compare "$T/base.ttrace" "$T/down.ttrace" --format json |
     jq -e 'all(.comparisons[0].groups[].metrics[]; .verdict == "n/a" and .diff.p50 == null and .median_diff_ci == null)' \
     >/dev/null || fail "all failed is n/a"
-"$A" compare "$T/base.ttrace" "$T/down.ttrace" | grep -qE '^  TTFT \(ms\) +p50 +[0-9.]+ +- +- +- +- +n/a$' ||
+"$A" compare "$T/base.ttrace" "$T/down.ttrace" --wide | grep -qE '^  TTFT \(ms\) +p50 +[0-9.]+ +- +- +- +- +n/a$' ||
     fail "all-failed row: $("$A" compare "$T/base.ttrace" "$T/down.ttrace" | grep 'TTFT (ms)')"
 
 # A model on one side only is listed, not compared.
@@ -92,6 +92,33 @@ done
 jq -e '[.comparisons[0].groups[] | {(.model): [.metrics.ttft_ms.verdict, (.metrics.ttft_ms.diff.p50 > 0)]}] | add
        == {"fast": ["real", true], "slow": ["real", false]}' "$T/order.json" >/dev/null ||
     fail "swapped model order: $(jq -c '[.comparisons[0].groups[] | [.model, .metrics.ttft_ms.verdict, .metrics.ttft_ms.diff.p50]]' "$T/order.json")"
+
+# 80 columns by default (issue 32, item 3: 98 lines, 43 over 80 columns,
+# up to 197, before): the first line is the verdict of every group; p50
+# and p99 rows, each with its interval and verdict; --width N for another
+# width, --wide (or a width from 120 on) for the full table.
+# (file names as given: relative ones here, so the sides' lines fit too)
+(cd "$T" && "$A" compare base.ttrace slow.ttrace) >"$T/narrow.txt"
+awk 'length > 80 {print "over 80: " $0; bad=1} END {exit bad}' "$T/narrow.txt" || fail "compare is wider than 80 columns"
+assert_eq "$(head -1 "$T/narrow.txt")" "verdict: 2 of 2 groups slower, 0 faster, 0 mixed, 0 no real change" "first line"
+grep -q '^  TTFT    p50 .*real, slower$' "$T/narrow.txt" || fail "narrow TTFT p50 row"
+grep -q '^          p99 .*too few$' "$T/narrow.txt" || fail "narrow p99 row"
+grep -q 'p99 rests on fewer than 100 values in 2 of 2 groups' "$T/narrow.txt" || fail "p99 note"
+"$A" compare "$T/base.ttrace" "$T/slow.ttrace" --width 60 | awk 'length > 60 && !/^verdict: |^compare: base|^    vs new|^  metric | p(50|99) / {print; bad=1} END {exit bad}' ||
+    fail "--width 60: prose wider than 60"
+"$A" compare "$T/base.ttrace" "$T/slow.ttrace" --width 120 | grep -q '^                      p90 ' || fail "--width 120 is not the full table"
+"$A" compare "$T/base.ttrace" "$T/slow.ttrace" --wide | grep -q '^                      p90 ' || fail "--wide lacks p90"
+# p99 verdicts with their own interval: 120 requests per model, 50 ms
+# slower: real at p99 too; compare's JSON says so.
+"$G" "$T/b240.ttrace" 240 20 100 10 10 1
+"$G" "$T/s240.ttrace" 240 20 150 10 10 2
+"$A" compare "$T/b240.ttrace" "$T/s240.ttrace" --format json |
+    jq -e 'all(.comparisons[0].groups[]; .metrics.ttft_ms.verdict_p99 == "real" and .metrics.ttft_ms.direction_p99 == "slower" and .metrics.ttft_ms.p99_diff_ci.lo > 0) and .comparisons[0].too_few_p99.groups == 0' >/dev/null ||
+    fail "p99 verdict: $("$A" compare "$T/b240.ttrace" "$T/s240.ttrace" --format json | jq -c '.comparisons[0].groups[0].metrics.ttft_ms')"
+"$A" compare "$T/b240.ttrace" "$T/s240.ttrace" | grep -q '^          p99 .*real, slower$' || fail "narrow p99 real"
+# never "+0.0%" for a fall
+"$A" compare "$T/base.ttrace" "$T/same.ttrace" --wide | awk '$0 ~ / -[0-9.]+ +\+0\.0%/ {print; bad=1} END {exit bad}' ||
+    fail "a fall printed as +0.0%"
 
 expect_exit 2 "$A" compare "$T/base.ttrace" 2>/dev/null
 expect_exit 2 "$A" compare "$T/base.ttrace" "$T/slow.ttrace" --format csv 2>/dev/null

@@ -13,7 +13,7 @@ rec() { "$TT_RECORD" -q -u "$CLEAN" -m m --classes short-short "$@"; }
 
 rec -o "$T/a.ttrace"
 rec -o "$T/b.ttrace"
-"$A" compare "$T/a.ttrace" "$T/b.ttrace" >"$T/ab.txt" 2>"$T/ab.err"
+"$A" compare "$T/a.ttrace" "$T/b.ttrace" --wide >"$T/ab.txt" 2>"$T/ab.err"
 assert_eq "$(grep -c 'NO VERDICT' "$T/ab.err")" 1 "one loud warning"
 grep -q 'compare: NO VERDICT for 1 of 1 group: fewer than 5 requests on a side give no verdict ("too few"); record each side with -n 5 or more' "$T/ab.err" ||
     fail "warning text: $(cat "$T/ab.err")"
@@ -40,13 +40,13 @@ fi
 # enough requests: verdicts, no notice
 rec -n 6 -o "$T/a6.ttrace"
 rec -n 6 -o "$T/b6.ttrace"
-"$A" compare "$T/a6.ttrace" "$T/b6.ttrace" >"$T/ok.txt" 2>"$T/ok.err"
+"$A" compare "$T/a6.ttrace" "$T/b6.ttrace" --wide >"$T/ok.txt" 2>"$T/ok.err"
 grep -q 'NO VERDICT' "$T/ok.txt" "$T/ok.err" && fail "verdict expected with -n 6"
 grep -q '=> m / short-short: TTFT ' "$T/ok.txt" || fail "verdict line"
 
 # another API kind, another concurrency, another workload: warned, compared
 rec -n 6 --api openai-completions -o "$T/c6.ttrace"
-"$A" compare "$T/a6.ttrace" "$T/c6.ttrace" >"$T/api.txt" 2>"$T/api.err"
+"$A" compare "$T/a6.ttrace" "$T/c6.ttrace" --wide >"$T/api.txt" 2>"$T/api.err"
 grep -q 'compare: the sides differ in API kind: base openai-chat, new openai-completions; compared all the same' "$T/api.err" ||
     fail "api warning: $(cat "$T/api.err")"
 grep -q '^warning: the sides differ in API kind: base openai-chat, new openai-completions (compared all the same)$' "$T/api.txt" ||

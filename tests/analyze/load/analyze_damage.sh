@@ -33,7 +33,7 @@ warned "$T/r.err"
 assert_eq "$(tail -n +2 "$T/r.csv" | wc -l)" 4 "request rows up to the damage"
 assert_eq "$(grep -c ',true,,200,' "$T/r.csv")" 3 "ok rows before the damage"
 
-expect_exit 1 "$A" compare "$T/t.ttrace" "$T/cut.ttrace" >"$T/c.txt" 2>"$T/c.err"
+expect_exit 1 "$A" compare "$T/t.ttrace" "$T/cut.ttrace" --wide >"$T/c.txt" 2>"$T/c.err"
 warned "$T/c.err"
 grep -q '^model-a / short-short   base 4 ok of 4, new 2 ok of 2$' "$T/c.txt" || fail "compare of a damaged trace: $(head -8 "$T/c.txt")"
 expect_exit 1 "$A" trend "$T/cut.ttrace" --format json >"$T/w.json" 2>"$T/w.err"
@@ -86,4 +86,11 @@ grep -q "DAMAGED: empty file, no header" "$T/e.out" || fail "check of an empty f
 expect_exit 1 "$A" summary "$T/t.ttrace" "$T/empty.ttrace" --format json >"$T/e.json" 2>/dev/null
 jq -e '(.traces | length) == 1 and .overall.requests == 8' "$T/e.json" >/dev/null ||
     fail "a good trace beside an empty file"
+# A file that is no trace (issue 32): an error naming it, exit 1, not a
+# warning about "the complete records before it".
+echo 'just some text' >"$T/notes.txt"
+expect_exit 1 "$A" summary "$T/notes.txt" >"$T/n.out" 2>"$T/n.err"
+grep -q '^tokentrace-analyze: error: .*notes\.txt: .*not a tokentrace trace, nothing of it is analyzed$' "$T/n.err" ||
+    fail "non-trace: $(cat "$T/n.err")"
+grep -q 'warning' "$T/n.err" && fail "a non-trace labelled a warning"
 echo ok

@@ -71,6 +71,37 @@ python3 "$TT_SOURCE_DIR/tests/lib/svg_layout.py" "$T"/deep/svg/*.svg || fail "ch
     -m e5 -m f6 -m g7 -m h8 -m i9 -m '模型十' -k short-short -k long-short -f 9
 "$TT_ANALYZE" plot "$T/ten.ttrace" -o "$T/ten" --format svg >/dev/null || fail "plot of ten models"
 python3 "$TT_SOURCE_DIR/tests/lib/svg_layout.py" "$T"/ten/*.svg || fail "chart text hidden (ten models)"
+# Per prompt class (issue 32, item 1): two classes 200 ms of TTFT apart.
+# The latency-vs-tokens fit is per model x class, so its intercept is
+# near that class's TTFT p50 (pooled, it was neither: ~190 ms for classes
+# of ~100 and ~300 ms); one panel per class, all on one x and y axis, and
+# ttft-cdf's panels share their TTFT axis.
+"$TT_GEN_TRACE" --mix "$T/two.ttrace" -n 240 -m fast -m slow -k short-short -k long-short -D 200 -s 3
+"$TT_ANALYZE" plot "$T/two.ttrace" -o "$T/two" --format svg >/dev/null || fail "plot of two classes"
+"$TT_ANALYZE" summary "$T/two.ttrace" --format json >"$T/two.json"
+python3 - "$T/two/latency-vs-tokens.dat" "$T/two.json" "$T/two/latency-vs-tokens.gp" \
+    "$T/two/ttft-cdf.gp" "$T/two/latency-vs-tokens.svg" <<'PY' || fail "latency-vs-tokens per class"
+import json, re, shlex, sys
+parts = open(sys.argv[1], encoding="utf-8").read().split("\n\n\n")
+classes = [shlex.split(l)[0] for l in parts[0].strip().splitlines()]
+assert classes == ["short-short", "long-short"], classes
+groups = json.load(open(sys.argv[2]))["groups"]
+fits = [shlex.split(b.strip().splitlines()[0])[0] for b in parts[1:5]]
+assert len(fits) == 4, fits
+for i, title in enumerate(fits):
+    m = re.match(r"(\S+): latency = ([0-9.]+) ms \+ ([0-9.]+) ms", title)
+    assert m, title
+    cls = classes[i // 2]
+    g = next(g for g in groups if g.get("model") == m.group(1) and g.get("class") == cls)
+    ttft = g["ttft_ms"]["p50"]
+    assert abs(float(m.group(2)) - ttft) < 40, (title, cls, ttft)
+for gp in sys.argv[3:5]:
+    txt = open(gp).read()
+    assert re.search(r"^xmax_all = [0-9.]+$", txt, re.M), gp
+svg = open(sys.argv[5], encoding="utf-8").read()
+assert svg.count("<text>short-short</text>") == 1 and svg.count("<text>long-short</text>") == 1, "a panel per class"
+PY
+python3 "$TT_SOURCE_DIR/tests/lib/svg_layout.py" "$T"/two/*.svg || fail "chart text hidden (two classes)"
 # Failed requests on the timeline: a red bar with a red cross at its end
 # for each, a legend entry and the title with their count (counted here
 # from `requests`, not from the chart's own data).

@@ -74,6 +74,65 @@ assert sum(p.count("M") for p in bars) >= 12, bars[:3]
 PY
 python3 "$TT_SOURCE_DIR/tests/lib/svg_layout.py" "$T/ci/compare.svg" || fail "compare: text hidden"
 
+# Per prompt class (issue 32, item 1): two classes 200 ms apart, TTFT
+# +15 ms in each. compare says "slower" per class; merged, the classes
+# make the medians' interval wide ("no difference", as the chart said
+# before). The chart has a row of panels per class, and every bar's label
+# is compare's verdict on that model and class; one y axis per metric.
+"$TT_GEN_TRACE" --mix "$T/k1.ttrace" -n 240 -m fast -m slow -k short-short -k long-short -D 200 -s 3
+"$TT_GEN_TRACE" --mix "$T/k2.ttrace" -n 240 -m fast -m slow -k short-short -k long-short -D 200 -S 15 -s 4
+"$TT_ANALYZE" plot --compare "$T/k1.ttrace" "$T/k2.ttrace" -o "$T/k" --format svg >/dev/null ||
+    fail "plot --compare (two classes)"
+"$TT_ANALYZE" compare "$T/k1.ttrace" "$T/k2.ttrace" --format json >"$T/k.json"
+"$TT_ANALYZE" compare "$T/k1.ttrace" "$T/k2.ttrace" --by model --format json >"$T/k-merged.json"
+python3 - "$T/k/compare.dat" "$T/k.json" "$T/k-merged.json" "$T/k/compare.gp" "$T/k/compare.svg" <<'PY' || fail "compare chart per class"
+import json, re, shlex, sys
+parts = open(sys.argv[1], encoding="utf-8").read().split("\n\n\n")
+head = [shlex.split(l) for l in parts[0].strip().splitlines()]
+assert [h[1] for h in head[2:]] == ["short-short", "long-short"], head
+cmp = json.load(open(sys.argv[2]))["comparisons"][0]["groups"]
+merged = json.load(open(sys.argv[3]))["comparisons"][0]["groups"]
+assert all(g["metrics"]["ttft_ms"]["verdict"] == "noise" for g in merged), "merged is not noise: the fixture no longer shows the bug"
+metric = ["ttft_ms", "tpot_ms", "latency_ms"]
+blocks = parts[1:]
+assert len(blocks) == 12, len(blocks)  # 2 classes x 3 metrics x 2 models
+slower = 0
+for i, b in enumerate(blocks):
+    lines = b.strip().splitlines()
+    model, cls = shlex.split(lines[0])
+    assert cls == ["short-short", "long-short"][i // 6], (i, cls)
+    rows = [shlex.split(l) for l in lines[1:]]
+    g = next(g for g in cmp if g["model"] == model and g["class"] == cls)["metrics"][metric[i // 2 % 3]]
+    v = rows[1][5]
+    if g["verdict"] == "real":
+        word = "slower" if g["diff"]["p50"] > 0 else "faster"
+        assert v == "%s %+.0f%%" % (word, g["diff_pct"]["p50"]), (model, cls, v)
+        slower += word == "slower"
+    else:
+        assert v == {"noise": "no difference", "too few": "too few"}[g["verdict"]], (model, cls, v, g["verdict"])
+assert slower >= 4, slower  # TTFT of both models in both classes
+gp = open(sys.argv[4]).read()
+ymax = re.findall(r"^ymax_([123]) = (\S+)$", gp, re.M)
+assert len(ymax) == 3, ymax
+svg = open(sys.argv[5], encoding="utf-8").read()
+for cls in ("short-short", "long-short"):
+    assert svg.count("<text>%s: TTFT (ms)</text>" % cls) == 1, cls
+PY
+python3 "$TT_SOURCE_DIR/tests/lib/svg_layout.py" "$T/k/compare.svg" || fail "compare per class: text hidden"
+"$TT_ANALYZE" plot --trend "$T/k1.ttrace" "$T/k2.ttrace" -o "$T/kt" --format svg >/dev/null ||
+    fail "plot --trend (two classes)"
+python3 - "$T/kt/trend.dat" "$T/kt/trend.svg" <<'PY' || fail "trend chart per class"
+import shlex, sys
+parts = open(sys.argv[1], encoding="utf-8").read().split("\n\n\n")
+blocks = [shlex.split(b.strip().splitlines()[0]) for b in parts[1:]]
+# a p50 and a p99 line per model, class and metric
+assert len(blocks) == 2 * 3 * 2 * 2, len(blocks)
+assert {tuple(b) for b in blocks} >= {("fast p50", "long-short"), ("slow p99", "short-short")}, blocks
+svg = open(sys.argv[2], encoding="utf-8").read()
+for cls in ("short-short", "long-short"):
+    assert svg.count("<text>%s: latency (ms)</text>" % cls) == 1, cls
+PY
+
 "$TT_ANALYZE" plot --trend "$T/w47.ttrace" "$T/w48.ttrace" "$T/w48b.ttrace" -o "$T/trend" \
     2>"$T/stderr" >/dev/null || { cat "$T/stderr"; fail "trend"; }
 png_sensible "$T/trend/trend.png"

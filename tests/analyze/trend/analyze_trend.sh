@@ -31,7 +31,7 @@ assert rows[0]["ttft_p50_ms"] == "100" and rows[0]["latency_p99_ms"] == "140", r
 PY
 
 # Table and markdown: rows in period order.
-"$A" trend "$T/ny.ttrace" "$T/sun.ttrace" "$T/jan.ttrace" "$T/mon48.ttrace" >"$T/w.txt"
+"$A" trend "$T/ny.ttrace" "$T/sun.ttrace" "$T/jan.ttrace" "$T/mon48.ttrace" --wide >"$T/w.txt"
 assert_eq "$(grep -oE '^2026-W[0-9]+' "$T/w.txt" | uniq | tr '\n' ' ')" "2026-W01 2026-W48 2026-W49 2026-W53 " "table periods"
 grep -q "2026-11-23T10:00:00Z  $T/mon48.ttrace (trace 3, 4 requests)" "$T/w.txt" || fail "trace list"
 "$A" trend "$T/sun.ttrace" --format markdown >"$T/w.md"
@@ -42,6 +42,21 @@ grep -q '^| 2026-W49 | model-b | short-short | 1 | 1 | 0 | 100.0 |' "$T/w.md" ||
 "$G" "$T/f.ttrace" 8 5 100 10 fail_every=4 warmup=1
 "$A" trend "$T/f.ttrace" --format json |
     jq -e '[.rows[] | [.requests, .ok]] == [[3, 3], [4, 2]]' >/dev/null || fail "failures and warmup in trend"
+
+# 80 columns by default (issue 32, item 3: 116 columns and no change
+# column before): a verdict first, a block per model x class with the
+# change of each value from the week before; a planted regression (TTFT
+# 100 -> 150 ms) reads +50%. --wide is the full table.
+"$G" "$T/wk1.ttrace" 40 5 100 10 real_s="$(ts 2026-11-23T10:00:00Z)" trace_id=wk1
+"$G" "$T/wk2.ttrace" 40 5 150 10 real_s="$(ts 2026-11-30T10:00:00Z)" trace_id=wk2
+(cd "$T" && "$A" trend wk1.ttrace wk2.ttrace) >"$T/n.txt"
+awk 'length > 80 {print "over 80: " $0; bad=1} END {exit bad}' "$T/n.txt" || fail "trend is wider than 80 columns"
+assert_eq "$(head -1 "$T/n.txt")" "verdict: TTFT p50 vs the period before: up 10%+ in 2 of 2, down 10%+ in 0" "first line"
+grep -q '^largest TTFT p50 change: +50%, model-' "$T/n.txt" || fail "largest change: $(sed -n 2p "$T/n.txt")"
+grep -q '^model-a / short-short$' "$T/n.txt" || fail "block header"
+grep -qE '^  2026-W49 +20 +0 +150.0 +\+50% ' "$T/n.txt" || fail "change column: $(grep W49 "$T/n.txt")"
+grep -qE '^  2026-W48 +20 +0 +100.0 +[0-9]' "$T/n.txt" || fail "first week has no change"
+"$A" trend "$T/wk1.ttrace" "$T/wk2.ttrace" --wide | grep -qE '^2026-W49 +model-a +short-short +1 +20 ' || fail "--wide"
 
 expect_exit 2 "$A" trend "$T/sun.ttrace" --by month 2>/dev/null
 echo ok

@@ -19,13 +19,13 @@ rows = list(csv.DictReader(open(sys.argv[1], newline="")))
 assert [(r["model"], r["api"], r["requests"]) for r in rows] == [
     ("m", "openai-chat", "4"), ("m", "openai-completions", "3")], rows
 PY
-"$A" trend "$T/chat.ttrace" "$T/compl.ttrace" >"$T/t.txt"
+"$A" trend "$T/chat.ttrace" "$T/compl.ttrace" --wide >"$T/t.txt"
 grep -qE '^period +model +class +api +traces' "$T/t.txt" || fail "api column: $(cat "$T/t.txt")"
 grep -qE '^[0-9]{4}-W[0-9]{2} +m +short-short +openai-completions +1 +3 ' "$T/t.txt" || fail "completions row"
 grep -q 'rows of different API kinds are kept apart' "$T/t.txt" || fail "note"
 "$A" trend "$T/chat.ttrace" "$T/compl.ttrace" --format markdown | grep -q '^| period | model | class | api | traces |' ||
     fail "markdown api column"
 # one kind: no api column
-"$A" trend "$T/chat.ttrace" >"$T/c.txt"
+"$A" trend "$T/chat.ttrace" --wide >"$T/c.txt"
 grep -qE '^period +model +class +traces' "$T/c.txt" || fail "single kind table: $(cat "$T/c.txt")"
 echo ok
