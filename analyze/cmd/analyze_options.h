@@ -29,6 +29,7 @@ struct analyze_options {
     const char *fail_on;    /* compare, trend --fail-on */
     int width;              /* summary --width (0: the terminal's) */
     bool include_transient; /* --include-transient (summary --by stage) */
+    bool merge_anyway;      /* summary --merge-anyway: shards not one run */
     bool compare, trend;    /* plot --compare, --trend */
     unsigned formats;       /* the --format values allowed (1 << FMT_*) */
     bool help;
@@ -51,6 +52,7 @@ struct analyze_options {
 #define OPT_TRANSIENT 0x2000u   /* --include-transient (summary, requests) */
 #define OPT_ATTEMPTS 0x4000u    /* --all-attempts (requests) */
 #define OPT_MODE 0x8000u        /* --compare, --trend (plot) */
+#define OPT_MERGE 0x10000u      /* --merge-anyway (summary) */
 
 /* Parses argv (after the command name) with the option engine
  * (common/opt.h): the shared flags allowed, and own (NULL: none), a
