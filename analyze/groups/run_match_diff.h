@@ -8,9 +8,9 @@
 #include <stddef.h>
 
 struct run_match_diff {
-    char field[32];  /* "seed", ...; "run_match" when one trace has none */
-    char a[128];     /* a's value ("(absent)" when a lacks the field) */
-    char b[128];     /* b's */
+    char field[32]; /* "seed", ...; "run_match" when one trace has none */
+    char a[128];    /* a's value ("(absent)" when a lacks the field) */
+    char b[128];    /* b's */
 };
 
 /* Compares a and b (either NULL: a recorder before run_match). Two NULLs

@@ -72,9 +72,9 @@ static void load_field(struct buf *b, const struct config *c)
     } else if (c->arrivals_file) {
         n += (size_t)snprintf(v, sizeof v, "arrivals:speed=%g", c->speed);
     } else if (c->rate > 0) {
-        n += (size_t)snprintf(
-            v, sizeof v, "open:rate=%g,arrival=%s", c->rate,
-            c->arrival == ARRIVAL_CONSTANT ? "constant" : "poisson");
+        n += (size_t)snprintf(v, sizeof v, "open:rate=%g,arrival=%s", c->rate,
+                              c->arrival == ARRIVAL_CONSTANT ? "constant"
+                                                             : "poisson");
     } else {
         n += (size_t)snprintf(v, sizeof v, "closed:c=%llu",
                               (unsigned long long)c->concurrency);

@@ -121,4 +121,10 @@ S "$T/m0.ttrace" "$T/m1.ttrace" >/dev/null 2>&1 || fail "the two shards are not 
 expect_exit 2 env SLURM_PROCID=0 "$TT_RECORD" -q -u "$URL" -m a -n 1 -o "$T/sl.ttrace" 2>"$T/sl.err"
 grep -q 'SLURM_NTASKS' "$T/sl.err" || fail "slurm error: $(cat "$T/sl.err")"
 ! grep -q "Job's completions" "$T/sl.err" || fail "the Slurm error talks about a Kubernetes Job: $(cat "$T/sl.err")"
+
+# --- dump numbers traces as requests does: across every input
+d=$("$TT_ANALYZE" dump "$T/s7.ttrace" "$T/k0.ttrace" "$T/s8.ttrace" | jq -sc '[.[]|select(.kind=="header")|.trace]')
+q=$("$TT_ANALYZE" requests "$T/s7.ttrace" "$T/k0.ttrace" "$T/s8.ttrace" --format json | jq -sc '[.[]|.trace]|unique')
+assert_eq "$d" "[0,1,2]" "dump's trace numbers"
+assert_eq "$q" "$d" "requests' trace numbers beside dump's"
 echo ok
