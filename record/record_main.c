@@ -22,6 +22,7 @@
 #include "log.h"
 #include "procs.h"
 #include "run.h"
+#include "run_match.h"
 #include "sanitize.h"
 #include "self_test.h"
 #include "trace.h"
@@ -260,11 +261,39 @@ static void print_scale_out(const struct config *cfg)
                  "the global schedule, run id %s (from %s)",
                  sh->index, sh->count, sh->from ? sh->from : "--shard",
                  sh->count, sh->index, cli_shard_run_id(sh), sh->run_id_from);
+    if (sh->count > 1 && strcmp(sh->run_id_from, "own") == 0)
+        log_warn("shard %u/%u without --start-at or --run-id: its run id is "
+                 "its own, so tokentrace-analyze will not join it with the "
+                 "other shards (it reads as a run with %u shards missing); "
+                 "give every shard the same --start-at, or --run-id",
+                 sh->index, sh->count, sh->count - 1);
     if (sh->start_at_ns) {
         cli_format_instant(sh->start_at_ns, when, sizeof when);
         log_note("starting at %s (in %.3f s)", when,
                  (double)(sh->start_at_ns - clock_real_ns()) / 1e9);
     }
+}
+
+/* Whether the header carries run_match: a shard, or a given run id. */
+static bool run_match_wanted(const struct config *cfg)
+{
+    return cfg->shard.count > 1 || cfg->shard.run_id;
+}
+
+/* The run_match text (run_match.h) when wanted, with the digests of the
+ * -w and --arrivals files (read before the start instant, so the wait
+ * covers it); NULL when not wanted or out of memory. */
+static char *shard_match(const struct config *cfg)
+{
+    char wd[RUN_MATCH_DIGEST_SIZE], ad[RUN_MATCH_DIGEST_SIZE];
+    bool w_ok, a_ok;
+    if (!run_match_wanted(cfg))
+        return NULL;
+    w_ok = cfg->workload_file &&
+           run_match_file_digest(cfg->workload_file, wd) == 0;
+    a_ok = cfg->arrivals_file &&
+           run_match_file_digest(cfg->arrivals_file, ad) == 0;
+    return run_match_make(cfg, w_ok ? wd : NULL, a_ok ? ad : NULL);
 }
 
 /* Runs with a prepared writer and returns the exit code. */
@@ -346,6 +375,7 @@ static int prepare_and_record(struct config *cfg)
     struct workload wl;
     struct api_key key;
     struct run_setup s;
+    char *match = NULL;
     struct length_fit fits[CLI_MAX_MODELS];
     cJSON *extra = NULL;
     char err[512], trace_id[9], out_buf[128], note[HTTP_PROXY_URL_MAX + 64];
@@ -447,8 +477,11 @@ static int prepare_and_record(struct config *cfg)
     s.key_env = key.value && !key.from_settings ? key.env : NULL;
     s.trace_id = trace_id;
     s.command_line = sanitize_command_line(cfg->argc, cfg->argv, key.value);
-    rc = s.command_line ? trace_writer_open(out_name, cfg->force, &s.writer)
-                        : TRACE_E_NOMEM;
+    match = shard_match(cfg);
+    s.run_match = match;
+    rc = s.command_line && (match || !run_match_wanted(cfg))
+             ? trace_writer_open(out_name, cfg->force, &s.writer)
+             : TRACE_E_NOMEM;
     if (rc == TRACE_OK && cfg->format_version)
         rc = trace_writer_set_version(s.writer, cfg->format_version);
     if (rc == TRACE_OK && (cfg->compress || trace_path_compressed(out_name)))
@@ -473,6 +506,7 @@ static int prepare_and_record(struct config *cfg)
         print_origins(cfg, &key);
         ret = record(cfg, &s, out_name);
     }
+    free(match);
     free((char *)s.command_line);
     cJSON_Delete(extra);
     api_key_free(&key);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_shards.h"
 #include "commands.h"
 #include "id_map.h"
 #include "log.h"
@@ -79,6 +80,7 @@ struct check_state {
     struct check_counts c;
     struct trace_state t;
     uint64_t findings, first_finding_offset;
+    struct check_shards *shards; /* the runs' shards, over all files */
 };
 
 static void trace_state_clear(struct trace_state *t)
@@ -222,6 +224,7 @@ static void on_record(struct check_state *s, const struct trace_record *rec)
         c->headers++;
         c->v1_headers += rec->u.header.format_version < 2;
         trace_state_clear(&s->t); /* ids restart with each trace */
+        check_shards_header(s->shards, &rec->u.header, s->name);
         break;
     case TRACE_REQUEST:
         c->requests++;
@@ -239,6 +242,7 @@ static void on_record(struct check_state *s, const struct trace_record *rec)
     case TRACE_FOOTER:
         c->footers++;
         on_footer(s, rec);
+        check_shards_footer(s->shards, &rec->u.footer);
         break;
     case TRACE_STAGE:
         c->stages++;
@@ -276,8 +280,9 @@ static void print_checksums(const struct check_state *s, uint64_t verified,
                s->name);
 }
 
-/* Checks one file; prints a verdict line and returns 0 when intact. */
-static int check_file(const char *path)
+/* Checks one file; prints a verdict line and returns 0 when intact. Its
+ * shard traces are noted in shards. */
+static int check_file(const char *path, struct check_shards *shards)
 {
     struct trace_reader *r;
     struct trace_record rec;
@@ -293,6 +298,7 @@ static int check_file(const char *path)
     trace_reader_want_sha256(r);
     memset(&s, 0, sizeof(s));
     s.name = trace_reader_name(r);
+    s.shards = shards;
     for (;;) {
         st = trace_reader_next(r, &rec);
         if (st > 0) {
@@ -375,7 +381,9 @@ static int check_file(const char *path)
 
 int cmd_check(int argc, char **argv)
 {
+    struct check_shards shards;
     int rc = 0;
+    memset(&shards, 0, sizeof shards);
     if (argc < 1 || strcmp(argv[0], "--help") == 0) {
         fprintf(argc < 1 ? stderr : stdout,
                 "usage: tokentrace-analyze check TRACE...\n"
@@ -388,11 +396,17 @@ int cmd_check(int argc, char **argv)
                 "a concatenation, saying which bytes were skipped. In a "
                 "version 2 trace every record's checksum is verified: a "
                 "changed byte is named as damage with its record. Prints "
-                "the SHA-256 of each file (quote it in a bug report). Exit "
-                "0 when every file is OK, 1 otherwise.\n");
+                "the SHA-256 of each file (quote it in a bug report). Then, "
+                "for shard traces (tokentrace-record --shard, --procs), a "
+                "line per run: OK, INCOMPLETE (a shard missing, twice or "
+                "cut) or NOT ONE RUN (their settings differ, naming the "
+                "field). Exit 0 when every file and run is OK, 1 "
+                "otherwise.\n");
         return argc < 1 ? 2 : 0;
     }
     for (int i = 0; i < argc; i++)
-        rc |= check_file(argv[i]);
+        rc |= check_file(argv[i], &shards);
+    /* then the runs: a shard missing, twice or cut, or not one run */
+    rc |= check_shards_finish(&shards);
     return rc;
 }

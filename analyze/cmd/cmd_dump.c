@@ -35,12 +35,15 @@ static const char *kind_name(enum trace_kind k)
     }
 }
 
-/* Appends the JSON line of one record to out. */
-static void dump_record(struct buf *out, const struct trace_record *rec)
+/* Appends the JSON line of one record to out; base: the traces of the
+ * inputs before this one (the "trace" number counts across inputs, as
+ * requests and summary number them). */
+static void dump_record(struct buf *out, const struct trace_record *rec,
+                        unsigned base)
 {
     const struct mp_value *raw = rec->raw;
     buf_printf(out, "{\"kind\":\"%s\",\"trace\":%u,\"offset\":%" PRIu64,
-               kind_name(rec->kind), rec->trace_index, rec->offset);
+               kind_name(rec->kind), base + rec->trace_index, rec->offset);
     if (rec->kind == TRACE_CHUNK) {
         const struct trace_chunk *c = &rec->u.chunk;
         buf_printf(out,
@@ -78,12 +81,14 @@ static void dump_record(struct buf *out, const struct trace_record *rec)
     buf_puts(out, "}\n");
 }
 
-/* Dumps one file; returns 0, or 1 when it is unreadable or damaged. */
-static int dump_file(const char *path)
+/* Dumps one file, its traces numbered from *base (then moved past them);
+ * returns 0, or 1 when it is unreadable or damaged. */
+static int dump_file(const char *path, unsigned *base)
 {
     struct trace_reader *r;
     struct trace_record rec;
     struct buf out;
+    unsigned seen = 0;
     int st, rc = 0;
     if (trace_reader_open(path, &r) != TRACE_OK) {
         log_error("%s: cannot open: %m", path);
@@ -93,7 +98,9 @@ static int dump_file(const char *path)
     for (;;) {
         st = trace_reader_next(r, &rec);
         if (st > 0) {
-            dump_record(&out, &rec);
+            dump_record(&out, &rec, *base);
+            if (rec.trace_index + 1 > seen)
+                seen = rec.trace_index + 1;
             if (out.len > 65536) {
                 fwrite(out.data, 1, out.len, stdout);
                 buf_reset(&out);
@@ -117,24 +124,27 @@ static int dump_file(const char *path)
         fwrite(out.data, 1, out.len, stdout);
     buf_free(&out);
     trace_reader_close(r);
+    *base += seen;
     return rc;
 }
 
 int cmd_dump(int argc, char **argv)
 {
+    unsigned base = 0;
     int rc = 0;
     if (argc < 1 || strcmp(argv[0], "--help") == 0) {
         fprintf(argc < 1 ? stderr : stdout,
                 "usage: tokentrace-analyze dump TRACE...\n"
                 "Prints every record as one JSON object per line: \"kind\" "
                 "(header, request, chunk, result, footer, unknown), \"trace\" "
-                "(index of the concatenated trace), \"offset\" (byte offset), "
+                "(the trace's number from 0, counted across every input, as "
+                "requests counts it), \"offset\" (byte offset in its file), "
                 "then the record's fields. Chunk bytes are in \"data\" "
                 "(or \"data_b64\" when not valid UTF-8).\n");
         return argc < 1 ? 2 : 0;
     }
     for (int i = 0; i < argc; i++)
-        rc |= dump_file(argv[i]);
+        rc |= dump_file(argv[i], &base);
     if (fflush(stdout) != 0)
         rc = 1;
     return rc;

@@ -88,9 +88,16 @@ static void summary_help(void)
         "warning;\n"
         "--keep-repeated counts every copy.\n"
         "Shards of one run (tokentrace-record --shard, --procs) are pooled;\n"
-        "a block per run says which shards are missing or twice, the wall\n"
-        "span with its clock uncertainty and a row per shard (requests,\n"
-        "errors, send lag, loop lag, host); JSON: \"shards\".\n"
+        "a block per run says which shards are missing, twice or cut, the\n"
+        "start skew, the wall span with its clock uncertainty and a row per\n"
+        "shard (requests, errors, send lag, loop lag, host); JSON: "
+        "\"shards\".\n"
+        "Shards whose settings differ (their run_match: seed, load, workload,\n"
+        "models, API, N, shard count, start) are refused: exit 1 naming the\n"
+        "field and the shards.\n"
+        "  --merge-anyway   merge them all the same; every output says so\n"
+        "Exit 1 also when a run is incomplete (a shard missing, twice or "
+        "cut).\n"
         "examples:\n"
         "  tokentrace-analyze summary week48.ttrace\n"
         "  tokentrace-analyze summary a.ttrace b.ttrace --by model,label:week "
@@ -335,7 +342,7 @@ int cmd_summary(int argc, char **argv)
     rc = analyze_options_parse(argc, argv,
                                OPT_BY | OPT_FORMAT | OPT_SLO | OPT_TOKENS |
                                    OPT_CLASSIFY | OPT_AS | OPT_DETAIL |
-                                   OPT_TRANSIENT,
+                                   OPT_TRANSIENT | OPT_MERGE,
                                formats, "summary", &o);
     if (rc || o.help) {
         if (o.help)
@@ -354,6 +361,18 @@ int cmd_summary(int argc, char **argv)
         return 2;
     }
     group_set_summarize(&set);
+    if (shard_set_build(&set, &shards)) {
+        log_error("out of memory");
+        group_set_free(&set);
+        free(o.traces);
+        return 1;
+    }
+    if (shard_set_refuse(&shards, o.merge_anyway) && !o.merge_anyway) {
+        shard_set_free(&shards);
+        group_set_free(&set);
+        free(o.traces);
+        return 1;
+    }
     warn_disagreement(&set);
     warn_packed(&set);
     warn_ignore_eos(&set);
@@ -389,17 +408,14 @@ int cmd_summary(int argc, char **argv)
     }
     if (o.format == FMT_TABLE && summary_write_server(stdout, &set, o.detail))
         wrc = 1;
-    if (shard_set_build(&set, &shards)) {
-        log_error("out of memory"); /* no shard block, no shard warnings */
+    if ((o.format == FMT_TABLE || o.format == FMT_MARKDOWN) &&
+        summary_write_shards(stdout, &shards, o.format == FMT_MARKDOWN))
         wrc = -1;
-    } else if ((o.format == FMT_TABLE || o.format == FMT_MARKDOWN) &&
-               summary_write_shards(stdout, &shards,
-                                    o.format == FMT_MARKDOWN)) {
-        wrc = -1;
-    }
     if (o.format == FMT_TABLE || o.format == FMT_MARKDOWN)
         integrity_lines(stdout, &set, o.format == FMT_MARKDOWN);
     shard_set_warn(&shards);
+    if (!shard_set_complete(&shards)) /* a dead shard is no success */
+        wrc = 1;
     shard_set_free(&shards);
     transient_line(stdout, &set, o.format);
     if (fflush(stdout) != 0 || wrc)

@@ -29,6 +29,32 @@ static int parse_shard(const char *v, uint32_t *i, uint32_t *n)
     return 0;
 }
 
+/* Whether t's recording did not end whole: no footer (killed, or its
+ * output cut), or stopped by a signal or a write error (a --duration
+ * run also ends "interrupted", and is whole). */
+static bool trace_cut(const struct trace_info *t)
+{
+    const char *r = t->footer_reason;
+    if (!t->has_footer)
+        return true;
+    return t->interrupted && r &&
+           (strcmp(r, "signal") == 0 || strcmp(r, "write_error") == 0);
+}
+
+/* How late the trace's process woke for --start-at, ns (0: not said). */
+static int64_t start_late_ns(const struct trace_info *t)
+{
+    const char *v = trace_info_option(t, "start_late_us");
+    char *end;
+    long long us;
+    if (!v)
+        return 0;
+    us = strtoll(v, &end, 10);
+    return end != v && !*end && us >= 0 && us < 1000000000000LL
+               ? (int64_t)us * 1000
+               : 0;
+}
+
 static int cmp_rows(const void *pa, const void *pb)
 {
     const struct shard_row *a = pa, *b = pb;
@@ -104,14 +130,42 @@ static int run_clock(struct shard_set *s, struct shard_run *r)
     return 0;
 }
 
-/* Closes run r (rows [first, first + n)): missing and duplicate shards. */
+/* Run r's shards as one run: the first two whose run_match disagree
+ * (diff), and the spread of their real starts. */
+static void run_match_check(struct shard_set *s, struct shard_run *r)
+{
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    const struct shard_row *first = &s->rows[r->first];
+    const char *m0 = trace_info_option(first->t, "run_match");
+    r->run_id_from = trace_info_option(first->t, "run_id_from");
+    for (size_t k = 0; k < r->n; k++) {
+        const struct shard_row *row = &s->rows[r->first + k];
+        if (row->real_start_ns < lo)
+            lo = row->real_start_ns;
+        if (row->real_start_ns > hi)
+            hi = row->real_start_ns;
+        if (k && !r->differs &&
+            run_match_differs(m0, trace_info_option(row->t, "run_match"),
+                              &r->diff)) {
+            r->differs = true;
+            r->diff_a = r->first;
+            r->diff_b = r->first + k;
+        }
+    }
+    r->start_skew_ms = r->n > 1 ? (double)(hi - lo) / 1e6 : NAN;
+}
+
+/* Closes run r (rows [first, first + n)): missing, duplicate and cut
+ * shards, whether they are one run. */
 static int close_run(struct shard_set *s, struct shard_run *r)
 {
     bool *seen = calloc(r->count, sizeof(*seen));
     if (!seen)
         return -1;
+    run_match_check(s, r);
     for (size_t k = 0; k < r->n; k++) {
         struct shard_row *row = &s->rows[r->first + k];
+        r->n_cut += row->cut;
         if (row->count != r->count)
             r->count_differs = true;
         if (row->index >= r->count)
@@ -165,6 +219,8 @@ int shard_set_build(const struct group_set *set, struct shard_set *out)
         row->lag_p99_ms = own ? own->lag_p99 : NAN;
         row->loop_lag_p99_ms =
             t->loop_lag_samples > 0 ? (double)t->loop_lag_p99_ns / 1e6 : NAN;
+        row->cut = trace_cut(t);
+        row->real_start_ns = t->real_zero_ns + start_late_ns(t);
     }
     if (!out->n_rows)
         return 0;
@@ -197,6 +253,90 @@ oom:
     return -1;
 }
 
+bool shard_run_complete(const struct shard_run *r)
+{
+    return !r->n_missing && !r->n_duplicate && !r->n_cut && !r->count_differs;
+}
+
+bool shard_set_complete(const struct shard_set *s)
+{
+    for (size_t k = 0; k < s->n_runs; k++)
+        if (!shard_run_complete(&s->runs[k]))
+            return false;
+    return true;
+}
+
+/* "0/2 (FILE)" of row i into out. */
+static void row_name(const struct shard_set *s, size_t i, char *out,
+                     size_t size)
+{
+    const struct shard_row *row = &s->rows[i];
+    snprintf(out, size, "%u/%u (%.80s)", row->index, row->count,
+             row->t->file ? row->t->file : "?");
+}
+
+size_t shard_set_refuse(const struct shard_set *s, bool anyway)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < s->n_runs; k++) {
+        const struct shard_run *r = &s->runs[k];
+        char a[112], b[112];
+        if (!r->differs)
+            continue;
+        n++;
+        if (anyway)
+            continue;
+        row_name(s, r->diff_a, a, sizeof a);
+        row_name(s, r->diff_b, b, sizeof b);
+        log_error("run %s: its shards are not one run: %s differs: shard %s "
+                  "has %s, shard %s has %s; nothing merged (--merge-anyway "
+                  "merges them all the same, and says so)",
+                  r->run_id, r->diff.field, a, r->diff.a, b, r->diff.b);
+    }
+    return n;
+}
+
+/* The warnings of run r about what is not whole or not one run. */
+static void warn_run(const struct shard_set *s, const struct shard_run *r)
+{
+    char a[112], b[112];
+    for (size_t j = 0; j < r->n; j++) {
+        const struct shard_row *row = &s->rows[r->first + j];
+        if (row->cut)
+            log_warn("run %s: shard %u/%u (%s) was cut: %s; the run is "
+                     "incomplete",
+                     r->run_id, row->index, row->count,
+                     row->t->file ? row->t->file : "?",
+                     !row->t->has_footer
+                         ? "no footer (the recorder was killed or its "
+                           "output cut)"
+                         : "the recorder was stopped by a signal");
+    }
+    if (r->differs) {
+        row_name(s, r->diff_a, a, sizeof a);
+        row_name(s, r->diff_b, b, sizeof b);
+        log_warn("run %s: merged anyway (--merge-anyway) though its shards "
+                 "are not one run: %s differs: shard %s has %s, shard %s "
+                 "has %s",
+                 r->run_id, r->diff.field, a, r->diff.a, b, r->diff.b);
+    }
+    if (r->run_id_from && strcmp(r->run_id_from, "own") == 0)
+        log_warn("run %s: recorded without --start-at or --run-id, so its "
+                 "run id is this shard's own and no other shard joins it; "
+                 "give every shard the same --start-at (or --run-id)",
+                 r->run_id);
+    else if (r->run_id_from && strcmp(r->run_id_from, "seed") == 0)
+        log_warn("run %s: its run id comes from the seed alone (an older "
+                 "recorder, no --start-at): shards started apart share it; "
+                 "see the start skew",
+                 r->run_id);
+    if (r->start_skew_ms > 100)
+        log_warn("run %s: its shards started %.3f ms apart (start skew): "
+                 "their schedules do not line up, and the wall span and "
+                 "rates include the gap",
+                 r->run_id, r->start_skew_ms);
+}
+
 void shard_set_warn(const struct shard_set *s)
 {
     char list[256];
@@ -225,6 +365,7 @@ void shard_set_warn(const struct shard_set *s)
                          row->t->file ? row->t->file : "?",
                          row->t->trace_id ? row->t->trace_id : "?");
         }
+        warn_run(s, r);
         if (r->count_differs)
             log_warn("run %s: its shards disagree on the number of shards "
                      "(the first read says %u)",

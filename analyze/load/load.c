@@ -189,8 +189,8 @@ const char *trace_info_label(const struct trace_info *t, const char *key)
     return NULL;
 }
 
-static struct trace_info *info_from_header(const struct trace_header *h,
-                                           const char *file)
+struct trace_info *load_info_from_header(const struct trace_header *h,
+                                         const char *file)
 {
     struct trace_info *t = calloc(1, sizeof(*t));
     if (!t)
@@ -793,7 +793,7 @@ static int load_one_file(const char *path, const struct load_options *opt,
             continue;
         switch (rec.kind) {
         case TRACE_HEADER:
-            L.info = info_from_header(&rec.u.header, trace_reader_name(r));
+            L.info = load_info_from_header(&rec.u.header, trace_reader_name(r));
             if (!L.info || push_info(L.info, infos, n_infos)) {
                 log_error("out of memory");
                 rc = 1;

@@ -24,6 +24,25 @@ static void put_uncertainty(struct buf *b, const struct shard_run *r)
                    r->wall_uncertainty_ms);
 }
 
+/* After the run's line: that it was merged though not one run, the field
+ * and the two shards (--merge-anyway; without it summary refused). */
+static void put_not_one_run(struct buf *b, const struct shard_set *s,
+                            const struct shard_run *r, bool md)
+{
+    const struct shard_row *x, *y;
+    if (!r->differs)
+        return;
+    x = &s->rows[r->diff_a];
+    y = &s->rows[r->diff_b];
+    buf_puts(b, md ? "\n\n**NOT ONE RUN, merged anyway** (--merge-anyway): "
+                   : "\n  NOT ONE RUN, merged anyway (--merge-anyway): ");
+    printable_put(b, r->diff.field);
+    buf_printf(b, " differs: shard %u/%u has ", x->index, x->count);
+    printable_put(b, r->diff.a);
+    buf_printf(b, ", shard %u/%u has ", y->index, y->count);
+    printable_put(b, r->diff.b);
+}
+
 /* A number cell: text_fmt_num, "-" for NaN. */
 static void cell(struct buf *b, double x, int width, bool md)
 {
@@ -76,13 +95,20 @@ int summary_write_shards(FILE *out, const struct shard_set *s, bool md)
             buf_printf(&b, " (%zu MISSING)", r->n_missing);
         if (r->n_duplicate)
             buf_printf(&b, " (%zu DUPLICATE)", r->n_duplicate);
-        buf_printf(&b, ", %zu host%s, wall span ", r->n_hosts,
+        if (r->n_cut)
+            buf_printf(&b, " (%zu CUT)", r->n_cut);
+        buf_puts(&b, shard_run_complete(r) ? ", complete" : ", INCOMPLETE");
+        buf_printf(&b, ", %zu host%s, ", r->n_hosts,
                    r->n_hosts == 1 ? "" : "s");
+        if (!isnan(r->start_skew_ms))
+            buf_printf(&b, "start skew %.3f ms, ", r->start_skew_ms);
+        buf_puts(&b, "wall span ");
         if (isnan(r->wall_s))
             buf_puts(&b, "unknown");
         else
             buf_printf(&b, "%.3f s", r->wall_s);
         put_uncertainty(&b, r);
+        put_not_one_run(&b, s, r, md);
         buf_puts(&b, md ? "\n\n| shard | host | trace | requests | errors | "
                           "send lag p50 ms | send lag p99 ms | loop lag p99 "
                           "ms |\n|---|---|---|---:|---:|---:|---:|---:|\n"
@@ -114,11 +140,38 @@ int summary_write_shards(FILE *out, const struct shard_set *s, bool md)
         if (r->n_duplicate)
             buf_puts(&b, md ? "\n\\* a second trace of the same shard\n"
                             : "  * a second trace of the same shard\n");
+        if (r->n_cut) {
+            buf_puts(&b, md ? "\nCut shards (no footer, or stopped):"
+                            : "  cut (no footer, or stopped):");
+            for (size_t j = 0, n = 0; j < r->n; j++)
+                if (s->rows[r->first + j].cut)
+                    buf_printf(&b, "%s %u/%u", n++ ? "," : "",
+                               s->rows[r->first + j].index, r->count);
+            buf_puts(&b, "\n");
+        }
     }
     if (b.len)
         fwrite(b.data, 1, b.len, out);
     buf_free(&b);
     return ferror(out) ? -1 : 0;
+}
+
+/* "differs": null, or {"field","shards":[I,J],"values":[A,B]}. */
+static void json_differs(struct buf *b, const struct shard_set *s,
+                         const struct shard_run *r)
+{
+    if (!r->differs) {
+        buf_puts(b, "\"differs\":null");
+        return;
+    }
+    buf_puts(b, "\"differs\":{\"field\":");
+    json_put_cstr(b, r->diff.field);
+    buf_printf(b, ",\"shards\":[%u,%u],\"values\":[", s->rows[r->diff_a].index,
+               s->rows[r->diff_b].index);
+    json_put_cstr(b, r->diff.a);
+    buf_puts(b, ",");
+    json_put_cstr(b, r->diff.b);
+    buf_puts(b, "]}");
 }
 
 void summary_json_shards(struct buf *b, const struct shard_set *s)
@@ -128,18 +181,29 @@ void summary_json_shards(struct buf *b, const struct shard_set *s)
         const struct shard_run *r = &s->runs[k];
         buf_puts(b, k ? ",{\"run_id\":" : "{\"run_id\":");
         json_put_cstr(b, r->run_id);
+        buf_puts(b, ",\"run_id_from\":");
+        json_put_cstr(b, r->run_id_from);
         buf_printf(b,
                    ",\"count\":%u,\"read\":%zu,\"complete\":%s,"
-                   "\"missing\":[",
+                   "\"one_run\":%s,\"merged_anyway\":%s,",
                    r->count, r->n - r->n_duplicate,
-                   !r->n_missing && !r->n_duplicate && !r->count_differs
-                       ? "true"
-                       : "false");
+                   shard_run_complete(r) ? "true" : "false",
+                   r->differs ? "false" : "true",
+                   r->differs ? "true" : "false");
+        json_differs(b, s, r);
+        buf_puts(b, ",\"start_skew_ms\":");
+        json_put_double(b, r->start_skew_ms);
+        buf_puts(b, ",\"missing\":[");
         for (size_t j = 0; j < r->n_missing; j++)
             buf_printf(b, "%s%u", j ? "," : "", r->missing[j]);
         buf_puts(b, "],\"duplicate\":[");
         for (size_t j = 0, n = 0; j < r->n; j++)
             if (s->rows[r->first + j].duplicate)
+                buf_printf(b, "%s%u", n++ ? "," : "",
+                           s->rows[r->first + j].index);
+        buf_puts(b, "],\"cut\":[");
+        for (size_t j = 0, n = 0; j < r->n; j++)
+            if (s->rows[r->first + j].cut)
                 buf_printf(b, "%s%u", n++ ? "," : "",
                            s->rows[r->first + j].index);
         buf_printf(b, "],\"hosts\":%zu,\"wall_s\":", r->n_hosts);
@@ -157,10 +221,11 @@ void summary_json_shards(struct buf *b, const struct shard_set *s)
             json_put_cstr(b, row->t->host);
             buf_printf(b,
                        ",\"requests\":%llu,\"errors\":%llu,"
-                       "\"duplicate\":%s,\"send_lag_p50_ms\":",
+                       "\"duplicate\":%s,\"cut\":%s,\"send_lag_p50_ms\":",
                        (unsigned long long)row->requests,
                        (unsigned long long)row->failed,
-                       row->duplicate ? "true" : "false");
+                       row->duplicate ? "true" : "false",
+                       row->cut ? "true" : "false");
             json_put_double(b, row->lag_p50_ms);
             buf_puts(b, ",\"send_lag_p99_ms\":");
             json_put_double(b, row->lag_p99_ms);

@@ -121,7 +121,7 @@ static int open_trace(struct check_ctx *c)
     s.command_line = c->command_line;
     s.proxy = &c->proxy;
     s.writer = c->env.writer;
-    return run_write_header(&s, clock_mono_ns(), clock_real_ns(), NULL)
+    return run_write_header(&s, clock_mono_ns(), clock_real_ns(), 0, NULL)
                ? EXIT_FAILURE
                : 0;
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "clock.h"
 #include "duration.h"
@@ -132,6 +133,7 @@ int cli_start_at_parse(const char *v, struct cli_shard *sh, char *err,
                              v + 1);
         sh->start_at_ns = clock_real_ns() + (int64_t)(s * 1e9);
         sh->start_at_relative = true;
+        sh->start_at_rel_s = s;
         return 0;
     }
     if (parse_iso_utc(v, &sh->start_at_ns))
@@ -170,10 +172,12 @@ static int from_env(struct cli_shard *sh, const char *index_var,
         return 0;
     if (!nv || !nv[0])
         return opt_error(err, errlen,
-                         "$%s is set but $%s is not: set %s to the number of "
-                         "shards (the Job's completions), or pass --shard I/N "
-                         "or --shard none",
-                         index_var, count_var, count_var);
+                    "$%s is set but $%s is not: set %s to the number of "
+                    "shards (%s), or pass --shard I/N or --shard none",
+                    index_var, count_var, count_var,
+                    strcmp(count_var, "TT_SHARDS") == 0
+                        ? "the Job's completions"
+                        : "srun sets it with --ntasks");
     if (parse_u32(iv, NULL, CLI_SHARD_MAX, &i) ||
         parse_u32(nv, NULL, CLI_SHARD_MAX, &n) || n < 1 || i >= n)
         return opt_error(err, errlen,
@@ -227,9 +231,18 @@ int cli_shard_resolve(struct cli_shard *sh, uint64_t seed, char *err,
         sh->run_id_from = "SLURM_JOB_ID";
         return 0;
     }
+    if (!sh->start_at_ns) {
+        /* no instant to share: shards started apart must not read as
+         * one run, so the id is this process's alone */
+        snprintf(sh->run_id_buf, sizeof sh->run_id_buf, "own-%016llx",
+                 (unsigned long long)rng_mix(seed ^ (uint64_t)getpid(),
+                                             (uint64_t)clock_real_ns()));
+        sh->run_id_from = "own";
+        return 0;
+    }
     cli_shard_derive_run_id(seed, sh->start_at_ns, sh->run_id_buf,
                             sizeof sh->run_id_buf);
-    sh->run_id_from = sh->start_at_ns ? "seed+start" : "seed";
+    sh->run_id_from = "seed+start";
     return 0;
 }
 
@@ -251,6 +264,45 @@ uint64_t cli_shard_share(const struct cli_shard *sh, uint64_t c)
 {
     uint64_t n = sh->count ? sh->count : 1;
     return c / n + (sh->index < c % n ? 1 : 0);
+}
+
+uint64_t cli_shard_first(const struct cli_shard *sh, uint64_t lanes)
+{
+    uint64_t n = sh->count > 1 ? sh->count : 1, i = n > 1 ? sh->index : 0;
+    return lanes && i >= lanes ? UINT64_MAX : i;
+}
+
+uint64_t cli_shard_next(const struct cli_shard *sh, uint64_t lanes, uint64_t k)
+{
+    uint64_t n = sh->count > 1 ? sh->count : 1, i = n > 1 ? sh->index : 0;
+    uint64_t j, base, next;
+    if (n == 1)
+        return k + 1;
+    if (!lanes)
+        return k + n;
+    if (i >= lanes)
+        return UINT64_MAX;
+    j = k % lanes;
+    base = k - j;
+    /* the next lane after j that is this shard's, else its first lane of
+     * the next round */
+    next = j + 1 + (i + n - (j + 1) % n) % n;
+    return next < lanes ? base + next : base + lanes + i;
+}
+
+uint64_t cli_shard_part(const struct cli_shard *sh, uint64_t lanes, uint64_t n)
+{
+    uint64_t m = sh->count > 1 ? sh->count : 1, i = m > 1 ? sh->index : 0;
+    uint64_t own, rem;
+    if (m == 1 || n == UINT64_MAX)
+        return n;
+    if (!lanes)
+        return n > i ? (n - i + m - 1) / m : 0;
+    if (i >= lanes)
+        return 0;
+    own = (lanes - i + m - 1) / m; /* this shard's lanes */
+    rem = n % lanes;
+    return n / lanes * own + (rem > i ? (rem - i + m - 1) / m : 0);
 }
 
 void cli_format_instant(int64_t t_ns, char *out, size_t size)

@@ -171,7 +171,8 @@ int run_execute(const struct run_setup *s, struct run_outcome *out)
     out->start_ns = st.mono_zero_ns;
     out->late_ns = st.late_ns;
     run_loop_begin(&r, out->start_ns);
-    rc = run_write_header(s, r.mono_zero, st.real_zero_ns, &r.awake);
+    rc =
+        run_write_header(s, r.mono_zero, st.real_zero_ns, st.late_ns, &r.awake);
     if (st.signalled) { /* stopped while it waited: header and footer */
         out->signalled = true;
         out->reason = "signal";

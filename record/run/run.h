@@ -46,6 +46,8 @@ struct run_setup {
     /* --input-tokens: each model's calibration (fits[i] for models[i]),
      * or NULL */
     const struct length_fit *fits;
+    /* --shard / --run-id: the run_match option (run_match.h), or NULL */
+    const char *run_match;
 };
 
 #define RUN_MAX_KINDS 32
@@ -106,8 +108,10 @@ int run_execute(const struct run_setup *s, struct run_outcome *out);
 void run_make_trace_id(char id[9]);
 
 /* Writes the trace header record (run_header.c); awake: the run's
- * keep-awake state as options (NULL: none written). */
+ * keep-awake state as options (NULL: none written); late_ns: how late
+ * the process woke after --start-at's instant (option start_late_us). */
 int run_write_header(const struct run_setup *s, int64_t mono_zero,
-                     int64_t real_zero, const struct keep_awake *awake);
+                     int64_t real_zero, int64_t late_ns,
+                     const struct keep_awake *awake);
 
 #endif

@@ -202,9 +202,12 @@ static char *sweep_text(const struct cli_sweep *sw)
     return out;
 }
 
-/* The scale-out keys (docs/trace-format.md): the shard and its run, the
- * shared start instant, and the wall clock's synchronization now. */
-static int scale_options(const struct run_setup *s, struct options *o)
+/* The scale-out keys (docs/trace-format.md): the shard and its run, what
+ * its shards must share (run_match), the shared start instant and how
+ * late this process woke for it, and the wall clock's synchronization
+ * now. */
+static int scale_options(const struct run_setup *s, int64_t late_ns,
+                         struct options *o)
 {
     const struct cli_shard *sh = &s->cfg->shard;
     struct clock_sync cs;
@@ -222,10 +225,13 @@ static int scale_options(const struct run_setup *s, struct options *o)
     if (sh->count > 1 || sh->run_id) {
         e |= add_opt(o, "run_id", "%s", cli_shard_run_id(sh));
         e |= add_opt(o, "run_id_from", "%s", sh->run_id_from);
+        if (s->run_match)
+            e |= add_opt(o, "run_match", "%s", s->run_match);
     }
     if (sh->start_at_ns) {
         cli_format_instant(sh->start_at_ns, when, sizeof when);
         e |= add_opt(o, "start_at", "%s", when);
+        e |= add_opt(o, "start_late_us", "%lld", (long long)(late_ns / 1000));
     }
     clock_sync_read(&cs);
     e |= add_opt(o, "clock_sync", "%s", clock_sync_state_name(cs.state));
@@ -315,7 +321,7 @@ static int length_options(const struct run_setup *s, struct options *o)
 
 /* Fills the run settings. Returns 0 or -1 (out of memory / too many). */
 static int fill_options(const struct run_setup *s, struct options *o,
-                        const struct keep_awake *awake)
+                        int64_t late_ns, const struct keep_awake *awake)
 {
     const struct config *c = s->cfg;
     int e = 0;
@@ -411,7 +417,7 @@ static int fill_options(const struct run_setup *s, struct options *o,
                      s->proxy->url[0] ? s->proxy->shown : "none");
         e |= add_opt(o, "proxy_from", "%s", s->proxy->from);
     }
-    e |= scale_options(s, o);
+    e |= scale_options(s, late_ns, o);
     e |= add_opt(o, "libcurl", "%s",
                  curl_version_info(CURLVERSION_NOW)->version);
     e |= cline_options(s, o);
@@ -431,7 +437,8 @@ void run_make_trace_id(char id[9])
 }
 
 int run_write_header(const struct run_setup *s, int64_t mono_zero,
-                     int64_t real_zero, const struct keep_awake *awake)
+                     int64_t real_zero, int64_t late_ns,
+                     const struct keep_awake *awake)
 {
     struct trace_header h;
     struct options o;
@@ -454,7 +461,7 @@ int run_write_header(const struct run_setup *s, int64_t mono_zero,
     }
     endpoint = sanitize_url(s->endpoint, s->key);
     url = sanitize_url(s->url, s->key);
-    if (!endpoint || !url || fill_options(s, &o, awake))
+    if (!endpoint || !url || fill_options(s, &o, late_ns, awake))
         goto done;
     memset(&h, 0, sizeof h);
     h.format_version = TRACE_FORMAT_VERSION;

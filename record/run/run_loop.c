@@ -137,6 +137,7 @@ static void start_next(struct run_loop *r, int64_t scheduled_ns,
     struct schedule_slot slot;
     const struct workload_session *ws;
     struct run_session *sess = NULL;
+    uint64_t k;
     if (!schedule_slot(&r->sched, r->next_k, &slot))
         return;
     ws = run_session_of_slot(r->s->wl, &slot);
@@ -150,10 +151,11 @@ static void start_next(struct run_loop *r, int64_t scheduled_ns,
             return;
         }
     }
-    r->next_k += r->shard_n; /* --shard: this shard's slots only */
+    k = r->next_k;
+    /* --shard: this shard's slots only */
+    r->next_k = cli_shard_next(&r->cfg->shard, r->lanes, k);
     r->stage.sent++;
-    start_attempt(r, r->next_k - r->shard_n, scheduled_ns, released_ns, 1, 0,
-                  sess);
+    start_attempt(r, k, scheduled_ns, released_ns, 1, 0, sess);
 }
 
 /* Closed loop: keeps the configured number of requests in flight (during
@@ -522,18 +524,19 @@ int run_loop_open(struct run_loop *r, const struct run_setup *s,
     r->plan = c->sweep;
     run_search_init(&r->search, &c->search);
     r->max_inflight = run_plan_max_inflight(s, r->rate, inflight_cap);
-    /* --shard: this shard's part of the global schedule (slots k with
-     * k % N == I) */
+    /* --shard: this shard's part of the global schedule (open loop: slots
+     * k with k % N == I; closed loop: those of its lanes, cli_shard.h) */
     r->shard_i = c->shard.count > 1 ? c->shard.index : 0;
     r->shard_n = c->shard.count > 1 ? c->shard.count : 1;
-    r->next_k = r->shard_i;
+    r->lanes = run_plan_lanes(s, c->concurrency);
+    r->next_k = cli_shard_first(&c->shard, r->lanes);
     r->planned = run_plan_planned_sends(c, &r->sched);
     return RUN_OK;
 }
 
 void run_loop_prepare(struct run_loop *r)
 {
-    run_scrapes_before(&r->scrapes);
+    run_scrapes_before(&r->scrapes, r->cfg->shard.start_at_ns);
 }
 
 /* --server-metrics: writes the scrapes taken before the run (the header
@@ -569,8 +572,8 @@ void run_loop_begin(struct run_loop *r, int64_t mono_zero)
     run_checks_awake(&r->awake, r->cfg);
     r->ramp_zero_ns = mono_zero;
     r->mono_zero = mono_zero;
-    run_plan_progress(&r->progress, r->cfg, &r->sched, r->s->wl, r->shard_i,
-                      r->shard_n, r->planned, mono_zero);
+    run_plan_progress(&r->progress, r->cfg, &r->sched, r->s->wl, r->lanes,
+                      r->planned, mono_zero);
 }
 
 /* Begins stage idx of the sweep: its load, its schedule from the start
@@ -594,10 +597,12 @@ static void begin_stage(struct run_loop *r, size_t idx)
     run_stage_opening(&r->stage, &st);
     if (run_loop_check_write(r, trace_write_stage(r->s->writer, &st)))
         return;
-    if (idx > 0) {
+    if (sw->mode == SWEEP_CONCURRENCY) /* its lanes are the stage's */
+        r->lanes = run_plan_lanes(r->s, (uint64_t)sw->loads[idx]);
+    if (idx > 0)
         r->sched.warmup = 0;
-        r->next_k = r->shard_i;
-    }
+    if (idx > 0 || sw->mode == SWEEP_CONCURRENCY)
+        r->next_k = cli_shard_first(&c->shard, r->lanes);
     run_session_ids_stage(&r->sessions, idx);
     r->send_until_ns = -1;
     if (c->duration_s > 0) {

@@ -53,8 +53,10 @@ struct run_loop {
     struct keep_awake awake; /* --keep-awake, from open to the loop's end */
     struct wake_probe probe; /* cross-CPU wake-ups of the loop */
     uint64_t next_k;         /* next schedule slot */
-    uint64_t shard_i;        /* --shard I/N: slots k % shard_n == shard_i */
+    uint64_t shard_i;        /* --shard I/N (slots: cli_shard_next) */
     uint64_t shard_n;        /* 1: not sharded */
+    uint64_t lanes;          /* closed loop: the whole run's concurrency,
+                                whose lanes the shards split; 0 open */
     uint64_t max_inflight;   /* requests in flight or waiting to retry */
     uint64_t retry_rng;      /* state of the backoff jitter (retry_wait_ms) */
     double rate;             /* the open loop's requests/s now, 0: closed */
@@ -88,7 +90,8 @@ int run_loop_open(struct run_loop *r, const struct run_setup *s,
 
 /* Before the run's clock starts: the --server-metrics scrapes of the
  * server's state before any request (synchronous; none when there are no
- * URLs). Call once, before run_loop_begin. */
+ * URLs; with --start-at, within the time left before it). Call once,
+ * before run_loop_begin. */
 void run_loop_prepare(struct run_loop *r);
 
 /* The run's clock starts at mono_zero (arrivals count from it) and the

@@ -45,14 +45,18 @@ uint64_t run_plan_max_inflight(const struct run_setup *s, double rate,
     return n;
 }
 
+uint64_t run_plan_lanes(const struct run_setup *s, uint64_t c)
+{
+    const struct config *cfg = s->cfg;
+    bool open = cfg->rate > 0 || cfg->sweep.mode == SWEEP_RATE || s->arrivals;
+    return open ? 0 : c;
+}
+
 /* Of the n first requests of the global schedule, how many are this
- * shard's (k % N == I); UINT64_MAX stays unknown. */
+ * shard's (open loop: k % N == I); UINT64_MAX stays unknown. */
 static uint64_t run_plan_shard_part(const struct config *c, uint64_t n)
 {
-    uint64_t i = c->shard.index, m = c->shard.count;
-    if (m <= 1 || n == UINT64_MAX)
-        return n;
-    return n > i ? (n - i + m - 1) / m : 0;
+    return cli_shard_part(&c->shard, 0, n);
 }
 
 /* Whether the progress line is drawn: not with -q; with --progress always,
@@ -114,15 +118,16 @@ uint64_t run_plan_planned_sends(const struct config *c,
  * session workload, every slot's turns; per_stage when the count is
  * unknown or too long to add up. */
 static uint64_t session_requests(const struct schedule *sched,
-                                 const struct workload *wl, uint64_t shard_i,
-                                 uint64_t shard_n, uint64_t total,
-                                 uint64_t per_stage)
+                                 const struct workload *wl,
+                                 const struct cli_shard *sh, uint64_t lanes,
+                                 uint64_t total, uint64_t per_stage)
 {
     struct schedule_slot slot;
     uint64_t n = 0;
     if (!run_plan_has_sessions(wl) || total == UINT64_MAX || total > 10000000)
         return per_stage;
-    for (uint64_t k = shard_i; k < total; k += shard_n) {
+    for (uint64_t k = cli_shard_first(sh, lanes); k < total;
+         k = cli_shard_next(sh, lanes, k)) {
         const struct workload_session *ws;
         if (!schedule_slot(sched, k, &slot))
             break;
@@ -134,12 +139,11 @@ static uint64_t session_requests(const struct schedule *sched,
 
 void run_plan_progress(struct progress *p, const struct config *c,
                        const struct schedule *sched, const struct workload *wl,
-                       uint64_t shard_i, uint64_t shard_n, uint64_t planned,
-                       int64_t mono_zero)
+                       uint64_t lanes, uint64_t planned, int64_t mono_zero)
 {
     bool show = run_plan_progress_shown(c);
     uint64_t total = schedule_total(sched);
-    uint64_t per_stage = run_plan_shard_part(c, total);
+    uint64_t per_stage = cli_shard_part(&c->shard, lanes, total);
     int64_t end_ns = -1;
     if (c->sweep.n) {
         /* every stage runs the schedule; stages end by count or time */
@@ -158,7 +162,7 @@ void run_plan_progress(struct progress *p, const struct config *c,
     /* a shard counts its own requests; the ETA is the global schedule's */
     progress_init(
         p, show,
-        session_requests(sched, wl, shard_i, shard_n, total, per_stage),
+        session_requests(sched, wl, &c->shard, lanes, total, per_stage),
         mono_zero);
     /* the ETA: open loop ends with its schedule (total / rate, or the
      * duration), a closed loop when its count is done or the duration */

@@ -40,13 +40,18 @@ bool run_plan_precise_timers(const struct run_setup *s);
 uint64_t run_plan_planned_sends(const struct config *c,
                                 const struct schedule *sched);
 
+/* The lanes the shards of a closed loop of concurrency c split
+ * (cli_shard_next): c in a closed loop, 0 in an open one (-r, a rate
+ * sweep, --arrivals), whose shards keep k % N == I. */
+uint64_t run_plan_lanes(const struct run_setup *s, uint64_t c);
+
 /* Starts the progress line p at mono_zero with the run's total and its
- * ETA: the sweep's, or this shard's (shard_i of shard_n) requests of
- * sched over wl, planned: run_plan_planned_sends's. Can't fail. */
+ * ETA: the sweep's, or this shard's requests of sched over wl (its slots
+ * with lanes, cli_shard_part), planned: run_plan_planned_sends's. Can't
+ * fail. */
 void run_plan_progress(struct progress *p, const struct config *c,
                        const struct schedule *sched, const struct workload *wl,
-                       uint64_t shard_i, uint64_t shard_n, uint64_t planned,
-                       int64_t mono_zero);
+                       uint64_t lanes, uint64_t planned, int64_t mono_zero);
 
 /* Of n allowed in flight with a ramp of ramp_ns from zero_ns: how many
  * may be at now_ns (one more every ramp_ns / n from the start), and in

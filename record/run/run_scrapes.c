@@ -42,6 +42,7 @@ int run_scrapes_open(struct run_scrapes *set, const struct run_setup *setup)
     sc.timeout_ms = (long)(c->server_metrics_interval_s * 1000.0);
     if (sc.timeout_ms < 2000)
         sc.timeout_ms = 2000;
+    set->timeout_ms = sc.timeout_ms;
     sc.insecure = c->insecure;
     sc.cacert = c->cacert;
     for (size_t i = 0; i < c->n_server_metrics && i < RUN_SCRAPES_MAX; i++) {
@@ -106,12 +107,54 @@ static CURLcode perform(struct scrape *s, int64_t *end_ns)
     return code;
 }
 
-void run_scrapes_before(struct run_scrapes *set)
+void run_scrapes_before(struct run_scrapes *set, int64_t start_at_ns)
 {
     for (size_t i = 0; i < set->n; i++) {
-        set->held_code[i] = perform(set->s[i], &set->held_end_ns[i]);
+        long budget = set->timeout_ms;
         set->held[i] = true;
+        if (start_at_ns) {
+            int64_t left = (start_at_ns - clock_real_ns()) / 1000000 -
+                           RUN_SCRAPES_START_MARGIN_MS;
+            if (left < RUN_SCRAPES_MIN_MS) {
+                log_warn("--server-metrics %s: no scrape before the run: "
+                         "%lld ms were left before --start-at; the server's "
+                         "state before the run is not recorded (the record "
+                         "says \"skipped\")",
+                         set->s[i]->shown,
+                         (long long)(left > 0 ? left : 0) +
+                             RUN_SCRAPES_START_MARGIN_MS);
+                set->held_skipped[i] = true;
+                set->held_end_ns[i] = clock_mono_ns();
+                continue;
+            }
+            if (left < budget)
+                budget = (long)left; /* fits before the instant */
+        }
+        curl_easy_setopt(set->s[i]->easy, CURLOPT_TIMEOUT_MS, budget);
+        set->held_code[i] = perform(set->s[i], &set->held_end_ns[i]);
+        curl_easy_setopt(set->s[i]->easy, CURLOPT_TIMEOUT_MS, set->timeout_ms);
+        if (budget < set->timeout_ms &&
+            set->held_code[i] == CURLE_OPERATION_TIMEDOUT)
+            log_warn("--server-metrics %s: the scrape before the run was "
+                     "cut at %ld ms to be ready for --start-at",
+                     set->s[i]->shown, budget);
     }
+}
+
+/* The record of a "before" scrape skipped for want of time. */
+static int write_skipped(struct run_scrapes *set, size_t i,
+                         struct trace_writer *w)
+{
+    struct trace_server_metrics m;
+    memset(&m, 0, sizeof m);
+    m.url = set->s[i]->shown;
+    m.when = "before";
+    m.start_ns = m.end_ns = set->held_end_ns[i];
+    m.error_kind = "skipped";
+    m.error_message = "no time left before --start-at";
+    set->done++;
+    set->failed++;
+    return trace_write_server_metrics(w, &m);
 }
 
 int run_scrapes_write_held(struct run_scrapes *set, struct trace_writer *w)
@@ -121,7 +164,9 @@ int run_scrapes_write_held(struct run_scrapes *set, struct trace_writer *w)
         if (!set->held[i])
             continue;
         set->held[i] = false;
-        if (!err)
+        if (!err && set->held_skipped[i])
+            err = write_skipped(set, i, w);
+        else if (!err)
             err = write_one(set, i, set->held_code[i], set->held_end_ns[i],
                             "before", w);
     }

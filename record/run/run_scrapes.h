@@ -19,6 +19,8 @@
 #include "scrape.h"
 
 #define RUN_SCRAPES_MAX CLI_MAX_SERVER_METRICS
+#define RUN_SCRAPES_START_MARGIN_MS 200 /* kept free before --start-at */
+#define RUN_SCRAPES_MIN_MS 100          /* a scrape given less is skipped */
 
 struct run_scrapes {
     struct scrape *s[RUN_SCRAPES_MAX];
@@ -26,7 +28,11 @@ struct run_scrapes {
     bool held[RUN_SCRAPES_MAX]; /* the "before" scrape awaits its record */
     CURLcode held_code[RUN_SCRAPES_MAX];
     int64_t held_end_ns[RUN_SCRAPES_MAX];
+    /* --start-at: the "before" scrape not made, for want of time; its
+     * record says so (error kind "skipped") */
+    bool held_skipped[RUN_SCRAPES_MAX];
     char warned[RUN_SCRAPES_MAX][32]; /* the last kind warned about */
+    long timeout_ms;                  /* a scrape's own time limit */
     uint64_t done, failed, skipped_busy;
 };
 
@@ -35,8 +41,13 @@ struct run_scrapes {
 int run_scrapes_open(struct run_scrapes *set, const struct run_setup *setup);
 
 /* The scrapes before the run: each performed now, synchronously (no
- * request is in flight), its record held for run_scrapes_write_held. */
-void run_scrapes_before(struct run_scrapes *set);
+ * request is in flight), its record held for run_scrapes_write_held.
+ * With start_at_ns (CLOCK_REALTIME, 0: none) they must not make the
+ * process late for it: each gets at most the time left before the
+ * instant less RUN_SCRAPES_START_MARGIN_MS, and one with less than
+ * RUN_SCRAPES_MIN_MS left is skipped (warned, and recorded as kind
+ * "skipped"). */
+void run_scrapes_before(struct run_scrapes *set, int64_t start_at_ns);
 
 /* Writes the held "before" records (after the trace header). Returns 0 or
  * the first trace error. */

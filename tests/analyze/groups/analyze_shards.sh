@@ -30,8 +30,9 @@ assert_eq "$(jq -r "$counts" "$T/cat.json")" "$(jq -r "$counts" "$T/one.json")" 
 # timings: pooled, so the merged median lies between the shards' own
 # medians (it would not if the shards' numbers were averaged or one shard
 # lost); and near the one process's (generous: a loaded 2-core machine)
-S "$T/s0.ttrace" >"$T/a.json" 2>/dev/null
-S "$T/s1.ttrace" >"$T/b.json" 2>/dev/null
+# (each alone is an incomplete run: exit 1)
+S "$T/s0.ttrace" >"$T/a.json" 2>/dev/null || true
+S "$T/s1.ttrace" >"$T/b.json" 2>/dev/null || true
 jq -e -n --slurpfile a "$T/a.json" --slurpfile b "$T/b.json" --slurpfile m "$T/two.json" \
     '[$a[0].overall.ttft_ms.p50, $b[0].overall.ttft_ms.p50] as $s | $m[0].overall.ttft_ms.p50 as $x
      | ($x >= ($s|min) - 1e-9) and ($x <= ($s|max) + 1e-9)' >/dev/null ||
@@ -52,24 +53,31 @@ assert_eq "$(jq '.overall.ttft_ms.n' "$T/two.json")" "$(jq '.overall.ttft_ms.n' 
 
 # the table: a row per shard with its host
 "$TT_ANALYZE" summary "$T/s1.ttrace" "$T/s0.ttrace" >"$T/two.txt"
-grep -q '^shards of run .*: 2 of 2 read, 1 host, wall span' "$T/two.txt" || fail "no shard block: $(cat "$T/two.txt")"
+grep -q '^shards of run .*: 2 of 2 read, complete, 1 host, start skew [0-9.]* ms, wall span' "$T/two.txt" || fail "no shard block: $(cat "$T/two.txt")"
 host=$(hostname)
 grep -qE "^  0/2 +${host:0:16} " "$T/two.txt" || fail "no row of shard 0: $(cat "$T/two.txt")"
 grep -qE "^  1/2 +${host:0:16} " "$T/two.txt" || fail "no row of shard 1"
 "$TT_ANALYZE" summary --format markdown "$T/s0.ttrace" "$T/s1.ttrace" | grep -q '^| 1/2 |' || fail "markdown row"
 
-# one shard missing: analyzed, with a warning naming it
-S "$T/s0.ttrace" >"$T/miss.json" 2>"$T/miss.err" || fail "incomplete set exit $?"
+# one shard missing: analyzed, with a warning naming it, and exit 1 (a
+# run with a dead shard is no success)
+rc=0; S "$T/s0.ttrace" >"$T/miss.json" 2>"$T/miss.err" || rc=$?; assert_eq "$rc" 1 "exit of S s0.ttrace"
 grep -q 'shards missing (index 1)' "$T/miss.err" || fail "missing shard not named: $(cat "$T/miss.err")"
 jq -e '.shards[0]|(.complete|not) and .missing==[1]' "$T/miss.json" >/dev/null || fail "missing in JSON"
-"$TT_ANALYZE" summary "$T/s0.ttrace" 2>/dev/null | grep -q 'missing: 1/2' || fail "missing line in the table"
+{ "$TT_ANALYZE" summary "$T/s0.ttrace" 2>/dev/null || true; } | grep -q 'missing: 1/2' || fail "missing line in the table"
 
 # a shard twice (two recordings of index 0): named; a trace read twice is
-# still the repeated-trace check's (same trace id: counted once)
-S "$T/s0.ttrace" "$T/s0again.ttrace" "$T/s1.ttrace" >"$T/dup.json" 2>"$T/dup.err"
+# still the repeated-trace check's (same trace id: counted once). The
+# second recording had no --start-at: not one run with the others, so it
+# is refused unless merged anyway
+rc=0; S "$T/s0.ttrace" "$T/s0again.ttrace" "$T/s1.ttrace" >"$T/dup.json" 2>"$T/dup.err" || rc=$?; assert_eq "$rc" 1 "exit of S s0.ttrace s0again.ttrace s1.ttrace"
+grep -q "start differs" "$T/dup.err" || fail "the start instant is not named: $(cat "$T/dup.err")"
+[ ! -s "$T/dup.json" ] || fail "a refused merge printed a summary"
+rc=0; S --merge-anyway "$T/s0.ttrace" "$T/s0again.ttrace" "$T/s1.ttrace" >"$T/dup.json" 2>"$T/dup.err" || rc=$?; assert_eq "$rc" 1 "exit of S --merge-anyway s0.ttrace s0again.ttrace s1.ttrace"
 grep -q 'shard 0/2 read twice' "$T/dup.err" || fail "duplicate not named: $(cat "$T/dup.err")"
 jq -e '.shards[0]|(.complete|not) and .duplicate==[0]' "$T/dup.json" >/dev/null || fail "duplicate in JSON"
 S "$T/s0.ttrace" "$T/s0.ttrace" "$T/s1.ttrace" >"$T/rep.json" 2>"$T/rep.err"
 grep -q 'already read' "$T/rep.err" || fail "repeated trace not skipped"
 jq -e '.shards[0].complete' "$T/rep.json" >/dev/null || fail "a repeated trace made a duplicate shard"
+"$TT_ANALYZE" check "$T/s0.ttrace" "$T/s1.ttrace" | grep -q '^run .*: 2 of 2 shards, one run: OK' || fail "check of a whole run"
 echo ok

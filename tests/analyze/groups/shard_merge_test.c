@@ -2,7 +2,8 @@
  * runs apart by run id, missing and duplicate indexes, the hosts, and the
  * wall span's clock uncertainty (0 on one host, the two largest
  * maxerrors on several, unknown with an unsynchronized clock),
- * table-driven. */
+ * table-driven; the run_match comparison (the field named, old traces
+ * without it equal), a cut shard and the start skew. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,18 +39,19 @@ int main(void)
     struct slo slo;
     struct shard_set s;
     struct trace_info *infos = calloc(N_FAKES, sizeof(*infos));
-    struct trace_kv *opts = calloc(N_FAKES * 4, sizeof(*opts));
+    struct trace_kv *opts = calloc(N_FAKES * 5, sizeof(*opts));
     memset(&by, 0, sizeof by);
     memset(&slo, 0, sizeof slo);
     group_set_init(&set, &by, &slo);
     set.traces = calloc(N_FAKES, sizeof(*set.traces));
     for (size_t i = 0; i < N_FAKES; i++) {
         struct trace_info *t = &infos[i];
-        struct trace_kv *o = &opts[4 * i];
+        struct trace_kv *o = &opts[5 * i]; /* 4, and room for a fifth */
         size_t n = 0;
         t->index = (unsigned)i;
         t->host = (char *)fakes[i].host;
         t->trace_id = (char *)"00000000";
+        t->has_footer = true; /* each ended whole */
         t->mono_zero_ns = 0;
         t->real_zero_ns = 1000000000000000000LL;
         t->measured_start_ns = fakes[i].start_s * 1000000000LL;
@@ -83,8 +85,46 @@ int main(void)
         CHECK(c->n_hosts == 2 && isnan(c->wall_uncertainty_ms));
         CHECK(strstr(c->why, "h9") && strstr(c->why, "unsynchronized"));
     }
+    /* no run_match anywhere (older recorders): one run each, and the
+     * runs of the table are whole or not by their indexes alone */
+    CHECK(shard_set_refuse(&s, false) == 0);
+    CHECK(s.n_runs == 3 && !shard_run_complete(&s.runs[0]) &&
+          shard_run_complete(&s.runs[1]));
+    /* a footer-less shard is cut; a --duration end is whole */
+    infos[3].has_footer = true;
+    infos[3].interrupted = true;
+    infos[3].footer_reason = (char *)"duration";
+    infos[4].has_footer = false;
+    /* shard 1/2 of run B woke 250 ms late for the same instant */
+    opts[5 * 3 + 4] = (struct trace_kv){"start_late_us", "250000"};
+    infos[3].n_options = 5;
+    shard_set_free(&s);
+    CHECK(shard_set_build(&set, &s) == 0);
+    if (s.n_runs == 3) {
+        const struct shard_run *b = &s.runs[1];
+        CHECK(b->n_cut == 1 && s.rows[b->first].cut &&
+              !s.rows[b->first + 1].cut);
+        CHECK(!shard_run_complete(b) && !shard_set_complete(&s));
+        CHECK(fabs(b->start_skew_ms - 250.0) < 1e-6);
+        CHECK(isnan(s.runs[0].start_skew_ms) == false);
+    }
     shard_set_warn(&s);
     shard_set_free(&s);
+    {
+        struct run_match_diff d;
+        CHECK(!run_match_differs(NULL, NULL, &d));
+        CHECK(!run_match_differs("seed=7 n=10", "seed=7 n=10", &d));
+        CHECK(run_match_differs("seed=7 n=10", "seed=8 n=10", &d) &&
+              strcmp(d.field, "seed") == 0 && strcmp(d.a, "7") == 0 &&
+              strcmp(d.b, "8") == 0);
+        CHECK(run_match_differs("seed=7 n=10", "seed=7 n=10 shards=3", &d) &&
+              strcmp(d.field, "shards") == 0 && strcmp(d.a, "(absent)") == 0 &&
+              strcmp(d.b, "3") == 0);
+        CHECK(run_match_differs("seed=7 seeds=1", "seeds=1 seed=7x", &d) &&
+              strcmp(d.field, "seed") == 0 && strcmp(d.b, "7x") == 0);
+        CHECK(run_match_differs("seed=7", NULL, &d) &&
+              strcmp(d.field, "run_match") == 0);
+    }
     free(set.traces);
     set.traces = NULL;
     set.n_traces = 0;

@@ -111,6 +111,66 @@ int main(void)
         CHECK(strstr(err, "TT_SHARDS") != NULL);
         setenv("TT_SHARDS", "1x", 1);
         CHECK(cli_shard_resolve(&a, 7, err, sizeof err) == -1);
+        unsetenv("JOB_COMPLETION_INDEX");
+        unsetenv("TT_SHARDS");
+        /* without --start-at the run id is the process's own: two
+         * processes of the same seed do not share it */
+        memset(&a, 0, sizeof a);
+        memset(&b, 0, sizeof b);
+        a.count = b.count = 2;
+        a.given = b.given = true;
+        CHECK(cli_shard_resolve(&a, 7, err, sizeof err) == 0);
+        CHECK(cli_shard_resolve(&b, 7, err, sizeof err) == 0);
+        CHECK(strcmp(a.run_id_from, "own") == 0);
+        CHECK(strcmp(cli_shard_run_id(&a), cli_shard_run_id(&b)) != 0);
+        /* Slurm's missing count is not a Kubernetes Job's */
+        setenv("SLURM_PROCID", "0", 1);
+        unsetenv("SLURM_NTASKS");
+        memset(&a, 0, sizeof a);
+        CHECK(cli_shard_resolve(&a, 7, err, sizeof err) == -1);
+        CHECK(strstr(err, "SLURM_NTASKS") && !strstr(err, "Job"));
+        unsetenv("SLURM_PROCID");
+    }
+    /* the lanes: every slot is one shard's; a shard's slots are in
+     * proportion to its share of c; first/next/part agree */
+    for (uint64_t c = 0; c < 14; c++)
+        for (uint32_t n = 1; n < 6; n++) {
+            uint64_t total = 97, owner[97], got = 0;
+            if (c && c < n)
+                continue;
+            for (uint64_t k = 0; k < total; k++)
+                owner[k] = UINT64_MAX;
+            for (uint32_t i = 0; i < n; i++) {
+                struct cli_shard sh = {.index = i, .count = n};
+                uint64_t kept = 0;
+                for (uint64_t k = cli_shard_first(&sh, c); k < total;
+                     k = cli_shard_next(&sh, c, k)) {
+                    CHECK_MSG(owner[k] == UINT64_MAX, "c %llu n %u k %llu",
+                              (unsigned long long)c, n, (unsigned long long)k);
+                    owner[k] = i;
+                    kept++;
+                }
+                CHECK_MSG(kept == cli_shard_part(&sh, c, total),
+                          "c %llu n %u i %u: %llu vs part %llu",
+                          (unsigned long long)c, n, i, (unsigned long long)kept,
+                          (unsigned long long)cli_shard_part(&sh, c, total));
+                if (c) /* lanes j = k % c with j % n == i */
+                    for (uint64_t k = 0; k < total; k++)
+                        CHECK((owner[k] == i) == ((k % c) % n == i));
+                else
+                    for (uint64_t k = 0; k < total; k++)
+                        CHECK((owner[k] == i) == (k % n == i));
+                got += kept;
+            }
+            CHECK_MSG(got == total, "c %llu n %u", (unsigned long long)c, n);
+        }
+    {
+        /* -c 3 over 2 shards: 2/3 and 1/3 of the requests */
+        struct cli_shard s0 = {.index = 0, .count = 2},
+                         s1 = {.index = 1, .count = 2};
+        CHECK(cli_shard_part(&s0, 3, 30) == 20 &&
+              cli_shard_part(&s1, 3, 30) == 10);
+        CHECK(cli_shard_part(&s0, 4, 30) == 15); /* c % N == 0: k % N */
     }
     return CHECK_DONE();
 }

@@ -47,4 +47,18 @@ set +e; wait "$pid"; rc=$?; set -e
 assert_eq "$rc" 130 "exit after SIGINT"
 d=$(dump "$T/int.ttrace")
 assert_eq "$(jqs "$d" '[.[]|select(.kind=="footer")|.reason]|join(",")')" "signal,signal" "both children stopped cleanly"
+# a closed loop's -c 3 over two children: 2 + 1, and the requests follow
+# the lanes (2/3 and 1/3), so the children end together and the run
+# sends at one process's rate (before: 15 + 15 requests, the c=1 child
+# ended last and the rate was about 0.68 of one process's)
+start_replay --synthetic 'ttft=40ms,tpot=5ms,tokens=5'
+closed=(-q -u "$URL" -m a -n 60 --classes short-short -c 3)
+"$TT_RECORD" "${closed[@]}" -o "$T/c1.ttrace" || fail "one process exit $?"
+"$TT_RECORD" "${closed[@]}" --procs 2 -o "$T/c2.ttrace" || fail "procs -c 3 exit $?"
+"$TT_ANALYZE" summary --format json "$T/c1.ttrace" >"$T/c1.json" || fail "summary one"
+"$TT_ANALYZE" summary --format json "$T/c2.ttrace" >"$T/c2.json" || fail "summary procs"
+assert_eq "$(jq -c '[.shards[0].shards[]|.requests]' "$T/c2.json")" "[40,20]" "requests per child"
+jq -e -n --slurpfile a "$T/c1.json" --slurpfile b "$T/c2.json" \
+    '$b[0].overall.req_per_s > 0.85 * $a[0].overall.req_per_s' >/dev/null ||
+    fail "--procs 2 -c 3: $(jq .overall.req_per_s "$T/c2.json") req/s against $(jq .overall.req_per_s "$T/c1.json") for one process"
 echo ok

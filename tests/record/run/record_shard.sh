@@ -86,7 +86,9 @@ n1=$("$TT_ANALYZE" summary --format json "$T/one.ttrace" | jq '.overall.requests
 n2=$("$TT_ANALYZE" summary --format json "$T/s0.ttrace" "$T/s1.ttrace" | jq '.overall.requests')
 assert_eq "$n2" "$n1" "merged request count"
 
-# closed loop: -c 3 over two shards is 2 + 1
+# closed loop: -c 3 over two shards is 2 + 1, and the requests follow the
+# lanes (slot k on lane k % 3, lane j on shard j % 2): of 4, shard 0 has
+# slots 0, 2, 3 and shard 1 slot 1
 start_replay --synthetic 'ttft=10ms,tpot=1ms,tokens=3'
 for i in 0 1; do
     "$TT_RECORD" -q -u "$URL" -m a -n 4 --classes short-short -c 3 --shard "$i/2" \
@@ -94,7 +96,8 @@ for i in 0 1; do
 done
 assert_eq "$(jqs "$(dump "$T/c0.ttrace")" '.[]|select(.kind=="header")|.options.shard_concurrency')" 2 "share of shard 0"
 assert_eq "$(jqs "$(dump "$T/c1.ttrace")" '.[]|select(.kind=="header")|.options.shard_concurrency')" 1 "share of shard 1"
-assert_eq "$(count "$T/c0.ttrace.jsonl" request)" 2 "closed shard 0 requests"
+assert_eq "$(count "$T/c0.ttrace.jsonl" request)" 3 "closed shard 0 requests"
+assert_eq "$(count "$(dump "$T/c1.ttrace")" request)" 1 "closed shard 1 requests"
 expect_exit 2 "$TT_RECORD" -q -u "$URL" -m a -n 4 -c 1 --shard 0/2 -o "$T/x.ttrace"
 
 # the schedulers' variables: Kubernetes (JOB_COMPLETION_INDEX + TT_SHARDS)
