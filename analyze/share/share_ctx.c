@@ -27,7 +27,7 @@ static const char *const free_form_names[] = {
     "arguments",    "metadata",   "properties",  "args",   NULL};
 /* Class names the recorder and the proxy give: not the user's. */
 static const char *const own_classes[] = {
-    "short-short", "short-long", "long-short", "long-long", "agent",
+    "short-short", "short-long", "long-short", "long-long",   "agent",
     "proxy",       "capture",    "check",      "calibration", NULL};
 
 void share_ctx_rules(struct share_ctx *c)
