@@ -112,6 +112,11 @@ struct trace_request {
     /* tokentrace-proxy: the API this request spoke ("anthropic"...), when
      * the proxy saw it on the request's path; NULL: the header's. */
     const char *api;
+    /* tokentrace-proxy: "summary" (the request asks for a summary of its
+     * session's task: a client's context compaction) or "resumed" (the
+     * task's next request, from that summary); NULL: neither, not
+     * written. */
+    const char *compaction;
     /* --input-tokens / --output-tokens: the lengths asked of this request
      * (the server's usage says what it got); 0 or -1: none, not written. */
     int64_t asked_input_tokens;
@@ -175,6 +180,11 @@ struct trace_footer {
      * carried (ns; -1 / 0 samples when no chunk had a kernel time). */
     int64_t receive_lag_p50_ns, receive_lag_p99_ns, receive_lag_max_ns;
     uint64_t receive_lag_samples;
+    /* tokentrace-proxy: the cap that stopped the recording while requests
+     * were still forwarded ("--max-requests 100", "--max-bytes 1048576";
+     * NULL: none, not written) and how many were forwarded unrecorded. */
+    const char *recording_stopped;
+    uint64_t unrecorded;
 };
 
 /* One stage of a sweep, written when its last request ended: the load it

@@ -199,11 +199,12 @@ int trace_write_request(struct trace_writer *w, const struct trace_request *r)
     bool retry = r->attempt > 1;
     bool released = r->cap_released_ns > 0;
     begin_record(w, TRACE_REQUEST, 1);
-    msgpack_pack_map(
-        pk, (retry ? 13 : 11) + (r->stage ? 1 : 0) + (released ? 1 : 0) +
-                (r->session ? 2 : 0) + (r->session && r->think_ns > 0 ? 1 : 0) +
-                (r->api ? 1 : 0) + (r->asked_input_tokens > 0 ? 1 : 0) +
-                (r->asked_output_tokens > 0 ? 1 : 0));
+    msgpack_pack_map(pk, (retry ? 13 : 11) + (r->stage ? 1 : 0) +
+                             (released ? 1 : 0) + (r->session ? 2 : 0) +
+                             (r->session && r->think_ns > 0 ? 1 : 0) +
+                             (r->api ? 1 : 0) + (r->compaction ? 1 : 0) +
+                             (r->asked_input_tokens > 0 ? 1 : 0) +
+                             (r->asked_output_tokens > 0 ? 1 : 0));
     pack_kv_uint(pk, "id", r->id);
     pack_kv_str(pk, "model", r->model);
     pack_kv_str(pk, "class", r->class_name);
@@ -237,6 +238,8 @@ int trace_write_request(struct trace_writer *w, const struct trace_request *r)
     }
     if (r->api)
         pack_kv_str(pk, "api", r->api);
+    if (r->compaction)
+        pack_kv_str(pk, "compaction", r->compaction);
     if (r->asked_input_tokens > 0)
         pack_kv_int(pk, "asked_input_tokens", r->asked_input_tokens);
     if (r->asked_output_tokens > 0)
@@ -394,7 +397,8 @@ int trace_write_footer(struct trace_writer *w, const struct trace_footer *f)
     begin_record(w, TRACE_FOOTER, 1);
     msgpack_pack_map(pk, (f->loop_lag_samples ? 12 : 8) + (f->retried ? 1 : 0) +
                              (f->wake_probe_samples ? 4 : 0) +
-                             (f->receive_lag_samples ? 4 : 0));
+                             (f->receive_lag_samples ? 4 : 0) +
+                             (f->recording_stopped ? 2 : 0));
     pack_kv_int(pk, "end_ns", f->end_ns);
     pack_kv_uint(pk, "requests", f->requests);
     pack_kv_uint(pk, "ok", f->ok);
@@ -422,6 +426,10 @@ int trace_write_footer(struct trace_writer *w, const struct trace_footer *f)
         pack_kv_int(pk, "receive_lag_p50_ns", f->receive_lag_p50_ns);
         pack_kv_int(pk, "receive_lag_p99_ns", f->receive_lag_p99_ns);
         pack_kv_int(pk, "receive_lag_max_ns", f->receive_lag_max_ns);
+    }
+    if (f->recording_stopped) {
+        pack_kv_str(pk, "recording_stopped", f->recording_stopped);
+        pack_kv_uint(pk, "unrecorded", f->unrecorded);
     }
     return end_record(w, start);
 }

@@ -69,6 +69,10 @@ struct trace_info {
     bool has_footer;
     bool interrupted;
     char *footer_reason;
+    /* tokentrace-proxy's cap that stopped the recording (NULL: none) and
+     * the requests it forwarded unrecorded after it */
+    char *recording_stopped;
+    uint64_t unrecorded;
     char *damage; /* the reader's error message when the file is damaged */
     uint64_t requests, chunks, bytes;
     uint64_t retried; /* attempts superseded by a retry (--retry) */

@@ -2,6 +2,7 @@
  * --help. */
 #include "proxy_cli.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -44,8 +45,14 @@ static const char help_text[] =
     "                       --allow-remote\n"
     "  --port-file FILE     write the port actually bound to FILE once\n"
     "                       listening\n"
-    "  -o, --output FILE    the trace (tokentrace-proxy-<UTC>.ttrace); a\n"
-    "                       name ending in .zst is compressed\n"
+    "  -o, --output FILE    the trace (tokentrace-proxy-<UTC>.ttrace.zst),\n"
+    "                       zstd-compressed whatever its name\n"
+    "  --no-compress        write it plain\n"
+    "  --max-requests N     record the first N requests, then stop\n"
+    "                       recording (still forwarding; said on stderr and\n"
+    "                       in the footer): a looping client's capture\n"
+    "  --max-bytes B        the same once the bodies and chunks recorded\n"
+    "                       reach B bytes (requests in flight finish)\n"
     "  -f, --force          overwrite FILE\n"
     "  --api KIND           the trace header's API (openai-chat); each\n"
     "                       request also records the API of its own path\n"
@@ -128,6 +135,21 @@ static const struct opt_spec proxy_opts[] = {
     SECONDS("timeout", timeout_s),
     SECONDS("connect-timeout", connect_timeout_s),
     {.name = "no-content", .kind = OPT_BOOL, .at = AT(no_content)},
+    {.name = "max-requests",
+     .kind = OPT_U64,
+     .at = AT(max_requests),
+     .size = sizeof(uint64_t),
+     .min = 1,
+     .max = UINT32_MAX,
+     .want = "a request count from 1"},
+    {.name = "max-bytes",
+     .kind = OPT_U64,
+     .at = AT(max_bytes),
+     .size = sizeof(uint64_t),
+     .min = 1,
+     .max = UINT64_MAX / 2,
+     .want = "a byte count from 1"},
+    {.name = "no-compress", .kind = OPT_BOOL, .at = AT(no_compress)},
     {.name = "chunk-time",
      .kind = OPT_ENUM,
      .at = AT(chunk_time_user),

@@ -43,6 +43,7 @@ declare -A field=(
 # a 16-digit number that must not survive either
 card=4111222233334444
 
+command -v zstd >/dev/null || fail "the zstd command is needed to read the shared copy's bytes"
 pf="$T/up.port"
 python3 "$TT_SOURCE_DIR/tests/lib/hostile_echo.py" >"$pf" 2>"$T/up.err" &
 TT_PIDS+=("$!")
@@ -87,7 +88,7 @@ stop_proxy
 for t in rec px; do
     "$A" dump "$T/$t.ttrace" >"$T/$t.dump"
 done
-cat "$T/rec.dump" "$T/px.dump" "$T/rec.ttrace" "$T/px.ttrace" >"$T/all.orig"
+{ cat "$T/rec.dump" "$T/px.dump" "$T/rec.ttrace"; zstd -dcf "$T/px.ttrace"; } >"$T/all.orig"
 for m in "${!field[@]}"; do
     grep -aqF "$m" "$T/all.orig" || fail "${field[$m]} ($m) was never recorded"
 done
