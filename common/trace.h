@@ -112,6 +112,11 @@ struct trace_request {
     /* tokentrace-proxy: the API this request spoke ("anthropic"...), when
      * the proxy saw it on the request's path; NULL: the header's. */
     const char *api;
+    /* tokentrace-proxy: "summary" (the request asks for a summary of its
+     * session's task: a client's context compaction) or "resumed" (the
+     * task's next request, from that summary); NULL: neither, not
+     * written. */
+    const char *compaction;
     /* --input-tokens / --output-tokens: the lengths asked of this request
      * (the server's usage says what it got); 0 or -1: none, not written. */
     int64_t asked_input_tokens;
@@ -181,6 +186,11 @@ struct trace_footer {
     const char *keep_awake_end;
     uint64_t keep_awake_changes;
     const char *keep_awake_log;
+    /* tokentrace-proxy: the cap that stopped the recording while requests
+     * were still forwarded ("--max-requests 100", "--max-bytes 1048576";
+     * NULL: none, not written) and how many were forwarded unrecorded. */
+    const char *recording_stopped;
+    uint64_t unrecorded;
 };
 
 /* One stage of a sweep, written when its last request ended: the load it

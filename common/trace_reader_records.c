@@ -236,6 +236,8 @@ static void read_footer(struct trace_reader *r, const struct mp_value *m,
     f->wake_probe_p99_ns = map_int(m, "wake_probe_p99_ns", -1);
     f->wake_probe_max_ns = map_int(m, "wake_probe_max_ns", -1);
     f->receive_lag_samples = (uint64_t)map_int(m, "receive_lag_samples", 0);
+    f->recording_stopped = map_str(r, m, "recording_stopped");
+    f->unrecorded = (uint64_t)map_int(m, "unrecorded", 0);
     f->receive_lag_p50_ns = map_int(m, "receive_lag_p50_ns", -1);
     f->receive_lag_p99_ns = map_int(m, "receive_lag_p99_ns", -1);
     f->receive_lag_max_ns = map_int(m, "receive_lag_max_ns", -1);

@@ -138,11 +138,12 @@ int trace_write_request(struct trace_writer *w, const struct trace_request *r)
     bool retry = r->attempt > 1;
     bool released = r->cap_released_ns > 0;
     begin_record(w, TRACE_REQUEST, 1);
-    msgpack_pack_map(
-        pk, (retry ? 13 : 11) + (r->stage ? 1 : 0) + (released ? 1 : 0) +
-                (r->session ? 2 : 0) + (r->session && r->think_ns > 0 ? 1 : 0) +
-                (r->api ? 1 : 0) + (r->asked_input_tokens > 0 ? 1 : 0) +
-                (r->asked_output_tokens > 0 ? 1 : 0));
+    msgpack_pack_map(pk, (retry ? 13 : 11) + (r->stage ? 1 : 0) +
+                             (released ? 1 : 0) + (r->session ? 2 : 0) +
+                             (r->session && r->think_ns > 0 ? 1 : 0) +
+                             (r->api ? 1 : 0) + (r->compaction ? 1 : 0) +
+                             (r->asked_input_tokens > 0 ? 1 : 0) +
+                             (r->asked_output_tokens > 0 ? 1 : 0));
     pack_kv_uint(pk, "id", r->id);
     pack_kv_str(pk, "model", r->model);
     pack_kv_str(pk, "class", r->class_name);
@@ -176,6 +177,8 @@ int trace_write_request(struct trace_writer *w, const struct trace_request *r)
     }
     if (r->api)
         pack_kv_str(pk, "api", r->api);
+    if (r->compaction)
+        pack_kv_str(pk, "compaction", r->compaction);
     if (r->asked_input_tokens > 0)
         pack_kv_int(pk, "asked_input_tokens", r->asked_input_tokens);
     if (r->asked_output_tokens > 0)
@@ -334,7 +337,8 @@ int trace_write_footer(struct trace_writer *w, const struct trace_footer *f)
     msgpack_pack_map(pk, (f->loop_lag_samples ? 12 : 8) + (f->retried ? 1 : 0) +
                              (f->wake_probe_samples ? 4 : 0) +
                              (f->receive_lag_samples ? 4 : 0) +
-                             (f->keep_awake_log ? 3 : 0));
+                             (f->keep_awake_log ? 3 : 0) +
+                             (f->recording_stopped ? 2 : 0));
     pack_kv_int(pk, "end_ns", f->end_ns);
     pack_kv_uint(pk, "requests", f->requests);
     pack_kv_uint(pk, "ok", f->ok);
@@ -368,6 +372,10 @@ int trace_write_footer(struct trace_writer *w, const struct trace_footer *f)
                     f->keep_awake_end ? f->keep_awake_end : "?");
         pack_kv_uint(pk, "keep_awake_changes", f->keep_awake_changes);
         pack_kv_str(pk, "keep_awake_log", f->keep_awake_log);
+    }
+    if (f->recording_stopped) {
+        pack_kv_str(pk, "recording_stopped", f->recording_stopped);
+        pack_kv_uint(pk, "unrecorded", f->unrecorded);
     }
     return end_record(w, start);
 }

@@ -125,11 +125,17 @@ static int load_workload_file(const struct config *cfg, struct workload *wl,
                                       api_kind_name(cfg->api), wl, err, errlen);
     rc = workload_load_file_as(cfg->workload_file, fmt, cfg->dataset_sessions,
                                wl, err, errlen);
-    if (!rc && wl->skipped > 0)
+    if (!rc && wl->unsendable > 0)
+        log_warn("%s; skipped%s (%lld entr%s whose text no request can "
+                 "carry, counted in workload_skipped)",
+                 wl->unsendable_first,
+                 wl->unsendable > 1 ? ", as were others" : "",
+                 (long long)wl->unsendable, wl->unsendable == 1 ? "y" : "ies");
+    if (!rc && wl->skipped > wl->unsendable)
         log_note("%s: %lld entr%s without a user turn (nothing to send) "
                  "skipped%s",
-                 cfg->workload_file, (long long)wl->skipped,
-                 wl->skipped == 1 ? "y" : "ies",
+                 cfg->workload_file, (long long)(wl->skipped - wl->unsendable),
+                 wl->skipped - wl->unsendable == 1 ? "y" : "ies",
                  cfg->dataset_sessions ? " (or with assistant turns in a row: "
                                          "not a session)"
                                        : "");

@@ -150,6 +150,12 @@ static void row_integrity(struct buf *b, const struct trace_info *t)
         buf_puts(b, " (footer reason: ");
         md_put(b, t->footer_reason, INFO_MAX_TEXT);
         buf_puts(b, ")");
+        if (t->recording_stopped) {
+            buf_puts(b, "; **recording stopped** at ");
+            md_put(b, t->recording_stopped, INFO_MAX_TEXT);
+            buf_printf(b, ": %llu later requests forwarded, not recorded",
+                       (unsigned long long)t->unrecorded);
+        }
     }
     buf_puts(b, " |\n");
 }

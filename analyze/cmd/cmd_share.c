@@ -16,8 +16,8 @@ static void share_help(void)
 {
     printf(
         "usage: tokentrace-analyze share TRACE -o OUT [--keep-prompts]\n"
-        "                                [--anonymize-models] [--compress] "
-        "[--force]\n"
+        "                                [--keep-errors] [--anonymize-models]\n"
+        "                                [--compress] [--force]\n"
         "\n"
         "Writes a copy of TRACE that is safe to attach to a bug report: the "
         "text\n"
@@ -30,14 +30,21 @@ static void share_help(void)
         "removed;\n"
         "response headers are reduced to request ids, rate limits, retry "
         "hints,\n"
-        "server, via, date and content type. Kept: model names, labels, the\n"
-        "endpoint, the trace id (the X-Request-Id prefix), the server's error\n"
-        "messages. A report of what was removed follows (stdout; stderr when "
-        "OUT\n"
-        "is -). `info` shows that a trace was shared.\n"
+        "server, via, date and content type. The server's error texts, "
+        "which\n"
+        "may quote the prompt, are filled too; so are tool schemas and tool\n"
+        "calls' input (names and numbers), --extra-body, text that is not "
+        "JSON,\n"
+        "and a workload's class names become class-1, class-2... Kept: model\n"
+        "names, labels, the endpoint, the trace id (the X-Request-Id "
+        "prefix).\n"
+        "A report of what was removed follows (stdout; stderr when OUT is -).\n"
+        "`info` shows that a trace was shared.\n"
         "\n"
         "  -o, --output OUT    the shared trace ('-' for stdout)\n"
         "  --keep-prompts      keep the request bodies (prompts) as recorded\n"
+        "  --keep-errors       keep the server's error text (it may quote the\n"
+        "                      prompt; not with --anonymize-models)\n"
         "  --anonymize-models  model names become model-1, model-2...; label\n"
         "                      values value-1, value-2...\n"
         "  --compress          write zstd frames (also when OUT ends in .zst)\n"
@@ -51,7 +58,7 @@ static void share_help(void)
 }
 
 static void report(FILE *f, const char *out, const struct share_report *r,
-                   bool keep_prompts)
+                   bool keep_prompts, bool keep_errors)
 {
     char name[200];
     fprintf(f,
@@ -71,6 +78,14 @@ static void report(FILE *f, const char *out, const struct share_report *r,
                 r->prompt_bytes, r->prompt_bodies);
     fprintf(f, "  reply text: %" PRIu64 " bytes in %" PRIu64 " responses\n",
             r->reply_bytes, r->reply_bodies);
+    if (r->error_messages)
+        fprintf(f,
+                "  server error text: %" PRIu64 " bytes in %" PRIu64
+                " error messages (--keep-errors keeps it)\n",
+                r->error_bytes, r->error_messages);
+    if (r->option_bytes)
+        fprintf(f, "  run options (--extra-body): %" PRIu64 " bytes\n",
+                r->option_bytes);
     fprintf(f, "removed:\n");
     fprintf(f,
             "  recorder host name: %" PRIu64 ", command line: %" PRIu64
@@ -85,10 +100,14 @@ static void report(FILE *f, const char *out, const struct share_report *r,
         fprintf(f, "  renamed: %u model name%s, %u label value%s\n",
                 r->models_renamed, r->models_renamed == 1 ? "" : "s",
                 r->labels_renamed, r->labels_renamed == 1 ? "" : "s");
+    if (r->classes_renamed)
+        fprintf(f, "  renamed: %u workload class name%s (class-1, ...)\n",
+                r->classes_renamed, r->classes_renamed == 1 ? "" : "s");
     fprintf(f,
             "kept: timing, sizes, usage, finish reasons, model names%s, "
-            "endpoint, trace and request ids, server error messages\n",
-            r->models_renamed ? " (renamed)" : " and labels");
+            "endpoint, trace and request ids%s\n",
+            r->models_renamed ? " (renamed)" : " and labels",
+            keep_errors ? ", server error messages (--keep-errors)" : "");
     if (r->sha256[0])
         fprintf(f, "sha256 of the shared trace: %s (quote it in the report)\n",
                 r->sha256);
@@ -122,6 +141,7 @@ static const struct opt_spec share_opts[] = {
     {.name = "help", .short_name = 'h', .kind = OPT_STOP, .value = 1},
     {.name = "output", .short_name = 'o', .kind = OPT_STRING, .at = AT(out)},
     {.name = "keep-prompts", .kind = OPT_BOOL, .at = AT(o.keep_prompts)},
+    {.name = "keep-errors", .kind = OPT_BOOL, .at = AT(o.keep_errors)},
     {.name = "anonymize-models",
      .kind = OPT_BOOL,
      .at = AT(o.anonymize_models)},
@@ -169,12 +189,17 @@ int cmd_share(int argc, char **argv)
         log_error("share: usage: share TRACE -o OUT (try --help)");
         return 2;
     }
+    if (c.o.keep_errors && c.o.anonymize_models) {
+        log_error("share: --keep-errors keeps the server's error text, which "
+                  "may name the models --anonymize-models hides: use one");
+        return 2;
+    }
     rc = share_trace(in, out, &c.o, &rep, err, sizeof(err));
     if (rc == 2) {
         log_error("share: %s", err);
     } else {
         report(strcmp(out, "-") == 0 ? stderr : stdout, out, &rep,
-               c.o.keep_prompts);
+               c.o.keep_prompts, c.o.keep_errors);
         if (rep.damage)
             log_error("share: %s; the records before it were written",
                       rep.damage);

@@ -106,6 +106,7 @@ void load_free_infos(struct trace_info **infos, size_t n)
         free_kv(t->shared, t->n_shared);
         free(t->footer_reason);
         free(t->keep_awake_end);
+        free(t->recording_stopped);
         free(t->damage);
         free(t->stages);
         server_metrics_free(&t->server);
@@ -836,6 +837,10 @@ static int load_one_file(const char *path, const struct load_options *opt,
             L.info->interrupted = rec.u.footer.interrupted;
             free(L.info->footer_reason);
             L.info->footer_reason = dup_or_null(rec.u.footer.reason);
+            free(L.info->recording_stopped);
+            L.info->recording_stopped =
+                dup_or_null(rec.u.footer.recording_stopped);
+            L.info->unrecorded = rec.u.footer.unrecorded;
             L.info->loop_lag_samples = rec.u.footer.loop_lag_samples;
             L.info->loop_lag_p50_ns = rec.u.footer.loop_lag_p50_ns;
             L.info->loop_lag_p99_ns = rec.u.footer.loop_lag_p99_ns;

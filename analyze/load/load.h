@@ -73,6 +73,10 @@ struct trace_info {
      * end (NULL: not auto, or an older trace) and the changes */
     char *keep_awake_end;
     uint64_t keep_awake_changes;
+    /* tokentrace-proxy's cap that stopped the recording (NULL: none) and
+     * the requests it forwarded unrecorded after it */
+    char *recording_stopped;
+    uint64_t unrecorded;
     char *damage; /* the reader's error message when the file is damaged */
     uint64_t requests, chunks, bytes;
     uint64_t retried; /* attempts superseded by a retry (--retry) */

@@ -8,51 +8,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "buf.h"
-#include "id_map.h"
-#include "mp.h"
-#include "share.h"
-#include "share_fill.h"
+#include "error_kinds.h"
+#include "share_ctx.h"
 #include "trace.h"
-
-#define REMOVED "(removed by share)"
-
-/* String values kept in replies and prompts: structure, not text. */
-static const char *const reply_keep[] = {"model",        "id",
-                                         "object",       "role",
-                                         "type",         "finish_reason",
-                                         "stop_reason",  "system_fingerprint",
-                                         "service_tier", "status",
-                                         "event",        NULL};
-static const char *const prompt_keep[] = {
-    "model",        "role", "type", "tool_choice", "reasoning_effort",
-    "service_tier", NULL};
-
-struct alias {
-    char *name;
-    char *alias; /* its own allocation: trees point at it while the
-                    list grows */
-};
-
-struct share_ctx {
-    const struct share_options *o;
-    struct share_report *rep;
-    struct trace_writer *w;
-    struct id_map fills; /* request id -> struct share_fill (this trace) */
-    struct buf scratch;
-    struct alias *models, *labels;
-    size_t n_models, n_labels;
-};
-
-static const char *const *reply_list(const struct share_ctx *c)
-{
-    return c->o->anonymize_models ? reply_keep + 1 : reply_keep;
-}
-
-static const char *const *prompt_list(const struct share_ctx *c)
-{
-    return c->o->anonymize_models ? prompt_keep + 1 : prompt_keep;
-}
 
 static void fills_clear(struct share_ctx *c)
 {
@@ -68,253 +26,31 @@ static void fills_clear(struct share_ctx *c)
     id_map_init(&c->fills);
 }
 
-/* The alias of name in list ("model-1", "value-1", ...), made on first use.
- * Returns NULL when out of memory. */
-static const char *alias_of(struct alias **list, size_t *n, const char *prefix,
-                            const uint8_t *name, size_t len, unsigned *made)
-{
-    struct alias *p;
-    for (size_t i = 0; i < *n; i++)
-        if (strlen((*list)[i].name) == len &&
-            memcmp((*list)[i].name, name, len) == 0)
-            return (*list)[i].alias;
-    p = realloc(*list, (*n + 1) * sizeof(*p));
-    if (!p)
-        return NULL;
-    *list = p;
-    p += *n;
-    p->name = malloc(len + 1);
-    p->alias = malloc(32);
-    if (!p->name || !p->alias) {
-        free(p->name);
-        free(p->alias);
-        return NULL;
-    }
-    memcpy(p->name, name, len);
-    p->name[len] = '\0';
-    snprintf(p->alias, 32, "%s-%zu", prefix, *n + 1);
-    (*n)++;
-    (*made)++;
-    return p->alias;
-}
-
-static void set_str(struct mp_value *v, const char *s)
-{
-    v->type = MP_STR;
-    v->n = (uint32_t)strlen(s);
-    v->v.bytes = (const uint8_t *)s;
-}
-
-static bool key_is(const struct mp_value *k, const char *s)
-{
-    return mp_str_eq(k, s);
-}
-
-/* A model name, renamed with --anonymize-models. */
-static int model_value(struct share_ctx *c, struct mp_value *v)
-{
-    const char *a;
-    if (!c->o->anonymize_models || (v->type != MP_STR && v->type != MP_BIN))
-        return 0;
-    a = alias_of(&c->models, &c->n_models, "model", v->v.bytes, v->n,
-                 &c->rep->models_renamed);
-    if (!a)
-        return TRACE_E_NOMEM;
-    set_str(v, a);
-    return 0;
-}
-
-/* Copies v's bytes into the scratch buffer at *off and fills them. */
-static int fill_copy(struct share_ctx *c, struct mp_value *v,
-                     const char *const *keep, uint64_t *bytes)
-{
-    struct share_fill f;
-    char *p;
-    buf_reset(&c->scratch);
-    if (buf_extend(&c->scratch, v->n, &p) != BUF_OK)
-        return TRACE_E_NOMEM;
-    memcpy(p, v->v.bytes, v->n);
-    share_fill_init(&f, keep);
-    share_fill_run(&f, (uint8_t *)p, v->n);
-    *bytes += f.filled;
-    v->v.bytes = (const uint8_t *)p;
-    return 0;
-}
-
-/* A copy of the record's root array and field map (items malloc'd into
- * *root_items and *map_items, extra free slots at the map's end). */
-static int copy_record(const struct mp_value *raw, size_t extra,
-                       struct mp_value *root, struct mp_value **map)
-{
-    const struct mp_value *m = &raw->v.items[1];
-    struct mp_value *items = malloc(raw->n * sizeof(*items));
-    struct mp_value *pairs = malloc((2 * (m->n + extra) + 1) * sizeof(*pairs));
-    if (!items || !pairs) {
-        free(items);
-        free(pairs);
-        return TRACE_E_NOMEM;
-    }
-    memcpy(items, raw->v.items, raw->n * sizeof(*items));
-    memcpy(pairs, m->v.items, 2 * m->n * sizeof(*pairs));
-    *root = *raw;
-    root->v.items = items;
-    items[1].v.items = pairs;
-    *map = &items[1];
-    return 0;
-}
-
-static void free_record(struct mp_value *root)
-{
-    free(root->v.items[1].v.items);
-    free(root->v.items);
-}
-
-/* The last path component of a workload file name. */
-static void workload_value(struct share_ctx *c, struct mp_value *v)
-{
-    const uint8_t *slash = NULL;
-    if (v->type != MP_STR)
-        return;
-    for (uint32_t i = 0; i < v->n; i++)
-        if (v->v.bytes[i] == '/')
-            slash = v->v.bytes + i;
-    if (slash) {
-        v->n -= (uint32_t)(slash + 1 - v->v.bytes);
-        v->v.bytes = slash + 1;
-        c->rep->workload_paths++;
-    }
-}
-
-static int anonymize_labels(struct share_ctx *c, struct mp_value *v,
-                            struct mp_value **owned)
-{
-    struct mp_value *pairs;
-    if (v->type != MP_MAP || v->n == 0)
-        return 0;
-    pairs = malloc(2 * v->n * sizeof(*pairs));
-    if (!pairs)
-        return TRACE_E_NOMEM;
-    memcpy(pairs, v->v.items, 2 * v->n * sizeof(*pairs));
-    for (uint32_t i = 0; i < v->n; i++) {
-        struct mp_value *val = &pairs[2 * i + 1];
-        const char *a;
-        if (val->type != MP_STR)
-            continue;
-        a = alias_of(&c->labels, &c->n_labels, "value", val->v.bytes, val->n,
-                     &c->rep->labels_renamed);
-        if (!a) {
-            free(pairs);
-            return TRACE_E_NOMEM;
-        }
-        set_str(val, a);
-    }
-    v->v.items = pairs;
-    *owned = pairs;
-    return 0;
-}
-
-static int anonymize_models(struct share_ctx *c, struct mp_value *v,
-                            struct mp_value **owned)
-{
-    struct mp_value *items;
-    if (v->type != MP_ARRAY || v->n == 0)
-        return 0;
-    items = malloc(v->n * sizeof(*items));
-    if (!items)
-        return TRACE_E_NOMEM;
-    memcpy(items, v->v.items, v->n * sizeof(*items));
-    for (uint32_t i = 0; i < v->n; i++)
-        if (model_value(c, &items[i])) {
-            free(items);
-            return TRACE_E_NOMEM;
-        }
-    v->v.items = items;
-    *owned = items;
-    return 0;
-}
-
-static int share_header(struct share_ctx *c, const struct mp_value *raw)
-{
-    static char shared_by[] = "tokentrace-analyze " TT_VERSION " share";
-    struct mp_value root, *map, *p, *owned_models = NULL, *owned_labels = NULL;
-    struct mp_value shared[10], shared_map;
-    uint32_t n = 0;
-    int rc;
-    fills_clear(c);
-    c->rep->traces++;
-    rc = copy_record(raw, 1, &root, &map);
-    if (rc)
-        return rc;
-    p = map->v.items;
-    for (uint32_t i = 0; i < map->n && !rc; i++) {
-        struct mp_value *k = &p[2 * i], *v = &p[2 * i + 1];
-        if (key_is(k, "shared"))
-            continue; /* written anew below */
-        if (key_is(k, "version")) {
-            v->type = MP_UINT;
-            v->v.u = trace_writer_version(c->w);
-        } else if (key_is(k, "host") && v->type == MP_STR) {
-            set_str(v, REMOVED);
-            c->rep->hosts++;
-        } else if (key_is(k, "command_line") && v->type == MP_STR) {
-            set_str(v, REMOVED);
-            c->rep->command_lines++;
-        } else if (key_is(k, "workload")) {
-            workload_value(c, v);
-        } else if (key_is(k, "models") && c->o->anonymize_models) {
-            rc = anonymize_models(c, v, &owned_models);
-        } else if (key_is(k, "labels") && c->o->anonymize_models) {
-            rc = anonymize_labels(c, v, &owned_labels);
-        }
-        p[2 * n] = *k;
-        p[2 * n + 1] = *v;
-        n++;
-    }
-    set_str(&shared[0], "by");
-    set_str(&shared[1], shared_by);
-    set_str(&shared[2], "prompts");
-    set_str(&shared[3], c->o->keep_prompts ? "kept" : "filled");
-    set_str(&shared[4], "replies");
-    set_str(&shared[5], "filled");
-    set_str(&shared[6], "models");
-    set_str(&shared[7], c->o->anonymize_models ? "anonymized" : "kept");
-    set_str(&shared[8], "headers");
-    set_str(&shared[9], "reduced");
-    shared_map.type = MP_MAP;
-    shared_map.n = 5;
-    shared_map.v.items = shared;
-    set_str(&p[2 * n], "shared");
-    p[2 * n + 1] = shared_map;
-    map->n = n + 1;
-    if (!rc)
-        rc = trace_write_tree(c->w, &root);
-    free(owned_models);
-    free(owned_labels);
-    free_record(&root);
-    return rc;
-}
-
 static int share_request(struct share_ctx *c, const struct trace_record *rec)
 {
     struct mp_value root, *map;
     struct share_fill *f;
-    int rc = copy_record(rec->raw, 0, &root, &map);
+    int rc = share_copy_record(rec->raw, 0, &root, &map);
     if (rc)
         return rc;
     for (uint32_t i = 0; i < map->n && !rc; i++) {
         struct mp_value *k = &map->v.items[2 * i],
                         *v = &map->v.items[2 * i + 1];
-        if (key_is(k, "model"))
-            rc = model_value(c, v);
-        else if (key_is(k, "body") && !c->o->keep_prompts &&
+        if (mp_str_eq(k, "model"))
+            rc = share_model_value(c, v);
+        else if (mp_str_eq(k, "class"))
+            rc = share_class_value(c, v);
+        else if (mp_str_eq(k, "body") && !c->o->keep_prompts &&
                  (v->type == MP_STR || v->type == MP_BIN)) {
-            rc = fill_copy(c, v, prompt_list(c), &c->rep->prompt_bytes);
+            rc = share_fill_copy(c, v, &c->prompt, &c->rep->prompt_bytes);
+            if (!rc)
+                share_fill_body_names(c, (uint8_t *)v->v.bytes, v->n);
             c->rep->prompt_bodies++;
         }
     }
     if (!rc)
         rc = trace_write_tree(c->w, &root);
-    free_record(&root);
+    share_free_record(&root);
     c->rep->requests++;
     /* a fresh fill for the response (an id seen twice starts over) */
     f = id_map_get(&c->fills, rec->u.request.id);
@@ -326,7 +62,7 @@ static int share_request(struct share_ctx *c, const struct trace_record *rec)
         }
         c->rep->reply_bodies++;
     }
-    share_fill_init(f, reply_list(c));
+    share_fill_init(f, &c->reply);
     return rc;
 }
 
@@ -340,7 +76,7 @@ static int share_chunk(struct share_ctx *c, const struct trace_chunk *ch)
             free(f);
             return TRACE_E_NOMEM;
         }
-        share_fill_init(f, reply_list(c));
+        share_fill_init(f, &c->reply);
         c->rep->reply_bodies++;
     }
     buf_reset(&c->scratch);
@@ -368,17 +104,71 @@ static void note_header_name(struct share_report *rep, const struct mp_value *k)
         rep->n_header_names++;
 }
 
+/* The error kinds whose message is the recorder's or libcurl's own words,
+ * never the server's bytes. */
+static bool own_words(const char *kind)
+{
+    static const char *const kinds[] = {ERROR_KIND_RESET,
+                                        ERROR_KIND_TIMEOUT,
+                                        ERROR_KIND_IDLE_TIMEOUT,
+                                        ERROR_KIND_CONNECT,
+                                        ERROR_KIND_DNS,
+                                        ERROR_KIND_TLS,
+                                        ERROR_KIND_INTERRUPTED,
+                                        ERROR_KIND_WRITE,
+                                        ERROR_KIND_TRANSFER,
+                                        ERROR_KIND_CLIENT_CANCELLED,
+                                        ERROR_KIND_OVERSIZED_EVENT,
+                                        NULL};
+    for (const char *const *k = kinds; kind && *k; k++)
+        if (strcmp(kind, *k) == 0)
+            return true;
+    return false;
+}
+
+/* A result's error_message that may quote the server (an HTTP error, an
+ * error in the stream, a page): filled but for the recorder's own
+ * "HTTP NNN" or "the stream carried an error" at its start. */
+static int error_message(struct share_ctx *c, const struct trace_record *rec,
+                         struct mp_value *v)
+{
+    static const char *const heads[] = {"the stream carried an error", NULL};
+    struct share_fill f;
+    uint32_t head = 0;
+    char *p;
+    if (c->o->keep_errors || (v->type != MP_STR && v->type != MP_BIN) ||
+        own_words(rec->u.result.error_kind))
+        return 0;
+    if (v->n >= 8 && memcmp(v->v.bytes, "HTTP ", 5) == 0)
+        head = 8;
+    for (const char *const *h = heads; *h; h++)
+        if (v->n >= strlen(*h) && memcmp(v->v.bytes, *h, strlen(*h)) == 0)
+            head = (uint32_t)strlen(*h);
+    buf_reset(&c->scratch);
+    if (buf_extend(&c->scratch, v->n, &p) != BUF_OK)
+        return TRACE_E_NOMEM;
+    memcpy(p, v->v.bytes, v->n);
+    share_fill_init(&f, &c->all);
+    share_fill_run(&f, (uint8_t *)p + head, v->n - head);
+    c->rep->error_bytes += f.filled;
+    c->rep->error_messages++;
+    v->v.bytes = (const uint8_t *)p;
+    return 0;
+}
+
 static int share_result(struct share_ctx *c, const struct trace_record *rec)
 {
     struct mp_value root, *map, *pairs = NULL;
-    int rc = copy_record(rec->raw, 0, &root, &map);
+    int rc = share_copy_record(rec->raw, 0, &root, &map);
     if (rc)
         return rc;
     for (uint32_t i = 0; i < map->n && !rc; i++) {
         struct mp_value *k = &map->v.items[2 * i],
                         *v = &map->v.items[2 * i + 1];
         uint32_t kept = 0;
-        if (!key_is(k, "headers") || v->type != MP_MAP)
+        if (mp_str_eq(k, "error_message"))
+            rc = error_message(c, rec, v);
+        if (!mp_str_eq(k, "headers") || v->type != MP_MAP)
             continue;
         pairs = malloc((2 * (size_t)v->n + 1) * sizeof(*pairs));
         if (!pairs) {
@@ -394,6 +184,10 @@ static int share_result(struct share_ctx *c, const struct trace_record *rec)
             if (len && share_header_kept(name)) {
                 pairs[2 * kept] = *hk;
                 pairs[2 * kept + 1] = v->v.items[2 * h + 1];
+                /* the model's name (OpenAI's openai-model) */
+                if (strcmp(name, "openai-model") == 0 &&
+                    share_model_value(c, &pairs[2 * kept + 1]))
+                    rc = TRACE_E_NOMEM;
                 kept++;
             } else {
                 c->rep->headers_dropped++;
@@ -407,7 +201,7 @@ static int share_result(struct share_ctx *c, const struct trace_record *rec)
     if (!rc)
         rc = trace_write_tree(c->w, &root);
     free(pairs);
-    free_record(&root);
+    share_free_record(&root);
     free(id_map_get(&c->fills, rec->u.result.id));
     id_map_del(&c->fills, rec->u.result.id);
     return rc;
@@ -419,6 +213,7 @@ static int share_record(struct share_ctx *c, const struct trace_record *rec)
     c->rep->records++;
     switch (rec->kind) {
     case TRACE_HEADER:
+        fills_clear(c);
         return share_header(c, rec->raw);
     case TRACE_REQUEST:
         return share_request(c, rec);
@@ -465,6 +260,7 @@ int share_trace(const char *in, const char *out, const struct share_options *o,
     memset(&c, 0, sizeof(c));
     c.o = o;
     c.rep = rep;
+    share_ctx_rules(&c);
     if (same_file(in, out)) {
         snprintf(err, err_size, "%s: the output is the input", out);
         return 2;
@@ -510,16 +306,7 @@ int share_trace(const char *in, const char *out, const struct share_options *o,
     fills_clear(&c);
     id_map_free(&c.fills);
     buf_free(&c.scratch);
-    for (size_t i = 0; i < c.n_models; i++) {
-        free(c.models[i].name);
-        free(c.models[i].alias);
-    }
-    for (size_t i = 0; i < c.n_labels; i++) {
-        free(c.labels[i].name);
-        free(c.labels[i].alias);
-    }
-    free(c.models);
-    free(c.labels);
+    share_ctx_free(&c);
     return rc;
 }
 

@@ -75,7 +75,12 @@ static int digits(const char **p, int n, int *out)
     return 0;
 }
 
-/* "2026-12-01T17:00:00[.fff]Z" (or +00:00) as CLOCK_REALTIME ns. */
+/* --start-at's bounds: 2000-01-01T00:00:00Z, and 1e6 s from now. */
+#define START_AT_MIN_NS 946684800000000000LL
+#define START_AT_MAX_AHEAD_S 1000000LL
+
+/* "2026-12-01T17:00:00[.fff]Z" (or +00:00) as CLOCK_REALTIME ns. Returns
+ * 0, -1 (not that form) or -2 (no such day or time). */
 static int parse_iso_utc(const char *s, int64_t *out)
 {
     struct tm tm;
@@ -116,6 +121,15 @@ static int parse_iso_utc(const char *s, int64_t *out)
     t = timegm(&tm);
     if (t == (time_t)-1)
         return -1;
+    /* a day the month does not have (2026-02-30), a leap second: timegm
+     * moves them on; refused instead */
+    {
+        struct tm back;
+        if (!gmtime_r(&t, &back) || back.tm_year != tm.tm_year ||
+            back.tm_mon != tm.tm_mon || back.tm_mday != d ||
+            back.tm_hour != h || back.tm_min != mi || back.tm_sec != sec)
+            return -2;
+    }
     *out = (int64_t)t * 1000000000LL + frac;
     return 0;
 }
@@ -124,24 +138,47 @@ int cli_start_at_parse(const char *v, struct cli_shard *sh, char *err,
                        size_t errlen)
 {
     double s;
+    int64_t at;
+    int rc;
     if (v[0] == '+') {
         if (duration_parse(v + 1, DURATION_S, DURATION_S, &s) || s < 0 ||
-            s > 1e6)
+            s > (double)START_AT_MAX_AHEAD_S)
             return opt_error(err, errlen,
-                             "--start-at: '+%.32s' is not a duration from now "
-                             "(+10s, +500ms, +2m)",
-                             v + 1);
+                        "--start-at: '+%.32s' is not a duration from now "
+                        "(+10s, +500ms, +2m)",
+                        v + 1);
         sh->start_at_ns = clock_real_ns() + (int64_t)(s * 1e9);
         sh->start_at_relative = true;
         sh->start_at_rel_s = s;
         return 0;
     }
-    if (parse_iso_utc(v, &sh->start_at_ns))
+    rc = parse_iso_utc(v, &at);
+    if (rc == -2)
         return opt_error(err, errlen,
-                         "--start-at: '%.40s' is not a UTC time like "
-                         "2026-12-01T17:00:00Z (up to 9 fraction digits) or "
-                         "+DURATION from now",
-                         v);
+                    "--start-at: '%.40s' names no such day or time (a day "
+                    "past the month's end, a second of 60)",
+                    v);
+    if (rc)
+        return opt_error(err, errlen,
+                    "--start-at: '%.40s' is not a UTC time like "
+                    "2026-12-01T17:00:00Z (up to 9 fraction digits) or "
+                    "+DURATION from now",
+                    v);
+    /* 0 means "no --start-at" everywhere: an instant that long past is a
+     * mistake anyway */
+    if (at < START_AT_MIN_NS)
+        return opt_error(err, errlen,
+                    "--start-at: '%.40s' is before 2000-01-01T00:00:00Z: "
+                    "give the instant the shards start at",
+                    v);
+    if (at - clock_real_ns() > START_AT_MAX_AHEAD_S * 1000000000LL)
+        return opt_error(err, errlen,
+                    "--start-at: '%.40s' is %.1f days from now; at most %lld "
+                    "s (%.1f days) ahead, as +DURATION",
+                    v, (double)(at - clock_real_ns()) / 86400e9,
+                    (long long)START_AT_MAX_AHEAD_S,
+                    (double)START_AT_MAX_AHEAD_S / 86400);
+    sh->start_at_ns = at;
     sh->start_at_relative = false;
     return 0;
 }

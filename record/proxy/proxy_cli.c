@@ -2,6 +2,7 @@
  * --help. */
 #include "proxy_cli.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -44,8 +45,14 @@ static const char help_text[] =
     "                       --allow-remote\n"
     "  --port-file FILE     write the port actually bound to FILE once\n"
     "                       listening\n"
-    "  -o, --output FILE    the trace (tokentrace-proxy-<UTC>.ttrace); a\n"
-    "                       name ending in .zst is compressed\n"
+    "  -o, --output FILE    the trace (tokentrace-proxy-<UTC>.ttrace.zst),\n"
+    "                       zstd-compressed whatever its name\n"
+    "  --no-compress        write it plain\n"
+    "  --max-requests N     record the first N requests, then stop\n"
+    "                       recording (still forwarding; said on stderr and\n"
+    "                       in the footer): a looping client's capture\n"
+    "  --max-bytes B        the same once the bodies and chunks recorded\n"
+    "                       reach B bytes (requests in flight finish)\n"
     "  -f, --force          overwrite FILE\n"
     "  --api KIND           the trace header's API (openai-chat); each\n"
     "                       request also records the API of its own path\n"
@@ -115,6 +122,11 @@ static const struct opt_spec proxy_opts[] = {
     OPT_SECONDS("timeout", timeout_s, 86400, SECONDS_WANT),
     OPT_SECONDS("connect-timeout", connect_timeout_s, 86400, SECONDS_WANT),
     OPT_FLAG("no-content", 0, no_content),
+    OPT_COUNT("max-requests", 0, max_requests, 1, UINT32_MAX,
+              "a request count from 1"),
+    OPT_COUNT("max-bytes", 0, max_bytes, 1, UINT64_MAX / 2,
+              "a byte count from 1"),
+    OPT_FLAG("no-compress", 0, no_compress),
     {.name = "chunk-time",
      .kind = OPT_ENUM,
      .at = AT(chunk_time_user),

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define PROXY_DEFAULT_LISTEN "127.0.0.1:8088"
 #define PROXY_DEFAULT_CLIENT_BUFFER ((size_t)1 << 20)
@@ -26,6 +27,9 @@ struct proxy_config {
     bool print_cline;      /* --print-cline-settings */
     bool quiet;            /* -q */
     size_t client_buffer;  /* --client-buffer: bytes queued per client */
+    uint64_t max_requests; /* --max-requests: record at most N (0: all) */
+    uint64_t max_bytes;    /* --max-bytes: stop recording at B (0: never) */
+    bool no_compress;      /* --no-compress: a plain trace */
     double timeout_s;      /* --timeout: per upstream request */
     double connect_timeout_s;
 };

@@ -87,6 +87,8 @@ int proxy_footer_write(struct proxy_recorder *rec, int64_t end_ns,
     f.bytes = rec->bytes;
     f.interrupted = interrupted;
     f.reason = reason;
+    f.recording_stopped = rec->stopped[0] ? rec->stopped : NULL;
+    f.unrecorded = rec->unrecorded;
     f.loop_lag_p50_ns = f.loop_lag_p99_ns = f.loop_lag_max_ns = -1;
     lag_samples_result(&rec->receive_lag, &f.receive_lag_p50_ns,
                        &f.receive_lag_p99_ns, &f.receive_lag_max_ns,

@@ -86,12 +86,13 @@ static void on_flush(evutil_socket_t fd, short what, void *arg)
         event_base_loopbreak(m->base);
 }
 
-/* tokentrace-proxy-<UTC date>-<time>.ttrace */
-static void default_output(char *out, size_t len)
+/* tokentrace-proxy-<UTC date>-<time>.ttrace, .zst when compressed */
+static void default_output(char *out, size_t len, bool compressed)
 {
     char stamp[40];
     clock_format_stamp(clock_real_ns(), stamp, sizeof stamp);
-    snprintf(out, len, "tokentrace-proxy-%s.ttrace", stamp);
+    snprintf(out, len, "tokentrace-proxy-%s.ttrace%s", stamp,
+             compressed ? ".zst" : "");
 }
 
 static int write_port_file(const char *path, unsigned port)
@@ -183,14 +184,18 @@ int main(int argc, char **argv)
     memset(&m, 0, sizeof m);
     m.rec.timeout_s = cfg.timeout_s;
     m.rec.kernel_time = !cfg.chunk_time_user;
+    m.rec.max_requests = cfg.max_requests;
+    m.rec.max_bytes = cfg.max_bytes;
     if (!cfg.output) {
-        default_output(out_name, sizeof out_name);
+        default_output(out_name, sizeof out_name, !cfg.no_compress);
         out = out_name;
     } else {
         out = cfg.output;
     }
     rc = trace_writer_open(out, cfg.force, &m.rec.w);
-    if (rc == TRACE_OK && trace_path_compressed(out))
+    /* compressed by default: an agent's capture repeats its history in
+     * every request */
+    if (rc == TRACE_OK && !cfg.no_compress)
         rc = trace_writer_set_compression(m.rec.w, TRACE_ZSTD_LEVEL);
     if (rc != TRACE_OK) {
         log_error("%s: %s%s", out, trace_strerror(rc),

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "log.h"
 #include "secret.h"
 
 /* The first trace error sticks in the recorder. */
@@ -28,11 +29,34 @@ static int store(void *ud, int64_t t_ns, const char *p, size_t n)
     return x->rec->w ? trace_write_chunk(x->rec->w, x->id, t_ns, p, n) : 0;
 }
 
+/* True when a cap has stopped the recording (and says so when it first
+ * does): this request is forwarded only. */
+static bool capped(struct proxy_recorder *r)
+{
+    if (!r->stopped[0] && r->max_requests && r->next_id >= r->max_requests)
+        snprintf(r->stopped, sizeof r->stopped, "--max-requests %llu",
+                 (unsigned long long)r->max_requests);
+    else if (!r->stopped[0] && r->max_bytes &&
+             r->bytes + r->body_bytes >= r->max_bytes)
+        snprintf(r->stopped, sizeof r->stopped, "--max-bytes %llu",
+                 (unsigned long long)r->max_bytes);
+    else if (!r->stopped[0])
+        return false;
+    if (!r->unrecorded++)
+        log_warn("%s reached: recording stopped after %u requests; later "
+                 "requests are forwarded but not recorded (the footer "
+                 "counts them)",
+                 r->stopped + 2, r->next_id);
+    return true;
+}
+
 int proxy_exchange_init(struct proxy_exchange *x, struct proxy_recorder *rec,
                         const char *api, const char *const *secrets, size_t n)
 {
     struct stream_rx_setup su;
     size_t i;
+    if (api && capped(rec))
+        api = NULL;
     memset(x, 0, sizeof *x);
     memset(&su, 0, sizeof su);
     x->rec = rec;
@@ -137,6 +161,7 @@ int proxy_exchange_request(struct proxy_exchange *x, const char *api,
             return note(x->rec, TRACE_E_NOMEM);
         memcpy(copy, body, len);
         copy[len] = '\0';
+        x->rec->body_bytes += len;
         body_scrub_mask(&x->rx.scrub, copy, len);
     }
     memset(&q, 0, sizeof q);
@@ -154,6 +179,7 @@ int proxy_exchange_request(struct proxy_exchange *x, const char *api,
     q.session = x->turn.session;
     q.turn = x->turn.turn;
     q.think_ns = x->turn.think_ns;
+    q.compaction = x->turn.compaction;
     x->rec->requests++;
     err = note(x->rec, trace_write_request(x->rec->w, &q));
     free(copy);

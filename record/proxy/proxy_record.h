@@ -23,6 +23,11 @@ struct proxy_recorder {
     int err;                /* the first write error, sticky */
     uint32_t next_id;
     uint64_t requests, ok, failed, chunks, bytes;
+    /* --max-requests, --max-bytes (0: none); the bodies recorded; once a
+     * cap is hit, which (recording stopped, forwarding goes on) and how
+     * many requests went unrecorded since */
+    uint64_t max_requests, max_bytes, body_bytes, unrecorded;
+    char stopped[64];
     double timeout_s; /* for error messages */
     bool kernel_time; /* chunk times from the kernel (rx_stamp.h) */
     struct proxy_sessions *sessions; /* borrowed; NULL: no sessions */
@@ -47,8 +52,9 @@ struct proxy_exchange {
 
 /* Starts an exchange. api: the API name of its path (proxy_route_api), how
  * its events are read; non-NULL records it, with the next request id
- * (NULL: it is only forwarded and counted). secrets (n of them,
- * NUL-terminated, borrowed for the call: each is copied) are masked in
+ * (NULL: it is only forwarded and counted), unless a cap of rec stopped
+ * the recording (said once on stderr; counted in rec->unrecorded). secrets (n
+ * of them, NUL-terminated, borrowed for the call: each is copied) are masked in
  * every stored byte; the first is also redacted from stored headers.
  * Returns 0 or TRACE_E_NOMEM. */
 int proxy_exchange_init(struct proxy_exchange *x, struct proxy_recorder *rec,

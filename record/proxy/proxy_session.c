@@ -20,9 +20,21 @@ struct entry {
     uint64_t header_hash; /* the session header's hash, 0: none */
     uint64_t prefix_hash; /* hash of the latest turn's messages */
     size_t n_messages;    /* how many */
+    uint64_t api_hash;    /* the API its requests spoke */
+    uint64_t sys_hash;    /* the API and its system prompt */
+    bool compacting;      /* its latest turn asked for a summary */
     int64_t end_ns;       /* the latest turn's end, -1 in flight */
     uint64_t used;        /* last use, for eviction */
 };
+
+/* Cline's context compaction (cline/cline, sdk/packages/core/src/
+ * extensions/context/): the summary request's system prompt
+ * (agentic-compaction.ts:80) and its user message (compaction-shared.ts,
+ * buildSummaryRequest, :663), and the first message of the request that
+ * resumes the task with the summary (buildSummaryMessage, :767). */
+#define SUMMARY_SYSTEM "Summarize the provided coding session"
+#define SUMMARY_USER "Summarize this session for continuation."
+#define RESUMED_USER "Context summary:"
 
 struct proxy_sessions {
     struct entry *e;
@@ -111,7 +123,7 @@ static bool is_reply(const cJSON *m)
  * instructions kept beside the messages (Anthropic "system", Responses
  * "instructions"). NULL when it has none. */
 static const cJSON *messages_of(const cJSON *root, const char *api,
-                                uint64_t *seed)
+                                uint64_t *seed, const cJSON **sys_out)
 {
     const cJSON *m, *sys;
     bool responses = api && strcmp(api, "openai-responses") == 0;
@@ -126,7 +138,89 @@ static const cJSON *messages_of(const cJSON *root, const char *api,
                                                            : "system");
     if (sys)
         *seed = hash_value(*seed, sys, 0);
+    *sys_out = sys;
     return m;
+}
+
+/* The text a message (or a system value) starts with: a string content,
+ * or its first text part. NULL: none. */
+static const char *first_text(const cJSON *v)
+{
+    const cJSON *c =
+        cJSON_IsObject(v) ? cJSON_GetObjectItemCaseSensitive(v, "content") : v;
+    const cJSON *part;
+    if (cJSON_IsString(c))
+        return c->valuestring;
+    if (!cJSON_IsArray(c))
+        return NULL;
+    cJSON_ArrayForEach(part, c)
+    {
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(part, "text");
+        if (cJSON_IsString(t))
+            return t->valuestring;
+    }
+    return NULL;
+}
+
+static bool starts(const char *s, const char *with)
+{
+    return s && strncmp(s, with, strlen(with)) == 0;
+}
+
+static bool has_role(const cJSON *m, const char *role)
+{
+    const cJSON *r = cJSON_GetObjectItemCaseSensitive(m, "role");
+    return cJSON_IsString(r) && strcmp(r->valuestring, role) == 0;
+}
+
+enum compaction { NOT_COMPACTION, SUMMARY, RESUMED };
+
+/* What a request is in a compaction: SUMMARY (it asks for a summary of the
+ * task), RESUMED (the task again, from the summary), or NOT_COMPACTION.
+ * sys: the system value beside the messages (or NULL). */
+static enum compaction compaction_of(const cJSON *sys, const cJSON *m)
+{
+    const cJSON *first = m->child;
+    if (starts(first_text(sys), SUMMARY_SYSTEM))
+        return SUMMARY;
+    while (first && has_role(first, "system")) {
+        if (starts(first_text(first), SUMMARY_SYSTEM))
+            return SUMMARY;
+        first = first->next;
+    }
+    if (!first || !has_role(first, "user"))
+        return NOT_COMPACTION;
+    if (starts(first_text(first), SUMMARY_USER))
+        return SUMMARY;
+    if (starts(first_text(first), RESUMED_USER))
+        return RESUMED;
+    return NOT_COMPACTION;
+}
+
+/* The session a compaction request belongs to: for a summary, the session
+ * of the API whose latest turn ended last (the client compacts right
+ * after a turn); for the request that resumes, the one that asked for a
+ * summary, else the one with the same system prompt, the latest ended.
+ * NULL: none. */
+static struct entry *compacted(struct proxy_sessions *t, enum compaction kind,
+                               uint64_t api_hash, uint64_t sys_hash)
+{
+    struct entry *best = NULL, *same_sys = NULL;
+    bool resumed = kind == RESUMED;
+    for (size_t i = 0; i < t->cap; i++) {
+        struct entry *e = &t->e[i];
+        if (!e->id || e->header_hash || e->end_ns < 0 ||
+            e->api_hash != api_hash)
+            continue;
+        if (resumed && e->compacting && (!best || e->end_ns > best->end_ns))
+            best = e;
+        if (!resumed && (!best || e->end_ns > best->end_ns))
+            best = e;
+        if (resumed && e->sys_hash == sys_hash &&
+            (!same_sys || e->end_ns > same_sys->end_ns))
+            same_sys = e;
+    }
+    return best ? best : same_sys;
 }
 
 /* The slot for a new session: a free one, else the least recently used. */
@@ -198,11 +292,12 @@ void proxy_sessions_place(struct proxy_sessions *t, const char *api,
                           int64_t start_ns, struct proxy_session_turn *out)
 {
     cJSON *root = NULL;
-    const cJSON *m = NULL;
+    const cJSON *m = NULL, *sys = NULL;
     const cJSON **msg = NULL;
-    uint64_t *prefix = NULL, seed = 0, hh = 0;
+    uint64_t *prefix = NULL, seed = 0, hh = 0, api_hash, sys_hash;
     size_t n = 0;
     struct entry *e = NULL;
+    enum compaction kind = NOT_COMPACTION;
     memset(out, 0, sizeof *out);
     out->think_ns = -1;
     if (!t)
@@ -212,12 +307,42 @@ void proxy_sessions_place(struct proxy_sessions *t, const char *api,
     if (body && len)
         root = cJSON_ParseWithLength(body, len);
     if (root)
-        m = messages_of(root, api, &seed);
+        m = messages_of(root, api, &seed, &sys);
     if (m)
         n = hash_prefixes(m, seed, &prefix, &msg);
     if (!hh && !n)
         goto done;
-    e = hh ? by_header(t, hh) : extended(t, prefix, msg, n);
+    api_hash = fnv_str(FNV_OFFSET, api ? api : "");
+    /* the system prompt: beside the messages (in the seed) or the first */
+    sys_hash = n && has_role(msg[0], "system") ? prefix[1] : seed;
+    kind = m ? compaction_of(sys, m) : NOT_COMPACTION;
+    if (hh) {
+        e = by_header(t, hh);
+    } else {
+        /* a turn after the resumed one starts from the summary too: it
+         * extends that turn's messages, as any turn does */
+        e = extended(t, prefix, msg, n);
+        if (e)
+            kind = NOT_COMPACTION;
+        else if (kind)
+            e = compacted(t, kind, api_hash, sys_hash);
+    }
+    out->compaction = kind == SUMMARY   ? PROXY_COMPACTION_SUMMARY
+                      : kind == RESUMED ? PROXY_COMPACTION_RESUMED
+                                        : NULL;
+    if (e && kind == SUMMARY && !hh) {
+        /* a turn of the task, but not its history: the next turn extends
+         * the task's messages or resumes from the summary */
+        e->turn++;
+        if (start_ns >= e->end_ns)
+            out->think_ns = start_ns - e->end_ns;
+        e->compacting = true;
+        e->end_ns = -1;
+        e->used = ++t->clock;
+        out->session = e->id;
+        out->turn = e->turn;
+        goto done;
+    }
     if (e) {
         e->turn++;
         if (e->end_ns >= 0 && start_ns >= e->end_ns)
@@ -231,6 +356,11 @@ void proxy_sessions_place(struct proxy_sessions *t, const char *api,
     }
     e->prefix_hash = n ? prefix[n] : 0;
     e->n_messages = n;
+    e->api_hash = api_hash;
+    if (kind != SUMMARY) {
+        e->sys_hash = sys_hash;
+        e->compacting = false;
+    }
     e->end_ns = -1;
     e->used = ++t->clock;
     out->session = e->id;

@@ -1,7 +1,9 @@
 /* proxy_session: groups the requests tokentrace-proxy forwards into
  * sessions (docs/proxy.md, "Sessions"): a client's session header wins;
  * else a request whose messages extend an earlier request's messages and
- * that request's reply is that session's next turn. A capped table of
+ * that request's reply is that session's next turn; a context compaction
+ * (a summary request, then the task resumed from the summary) continues
+ * the task's session. A capped table of
  * recent sessions, pure (no I/O, no event loop). */
 #ifndef TT_PROXY_SESSION_H
 #define TT_PROXY_SESSION_H
@@ -24,7 +26,15 @@ struct proxy_session_turn {
     uint32_t session;
     uint32_t turn;
     int64_t think_ns;
+    /* a context compaction (Cline's): PROXY_COMPACTION_SUMMARY, a request
+     * asking for a summary of the task, a turn of the task's session;
+     * PROXY_COMPACTION_RESUMED, the task's next request, whose history
+     * starts from that summary, the turn after it; NULL: neither */
+    const char *compaction;
 };
+
+#define PROXY_COMPACTION_SUMMARY "summary"
+#define PROXY_COMPACTION_RESUMED "resumed"
 
 struct proxy_sessions;
 

@@ -381,6 +381,9 @@ static int fill_options(const struct run_setup *s, struct options *o,
         e |= add_opt(o, "workload_format", "%s", s->wl->format);
     if (s->wl->skipped > 0)
         e |= add_opt(o, "workload_skipped", "%lld", (long long)s->wl->skipped);
+    if (s->wl->unsendable > 0)
+        e |= add_opt(o, "workload_unsendable", "%lld",
+                     (long long)s->wl->unsendable);
     e |= add_opt(o, "ignore_eos", "%s", c->ignore_eos ? "true" : "false");
     e |= length_options(s, o);
     if (c->extra_body)

@@ -67,6 +67,7 @@ static int parse_time(const char *s, double *out)
     errno = 0;
     *out = strtod(s, &end);
     if (end != s && !errno && isfinite(*out) && *out >= 0 &&
+        *out <= ARRIVALS_MAX_SECONDS &&
         (*end == '\0' || isspace((unsigned char)*end)) && !strchr(s, '-'))
         return 0;
     if (sscanf(s, "%4d-%2d-%2d%*1[ T]%2d:%2d:%lf%n", &y, &mo, &d, &h, &mi, &sec,
@@ -80,7 +81,15 @@ static int parse_time(const char *s, double *out)
     tm.tm_mday = d;
     tm.tm_hour = h;
     tm.tm_min = mi;
-    *out = (double)timegm(&tm) + sec;
+    {
+        time_t t = timegm(&tm);
+        struct tm back;
+        /* a day the month does not have: timegm moves it on */
+        if (t == (time_t)-1 || !gmtime_r(&t, &back) || back.tm_mday != d ||
+            back.tm_mon != mo - 1)
+            return -1;
+        *out = (double)t + sec;
+    }
     return 0;
 }
 
@@ -146,9 +155,9 @@ static int csv_line(char *line, const struct csv_cols *c,
     }
     if (parse_time(f[c->t], &t)) {
         snprintf(why, wl,
-                 "timestamp '%.40s' is not seconds or a date-time "
-                 "(2023-11-16 18:15:46.68)",
-                 f[c->t]);
+                 "timestamp '%.40s' is not seconds (at most %.0e) or a "
+                 "date-time (2023-11-16 18:15:46.68)",
+                 f[c->t], ARRIVALS_MAX_SECONDS);
         return -1;
     }
     if (c->in >= 0 && parse_tokens(f[c->in], &in)) {
@@ -181,6 +190,12 @@ static int json_line(const char *line, struct arrivals_file *a, char *why,
         snprintf(why, wl, "no \"timestamp\" (milliseconds, a number >= 0)");
         goto out;
     }
+    if (t->valuedouble > ARRIVALS_MAX_SECONDS * 1000.0) {
+        snprintf(why, wl,
+                 "\"timestamp\" %g ms is past the largest time (%.0e s)",
+                 t->valuedouble, ARRIVALS_MAX_SECONDS);
+        goto out;
+    }
     if (in && (!cJSON_IsNumber(in) || in->valuedouble < 0 ||
                in->valuedouble > ARRIVALS_MAX_TOKENS ||
                in->valuedouble != floor(in->valuedouble))) {
@@ -208,14 +223,21 @@ out:
 }
 
 /* Makes the times offsets from the first, divided by speed; refuses a
- * time before the one above it. Returns 0 or the 1-based index of the
- * arrival that goes back. */
-static size_t to_offsets(struct arrivals_file *a, double speed)
+ * time before the one above it and a gap, after speed, of more than
+ * ARRIVALS_MAX_GAP_S. Returns 0 or the 1-based index of the arrival that
+ * goes back (*gap_s 0) or comes after the long gap (*gap_s its length). */
+static size_t to_offsets(struct arrivals_file *a, double speed, double *gap_s)
 {
     int64_t first = a->n ? a->at_ns[0] : 0;
-    for (size_t i = 0; i < a->n; i++) {
-        if (i && a->at_ns[i] < a->at_ns[i - 1])
+    *gap_s = 0;
+    for (size_t i = 1; i < a->n; i++) {
+        double gap = (double)(a->at_ns[i] - a->at_ns[i - 1]) / speed / 1e9;
+        if (a->at_ns[i] < a->at_ns[i - 1])
             return i + 1;
+        if (gap > ARRIVALS_MAX_GAP_S) {
+            *gap_s = gap;
+            return i + 1;
+        }
     }
     for (size_t i = 0; i < a->n; i++)
         a->at_ns[i] = (int64_t)llround((double)(a->at_ns[i] - first) / speed);
@@ -228,6 +250,7 @@ int arrivals_file_load(const char *path, double speed,
     FILE *f = fopen(path, "r");
     char *line = malloc(LINE_MAX_BYTES), why[160];
     size_t lineno = 0, *data_line = NULL, back;
+    double gap;
     struct csv_cols cols = {-1, -1, -1};
     bool json = false, header = false;
     int rc = -1;
@@ -298,7 +321,16 @@ int arrivals_file_load(const char *path, double speed,
         snprintf(err, errlen, "%s: no arrivals in the file", path);
         goto done;
     }
-    back = to_offsets(out, speed > 0 ? speed : 1);
+    back = to_offsets(out, speed > 0 ? speed : 1, &gap);
+    if (back && gap > 0) {
+        snprintf(err, errlen,
+                 "%s:%zu: %.0f s after the arrival before it (at --speed "
+                 "%g): a run would wait that long; gaps of at most %d s are "
+                 "replayed (a larger --speed shortens them)",
+                 path, data_line[back - 1], gap, speed > 0 ? speed : 1,
+                 ARRIVALS_MAX_GAP_S);
+        goto done;
+    }
     if (back) {
         snprintf(err, errlen,
                  "%s:%zu: the time goes back (arrivals must be in time "

@@ -16,6 +16,10 @@
 
 #define ARRIVALS_MAX_LINES ((size_t)10 * 1000 * 1000)
 #define ARRIVALS_MAX_TOKENS 10000000 /* a length above this is refused */
+/* a time above this (s; year 2255) is refused: ns must fit an int64 */
+#define ARRIVALS_MAX_SECONDS 9e9
+/* a gap between two arrivals (after --speed) above this is refused */
+#define ARRIVALS_MAX_GAP_S 3600
 
 struct arrivals_file {
     int64_t *at_ns;  /* offset of arrival i from the first, ns */

@@ -58,6 +58,10 @@ struct workload {
     char *name;         /* "builtin", the workload file name, or "arrivals" */
     const char *format; /* a file's format name (static), else NULL */
     int64_t skipped;    /* dataset entries with nothing to send */
+    /* of them, entries whose text no request can carry (json_text.h) and
+     * where the first one is ("FILE: entry N (byte B): why (at byte X)") */
+    int64_t unsendable;
+    char unsendable_first[256];
     struct arrivals_file *arrivals; /* --arrivals: the times (owned), or NULL */
     struct workload_class *classes;
     size_t n_classes;

@@ -7,6 +7,7 @@
 
 #include "dataset.h"
 #include "json_array.h"
+#include "json_text.h"
 #include "workload.h"
 #include "workload_session.h"
 
@@ -47,8 +48,20 @@ static int load_entry(struct json_array *a, const char *path,
                                0,        NULL, false, NULL, 0};
     const char *why, *cls;
     bool skip = false, sharegpt;
-    cJSON *obj = cJSON_ParseWithLength(a->elem, a->elem_len);
+    cJSON *obj;
+    size_t bad_at = 0;
+    const char *bad = json_text_unsendable(a->elem, a->elem_len, &bad_at);
     int rc;
+    if (bad) { /* this entry only: the others are sent */
+        if (!wl->unsendable++)
+            snprintf(wl->unsendable_first, sizeof wl->unsendable_first,
+                     "%s: entry %lld (byte %lld): %s (at byte %lld)", path,
+                     (long long)a->index, (long long)a->elem_offset, bad,
+                     (long long)(a->elem_offset + (int64_t)bad_at));
+        wl->skipped++;
+        return WORKLOAD_OK;
+    }
+    obj = cJSON_ParseWithLength(a->elem, a->elem_len);
     if (!obj) {
         const char *at = cJSON_GetErrorPtr();
         long long off = a->elem_offset;
@@ -165,7 +178,13 @@ int workload_load_file_as(const char *path, enum workload_format fmt,
         wl->format = workload_format_name(fmt);
     }
     if (!rc && wl->n_classes == 0) {
-        if (wl->skipped)
+        if (wl->unsendable)
+            snprintf(err, errlen,
+                     "no prompts in the workload file: %s; %lld entr%s "
+                     "skipped in all",
+                     wl->unsendable_first, (long long)wl->skipped,
+                     wl->skipped == 1 ? "y" : "ies");
+        else if (wl->skipped)
             snprintf(err, errlen,
                      "%s: no prompts in the workload file (%lld entries "
                      "without a user turn)",

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "dataset.h"
+#include "json_text.h"
 
 /* Well below the trace reader's 64 MiB record limit, so a request record
  * carrying this body always reads back. */
@@ -25,15 +26,11 @@ static const char *check_messages(const cJSON *msgs, int64_t *chars)
         return "\"messages\" must be a non-empty array";
     cJSON_ArrayForEach(m, msgs)
     {
-        const cJSON *role = cJSON_GetObjectItemCaseSensitive(m, "role");
-        const cJSON *content = cJSON_GetObjectItemCaseSensitive(m, "content");
-        if (!cJSON_IsObject(m))
-            return "each message must be an object";
-        if (!cJSON_IsString(role) || role->valuestring[0] == '\0')
-            return "each message needs a \"role\" string";
-        if (!cJSON_IsString(content) && !cJSON_IsArray(content))
-            return "each message needs a \"content\" string or array";
-        *chars += dataset_content_chars(content);
+        const char *why = workload_message_check(m);
+        if (why)
+            return why;
+        *chars += dataset_content_chars(
+            cJSON_GetObjectItemCaseSensitive(m, "content"));
     }
     return NULL;
 }
@@ -192,7 +189,26 @@ static int load_line(struct workload *wl, const char *path, int64_t lineno,
                                0,          NULL, false, NULL, 0};
     bool skip = false;
     cJSON *obj = cJSON_ParseWithLengthOpts(line, len, &end, false);
+    size_t bad_at = 0;
+    const char *bad = json_text_unsendable(line, len, &bad_at);
     int rc;
+    if (obj && *fmt == WORKLOAD_FORMAT_AUTO)
+        *fmt = line_format(obj);
+    if (bad && *fmt == WORKLOAD_FORMAT_TOKENTRACE) {
+        snprintf(err, errlen, "%s:%lld: %s (at column %zu)", path,
+                 (long long)lineno, bad, bad_at + 1);
+        cJSON_Delete(obj);
+        return WORKLOAD_E_INVALID;
+    }
+    if (bad) { /* a dataset's line: this one only, the others are sent */
+        if (!wl->unsendable++)
+            snprintf(wl->unsendable_first, sizeof wl->unsendable_first,
+                     "%s:%lld: %s (at column %zu)", path, (long long)lineno,
+                     bad, bad_at + 1);
+        wl->skipped++;
+        cJSON_Delete(obj);
+        return WORKLOAD_OK;
+    }
     if (!obj) {
         const char *at = cJSON_GetErrorPtr();
         long col =

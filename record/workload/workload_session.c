@@ -40,17 +40,22 @@ static int is_assistant(const cJSON *m)
     return cJSON_IsString(role) && strcmp(role->valuestring, "assistant") == 0;
 }
 
-/* Checks one message; NULL or why it is refused. */
-static const char *check_message(const cJSON *m)
+const char *workload_message_check(const cJSON *m)
 {
     const cJSON *role = cJSON_GetObjectItemCaseSensitive(m, "role");
     const cJSON *c = cJSON_GetObjectItemCaseSensitive(m, "content");
+    const cJSON *calls = cJSON_GetObjectItemCaseSensitive(m, "tool_calls");
     if (!cJSON_IsObject(m))
         return "each message must be an object";
     if (!cJSON_IsString(role) || role->valuestring[0] == '\0')
         return "each message needs a \"role\" string";
+    /* OpenAI's own form of a reply that only calls tools */
+    if ((!c || cJSON_IsNull(c)) && is_assistant(m) && cJSON_IsArray(calls) &&
+        cJSON_GetArraySize(calls) > 0)
+        return NULL;
     if (!cJSON_IsString(c) && !cJSON_IsArray(c))
-        return "each message needs a \"content\" string or array";
+        return "each message needs a \"content\" string or array (null "
+               "only in an assistant message with \"tool_calls\")";
     return NULL;
 }
 
@@ -70,7 +75,7 @@ static const char *split(struct workload_session *s, size_t *at)
         return "out of memory";
     cJSON_ArrayForEach(m, s->tree)
     {
-        const char *why = check_message(m);
+        const char *why = workload_message_check(m);
         i++;
         if (why) {
             *at = i;

@@ -38,6 +38,12 @@ struct workload_session {
 /* Most turns one session may have. */
 #define WORKLOAD_SESSION_MAX_TURNS 4096
 
+/* Checks one message of a workload line: an object with a "role" string
+ * and a "content" string or array of parts (null or absent only in an
+ * assistant message with a non-empty "tool_calls", as OpenAI writes it).
+ * Returns NULL or why it is refused. */
+const char *workload_message_check(const cJSON *m);
+
 /* Makes a session of a conversation, a non-empty array of chat messages
  * ({"role", "content"} objects), taking ownership of it in every case:
  * each assistant message ends a turn (it is that turn's recorded reply),

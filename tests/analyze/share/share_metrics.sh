@@ -4,12 +4,14 @@
 # groups, overall, every trace field but the file name) and the same
 # per-request rows before and after share, with every chunk of the same
 # size at the same time; concatenated traces and stdin too. The server's
-# own words (server_message, error_messages) stay too, in every shape the
-# faults send them: an "error" member, vLLM's "object":"error" event,
+# own words (server_message, error_messages) are filled to the same length
+# (they may quote the prompt); with --keep-errors they stay, in every shape
+# the faults send them: an "error" member, vLLM's "object":"error" event,
 # llama.cpp's SSE "error:" line, an HTML page.
 . "${TT_SOURCE_DIR:?}/tests/lib/lib.sh"
 A=$TT_ANALYZE
-nowords='.'
+# a message's text is filled: compare its length
+nowords='walk(if type == "object" then with_entries(if (.key | test("message")) and (.value | type) == "string" then .value |= length else . end) else . end)'
 
 # every fault kind the replay server knows (its own table)
 faults=$(sed -n 's/^ *\[FAULT_[A-Z0-9_]*\] = "\([a-z0-9-]*\)",$/\1/p' \
@@ -48,11 +50,23 @@ same chunks_usage summary --format json --tokens chunks
 same requests requests --format json
 jq -e '.overall.requests >= 40 and (.overall.errors|length) >= 8' "$T/summary.a" >/dev/null ||
     fail "the trace lacks the faults: $(jq -c .overall.errors "$T/summary.a")"
-# the server's words are there to keep: error replies and in-stream errors
+# the server's words are filled, in every error shape; --keep-errors keeps them
+"$A" requests --format json "$T/a.ttrace" >"$T/words.a"
+"$A" requests --format json "$T/s.ttrace" >"$T/words.s"
 for m in m-http-500 m-error-mid-stream m-error-field m-error-first m-error-object; do
     jq -se --arg m "$m" 'map(select(.model == $m and .server_message != null)) | length > 0' \
-        "$T/requests.a" >/dev/null || fail "$m: no server_message in the original"
+        "$T/words.a" >/dev/null || fail "$m: no server_message in the original"
+    jq -se --arg m "$m" 'map(select(.model == $m and .server_message != null) | .server_message | test("^[x .:()\\[\\]-]*$")) | all' \
+        "$T/words.s" >/dev/null || fail "$m: server_message kept: $(grep "$m" "$T/words.s" | head -2)"
 done
+"$A" share "$T/a.ttrace" -o "$T/ke.ttrace" --keep-errors >/dev/null || fail "share --keep-errors"
+nowords='.'
+for args in "summary --format json" "requests --format json"; do
+    "$A" $args "$T/a.ttrace" | jq -S 'del(.traces[]?.file) | del(.file?)' >"$T/ke.a"
+    "$A" $args "$T/ke.ttrace" | jq -S 'del(.traces[]?.file) | del(.file?)' >"$T/ke.s"
+    diff "$T/ke.a" "$T/ke.s" >"$T/ke.diff" || fail "--keep-errors: $args differs: $(head -20 "$T/ke.diff")"
+done
+nowords='walk(if type == "object" then with_entries(if (.key | test("message")) and (.value | type) == "string" then .value |= length else . end) else . end)'
 
 # chunk by chunk: same request, time and length, in the same order
 "$A" dump "$T/a.ttrace" | jq -c 'select(.kind=="chunk")|[.request_id,.t_ns,.len]' >"$T/c.a"

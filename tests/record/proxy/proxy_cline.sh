@@ -86,9 +86,9 @@ PY
 
 # Cline -> proxy (the capture) -> proxy (what the upstream got) -> replay
 start_replay --trace "$T/script.ttrace"
-start_proxy "$T/up.ttrace.zst" -q # compressed: its size beside the plain capture
+start_proxy "$T/up.ttrace.zst" -q # compressed (the default): its size beside the plain capture
 UP_PID=$PROXY_PID UP_ERR=$PXERR
-URL=$PXURL start_proxy "$T/cap.ttrace" -q
+URL=$PXURL start_proxy "$T/cap.ttrace" -q --no-compress
 "$TT_PROXY" --print-cline-settings -u "$URL" --listen "${PXURL#http://}" >"$T/print.out" ||
     fail "proxy --print-cline-settings"
 auth=$(sed -n 's#^//   \(cline auth .*\)$#\1#p' "$T/print.out")
@@ -148,9 +148,10 @@ PY
 "$TT_ANALYZE" share "$T/cap.ttrace" -o "$T/shared.ttrace" >"$T/share.out" 2>&1 ||
     fail "share: $(cat "$T/share.out")"
 "$TT_ANALYZE" dump "$T/shared.ttrace" >"$T/shared.jsonl"
+command -v zstd >/dev/null || fail "the zstd command is needed to read the capture's bytes"
 for f in "$T/cap.ttrace" "$T/up.ttrace.zst" "$cap" "$up" "$T/shared.ttrace" "$T/shared.jsonl" \
     "$T/share.out" "$T/cap.ttrace.err" "$T/up.ttrace.zst.err"; do
-    if grep -qaF "$KEY" "$f"; then fail "the key is in $f"; fi
+    if zstd -dcf "$f" | grep -qaF "$KEY"; then fail "the key is in $f"; fi
 done
 
 # the doctor reads the providers.json `cline auth` wrote (the proxy's URL)

@@ -21,10 +21,12 @@ post() {
     curl -sN -o "$out" -D "$out.h" -w '%{http_code}' -H 'Content-Type: application/json' "$@" \
         --data-binary "$body" "$url$path"
 }
-nokey() { # FILE...: none holds either secret
+# the capture is zstd-compressed: its bytes are read decompressed
+command -v zstd >/dev/null || fail "the zstd command is needed to read the capture's bytes"
+nokey() { # FILE...: none holds either secret (a capture decompressed)
     for f in "$@"; do
-        ! grep -qF "$UPKEY" "$f" || fail "the key is in $f"
-        ! grep -qF "$PXTOKEN" "$f" || fail "the local token is in $f"
+        ! zstd -dcf "$f" | grep -qF "$UPKEY" || fail "the key is in $f"
+        ! zstd -dcf "$f" | grep -qF "$PXTOKEN" || fail "the local token is in $f"
     done
 }
 

@@ -68,6 +68,63 @@ static const struct step conversation[] = {
      1000, 9, 2, 100},
 };
 
+/* Cline's context compaction (its SDK, sdk/packages/core/src/extensions/
+ * context/): a summary request (system "Summarize the provided coding
+ * session...", user "Summarize this session for continuation..."), then
+ * the task again from a user message "Context summary:\n\n..." and the
+ * messages kept: one session, turns numbered through. Another task with
+ * its own system prompt runs beside it. */
+#define SYS "{\"role\":\"system\",\"content\":\"You are Cline\"}"
+#define SYS2 "{\"role\":\"system\",\"content\":\"Other agent\"}"
+#define SUM_SYS                                                                \
+    "{\"role\":\"system\",\"content\":\"Summarize the provided coding "        \
+    "session into a concise continuation note with detailed next steps.\"}"
+#define SUM_USER                                                               \
+    "{\"role\":\"user\",\"content\":\"Summarize this session for "             \
+    "continuation. Be concise and factual.\\n\\n## Goal\"}"
+#define RESUME                                                                 \
+    "{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":"             \
+    "\"Context summary:\\n\\n## Goal\\nfix it\"}]}"
+static const struct step compaction[] = {
+    {CHAT, NULL, "{\"messages\":[" SYS "," U1 "]}", 100, 1, 1, -1},
+    END(1, 1, 200),
+    {CHAT, NULL, "{\"messages\":[" SYS "," U1 "," A1 "," U2 "]}", 210, 1, 2,
+     10},
+    END(1, 2, 300),
+    /* another task, ended: the summary still goes to the latest one */
+    {CHAT, NULL, "{\"messages\":[" SYS2 "," U1 "]}", 250, 2, 1, -1},
+    END(2, 1, 260),
+    /* the summary request: the task's turn 3 */
+    {CHAT, NULL, "{\"messages\":[" SUM_SYS "," SUM_USER "]}", 320, 1, 3, 20},
+    END(1, 3, 400),
+    /* resumed from the summary: turn 4, then extended as always */
+    {CHAT, NULL, "{\"messages\":[" SYS "," RESUME "," U2 "]}", 410, 1, 4, 10},
+    END(1, 4, 500),
+    {CHAT, NULL, "{\"messages\":[" SYS "," RESUME "," U2 "," A1 "," U1 "]}",
+     505, 1, 5, 5},
+    END(1, 5, 600),
+    /* Anthropic's form: the summary prompt in "system"; a resume without a
+     * summary request before it goes to the task with the same system */
+    {"anthropic", NULL, "{\"system\":\"You are Cline\",\"messages\":[" U1 "]}",
+     700, 3, 1, -1},
+    END(3, 1, 800),
+    {"anthropic", NULL,
+     "{\"system\":\"Summarize the provided coding session.\",\"messages\":["
+     "{\"role\":\"user\",\"content\":\"Conversation: ...\"}]}",
+     810, 3, 2, 10},
+    END(3, 2, 900),
+    {"anthropic", NULL,
+     "{\"system\":\"You are Cline\",\"messages\":[" RESUME "]}", 950, 3, 3, 50},
+    END(3, 3, 1000),
+    {"anthropic", NULL,
+     "{\"system\":\"You are Cline\",\"messages\":[" RESUME "," A1 "," U2 "]}",
+     1010, 3, 4, 10},
+    /* a resume whose task has another system prompt: a new session */
+    {CHAT, NULL,
+     "{\"messages\":[{\"role\":\"system\",\"content\":\"x\"}," RESUME "]}",
+     1100, 4, 1, -1},
+};
+
 /* A table of 2: the least recently used session is forgotten. */
 static const struct step evicted[] = {
     {CHAT, NULL, "{\"messages\":[" U1 "]}", 1, 1, 1, -1},
@@ -105,6 +162,9 @@ int main(void)
     run("conversation", conversation,
         sizeof conversation / sizeof *conversation, 0);
     run("evicted", evicted, sizeof evicted / sizeof *evicted, 2);
+    run("compaction", compaction, sizeof compaction / sizeof *compaction, 0);
+    /* the compaction requests say what they are */
+    proxy_sessions_place(NULL, CHAT, NULL, "{}", 2, 1, &got);
     /* no table: nothing placed */
     proxy_sessions_place(NULL, CHAT, NULL, "{}", 2, 1, &got);
     CHECK(got.session == 0 && got.think_ns == -1);

@@ -59,9 +59,10 @@ d=$(dump "$T/px.ttrace")
 "$TT_ANALYZE" dump "$T/shared.ttrace" >"$T/shared.jsonl"
 "$TT_ANALYZE" requests "$T/px.ttrace" >"$T/req.txt" 2>&1
 "$TT_ANALYZE" summary --detail "$T/px.ttrace" >"$T/sum.txt" 2>&1
+command -v zstd >/dev/null || fail "the zstd command is needed to read the capture's bytes"
 for f in "$T/px.ttrace" "$d" "$T/shared.ttrace" "$T/shared.jsonl" "$T/req.txt" "$T/sum.txt" "$PXERR" "$T/share.out"; do
     for k in "$QK" "$AK" "$SK" "$GK" "$CK"; do
-        ! grep -qF "$k" "$f" || fail "a client's credential ${k%%-*} is in $(basename "$f")"
+        ! zstd -dcf "$f" | grep -qF "$k" || fail "a client's credential ${k%%-*} is in $(basename "$f")"
     done
 done
 # masked with its length kept: the chunks are the client's bytes, keys starred

@@ -48,6 +48,17 @@ bad "$A/bad-tokens.csv:3: output tokens 'x' is not a count" --arrivals "$A/bad-t
 bad "$A/backwards.jsonl:2: the time goes back" --arrivals "$A/backwards.jsonl"
 bad "$A/no-timestamp.csv:1: a CSV header with a TIMESTAMP column" --arrivals "$A/no-timestamp.csv"
 bad "cannot read" --arrivals "$T/none.csv"
+# bounds: a time past int64 ns (was "the time goes back"), a gap of a year
+# (was slept), a day February does not have (was taken as March 2)
+printf '{"timestamp": 0}\n{"timestamp": 1e300}\n' >"$T/huge.jsonl"
+bad "$T/huge.jsonl:2: \"timestamp\" 1e+300 ms is past the largest time" --arrivals "$T/huge.jsonl"
+printf '{"timestamp": 0}\n{"timestamp": 10}\n{"timestamp": 31536000000}\n' >"$T/year.jsonl"
+bad "$T/year.jsonl:3: 31536000 s after the arrival before it" --arrivals "$T/year.jsonl"
+bad "$T/year.jsonl:3: 31536 s after the arrival before it (at --speed 1000)" --arrivals "$T/year.jsonl" --speed 1000
+printf 'TIMESTAMP,ContextTokens,GeneratedTokens\n2023-02-28 10:00:00,5,2\n2023-02-30 10:00:00,5,2\n' >"$T/feb.csv"
+bad "$T/feb.csv:3: timestamp '2023-02-30 10:00:00' is not seconds" --arrivals "$T/feb.csv"
+printf 'TIMESTAMP,ContextTokens,GeneratedTokens\n1e300,5,2\n' >"$T/hugecsv.csv"
+bad "$T/hugecsv.csv:2: timestamp '1e300' is not seconds" --arrivals "$T/hugecsv.csv"
 bad "leave out -r" --arrivals "$A/azure.csv" -r 5
 bad "--speed scales --arrivals" --speed 2
 echo ok

@@ -96,4 +96,37 @@ head -c 70 "$T/sg.json" >"$T/b3.json"
 bad "$T/b3.json" "b3.json: entry 0 (byte 4): the file ends inside this entry"
 printf '{"messages":[{"role":"user","content":"a"}]}\n{"messages":[{"role":"user","content":"b"}\n' >"$T/b4.jsonl"
 bad "$T/b4.jsonl" "b4.jsonl:2: not valid JSON"
+
+# text a request cannot carry, per entry: "a\u0000b" was sent as "a"; one
+# lone \ud800 refused the whole file. Now that entry alone is skipped, named
+cat >"$T/txt.json" <<'JSON'
+[
+  {"conversations": [{"from": "human", "value": "fine one"}]},
+  {"conversations": [{"from": "human", "value": "a\u0000b"}]},
+  {"conversations": [{"from": "human", "value": "x\ud800y"}]},
+  {"conversations": [{"from": "human", "value": "pair \ud83d\ude00 ok"}]}
+]
+JSON
+"$TT_RECORD" -u "$URL" -m m -w "$T/txt.json" -n 5 -o "$T/txt.ttrace" 2>"$T/txt.err" || fail "text: exit $?: $(cat "$T/txt.err")"
+grep -qF 'txt.json: entry 1 (byte 67): a \u0000 in a string' "$T/txt.err" || fail "\\u0000 not named: $(cat "$T/txt.err")"
+grep -qF '2 entries whose text no request can carry' "$T/txt.err" || fail "count: $(cat "$T/txt.err")"
+d=$(dump "$T/txt.ttrace")
+assert_eq "$(jqs "$d" '.[]|select(.kind=="header")|"\(.options.workload_skipped) \(.options.workload_unsendable)"')" "2 2" "skipped in the header"
+assert_eq "$(jqs "$d" '[.[]|select(.kind=="request")|.body|fromjson|.messages[-1].content]|unique|join("|")')" "fine one|pair 😀 ok" "the others sent whole"
+printf '{"messages":[{"role":"user","content":"ok"}]}\n{"messages":[{"role":"user","content":"x\\udc00"}]}\n' >"$T/txt.jsonl"
+"$TT_RECORD" -u "$URL" -m m -w "$T/txt.jsonl" -n 1 -o "$T/txtl.ttrace" 2>"$T/txtl.err" || fail "jsonl text: exit $?"
+grep -qF 'txt.jsonl:2: a lone UTF-16 surrogate \udc00 (no first half) (at column 41)' "$T/txtl.err" || fail "jsonl: $(cat "$T/txtl.err")"
+# tokentrace's own lines are refused, naming the line and column
+printf '{"class":"c","messages":[{"role":"user","content":"a\\u0000b"}]}\n' >"$T/tt.jsonl"
+bad "$T/tt.jsonl" 'tt.jsonl:1: a \u0000 in a string (a request cannot carry a NUL) (at column 53)'
+# OpenAI's own form: an assistant message with tool_calls and content null
+printf '%s\n' '{"class":"tc","messages":[{"role":"user","content":"hi"},{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{}"}}]},{"role":"tool","tool_call_id":"c1","content":"r"}]}' \
+    '{"class":"tc","conversation":[{"role":"user","content":"hi"},{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{}"}}]},{"role":"tool","tool_call_id":"c1","content":"r"},{"role":"assistant","content":"done"}]}' >"$T/tc.jsonl"
+"$TT_RECORD" -q -u "$URL" -m m -w "$T/tc.jsonl" -n 2 -o "$T/tc.ttrace" || fail "content null with tool_calls refused"
+d=$(dump "$T/tc.ttrace")
+jqs "$d" '[.[]|select(.kind=="request")|.body|fromjson|.messages[1]|select(.content==null and (.tool_calls|length)==1)]|length==1' | grep -q true ||
+    fail "the tool-call message was not sent as given"
+assert_eq "$(jqs "$d" '[.[]|select(.kind=="request")]|length')" "3" "the line and the session's two turns"
+printf '{"class":"c","messages":[{"role":"user","content":null}]}\n' >"$T/nc.jsonl"
+bad "$T/nc.jsonl" 'nc.jsonl:1: each message needs a "content" string or array (null only in an assistant message with "tool_calls")'
 echo ok

@@ -84,7 +84,8 @@ static void test_refused(void)
         {"[" U("u") "," A("a") "," A("b") "]", 3,
          "two assistant messages in a row"},
         {"[" U("u") ",{\"role\":\"user\"}]", 2,
-         "each message needs a \"content\" string or array"},
+         "each message needs a \"content\" string or array (null only in "
+         "an assistant message with \"tool_calls\")"},
         {"[" U("u") ",{\"content\":\"x\"}]", 2,
          "each message needs a \"role\" string"},
         {"[" U("u") ",3]", 2, "each message must be an object"},
