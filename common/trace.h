@@ -53,6 +53,12 @@ struct trace_kv {
     const char *value;
 };
 
+/* A named count (the footer's proxy_limits). */
+struct trace_count {
+    const char *key;
+    uint64_t n;
+};
+
 struct trace_header {
     uint32_t format_version; /* the writer fills in its version */
     const char *tool_version;
@@ -175,6 +181,11 @@ struct trace_footer {
      * carried (ns; -1 / 0 samples when no chunk had a kernel time). */
     int64_t receive_lag_p50_ns, receive_lag_p99_ns, receive_lag_max_ns;
     uint64_t receive_lag_samples;
+    /* tokentrace-proxy: how often it refused a client or hit a limit of
+     * its own, by kind (docs/proxy.md, "Its own limits"); only non-zero
+     * counts, none: NULL/0 and no key. Written only, not read back. */
+    const struct trace_count *proxy_limits;
+    size_t n_proxy_limits;
 };
 
 /* One stage of a sweep, written when its last request ended: the load it

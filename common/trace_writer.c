@@ -394,7 +394,8 @@ int trace_write_footer(struct trace_writer *w, const struct trace_footer *f)
     begin_record(w, TRACE_FOOTER, 1);
     msgpack_pack_map(pk, (f->loop_lag_samples ? 12 : 8) + (f->retried ? 1 : 0) +
                              (f->wake_probe_samples ? 4 : 0) +
-                             (f->receive_lag_samples ? 4 : 0));
+                             (f->receive_lag_samples ? 4 : 0) +
+                             (f->n_proxy_limits ? 1 : 0));
     pack_kv_int(pk, "end_ns", f->end_ns);
     pack_kv_uint(pk, "requests", f->requests);
     pack_kv_uint(pk, "ok", f->ok);
@@ -422,6 +423,12 @@ int trace_write_footer(struct trace_writer *w, const struct trace_footer *f)
         pack_kv_int(pk, "receive_lag_p50_ns", f->receive_lag_p50_ns);
         pack_kv_int(pk, "receive_lag_p99_ns", f->receive_lag_p99_ns);
         pack_kv_int(pk, "receive_lag_max_ns", f->receive_lag_max_ns);
+    }
+    if (f->n_proxy_limits) {
+        pack_str(pk, "proxy_limits");
+        msgpack_pack_map(pk, f->n_proxy_limits);
+        for (size_t i = 0; i < f->n_proxy_limits; i++)
+            pack_kv_uint(pk, f->proxy_limits[i].key, f->proxy_limits[i].n);
     }
     return end_record(w, start);
 }

@@ -7,7 +7,43 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "error_kinds.h"
+#include "log.h"
 #include "secret.h"
+
+static const char *const limit_names[PROXY_LIMIT_COUNT] = {
+    [PROXY_LIMIT_UNAUTHORIZED] = "unauthorized",
+    [PROXY_LIMIT_HEADER] = "request_header_too_large",
+    [PROXY_LIMIT_BODY] = "request_body_too_large",
+    [PROXY_LIMIT_URL] = "url_too_long",
+    [PROXY_LIMIT_CONTENT_LENGTH] = "conflicting_content_length",
+    [PROXY_LIMIT_DOT_SEGMENTS] = "dot_segments",
+    [PROXY_LIMIT_CONNECTIONS] = "connection_cap",
+    [PROXY_LIMIT_FDS] = "out_of_file_descriptors",
+    [PROXY_LIMIT_HEADER_TIMEOUT] = "header_timeout",
+    [PROXY_LIMIT_UPSTREAM_HEADER] = "upstream_header_too_large",
+    [PROXY_LIMIT_SECRETS] = "credentials_unmasked",
+    [PROXY_LIMIT_COMPRESSED] = "compressed_response",
+    [PROXY_LIMIT_UNRECORDED] = "unrecorded",
+};
+
+const char *proxy_limit_name(enum proxy_limit k)
+{
+    return (unsigned)k < PROXY_LIMIT_COUNT ? limit_names[k] : "unknown";
+}
+
+void proxy_recorder_limit(struct proxy_recorder *r, enum proxy_limit k,
+                          const char *detail)
+{
+    uint64_t n;
+    if ((unsigned)k >= PROXY_LIMIT_COUNT)
+        return;
+    n = ++r->limits[k];
+    if (n <= 10 || n % 1000 == 0)
+        log_warn("%s (%s, %llu so far; the footer's proxy_limits counts "
+                 "them)",
+                 detail, limit_names[k], (unsigned long long)n);
+}
 
 /* The first trace error sticks in the recorder. */
 static int note(struct proxy_recorder *r, int err)
@@ -184,6 +220,45 @@ int proxy_exchange_finish(struct proxy_exchange *x, CURL *easy, CURLcode code,
     else
         x->rec->ok++;
     if (x->rec->w && !err)
+        err = note(x->rec, trace_write_result(x->rec->w, &r));
+    return err;
+}
+
+void proxy_exchange_unmasked(struct proxy_exchange *x, size_t n)
+{
+    char what[160];
+    if (n == 0)
+        return;
+    snprintf(what, sizeof what,
+             "request #%u carries %zu credential(s) more than the proxy "
+             "masks: they may be stored as sent",
+             (unsigned)x->id, n);
+    x->rec->limits[PROXY_LIMIT_SECRETS] += n - 1;
+    proxy_recorder_limit(x->rec, PROXY_LIMIT_SECRETS, what);
+}
+
+int proxy_exchange_refused(struct proxy_exchange *x, const char *api,
+                           const char *body, size_t len, bool no_content,
+                           int status, const char *why)
+{
+    struct trace_result r;
+    int err;
+    if (!x->id || !x->rec->w)
+        return 0;
+    err = proxy_exchange_request(x, api, body, len, no_content, NULL);
+    memset(&r, 0, sizeof r);
+    r.id = x->id;
+    r.attempt = 1;
+    r.end_ns = x->start_ns;
+    r.http_status = status;
+    r.error_kind = ERROR_KIND_PROXY_REFUSED;
+    r.error_message = why;
+    r.first_byte_ns = -1;
+    r.phases.namelookup_ns = r.phases.connect_ns = r.phases.tls_ns = -1;
+    r.phases.pretransfer_ns = r.phases.posttransfer_ns = -1;
+    r.phases.starttransfer_ns = r.phases.total_ns = -1;
+    x->rec->failed++;
+    if (!err)
         err = note(x->rec, trace_write_result(x->rec->w, &r));
     return err;
 }

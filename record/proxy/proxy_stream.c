@@ -17,7 +17,9 @@
 #include "printable.h"
 #include "proxy_access.h"
 #include "proxy_drain.h"
+#include "proxy_hup.h"
 #include "proxy_route.h"
+#include "proxy_secrets.h"
 #include "proxy_upstream.h"
 #include "sanitize.h"
 #include "secret.h"
@@ -35,6 +37,7 @@ struct proxy_stream {
     struct evbuffer_cb_entry *out_cb;
     struct evbuffer *chunk; /* one chunk on its way to evhttp */
     struct event *kick;     /* deferred work: resume, finish, free */
+    struct event *hup;      /* the client's close, until the reply starts */
     CURL *easy;
     struct curl_slist *headers;
     char *inject_line; /* "Authorization: Bearer K", wiped when freed */
@@ -64,12 +67,6 @@ struct proxy_stream {
     struct proxy_stream *prev, *next;
 };
 
-/* Secrets masked per request: the client's credentials (up to
- * PROXY_SECRETS - 2, each shorter than PROXY_SECRET_MAX), the injected
- * key, the local token; of them credentials inside its URL. */
-#define PROXY_SECRETS 24
-#define PROXY_SECRET_MAX 4097 /* BODY_SCRUB_MAX_SECRET and its NUL */
-#define PROXY_URL_SECRETS 8
 /* ---- freeing ---------------------------------------------------------- */
 
 static void clear_resp_headers(struct proxy_stream *s)
@@ -82,6 +79,8 @@ static void clear_resp_headers(struct proxy_stream *s)
 /* Detaches s from the client connection's callbacks. */
 static void detach_client(struct proxy_stream *s)
 {
+    proxy_hup_free(s->hup);
+    s->hup = NULL;
     if (s->out && s->out_cb)
         evbuffer_remove_cb_entry(s->out, s->out_cb);
     s->out = NULL;
@@ -170,6 +169,8 @@ static void start_reply(struct proxy_stream *s)
         evhttp_add_header(oh, name, name + strlen(name) + 1);
     }
     s->reply_started = true;
+    proxy_hup_free(s->hup); /* evhttp reads the socket again: it notices */
+    s->hup = NULL;
     evhttp_send_reply_start(s->req, status, s->reason[0] ? s->reason : NULL);
     s->bev = evhttp_connection_get_bufferevent(s->evcon);
     s->out = bufferevent_get_output(s->bev);
@@ -383,70 +384,16 @@ static void on_client_close(struct evhttp_connection *evcon, void *arg)
     event_active(s->kick, EV_TIMEOUT, 0);
 }
 
+/* proxy_hup: the client closed while evhttp was not reading (before the
+ * reply started): the connection is freed now, which runs
+ * on_client_close, which cancels the upstream. */
+static void on_client_hup(void *arg)
+{
+    struct proxy_stream *s = arg;
+    evhttp_connection_free(s->evcon); /* frees the watch, in detach_client */
+}
+
 /* ---- starting --------------------------------------------------------- */
-
-/* Keeps the n bytes at v as the next secret in copies/out unless there
- * is no room (body_scrub ignores what is too short to be a key). */
-static void keep_secret(const char *v, size_t n, const char **out,
-                        char copies[][PROXY_SECRET_MAX], size_t *k, size_t max)
-{
-    if (n == 0 || n >= PROXY_SECRET_MAX || *k + 2 >= max)
-        return;
-    memcpy(copies[*k], v, n);
-    copies[*k][n] = '\0';
-    out[*k] = copies[*k];
-    (*k)++;
-}
-
-/* Every cookie value of a Cookie header ("a=V; b=W"). */
-static void keep_cookies(const char *h, const char **out,
-                         char copies[][PROXY_SECRET_MAX], size_t *k, size_t max)
-{
-    while (h && *h) {
-        const char *eq = strchr(h, '='), *end;
-        if (!eq)
-            return;
-        end = eq + 1 + strcspn(eq + 1, ";");
-        keep_secret(eq + 1, (size_t)(end - eq - 1), out, copies, k, max);
-        h = *end ? end + 1 : end;
-        h += strspn(h, " ");
-    }
-}
-
-/* The secrets of this request: every credential the client sent (the
- * key headers, x-goog-api-key, cookies, credential query parameters and
- * key-looking path segments of its URL: sanitize_url_secrets), the
- * injected key, the local token. An upstream may echo any of them (a 404
- * quoting the path, as OpenAI's does): all are masked in what is stored. */
-static size_t collect_secrets(struct proxy_stream *s, const char **out,
-                              char copies[][PROXY_SECRET_MAX], size_t max)
-{
-    static const char *const names[] = {"Authorization", "x-api-key", "api-key",
-                                        "x-goog-api-key",
-                                        "Proxy-Authorization"};
-    struct evkeyvalq *in = evhttp_request_get_input_headers(s->req);
-    const char *uri = evhttp_request_get_uri(s->req);
-    struct sanitize_span span[PROXY_URL_SECRETS];
-    size_t n = 0, n_span;
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
-        size_t len;
-        const char *c =
-            proxy_access_credential(evhttp_find_header(in, names[i]), &len);
-        if (c)
-            keep_secret(c, len, out, copies, &n, max);
-    }
-    for (struct evkeyval *h = in->tqh_first; h; h = h->next.tqe_next)
-        if (strcasecmp(h->key, "Cookie") == 0)
-            keep_cookies(h->value, out, copies, &n, max);
-    n_span = uri ? sanitize_url_secrets(uri, span, PROXY_URL_SECRETS) : 0;
-    for (size_t i = 0; i < n_span && i < PROXY_URL_SECRETS; i++)
-        keep_secret(uri + span[i].off, span[i].len, out, copies, &n, max);
-    if (s->env->inject_key)
-        out[n++] = s->env->inject_key;
-    if (s->env->token)
-        out[n++] = s->env->token;
-    return n;
-}
 
 /* The client's session header (proxy_session.h), or NULL. */
 static const char *session_header(struct evhttp_request *req)
@@ -462,9 +409,8 @@ static int prepare(struct proxy_stream *s, const char *api)
     struct evbuffer *in = evhttp_request_get_input_buffer(s->req);
     const struct proxy_config *cfg = s->env->cfg;
     struct proxy_upstream_spec u;
-    const char *secrets[PROXY_SECRETS];
-    char(*copies)[PROXY_SECRET_MAX] = NULL;
-    size_t n_secrets, len = evbuffer_get_length(in);
+    struct proxy_secrets ps;
+    size_t len = evbuffer_get_length(in);
     int rc;
 
     s->body = malloc(len + 1);
@@ -488,15 +434,15 @@ static int prepare(struct proxy_stream *s, const char *api)
     if (proxy_upstream_headers(evhttp_request_get_input_headers(s->req),
                                s->inject_line, &s->headers))
         return -1;
-    copies = calloc(PROXY_SECRETS - 2, sizeof *copies);
-    if (!copies)
+    if (proxy_secrets_collect(&ps, evhttp_request_get_input_headers(s->req),
+                              evhttp_request_get_uri(s->req),
+                              s->env->inject_key, s->env->token))
         return -1;
-    n_secrets = collect_secrets(s, secrets, copies, PROXY_SECRETS);
-    rc = proxy_exchange_init(&s->x, s->env->rec, api, secrets, n_secrets);
-    secret_wipe(copies, (PROXY_SECRETS - 2) * sizeof *copies);
-    free(copies);
+    rc = proxy_exchange_init(&s->x, s->env->rec, api, ps.list, ps.n);
+    proxy_secrets_free(&ps);
     if (rc)
         return -1;
+    proxy_exchange_unmasked(&s->x, ps.dropped + s->x.rx.scrub.dropped);
     s->x.start_ns = clock_mono_ns();
     memset(&u, 0, sizeof u);
     u.url = s->url;
@@ -555,6 +501,10 @@ int proxy_stream_start(struct proxy_stream_env *env, struct evhttp_request *req,
     }
     s->in_multi = true;
     evhttp_connection_set_closecb(s->evcon, on_client_close, s);
+    s->hup = proxy_hup_watch(
+        env->base,
+        bufferevent_getfd(evhttp_connection_get_bufferevent(s->evcon)),
+        on_client_hup, s);
     return 0;
 }
 
