@@ -10,9 +10,12 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "clock.h"
 #include "event_loop.h"
 #include "proxy_access.h"
+#include "proxy_check.h"
 #include "proxy_route.h"
+#include "proxy_secrets.h"
 #include "proxy_stream.h"
 #include "proxy_upstream.h"
 
@@ -30,13 +33,16 @@ static void on_upstream_done(void *ud, CURL *easy, CURLcode code)
     proxy_stream_upstream_done(easy, code);
 }
 
-/* A refusal of the proxy's own (not the upstream's): a JSON error. */
+/* A refusal of the proxy's own (not the upstream's): a JSON error; the
+ * connection closes after it (what follows a refused request on it may
+ * not be a request). */
 static void refuse(struct evhttp_request *req, int status, const char *reason,
                    const char *message)
 {
     struct evbuffer *b = evbuffer_new();
-    evhttp_add_header(evhttp_request_get_output_headers(req), "Content-Type",
-                      "application/json");
+    struct evkeyvalq *oh = evhttp_request_get_output_headers(req);
+    evhttp_add_header(oh, "Content-Type", "application/json");
+    evhttp_add_header(oh, "Connection", "close");
     if (b)
         evbuffer_add_printf(b,
                             "{\"error\":{\"type\":\"proxy_refused\","
@@ -68,16 +74,58 @@ static bool token_ok(const struct proxy_stream_env *env,
     return c && proxy_access_token_ok(c, n, env->token);
 }
 
+/* A request the proxy refused itself (c says why): said, counted and,
+ * on an API path, recorded as a proxy_refused result (its body masked
+ * as a forwarded one's is). */
+static void note_refusal(struct proxy_server *s, struct evhttp_request *req,
+                         const char *api, const struct proxy_check *c)
+{
+    struct proxy_exchange x;
+    struct proxy_secrets ps;
+    struct evbuffer *in = evhttp_request_get_input_buffer(req);
+    size_t len = evbuffer_get_length(in);
+    char what[256];
+    snprintf(what, sizeof what, "refused a request with %d: %s", c->status,
+             c->why);
+    proxy_recorder_limit(s->env.rec, c->kind, what);
+    if (!api ||
+        proxy_secrets_collect(&ps, evhttp_request_get_input_headers(req),
+                              evhttp_request_get_uri(req), s->env.inject_key,
+                              s->env.token))
+        return;
+    if (proxy_exchange_init(&x, s->env.rec, api, ps.list, ps.n) == 0) {
+        x.start_ns = clock_mono_ns();
+        (void)proxy_exchange_refused(&x, api,
+                                     (const char *)evbuffer_pullup(in, -1), len,
+                                     s->env.cfg->no_content, c->status, c->why);
+    }
+    proxy_exchange_free(&x);
+    proxy_secrets_free(&ps);
+}
+
 /* evhttp: every request. */
 static void on_request(struct evhttp_request *req, void *arg)
 {
     struct proxy_server *s = arg;
     enum evhttp_cmd_type cmd = evhttp_request_get_command(req);
     const char *uri = evhttp_request_get_uri(req);
+    const char *api = cmd == EVHTTP_REQ_POST ? proxy_route_api(uri) : NULL;
+    struct proxy_check c;
+    char msg[200];
     if (s->env.token && !token_ok(&s->env, req)) {
+        proxy_recorder_limit(s->env.rec, PROXY_LIMIT_UNAUTHORIZED,
+                             "refused a request without the local token "
+                             "with 401");
         refuse(req, 401, "Unauthorized",
                "this proxy wants its local token (" PROXY_TOKEN_HEADER
                " header)");
+        return;
+    }
+    if (proxy_check_request(evhttp_request_get_input_headers(req), uri,
+                            s->env.cfg->upstream, &c)) {
+        note_refusal(s, req, api, &c);
+        snprintf(msg, sizeof msg, "%s", c.why);
+        refuse(req, c.status, c.reason, msg);
         return;
     }
     if (!proxy_upstream_method(cmd)) {
@@ -85,8 +133,7 @@ static void on_request(struct evhttp_request *req, void *arg)
                "only GET, POST, PUT, DELETE and PATCH are forwarded");
         return;
     }
-    proxy_stream_start(&s->env, req,
-                       cmd == EVHTTP_REQ_POST ? proxy_route_api(uri) : NULL);
+    proxy_stream_start(&s->env, req, api);
 }
 
 /* The port a bound socket listens on. */
@@ -137,6 +184,9 @@ int proxy_server_new(struct event_base *base, const struct proxy_config *cfg,
                                             EVHTTP_REQ_PUT | EVHTTP_REQ_DELETE |
                                             EVHTTP_REQ_PATCH);
     evhttp_set_max_body_size(s->http, (ev_ssize_t)PROXY_MAX_BODY);
+    evhttp_set_max_headers_size(s->http, (ev_ssize_t)PROXY_MAX_HEADER_HARD);
+    /* a response without Content-Type passes without one */
+    evhttp_set_default_content_type(s->http, NULL);
     /* a reasoning model may say nothing for minutes: the client's
      * connection lives as long as an upstream request may */
     evhttp_set_timeout(s->http, (int)cfg->timeout_s + 60);

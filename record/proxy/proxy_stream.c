@@ -16,6 +16,7 @@
 #include "log.h"
 #include "printable.h"
 #include "proxy_access.h"
+#include "proxy_check.h"
 #include "proxy_drain.h"
 #include "proxy_hup.h"
 #include "proxy_route.h"
@@ -26,7 +27,6 @@
 
 #define MAX_RESP_HEADERS 100
 #define MAX_RESP_HEADER_LINE 16384
-#define MAX_URL 4096
 
 struct proxy_stream {
     struct proxy_stream_env *env;
@@ -43,7 +43,7 @@ struct proxy_stream {
     char *inject_line; /* "Authorization: Bearer K", wiped when freed */
     char *body;
     size_t body_len;
-    char url[MAX_URL];
+    char url[PROXY_MAX_URL];
     const char *method;
     char path[128]; /* for the log line, cut */
     struct proxy_exchange x;

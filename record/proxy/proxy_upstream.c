@@ -2,9 +2,11 @@
 #include "proxy_upstream.h"
 
 #include <event2/keyvalq_struct.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "proxy_route.h"
 #include "rx_stamp.h"
@@ -50,27 +52,40 @@ CURL *proxy_upstream_new(const struct proxy_upstream_spec *s)
     return e;
 }
 
-/* Appends line to *h; -1 when out of memory (*h kept). */
-static int add(struct curl_slist **h, const char *line)
+/* A header list built at its tail: curl_slist_append walks the whole
+ * list on every call, which made 100,000 header lines a 15 s freeze of
+ * the event loop. */
+struct list {
+    struct curl_slist *head, *tail;
+};
+
+/* Appends line (copied) to l; -1 when out of memory (l kept). */
+static int add(struct list *l, const char *line)
 {
-    struct curl_slist *n = curl_slist_append(*h, line);
+    struct curl_slist *n = curl_slist_append(l->tail, line);
     if (!n)
         return -1;
-    *h = n;
+    if (!l->head)
+        l->head = n;
+    else
+        n = n->next; /* curl_slist_append returns the list it was given */
+    l->tail = n;
     return 0;
 }
 
 int proxy_upstream_headers(struct evkeyvalq *in, const char *inject_line,
                            struct curl_slist **out)
 {
-    struct curl_slist *h = NULL;
+    struct list h = {NULL, NULL};
     struct evkeyval *kv;
     char *line;
+    bool content_type = false;
     for (kv = in->tqh_first; kv; kv = kv->next.tqe_next) {
         size_t n;
         if (!proxy_route_request_header(kv->key) ||
             (inject_line && proxy_route_credential_header(kv->key)))
             continue;
+        content_type |= strcasecmp(kv->key, "Content-Type") == 0;
         n = strlen(kv->key) + strlen(kv->value) + 3;
         line = malloc(n);
         if (!line)
@@ -82,13 +97,16 @@ int proxy_upstream_headers(struct evkeyvalq *in, const char *inject_line,
         }
         free(line);
     }
-    /* no 100-continue wait upstream; libcurl sends no Accept by itself */
-    if (add(&h, "Expect:") || (inject_line && add(&h, inject_line)))
+    /* no 100-continue wait upstream; libcurl sends no Accept by itself;
+     * a POST without Content-Type goes without one (libcurl would add
+     * application/x-www-form-urlencoded) */
+    if (add(&h, "Expect:") || (!content_type && add(&h, "Content-Type:")) ||
+        (inject_line && add(&h, inject_line)))
         goto fail;
-    *out = h;
+    *out = h.head;
     return 0;
 fail:
-    curl_slist_free_all(h);
+    curl_slist_free_all(h.head);
     return -1;
 }
 
