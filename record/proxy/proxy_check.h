@@ -20,10 +20,10 @@
 
 /* Why a request is refused. */
 struct proxy_check {
-    int status;          /* 400, 414, 431 */
-    const char *reason;  /* the status line's words */
+    int status;         /* 400, 414, 431 */
+    const char *reason; /* the status line's words */
     enum proxy_limit kind;
-    char why[160];       /* for the client, the log and the result */
+    char why[160]; /* for the client, the log and the result */
 };
 
 /* Checks a request (its headers in, its target uri) forwarded to base.

@@ -28,6 +28,8 @@ struct proxy_config {
     size_t client_buffer;  /* --client-buffer: bytes queued per client */
     double timeout_s;      /* --timeout: per upstream request */
     double connect_timeout_s;
+    double header_timeout_s; /* --header-timeout: a whole request, from
+                                connecting or the last reply */
 };
 
 #endif

@@ -19,6 +19,7 @@ static const char *const limit_names[PROXY_LIMIT_COUNT] = {
     [PROXY_LIMIT_CONTENT_LENGTH] = "conflicting_content_length",
     [PROXY_LIMIT_DOT_SEGMENTS] = "dot_segments",
     [PROXY_LIMIT_CONNECTIONS] = "connection_cap",
+    [PROXY_LIMIT_EVICTED] = "waiting_connection_closed",
     [PROXY_LIMIT_FDS] = "out_of_file_descriptors",
     [PROXY_LIMIT_HEADER_TIMEOUT] = "header_timeout",
     [PROXY_LIMIT_UPSTREAM_HEADER] = "upstream_header_too_large",

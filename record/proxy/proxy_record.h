@@ -26,6 +26,7 @@ enum proxy_limit {
     PROXY_LIMIT_CONTENT_LENGTH,  /* two different Content-Lengths: 400 */
     PROXY_LIMIT_DOT_SEGMENTS,    /* "." or ".." in the path: 400 */
     PROXY_LIMIT_CONNECTIONS,     /* at the connection cap: 503 */
+    PROXY_LIMIT_EVICTED,         /* at the cap: the longest waiter closed */
     PROXY_LIMIT_FDS,             /* out of file descriptors: 503 */
     PROXY_LIMIT_HEADER_TIMEOUT,  /* headers not read in time: closed */
     PROXY_LIMIT_UPSTREAM_HEADER, /* an upstream header over libcurl's 100

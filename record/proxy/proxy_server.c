@@ -12,8 +12,10 @@
 
 #include "clock.h"
 #include "event_loop.h"
+#include "log.h"
 #include "proxy_access.h"
 #include "proxy_check.h"
+#include "proxy_conns.h"
 #include "proxy_route.h"
 #include "proxy_secrets.h"
 #include "proxy_stream.h"
@@ -22,6 +24,7 @@
 struct proxy_server {
     struct evhttp *http;
     struct evloop *loop;
+    struct proxy_conns *conns;
     struct proxy_stream_env env;
     unsigned port;
 };
@@ -112,6 +115,12 @@ static void on_request(struct evhttp_request *req, void *arg)
     const char *api = cmd == EVHTTP_REQ_POST ? proxy_route_api(uri) : NULL;
     struct proxy_check c;
     char msg[200];
+    if (proxy_conns_request(s->conns, req)) {
+        refuse(req, 503, "Service Unavailable",
+               "at its connection cap (the open-file limit): try again "
+               "later");
+        return;
+    }
     if (s->env.token && !token_ok(&s->env, req)) {
         proxy_recorder_limit(s->env.rec, PROXY_LIMIT_UNAUTHORIZED,
                              "refused a request without the local token "
@@ -180,6 +189,11 @@ int proxy_server_new(struct event_base *base, const struct proxy_config *cfg,
         return -1;
     }
     s->env.loop = s->loop;
+    if (proxy_conns_new(base, s->http, rec, cfg->header_timeout_s, &s->conns,
+                        err, errlen)) {
+        proxy_server_free(s);
+        return -1;
+    }
     evhttp_set_allowed_methods(s->http, EVHTTP_REQ_GET | EVHTTP_REQ_POST |
                                             EVHTTP_REQ_PUT | EVHTTP_REQ_DELETE |
                                             EVHTTP_REQ_PATCH);
@@ -198,6 +212,15 @@ int proxy_server_new(struct event_base *base, const struct proxy_config *cfg,
         return -1;
     }
     s->port = bound_port(h);
+    proxy_conns_listener(s->conns, evhttp_bound_socket_get_listener(h));
+    {
+        size_t fds, cap = proxy_conns_cap(s->conns, &fds);
+        if (!cfg->quiet)
+            log_note("up to %zu client connections at once (open-file "
+                     "limit %zu); a request's headers and body within "
+                     "%.0f s (--header-timeout)",
+                     cap, fds, cfg->header_timeout_s);
+    }
     *out = s;
     return 0;
 }
@@ -214,6 +237,7 @@ void proxy_server_free(struct proxy_server *s)
     proxy_stream_stop_all(&s->env);
     if (s->http)
         evhttp_free(s->http);
+    proxy_conns_free(s->conns); /* after evhttp let go of them */
     evloop_free(s->loop);
     free(s);
 }

@@ -116,8 +116,9 @@ def main():
         for c in socks:
             c.setblocking(False)
             try:
-                if c.recv(1) == b"":
-                    closed += 1
+                while c.recv(65536):  # a 503 first, then the close
+                    pass
+                closed += 1
             except BlockingIOError:
                 pass
             except OSError:
