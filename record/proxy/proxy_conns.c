@@ -17,7 +17,7 @@
 #include "proxy_check.h"
 
 #define SWEEP_MS 1000
-#define RESERVED_FDS 64        /* the trace, libcurl, the loop's own */
+#define RESERVED_FDS 64             /* the trace, libcurl, the loop's own */
 #define EVICT_AFTER_NS 1000000000LL /* at the cap, a waiter older than 1 s */
 #define BACKOFF_MIN_MS 10
 #define BACKOFF_MAX_MS 1000
@@ -35,6 +35,7 @@ struct proxy_conns {
     struct event_base *base;
     struct proxy_recorder *rec;
     struct conn *head;
+    struct conn **by_fd; /* fd_limit of them: a request's connection */
     size_t n, cap, fd_limit;
     int64_t header_timeout_ns;
     struct event *sweep;
@@ -81,13 +82,16 @@ static void sweep(struct proxy_conns *c, int64_t now)
     for (; k; k = next) {
         next = k->next;
         if (conn_gone(k)) {
+            evutil_socket_t fd = bufferevent_getfd(k->bev);
+            if (fd >= 0 && (size_t)fd < c->fd_limit && c->by_fd[fd] == k)
+                c->by_fd[fd] = NULL;
             unlink_conn(c, k);
             bufferevent_disable(k->bev, EV_READ | EV_WRITE);
             bufferevent_decref(k->bev); /* closes the socket */
             free(k);
         } else if (k->waiting && !k->closing &&
-                   now - k->wait_ns > (k->over_cap ? EVICT_AFTER_NS
-                                                   : c->header_timeout_ns)) {
+                   now - k->wait_ns >
+                       (k->over_cap ? EVICT_AFTER_NS : c->header_timeout_ns)) {
             proxy_recorder_limit(c->rec, PROXY_LIMIT_HEADER_TIMEOUT,
                                  "closed a connection that sent no whole "
                                  "request within --header-timeout");
@@ -110,8 +114,7 @@ static bool evict(struct proxy_conns *c, int64_t now)
 {
     struct conn *old = NULL;
     for (struct conn *k = c->head; k; k = k->next)
-        if (k->waiting && !k->closing &&
-            (!old || k->wait_ns < old->wait_ns))
+        if (k->waiting && !k->closing && (!old || k->wait_ns < old->wait_ns))
             old = k;
     if (!old || now - old->wait_ns < EVICT_AFTER_NS)
         return false;
@@ -169,9 +172,19 @@ int proxy_conns_request(struct proxy_conns *c, struct evhttp_request *req)
     struct evhttp_connection *evcon = evhttp_request_get_connection(req);
     struct bufferevent *bev =
         evcon ? evhttp_connection_get_bufferevent(evcon) : NULL;
-    for (struct conn *k = c->head; k; k = k->next) {
-        if (k->bev != bev)
-            continue;
+    evutil_socket_t fd = bev ? bufferevent_getfd(bev) : -1;
+    struct conn *k = NULL;
+    /* our reference keeps each socket open: an fd is one connection's
+     * until the sweep lets go of it */
+    if (fd >= 0 && (size_t)fd < c->fd_limit)
+        k = c->by_fd[fd];
+    if (!k || k->bev != bev) {
+        for (k = c->head; k && k->bev != bev; k = k->next)
+            ;
+        if (k && fd >= 0 && (size_t)fd < c->fd_limit)
+            c->by_fd[fd] = k;
+    }
+    if (k) {
         k->waiting = false;
         evhttp_request_set_on_complete_cb(req, on_complete, k);
         if (!k->over_cap)
@@ -252,8 +265,8 @@ static void on_accept_error(struct evconnlistener *l, void *arg)
     tv.tv_sec = c->backoff_ms / 1000;
     tv.tv_usec = (c->backoff_ms % 1000) * 1000;
     event_add(c->resume, &tv);
-    c->backoff_ms = c->backoff_ms * 2 > BACKOFF_MAX_MS ? BACKOFF_MAX_MS
-                                                       : c->backoff_ms * 2;
+    c->backoff_ms =
+        c->backoff_ms * 2 > BACKOFF_MAX_MS ? BACKOFF_MAX_MS : c->backoff_ms * 2;
 }
 
 void proxy_conns_listener(struct proxy_conns *c, struct evconnlistener *l)
@@ -299,11 +312,12 @@ int proxy_conns_new(struct event_base *base, struct evhttp *http,
                  ? (c->fd_limit - RESERVED_FDS) / 2
                  : 8;
     c->header_timeout_ns = (int64_t)(header_timeout_s * 1e9);
+    c->by_fd = calloc(c->fd_limit, sizeof *c->by_fd);
     c->backoff_ms = BACKOFF_MIN_MS;
     c->reserve_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
     c->sweep = event_new(base, -1, EV_PERSIST, on_sweep, c);
     c->resume = evtimer_new(base, on_resume, c);
-    if (!c->sweep || !c->resume || event_add(c->sweep, &every)) {
+    if (!c->by_fd || !c->sweep || !c->resume || event_add(c->sweep, &every)) {
         snprintf(err, errlen, "cannot set up the connection timers");
         proxy_conns_free(c);
         return -1;
@@ -338,5 +352,6 @@ void proxy_conns_free(struct proxy_conns *c)
         event_free(c->resume);
     if (c->reserve_fd >= 0)
         close(c->reserve_fd);
+    free(c->by_fd);
     free(c);
 }

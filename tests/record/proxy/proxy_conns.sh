@@ -32,7 +32,7 @@ holder() {
 
 # 1. half-open connections
 c0=$(cpu)
-python3 "$TT_SOURCE_DIR/tests/lib/hostile_client.py" "${PXURL#http://}" halfopen 300 5 >"$T/half.out" &
+python3 "$TT_SOURCE_DIR/tests/lib/hostile_client.py" "${PXURL#http://}" halfopen 300 9 >"$T/half.out" &
 hpid=$!
 for _ in $(seq 1 100); do grep -q "^open" "$T/half.out" 2>/dev/null && break; sleep 0.05; done
 sleep 1.2 # the attackers have waited over 1 s: at the cap they give way
@@ -48,7 +48,7 @@ wait "$hpid"
 cat "$T/half.out" >&2
 open=$(awk '$1=="open"{print $2}' "$T/half.out")
 closed=$(awk '$1=="closed_by_peer"{print $2}' "$T/half.out")
-echo "holder served at try $served; $open half-open accepted, $closed closed by the proxy within 5 s" >&2
+echo "holder served at try $served; $open half-open accepted, $closed closed by the proxy within 9 s" >&2
 assert_eq "$closed" "$open" "every half-open connection closed by the proxy"
 grep -qE "header-timeout|connection cap|file descriptors" "$PXERR" || fail "nothing said: $(cat "$PXERR")"
 
