@@ -46,12 +46,29 @@ void proxy_recorder_limit(struct proxy_recorder *r, enum proxy_limit k,
                  detail, limit_names[k], (unsigned long long)n);
 }
 
+void proxy_recorder_failed(struct proxy_recorder *r, int err)
+{
+    if (!err || r->err)
+        return;
+    r->err = err;
+    log_error("cannot write the trace (%s): RECORDING STOPPED; forwarding "
+              "goes on, and the requests from now on are not recorded "
+              "(counted at the end)",
+              trace_strerror(err));
+}
+
 /* The first trace error sticks in the recorder. */
 static int note(struct proxy_recorder *r, int err)
 {
-    if (err && !r->err)
-        r->err = err;
+    proxy_recorder_failed(r, err);
     return err;
+}
+
+/* True while the trace takes records: once a write failed (the disk is
+ * full), the proxy forwards on and records nothing more. */
+static bool writing(const struct proxy_recorder *r)
+{
+    return r->w && !r->err;
 }
 
 /* stream_rx sink: one chunk record. */
@@ -60,7 +77,8 @@ static int store(void *ud, int64_t t_ns, const char *p, size_t n)
     struct proxy_exchange *x = ud;
     x->rec->chunks++;
     x->rec->bytes += n;
-    return x->rec->w ? trace_write_chunk(x->rec->w, x->id, t_ns, p, n) : 0;
+    return writing(x->rec) ? trace_write_chunk(x->rec->w, x->id, t_ns, p, n)
+                           : 0;
 }
 
 int proxy_exchange_init(struct proxy_exchange *x, struct proxy_recorder *rec,
@@ -138,7 +156,9 @@ int proxy_exchange_request(struct proxy_exchange *x, const char *api,
     char model[256];
     char *copy = NULL;
     int err;
-    if (!x->id || !x->rec->w)
+    if (x->id && x->rec->w && x->rec->err)
+        x->rec->limits[PROXY_LIMIT_UNRECORDED]++;
+    if (!x->id || !writing(x->rec))
         return 0;
     proxy_sessions_place(x->rec->sessions, api, session_header, body,
                          body ? len : 0, x->start_ns, &x->turn);
@@ -188,7 +208,7 @@ int proxy_exchange_handed(struct proxy_exchange *x, uint64_t chunk,
                           int64_t recv_ns, int64_t handed_ns)
 {
     struct trace_handed h = {x->id, chunk, recv_ns, handed_ns};
-    if (!x->id || !x->rec->w)
+    if (!x->id || !writing(x->rec))
         return 0;
     return note(x->rec, trace_write_handed(x->rec->w, &h));
 }
@@ -220,7 +240,7 @@ int proxy_exchange_finish(struct proxy_exchange *x, CURL *easy, CURLcode code,
         x->rec->failed++;
     else
         x->rec->ok++;
-    if (x->rec->w && !err)
+    if (writing(x->rec) && !err)
         err = note(x->rec, trace_write_result(x->rec->w, &r));
     return err;
 }
@@ -244,7 +264,7 @@ int proxy_exchange_refused(struct proxy_exchange *x, const char *api,
 {
     struct trace_result r;
     int err;
-    if (!x->id || !x->rec->w)
+    if (!x->id || !writing(x->rec))
         return 0;
     err = proxy_exchange_request(x, api, body, len, no_content, NULL);
     memset(&r, 0, sizeof r);

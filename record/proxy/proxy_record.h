@@ -54,6 +54,11 @@ struct proxy_recorder {
     uint64_t limits[PROXY_LIMIT_COUNT]; /* by enum proxy_limit */
 };
 
+/* A write of the trace failed with err (a trace_err; 0: nothing): the
+ * first one sticks in r->err and is said loudly; from then on nothing
+ * is recorded and the proxy forwards on. */
+void proxy_recorder_failed(struct proxy_recorder *r, int err);
+
 /* The footer's name of a limit ("request_header_too_large"...). */
 const char *proxy_limit_name(enum proxy_limit k);
 
