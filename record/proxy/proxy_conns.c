@@ -2,6 +2,7 @@
 #include "proxy_conns.h"
 
 #include <errno.h>
+#include <event2/buffer.h>
 #include <event2/bufferevent.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -15,6 +16,7 @@
 #include "clock.h"
 #include "log.h"
 #include "proxy_check.h"
+#include "proxy_config.h"
 
 #define SWEEP_MS 1000
 #define RESERVED_FDS 64             /* the trace, libcurl, the loop's own */
@@ -23,8 +25,10 @@
 #define BACKOFF_MAX_MS 1000
 
 struct conn {
-    struct bufferevent *bev; /* one reference is ours */
-    int64_t wait_ns;         /* it waits for a request since then */
+    struct proxy_conns *owner;
+    struct bufferevent *bev;          /* one reference is ours */
+    struct evbuffer_cb_entry *out_cb; /* on its output: evhttp's refusals */
+    int64_t wait_ns;                  /* it waits for a request since then */
     bool waiting;
     bool over_cap; /* came in over the cap: its request gets a 503 */
     bool closing;  /* shut down by us: evhttp frees it */
@@ -86,6 +90,7 @@ static void sweep(struct proxy_conns *c, int64_t now)
             if (fd >= 0 && (size_t)fd < c->fd_limit && c->by_fd[fd] == k)
                 c->by_fd[fd] = NULL;
             unlink_conn(c, k);
+            evbuffer_remove_cb_entry(bufferevent_get_output(k->bev), k->out_cb);
             bufferevent_disable(k->bev, EV_READ | EV_WRITE);
             bufferevent_decref(k->bev); /* closes the socket */
             free(k);
@@ -125,6 +130,38 @@ static bool evict(struct proxy_conns *c, int64_t now)
     return true;
 }
 
+/* Bytes were added to a connection's output. While it waits for a
+ * request (none was handed to the proxy), they are evhttp's own refusal
+ * of what it could not read: a request line or headers it will not
+ * parse, headers over PROXY_MAX_HEADER_HARD (400), a body over
+ * PROXY_MAX_BODY (413). Said and counted, once a reply. */
+static void on_output(struct evbuffer *b, const struct evbuffer_cb_info *info,
+                      void *arg)
+{
+    struct conn *k = arg;
+    char line[13], what[200];
+    int status;
+    if (info->n_added == 0 || !k->waiting || info->orig_size != 0)
+        return;
+    if (evbuffer_copyout(b, line, 12) != 12 || memcmp(line, "HTTP/1.", 7))
+        return;
+    line[12] = '\0';
+    status = (int)strtol(line + 9, NULL, 10);
+    if (status == 413) {
+        snprintf(what, sizeof what,
+                 "evhttp refused a request with 413: its body is over %zu "
+                 "bytes",
+                 (size_t)PROXY_MAX_BODY);
+        proxy_recorder_limit(k->owner->rec, PROXY_LIMIT_BODY, what);
+    } else {
+        snprintf(what, sizeof what,
+                 "evhttp refused a request with %d: it could not read it "
+                 "(a malformed request, or headers over %zu bytes)",
+                 status, (size_t)PROXY_MAX_HEADER_HARD);
+        proxy_recorder_limit(k->owner->rec, PROXY_LIMIT_MALFORMED, what);
+    }
+}
+
 /* evhttp: a new client connection needs its bufferevent. */
 static struct bufferevent *on_new_conn(struct event_base *base, void *arg)
 {
@@ -139,6 +176,8 @@ static struct bufferevent *on_new_conn(struct event_base *base, void *arg)
         return NULL;
     }
     bufferevent_incref(k->bev);
+    k->owner = c;
+    k->out_cb = evbuffer_add_cb(bufferevent_get_output(k->bev), on_output, k);
     /* evhttp drains the input as it parses; a bufferevent it has freed
      * (ours until the sweep) would go on reading a client that keeps
      * sending (a 300 MB header): never more than this is held */
@@ -343,6 +382,7 @@ void proxy_conns_free(struct proxy_conns *c)
     while (c->head) {
         struct conn *k = c->head;
         unlink_conn(c, k);
+        evbuffer_remove_cb_entry(bufferevent_get_output(k->bev), k->out_cb);
         bufferevent_decref(k->bev);
         free(k);
     }

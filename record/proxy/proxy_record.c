@@ -16,6 +16,7 @@ static const char *const limit_names[PROXY_LIMIT_COUNT] = {
     [PROXY_LIMIT_HEADER] = "request_header_too_large",
     [PROXY_LIMIT_BODY] = "request_body_too_large",
     [PROXY_LIMIT_URL] = "url_too_long",
+    [PROXY_LIMIT_MALFORMED] = "unreadable_request",
     [PROXY_LIMIT_CONTENT_LENGTH] = "conflicting_content_length",
     [PROXY_LIMIT_DOT_SEGMENTS] = "dot_segments",
     [PROXY_LIMIT_CONNECTIONS] = "connection_cap",

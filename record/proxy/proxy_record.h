@@ -23,6 +23,7 @@ enum proxy_limit {
     PROXY_LIMIT_HEADER,          /* request headers too large: 431 */
     PROXY_LIMIT_BODY,            /* request body too large: 413 */
     PROXY_LIMIT_URL,             /* request URL too long: 414 */
+    PROXY_LIMIT_MALFORMED,       /* evhttp could not read it: 400 */
     PROXY_LIMIT_CONTENT_LENGTH,  /* two different Content-Lengths: 400 */
     PROXY_LIMIT_DOT_SEGMENTS,    /* "." or ".." in the path: 400 */
     PROXY_LIMIT_CONNECTIONS,     /* at the connection cap: 503 */

@@ -57,6 +57,13 @@ echo "300 MB header: $(head -1 "$T/r3"); proxy RSS $r0 -> $r1 KiB" >&2
 [ "$sent" -lt $((64 << 20)) ] || fail "the proxy read $sent bytes of one header"
 [ $((r1 - r0)) -lt $((32 << 10)) ] || fail "RSS grew by $(((r1 - r0) >> 10)) MiB"
 
+# 3b. a body over 32 MiB: evhttp's 413, said and counted
+head -c $((33 << 20)) /dev/zero | tr '\0' a >"$T/big.body"
+code=$(curl -s -o "$T/r3b" -w '%{http_code}' -H 'Content-Type: application/json' \
+    --data-binary @"$T/big.body" "$PXURL/v1/chat/completions") || true
+echo "33 MiB body: $code" >&2
+rm -f "$T/big.body"
+
 # 4. two Content-Lengths, 5 and 70 (the upstream could read another
 #    body): 400 with the reason ("5, 70" in one header evhttp refuses)
 printf 'POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 5\r\nContent-Length: 70\r\n\r\n{"a":1}' |
@@ -96,6 +103,10 @@ d=$(dump "$T/p.ttrace")
 [ "$(limit credentials_unmasked)" -ge 8 ] || fail "credentials_unmasked: $(limit credentials_unmasked)"
 [ "$(limit request_header_too_large)" -ge 1 ] || fail "header_too_large not counted"
 assert_eq "$(limit conflicting_content_length)" 1 "Content-Length counted"
+assert_eq "$(limit request_body_too_large)" 1 "the 33 MiB body counted"
+# 100,000 header lines, the 300 MB header, "Content-Length: 5, 70"
+[ "$(limit unreadable_request)" -ge 3 ] || fail "evhttp's own refusals not counted: $(limit unreadable_request)"
+grep -q "evhttp refused a request with 413: its body is over 33554432 bytes" "$PXERR" || fail "the 413 not said"
 assert_eq "$(limit dot_segments)" 3 "dot segments counted"
 assert_eq "$(limit url_too_long)" 1 "long URL counted"
 grep -q "refused a request with 400: the request path has a '.' or '..' segment" "$PXERR" || fail "dot segments not said"
