@@ -97,7 +97,7 @@ static void sweep(struct proxy_conns *c, int64_t now)
         } else if (k->waiting && !k->closing &&
                    now - k->wait_ns >
                        (k->over_cap ? EVICT_AFTER_NS : c->header_timeout_ns)) {
-            proxy_recorder_limit(c->rec, PROXY_LIMIT_HEADER_TIMEOUT,
+            proxy_recorder_limit(c->rec, PROXY_LIMIT_HEADER_TIMEOUT, 1,
                                  "closed a connection that sent no whole "
                                  "request within --header-timeout");
             conn_close(k);
@@ -123,7 +123,7 @@ static bool evict(struct proxy_conns *c, int64_t now)
             old = k;
     if (!old || now - old->wait_ns < EVICT_AFTER_NS)
         return false;
-    proxy_recorder_limit(c->rec, PROXY_LIMIT_EVICTED,
+    proxy_recorder_limit(c->rec, PROXY_LIMIT_EVICTED, 1,
                          "at the connection cap: closed the connection "
                          "that waited longest without a request");
     conn_close(old);
@@ -152,13 +152,13 @@ static void on_output(struct evbuffer *b, const struct evbuffer_cb_info *info,
                  "evhttp refused a request with 413: its body is over %zu "
                  "bytes",
                  (size_t)PROXY_MAX_BODY);
-        proxy_recorder_limit(k->owner->rec, PROXY_LIMIT_BODY, what);
+        proxy_recorder_limit(k->owner->rec, PROXY_LIMIT_BODY, 1, what);
     } else {
         snprintf(what, sizeof what,
                  "evhttp refused a request with %d: it could not read it "
                  "(a malformed request, or headers over %zu bytes)",
                  status, (size_t)PROXY_MAX_HEADER_HARD);
-        proxy_recorder_limit(k->owner->rec, PROXY_LIMIT_MALFORMED, what);
+        proxy_recorder_limit(k->owner->rec, PROXY_LIMIT_MALFORMED, 1, what);
     }
 }
 
@@ -228,7 +228,7 @@ int proxy_conns_request(struct proxy_conns *c, struct evhttp_request *req)
         evhttp_request_set_on_complete_cb(req, on_complete, k);
         if (!k->over_cap)
             return 0;
-        proxy_recorder_limit(c->rec, PROXY_LIMIT_CONNECTIONS,
+        proxy_recorder_limit(c->rec, PROXY_LIMIT_CONNECTIONS, 1,
                              "refused a connection with 503: at the "
                              "connection cap");
         return -1;
@@ -297,7 +297,7 @@ static void on_accept_error(struct evconnlistener *l, void *arg)
              "accept: %s: answered 503, not accepting for %d ms "
              "(%zu connections open, open-file limit %zu)",
              strerror(e), c->backoff_ms, c->n, c->fd_limit);
-    proxy_recorder_limit(c->rec, PROXY_LIMIT_FDS, what);
+    proxy_recorder_limit(c->rec, PROXY_LIMIT_FDS, 1, what);
     sweep(c, clock_mono_ns());
     (void)evict(c, clock_mono_ns());
     evconnlistener_disable(c->listener);

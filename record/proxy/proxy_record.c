@@ -24,6 +24,7 @@ static const char *const limit_names[PROXY_LIMIT_COUNT] = {
     [PROXY_LIMIT_FDS] = "out_of_file_descriptors",
     [PROXY_LIMIT_HEADER_TIMEOUT] = "header_timeout",
     [PROXY_LIMIT_UPSTREAM_HEADER] = "upstream_header_too_large",
+    [PROXY_LIMIT_RESP_HEADERS] = "response_headers_dropped",
     [PROXY_LIMIT_SECRETS] = "credentials_unmasked",
     [PROXY_LIMIT_COMPRESSED] = "compressed_response",
     [PROXY_LIMIT_UNRECORDED] = "unrecorded",
@@ -35,16 +36,17 @@ const char *proxy_limit_name(enum proxy_limit k)
 }
 
 void proxy_recorder_limit(struct proxy_recorder *r, enum proxy_limit k,
-                          const char *detail)
+                          uint64_t n, const char *detail)
 {
-    uint64_t n;
+    uint64_t said;
     if ((unsigned)k >= PROXY_LIMIT_COUNT)
         return;
-    n = ++r->limits[k];
-    if (n <= 10 || n % 1000 == 0)
+    r->limits[k] += n;
+    said = ++r->limit_events[k];
+    if (said <= 10 || said % 1000 == 0)
         log_warn("%s (%s, %llu so far; the footer's proxy_limits counts "
                  "them)",
-                 detail, limit_names[k], (unsigned long long)n);
+                 detail, limit_names[k], (unsigned long long)r->limits[k]);
 }
 
 void proxy_recorder_failed(struct proxy_recorder *r, int err)
@@ -246,6 +248,65 @@ int proxy_exchange_finish(struct proxy_exchange *x, CURL *easy, CURLcode code,
     return err;
 }
 
+/* True when code is libcurl failing on a response header line over
+ * CURL_MAX_HTTP_HEADER, before any body. */
+static bool header_too_large(const struct proxy_exchange *x, CURLcode code,
+                             bool reply_started)
+{
+#if LIBCURL_VERSION_NUM >= 0x080600
+    if (code == CURLE_TOO_LARGE)
+        return true;
+#endif
+    return code == CURLE_OUT_OF_MEMORY && !reply_started && x->rx.bytes == 0;
+}
+
+int proxy_exchange_limits(struct proxy_exchange *x, CURLcode code,
+                          bool reply_started, size_t dropped_hdr, bool encoded,
+                          bool out_of_fds)
+{
+    struct proxy_recorder *rec = x->rec;
+    int refused = 0;
+    char what[300];
+    if (out_of_fds && code != CURLE_OK && !reply_started) {
+        refused = 503;
+        x->forced_kind = ERROR_KIND_PROXY_REFUSED;
+        snprintf(x->errbuf, sizeof x->errbuf,
+                 "no file descriptor for the upstream socket (the open-file "
+                 "limit)");
+        snprintf(what, sizeof what, "#%u: %s: answered 503", (unsigned)x->id,
+                 x->errbuf);
+        proxy_recorder_limit(rec, PROXY_LIMIT_FDS, 1, what);
+    } else if (header_too_large(x, code, reply_started)) {
+        refused = 502;
+        x->forced_kind = ERROR_KIND_PROXY_REFUSED;
+        snprintf(x->errbuf, sizeof x->errbuf,
+                 "an upstream response header line is over libcurl's %d "
+                 "bytes",
+                 CURL_MAX_HTTP_HEADER);
+        snprintf(what, sizeof what, "#%u: %.200s: answered 502",
+                 (unsigned)x->id, x->errbuf);
+        proxy_recorder_limit(rec, PROXY_LIMIT_UPSTREAM_HEADER, 1, what);
+    }
+    if (dropped_hdr) {
+        snprintf(what, sizeof what,
+                 "#%u: %zu upstream response header(s) not passed to the "
+                 "client (over %d headers or %d bytes a line)",
+                 (unsigned)x->id, dropped_hdr, PROXY_MAX_RESP_HEADERS,
+                 CURL_MAX_HTTP_HEADER);
+        proxy_recorder_limit(rec, PROXY_LIMIT_RESP_HEADERS, dropped_hdr, what);
+    }
+    if (encoded && x->id) {
+        snprintf(what, sizeof what,
+                 "#%u: the upstream sent its response encoded "
+                 "(Content-Encoding) though the proxy asks for none: passed "
+                 "and recorded as sent, not decoded (its tokens are not "
+                 "read)",
+                 (unsigned)x->id);
+        proxy_recorder_limit(rec, PROXY_LIMIT_COMPRESSED, 1, what);
+    }
+    return refused;
+}
+
 void proxy_exchange_unmasked(struct proxy_exchange *x, size_t n)
 {
     char what[160];
@@ -255,8 +316,7 @@ void proxy_exchange_unmasked(struct proxy_exchange *x, size_t n)
              "request #%u carries %zu credential(s) more than the proxy "
              "masks: they may be stored as sent",
              (unsigned)x->id, n);
-    x->rec->limits[PROXY_LIMIT_SECRETS] += n - 1;
-    proxy_recorder_limit(x->rec, PROXY_LIMIT_SECRETS, what);
+    proxy_recorder_limit(x->rec, PROXY_LIMIT_SECRETS, n, what);
 }
 
 int proxy_exchange_refused(struct proxy_exchange *x, const char *api,

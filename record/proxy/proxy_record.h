@@ -32,6 +32,7 @@ enum proxy_limit {
     PROXY_LIMIT_HEADER_TIMEOUT,  /* headers not read in time: closed */
     PROXY_LIMIT_UPSTREAM_HEADER, /* an upstream header over libcurl's 100
                                     KB: 502 */
+    PROXY_LIMIT_RESP_HEADERS,    /* response headers not passed on */
     PROXY_LIMIT_SECRETS,         /* client credentials not masked */
     PROXY_LIMIT_COMPRESSED,      /* an encoded response, not decoded */
     PROXY_LIMIT_UNRECORDED,      /* forwarded, not recorded (the trace
@@ -52,7 +53,8 @@ struct proxy_recorder {
     /* per chunk with a kernel time: its hand-over minus that time (the
      * footer's receive_lag_*; owned, lag_samples_free) */
     struct lag_samples receive_lag;
-    uint64_t limits[PROXY_LIMIT_COUNT]; /* by enum proxy_limit */
+    uint64_t limits[PROXY_LIMIT_COUNT];       /* by enum proxy_limit */
+    uint64_t limit_events[PROXY_LIMIT_COUNT]; /* times each was said */
 };
 
 /* A write of the trace failed with err (a trace_err; 0: nothing): the
@@ -63,11 +65,12 @@ void proxy_recorder_failed(struct proxy_recorder *r, int err);
 /* The footer's name of a limit ("request_header_too_large"...). */
 const char *proxy_limit_name(enum proxy_limit k);
 
-/* The recorder hit limit k once: counted, and said on stderr (what, as
- * detail says it; at most the first 10 of each kind and then every
- * 1,000th, so an attacker cannot fill the log). */
+/* The recorder hit limit k (n of what it counts: requests, headers,
+ * credentials): counted, and said on stderr (what, as detail says it;
+ * the first 10 times of each kind and then every 1,000th, so an
+ * attacker cannot fill the log). */
 void proxy_recorder_limit(struct proxy_recorder *r, enum proxy_limit k,
-                          const char *detail);
+                          uint64_t n, const char *detail);
 
 /* One recorded (or only forwarded) request and its response. */
 struct proxy_exchange {
@@ -123,6 +126,23 @@ int proxy_exchange_handed(struct proxy_exchange *x, uint64_t chunk,
  * the kind ("" on success). Returns 0 or the trace error. */
 int proxy_exchange_finish(struct proxy_exchange *x, CURL *easy, CURLcode code,
                           int64_t end_ns, char *kind_out, size_t kind_len);
+
+/* Response headers past PROXY_MAX_RESP_HEADERS are not passed on. */
+#define PROXY_MAX_RESP_HEADERS 100
+
+/* What an ended transfer (libcurl's code) met that the proxy did not pass
+ * on as it came, said and counted: no file descriptor for the upstream
+ * socket (out_of_fds: x is forced to proxy_refused, 503 is returned: the
+ * client gets it, and it is not an upstream connect error), a response
+ * header line over libcurl's CURL_MAX_HTTP_HEADER (libcurl 7 says "Out
+ * of memory" for it, 8.6 CURLE_TOO_LARGE: proxy_refused, 502 is
+ * returned: not an empty 200), dropped_hdr response headers not passed
+ * on, a Content-Encoding (encoded: passed and recorded as sent, not
+ * decoded). Returns 0 when the reply is the upstream's. Call before
+ * proxy_exchange_finish. */
+int proxy_exchange_limits(struct proxy_exchange *x, CURLcode code,
+                          bool reply_started, size_t dropped_hdr, bool encoded,
+                          bool out_of_fds);
 
 /* n of the request's credentials could not be masked (more than
  * proxy_secrets.h keeps): warned and counted (PROXY_LIMIT_SECRETS). */

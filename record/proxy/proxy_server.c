@@ -90,7 +90,7 @@ static void note_refusal(struct proxy_server *s, struct evhttp_request *req,
     char what[256];
     snprintf(what, sizeof what, "refused a request with %d: %s", c->status,
              c->why);
-    proxy_recorder_limit(s->env.rec, c->kind, what);
+    proxy_recorder_limit(s->env.rec, c->kind, 1, what);
     if (!api ||
         proxy_secrets_collect(&ps, evhttp_request_get_input_headers(req),
                               evhttp_request_get_uri(req), s->env.inject_key,
@@ -122,7 +122,7 @@ static void on_request(struct evhttp_request *req, void *arg)
         return;
     }
     if (s->env.token && !token_ok(&s->env, req)) {
-        proxy_recorder_limit(s->env.rec, PROXY_LIMIT_UNAUTHORIZED,
+        proxy_recorder_limit(s->env.rec, PROXY_LIMIT_UNAUTHORIZED, 1,
                              "refused a request without the local token "
                              "with 401");
         refuse(req, 401, "Unauthorized",

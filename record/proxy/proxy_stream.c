@@ -25,8 +25,12 @@
 #include "sanitize.h"
 #include "secret.h"
 
-#define MAX_RESP_HEADERS 100
-#define MAX_RESP_HEADER_LINE 16384
+/* Response headers passed to the client: libcurl's own cap on a line is
+ * CURL_MAX_HTTP_HEADER (100 KB; over it the transfer fails:
+ * proxy_exchange_limits); past PROXY_MAX_RESP_HEADERS they are dropped,
+ * said and counted. */
+#define MAX_RESP_HEADERS PROXY_MAX_RESP_HEADERS
+#define MAX_RESP_HEADER_LINE CURL_MAX_HTTP_HEADER
 
 struct proxy_stream {
     struct proxy_stream_env *env;
@@ -62,7 +66,10 @@ struct proxy_stream {
     int64_t kept_ns;
     bool resuming;
     bool client_gone;
-    bool ended; /* the reply was ended or aborted */
+    bool ended;         /* the reply was ended or aborted */
+    bool encoded;       /* the response came with a Content-Encoding */
+    bool out_of_fds;    /* no descriptor for the upstream socket */
+    size_t dropped_hdr; /* response headers not passed on */
     CURLcode code;
     struct proxy_stream *prev, *next;
 };
@@ -177,8 +184,10 @@ static void start_reply(struct proxy_stream *s)
     s->out_cb = evbuffer_add_cb(s->out, on_drain, s);
 }
 
-/* The one response the proxy makes up: no upstream response at all. */
-static void reply_502(struct proxy_stream *s, const char *kind)
+/* The one response the proxy makes up: no usable upstream response
+ * (why: the words after "no response from the upstream"), a 502, or a
+ * 503 when the proxy could not open the upstream socket. */
+static void reply_502(struct proxy_stream *s, int status, const char *kind)
 {
     struct evbuffer *b = evbuffer_new();
     struct evkeyvalq *oh = evhttp_request_get_output_headers(s->req);
@@ -189,7 +198,8 @@ static void reply_502(struct proxy_stream *s, const char *kind)
                             "\"message\":\"tokentrace-proxy: no response "
                             "from the upstream (%s)\"}}\n",
                             kind[0] ? kind : "transfer");
-    evhttp_send_reply(s->req, 502, "Bad Gateway", b);
+    evhttp_send_reply(s->req, status,
+                      status == 503 ? "Service Unavailable" : "Bad Gateway", b);
     if (b)
         evbuffer_free(b);
 }
@@ -261,16 +271,20 @@ static size_t on_header(char *p, size_t size, size_t nmemb, void *ud)
     name = 0;
     while (name < len && p[name] != ':')
         name++;
-    if (name == 0 || name == len || len > MAX_RESP_HEADER_LINE ||
-        s->n_resp_hdr == MAX_RESP_HEADERS)
+    if (name == 0 || name == len)
         return n;
+    if (name == 16 && strncasecmp(p, "Content-Encoding", 16) == 0)
+        s->encoded = true;
     h = malloc(len + 1);
     if (!h)
         return n;
     memcpy(h, p, len);
     h[len] = '\0';
     h[name] = '\0';
-    if (!proxy_route_response_header(h)) {
+    if (!proxy_route_response_header(h) || len > MAX_RESP_HEADER_LINE ||
+        s->n_resp_hdr == MAX_RESP_HEADERS) {
+        if (proxy_route_response_header(h))
+            s->dropped_hdr++; /* one it would have passed */
         free(h);
         return n;
     }
@@ -458,6 +472,7 @@ static int prepare(struct proxy_stream *s, const char *api)
     u.on_header = on_header;
     u.ud = s;
     u.errbuf = s->x.errbuf;
+    u.out_of_fds = &s->out_of_fds;
     s->easy = proxy_upstream_new(&u);
     if (!s->easy)
         return -1;
@@ -514,22 +529,38 @@ void proxy_stream_upstream_done(CURL *easy, CURLcode code)
 {
     struct proxy_stream *s = NULL;
     char kind[32];
+    int refused;
     curl_easy_getinfo(easy, CURLINFO_PRIVATE, (char **)&s);
     if (!s)
         return;
     s->in_multi = false;
     s->upstream_done = true;
     s->code = code;
+    refused = proxy_exchange_limits(&s->x, code, s->reply_started,
+                                    s->dropped_hdr, s->encoded, s->out_of_fds);
     proxy_exchange_finish(&s->x, easy, code, clock_mono_ns(), kind,
                           sizeof kind);
     log_end(s, kind);
     if (!s->reply_started) {
+        if (refused) {
+            s->ended = true;
+            detach_client(s);
+            reply_502(s, refused,
+                      refused == 503
+                          ? "the proxy is out of file descriptors: try again "
+                            "later"
+                          : "its response headers are over the proxy's "
+                            "limit");
+            s->req = NULL;
+            stream_free(s);
+            return;
+        }
         if (s->x.rx.resp.status > 0) {
             start_reply(s); /* a response without a body */
         } else {
             s->ended = true;
             detach_client(s);
-            reply_502(s, kind);
+            reply_502(s, 502, kind);
             s->req = NULL;
             stream_free(s);
             return;

@@ -1,15 +1,29 @@
 /* proxy_upstream: easy handle setup and the forwarded request headers. */
 #include "proxy_upstream.h"
 
+#include <errno.h>
 #include <event2/keyvalq_struct.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/socket.h>
 
 #include "proxy_route.h"
 #include "rx_stamp.h"
+
+/* CURLOPT_OPENSOCKETFUNCTION: socket() as libcurl would call it, noting
+ * a failure for want of file descriptors. */
+static curl_socket_t open_socket(void *clientp, curlsocktype purpose,
+                                 struct curl_sockaddr *a)
+{
+    curl_socket_t fd = socket(a->family, a->socktype, a->protocol);
+    (void)purpose;
+    if (fd == CURL_SOCKET_BAD && (errno == EMFILE || errno == ENFILE))
+        *(bool *)clientp = true;
+    return fd;
+}
 
 CURL *proxy_upstream_new(const struct proxy_upstream_spec *s)
 {
@@ -43,6 +57,10 @@ CURL *proxy_upstream_new(const struct proxy_upstream_spec *s)
     curl_easy_setopt(e, CURLOPT_HTTP_TRANSFER_DECODING, 1L);
     curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L);
     curl_easy_setopt(e, CURLOPT_TCP_NODELAY, 1L);
+    if (s->out_of_fds) {
+        curl_easy_setopt(e, CURLOPT_OPENSOCKETFUNCTION, open_socket);
+        curl_easy_setopt(e, CURLOPT_OPENSOCKETDATA, s->out_of_fds);
+    }
     if (s->kernel_time) /* chunk times from the kernel (rx_stamp.h) */
         curl_easy_setopt(e, CURLOPT_SOCKOPTFUNCTION, rx_stamp_sockopt);
     if (s->insecure) {

@@ -11,6 +11,7 @@ client sent back in its reply, the way real servers do by accident.
   .../gzip/...       a 200 SSE stream sent gzip-encoded
   .../hugeheader/... a 200 with one 150 KB header line (over libcurl's
                      100 KB)
+  .../manyheaders/.. a 200 with 150 headers
 
 Prints the port on the first line once ready; runs until killed."""
 import gzip
@@ -43,6 +44,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if "/hugeheader/" in self.path:
             self.send_response(200)
             self.send_header("x-huge", "h" * 150000)
+            self.send_header("Content-Length", "2")
+            self.end_headers()
+            self.wfile.write(b"{}")
+            return
+        if "/manyheaders/" in self.path:
+            self.send_response(200)
+            for i in range(150):
+                self.send_header("x-h-%d" % i, "v")
             self.send_header("Content-Length", "2")
             self.end_headers()
             self.wfile.write(b"{}")

@@ -90,6 +90,7 @@ cat "$T/many.out" >&2
 c1=$(cpu)
 ok=$(awk -F'\t' '$2 ~ / 200 /{print $1}' "$T/many.out")
 [ "${ok:-0}" -ge 50 ] || fail "only ${ok:-0} of 300 streams served"
+! grep -q " 502 " "$T/many.out" || fail "a stream got a 502 (the upstream's failure) for the proxy's own limit"
 if grep -q " 503 " "$T/many.out"; then
     grep -q "^why.*tokentrace-proxy: .*\(connection cap\|file descriptors\)" "$T/many.out" || fail "a 503 without its reason"
 fi

@@ -98,8 +98,30 @@ curl -s -D "$T/r7h" -o /dev/null -H 'Content-Type: application/json' --data-bina
 grep -q "^HTTP/1.1 302" "$T/r7h" || fail "302: $(cat "$T/r7h")"
 ! grep -qi "^content-type" "$T/r7h" || fail "a bare 302 got a Content-Type: $(cat "$T/r7h")"
 
+# 8. what the upstream sends past the proxy's limits: a 150 KB header line
+#    (was an empty 200, recorded "Out of memory"), 152 headers (100 passed,
+#    52 dropped without a word), a gzip-encoded SSE stream (recorded
+#    no_tokens without a word)
+code=$(curl -s -o "$T/r8" -w '%{http_code}' -H 'Content-Type: application/json' \
+    --data-binary "$chat" "$PXURL/v1/hugeheader/chat/completions")
+assert_eq "$code" 502 "a 150 KB upstream header: $(cat "$T/r8")"
+grep -q "over the proxy's limit" "$T/r8" || fail "502 without its reason: $(cat "$T/r8")"
+curl -s -D "$T/r8h" -o /dev/null -H 'Content-Type: application/json' --data-binary "$chat" \
+    "$PXURL/v1/manyheaders/chat/completions"
+grep -q "upstream response header(s) not passed" "$PXERR" || fail "dropped headers not said"
+curl -s -o "$T/r8g" -H 'Content-Type: application/json' --data-binary "$chat" \
+    "$PXURL/v1/gzip/chat/completions"
+grep -q "sent its response encoded (Content-Encoding)" "$PXERR" || fail "gzip not said: $(tail -3 "$PXERR")"
+assert_eq "$(gzip -dc "$T/r8g" | grep -c '^data: ')" 6 "the gzip stream passed as sent"
+
 stop_proxy
 d=$(dump "$T/p.ttrace")
+assert_eq "$(limit upstream_header_too_large)" 1 "the 150 KB header counted"
+# 150 x-h-N, Server and Date: 100 passed, 52 dropped
+assert_eq "$(limit response_headers_dropped)" 52 "the dropped headers counted"
+assert_eq "$(limit compressed_response)" 1 "the gzip stream counted"
+jqs "$d" '.[]|select(.kind=="result" and .error_kind=="proxy_refused" and .http_status==200)|.error_message' | grep -q "over libcurl's 102400 bytes" ||
+    fail "the 150 KB header is not recorded as the proxy's limit"
 [ "$(limit credentials_unmasked)" -ge 8 ] || fail "credentials_unmasked: $(limit credentials_unmasked)"
 [ "$(limit request_header_too_large)" -ge 1 ] || fail "header_too_large not counted"
 assert_eq "$(limit conflicting_content_length)" 1 "Content-Length counted"
