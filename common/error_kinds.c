@@ -30,6 +30,10 @@ const struct error_kind_desc error_kinds[] = {
      "tokentrace-proxy: the client disconnected before the response ended "
      "(the upstream request was cancelled)",
      REC},
+    {ERROR_KIND_PROXY_REFUSED,
+     "tokentrace-proxy: it refused the request itself (a limit of its own "
+     "or a malformed request; the upstream was not asked)",
+     REC},
     {ERROR_KIND_OVERSIZED_EVENT,
      "an SSE line or event longer than the analyzer's cap", REC | ANA},
     {ERROR_KIND_UNFINISHED, "the trace has no result for the request", ANA},

@@ -30,6 +30,9 @@
 #define ERROR_KIND_TRANSFER "transfer"
 /* Set by tokentrace-proxy: its client went away mid-response. */
 #define ERROR_KIND_CLIENT_CANCELLED "client_cancelled"
+/* Set by tokentrace-proxy: it refused the request itself (a limit of its
+ * own, a malformed request), without asking the upstream. */
+#define ERROR_KIND_PROXY_REFUSED "proxy_refused"
 /* Set by the recorder, and derived by the analyzer from a trace's bytes. */
 #define ERROR_KIND_STREAM_ERROR "stream_error"
 #define ERROR_KIND_OVERSIZED_EVENT "oversized_event"

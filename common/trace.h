@@ -53,6 +53,12 @@ struct trace_kv {
     const char *value;
 };
 
+/* A named count (the footer's proxy_limits). */
+struct trace_count {
+    const char *key;
+    uint64_t n;
+};
+
 struct trace_header {
     uint32_t format_version; /* the writer fills in its version */
     const char *tool_version;
@@ -191,6 +197,11 @@ struct trace_footer {
      * NULL: none, not written) and how many were forwarded unrecorded. */
     const char *recording_stopped;
     uint64_t unrecorded;
+    /* tokentrace-proxy: how often it refused a client or hit a limit of
+     * its own, by kind (docs/proxy.md, "Its own limits"); only non-zero
+     * counts, none: NULL/0 and no key. Written only, not read back. */
+    const struct trace_count *proxy_limits;
+    size_t n_proxy_limits;
 };
 
 /* One stage of a sweep, written when its last request ended: the load it

@@ -338,7 +338,8 @@ int trace_write_footer(struct trace_writer *w, const struct trace_footer *f)
                              (f->wake_probe_samples ? 4 : 0) +
                              (f->receive_lag_samples ? 4 : 0) +
                              (f->keep_awake_log ? 3 : 0) +
-                             (f->recording_stopped ? 2 : 0));
+                             (f->recording_stopped ? 2 : 0) +
+                             (f->n_proxy_limits ? 1 : 0));
     pack_kv_int(pk, "end_ns", f->end_ns);
     pack_kv_uint(pk, "requests", f->requests);
     pack_kv_uint(pk, "ok", f->ok);
@@ -376,6 +377,12 @@ int trace_write_footer(struct trace_writer *w, const struct trace_footer *f)
     if (f->recording_stopped) {
         pack_kv_str(pk, "recording_stopped", f->recording_stopped);
         pack_kv_uint(pk, "unrecorded", f->unrecorded);
+    }
+    if (f->n_proxy_limits) {
+        pack_str(pk, "proxy_limits");
+        msgpack_pack_map(pk, f->n_proxy_limits);
+        for (size_t i = 0; i < f->n_proxy_limits; i++)
+            pack_kv_uint(pk, f->proxy_limits[i].key, f->proxy_limits[i].n);
     }
     return end_record(w, start);
 }

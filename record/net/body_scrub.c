@@ -23,13 +23,16 @@ int body_scrub_add(struct body_scrub *b, const char *secret, size_t len)
 {
     struct body_scrub_secret *s;
     size_t i, k = 0;
-    if (len < BODY_SCRUB_MIN_SECRET || len > BODY_SCRUB_MAX_SECRET ||
-        b->n_secrets == BODY_SCRUB_MAX_SECRETS)
+    if (len < BODY_SCRUB_MIN_SECRET)
         return BODY_SCRUB_OK;
     for (i = 0; i < b->n_secrets; i++)
         if (b->secret[i].len == len &&
             memcmp(b->secret[i].text, secret, len) == 0)
             return BODY_SCRUB_OK;
+    if (len > BODY_SCRUB_MAX_SECRET || b->n_secrets == BODY_SCRUB_MAX_SECRETS) {
+        b->dropped++;
+        return BODY_SCRUB_OK;
+    }
     s = &b->secret[b->n_secrets];
     s->text = malloc(len);
     s->fail = malloc(len * sizeof *s->fail);

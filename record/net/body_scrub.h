@@ -51,6 +51,10 @@ struct body_scrub {
     struct body_scrub_held *held;
     size_t n_held, cap_held;
     uint64_t masked; /* occurrences masked so far */
+    /* secrets given to body_scrub_add that are not masked: past
+     * BODY_SCRUB_MAX_SECRETS, or longer than BODY_SCRUB_MAX_SECRET (the
+     * caller says so: nothing else does) */
+    uint64_t dropped;
 };
 
 enum body_scrub_err {
@@ -61,10 +65,11 @@ enum body_scrub_err {
 /* Starts with no secret: every chunk passes through unchanged. */
 void body_scrub_init(struct body_scrub *b);
 
-/* Adds a secret (copied) to mask. A secret outside [BODY_SCRUB_MIN_SECRET,
- * BODY_SCRUB_MAX_SECRET], a duplicate, or one past BODY_SCRUB_MAX_SECRETS
- * is ignored (returns 0). Call before the first feed. Returns 0 or
- * BODY_SCRUB_E_NOMEM. */
+/* Adds a secret (copied) to mask. A secret shorter than
+ * BODY_SCRUB_MIN_SECRET or a duplicate is ignored; one longer than
+ * BODY_SCRUB_MAX_SECRET or past BODY_SCRUB_MAX_SECRETS is not masked and
+ * counted in b->dropped (returns 0 for all of them). Call before the first
+ * feed. Returns 0 or BODY_SCRUB_E_NOMEM. */
 int body_scrub_add(struct body_scrub *b, const char *secret, size_t len);
 
 /* body_scrub_add of secret and, when it differs, of its JSON-escaped form

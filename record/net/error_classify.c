@@ -81,6 +81,8 @@ const char *error_classify(const struct error_facts *f, char *kind_buf,
                      "the proxy's client disconnected before "
                      "the end; the upstream request was "
                      "cancelled");
+        else if (strcmp(f->forced, ERROR_KIND_PROXY_REFUSED) == 0)
+            snprintf(msg, msglen, "tokentrace-proxy's own limit: %s", ce);
         else if (strcmp(f->forced, ERROR_KIND_OVERSIZED_EVENT) == 0)
             snprintf(msg, msglen,
                      "an SSE line or event longer than %zu MiB "

@@ -70,6 +70,9 @@ static const char help_text[] =
     "                       upstream read is paused (1048576)\n"
     "  --timeout DUR        per upstream request, total (600s; bare: s)\n"
     "  --connect-timeout DUR  (10s)\n"
+    "  --header-timeout DUR a client sends a whole request within DUR of\n"
+    "                       connecting or of its last reply, or is closed\n"
+    "                       (30s)\n"
     "  --no-content         request bodies not stored in the trace\n"
     "  --chunk-time WHEN    a chunk's time: kernel (default: when its last\n"
     "                       packet reached this host, SO_TIMESTAMPNS; the\n"
@@ -121,6 +124,7 @@ static const struct opt_spec proxy_opts[] = {
               "a byte count from 4096 to 1073741824"),
     OPT_SECONDS("timeout", timeout_s, 86400, SECONDS_WANT),
     OPT_SECONDS("connect-timeout", connect_timeout_s, 86400, SECONDS_WANT),
+    OPT_SECONDS("header-timeout", header_timeout_s, 86400, SECONDS_WANT),
     OPT_FLAG("no-content", 0, no_content),
     OPT_COUNT("max-requests", 0, max_requests, 1, UINT32_MAX,
               "a request count from 1"),
@@ -166,6 +170,7 @@ int proxy_cli_parse(int argc, char **argv, struct proxy_config *cfg, char *err,
     cfg->client_buffer = PROXY_DEFAULT_CLIENT_BUFFER;
     cfg->timeout_s = 600;
     cfg->connect_timeout_s = 10;
+    cfg->header_timeout_s = 30;
     t.base = cfg;
     rc = opt_parse(&p, argc, argv, err, errlen);
     if (rc != OPT_OK)

@@ -32,6 +32,8 @@ struct proxy_config {
     bool no_compress;      /* --no-compress: a plain trace */
     double timeout_s;      /* --timeout: per upstream request */
     double connect_timeout_s;
+    double header_timeout_s; /* --header-timeout: a whole request, from
+                                connecting or the last reply */
 };
 
 #endif

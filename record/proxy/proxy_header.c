@@ -78,7 +78,15 @@ int proxy_footer_write(struct proxy_recorder *rec, int64_t end_ns,
                        bool interrupted, const char *reason)
 {
     struct trace_footer f;
+    struct trace_count limits[PROXY_LIMIT_COUNT];
+    size_t n = 0;
     memset(&f, 0, sizeof f);
+    for (int k = 0; k < PROXY_LIMIT_COUNT; k++)
+        if (rec->limits[k])
+            limits[n++] =
+                (struct trace_count){proxy_limit_name(k), rec->limits[k]};
+    f.proxy_limits = limits;
+    f.n_proxy_limits = n;
     f.end_ns = end_ns;
     f.requests = rec->ok + rec->failed;
     f.ok = rec->ok;

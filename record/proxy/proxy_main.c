@@ -73,17 +73,16 @@ static void on_signal(evutil_socket_t fd, short what, void *arg)
     event_base_loopbreak(m->base);
 }
 
-/* Every FLUSH_MS: the buffered records go to the file; a write error
- * stops the proxy (a recording proxy that cannot record says so). */
+/* Every FLUSH_MS: the buffered records go to the file. A write error
+ * (the disk is full, ulimit -f) stops the recording, not the proxy: the
+ * agents' streams go on, and it says so now and at the end. */
 static void on_flush(evutil_socket_t fd, short what, void *arg)
 {
     struct proxy_main *m = arg;
     (void)fd;
     (void)what;
     if (!m->rec.err && trace_writer_pending(m->rec.w))
-        m->rec.err = trace_writer_flush(m->rec.w);
-    if (m->rec.err)
-        event_base_loopbreak(m->base);
+        proxy_recorder_failed(&m->rec, trace_writer_flush(m->rec.w));
 }
 
 /* tokentrace-proxy-<UTC date>-<time>.ttrace, .zst when compressed */
@@ -181,6 +180,7 @@ int main(int argc, char **argv)
         return 1;
     }
     signal(SIGPIPE, SIG_IGN);
+    signal(SIGXFSZ, SIG_IGN); /* ulimit -f: a failed write, not a kill */
     memset(&m, 0, sizeof m);
     m.rec.timeout_s = cfg.timeout_s;
     m.rec.kernel_time = !cfg.chunk_time_user;
@@ -244,8 +244,11 @@ int main(int argc, char **argv)
     event_base_dispatch(m.base);
     rc = m.rec.err ? 1 : 0;
     if (m.rec.err)
-        log_error("%s: cannot write the trace: %s", out,
-                  trace_strerror(m.rec.err));
+        log_error("%s: cannot write the trace: %s; recording stopped there "
+                  "and %llu request(s) after it were forwarded, not "
+                  "recorded",
+                  out, trace_strerror(m.rec.err),
+                  (unsigned long long)m.rec.limits[PROXY_LIMIT_UNRECORDED]);
 done:
     proxy_server_free(srv); /* in-flight requests: interrupted */
     if (m.rec.w && !m.rec.err && m.base)

@@ -9,15 +9,71 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "error_kinds.h"
 #include "log.h"
 #include "secret.h"
+
+static const char *const limit_names[PROXY_LIMIT_COUNT] = {
+    [PROXY_LIMIT_UNAUTHORIZED] = "unauthorized",
+    [PROXY_LIMIT_HEADER] = "request_header_too_large",
+    [PROXY_LIMIT_BODY] = "request_body_too_large",
+    [PROXY_LIMIT_URL] = "url_too_long",
+    [PROXY_LIMIT_MALFORMED] = "unreadable_request",
+    [PROXY_LIMIT_CONTENT_LENGTH] = "conflicting_content_length",
+    [PROXY_LIMIT_DOT_SEGMENTS] = "dot_segments",
+    [PROXY_LIMIT_CONNECTIONS] = "connection_cap",
+    [PROXY_LIMIT_EVICTED] = "waiting_connection_closed",
+    [PROXY_LIMIT_FDS] = "out_of_file_descriptors",
+    [PROXY_LIMIT_HEADER_TIMEOUT] = "header_timeout",
+    [PROXY_LIMIT_UPSTREAM_HEADER] = "upstream_header_too_large",
+    [PROXY_LIMIT_RESP_HEADERS] = "response_headers_dropped",
+    [PROXY_LIMIT_SECRETS] = "credentials_unmasked",
+    [PROXY_LIMIT_COMPRESSED] = "compressed_response",
+    [PROXY_LIMIT_UNRECORDED] = "unrecorded",
+};
+
+const char *proxy_limit_name(enum proxy_limit k)
+{
+    return (unsigned)k < PROXY_LIMIT_COUNT ? limit_names[k] : "unknown";
+}
+
+void proxy_recorder_limit(struct proxy_recorder *r, enum proxy_limit k,
+                          uint64_t n, const char *detail)
+{
+    uint64_t said;
+    if ((unsigned)k >= PROXY_LIMIT_COUNT)
+        return;
+    r->limits[k] += n;
+    said = ++r->limit_events[k];
+    if (said <= 10 || said % 1000 == 0)
+        log_warn("%s (%s, %llu so far; the footer's proxy_limits counts "
+                 "them)",
+                 detail, limit_names[k], (unsigned long long)r->limits[k]);
+}
+
+void proxy_recorder_failed(struct proxy_recorder *r, int err)
+{
+    if (!err || r->err)
+        return;
+    r->err = err;
+    log_error("cannot write the trace (%s): RECORDING STOPPED; forwarding "
+              "goes on, and the requests from now on are not recorded "
+              "(counted at the end)",
+              trace_strerror(err));
+}
 
 /* The first trace error sticks in the recorder. */
 static int note(struct proxy_recorder *r, int err)
 {
-    if (err && !r->err)
-        r->err = err;
+    proxy_recorder_failed(r, err);
     return err;
+}
+
+/* True while the trace takes records: once a write failed (the disk is
+ * full), the proxy forwards on and records nothing more. */
+static bool writing(const struct proxy_recorder *r)
+{
+    return r->w && !r->err;
 }
 
 /* stream_rx sink: one chunk record. */
@@ -26,7 +82,8 @@ static int store(void *ud, int64_t t_ns, const char *p, size_t n)
     struct proxy_exchange *x = ud;
     x->rec->chunks++;
     x->rec->bytes += n;
-    return x->rec->w ? trace_write_chunk(x->rec->w, x->id, t_ns, p, n) : 0;
+    return writing(x->rec) ? trace_write_chunk(x->rec->w, x->id, t_ns, p, n)
+                           : 0;
 }
 
 /* True when a cap has stopped the recording (and says so when it first
@@ -149,7 +206,9 @@ int proxy_exchange_request(struct proxy_exchange *x, const char *api,
     char model[256];
     char *copy = NULL;
     int err;
-    if (!x->id || !x->rec->w)
+    if (x->id && x->rec->w && x->rec->err)
+        x->rec->limits[PROXY_LIMIT_UNRECORDED]++;
+    if (!x->id || !writing(x->rec))
         return 0;
     proxy_sessions_place(x->rec->sessions, api, session_header, body,
                          body ? len : 0, x->start_ns, &x->turn);
@@ -201,7 +260,7 @@ int proxy_exchange_handed(struct proxy_exchange *x, uint64_t chunk,
                           int64_t recv_ns, int64_t handed_ns)
 {
     struct trace_handed h = {x->id, chunk, recv_ns, handed_ns};
-    if (!x->id || !x->rec->w)
+    if (!x->id || !writing(x->rec))
         return 0;
     return note(x->rec, trace_write_handed(x->rec->w, &h));
 }
@@ -233,7 +292,104 @@ int proxy_exchange_finish(struct proxy_exchange *x, CURL *easy, CURLcode code,
         x->rec->failed++;
     else
         x->rec->ok++;
-    if (x->rec->w && !err)
+    if (writing(x->rec) && !err)
+        err = note(x->rec, trace_write_result(x->rec->w, &r));
+    return err;
+}
+
+/* True when code is libcurl failing on a response header line over
+ * CURL_MAX_HTTP_HEADER, before any body. */
+static bool header_too_large(const struct proxy_exchange *x, CURLcode code,
+                             bool reply_started)
+{
+#if LIBCURL_VERSION_NUM >= 0x080600
+    if (code == CURLE_TOO_LARGE)
+        return true;
+#endif
+    return code == CURLE_OUT_OF_MEMORY && !reply_started && x->rx.bytes == 0;
+}
+
+int proxy_exchange_limits(struct proxy_exchange *x, CURLcode code,
+                          bool reply_started, size_t dropped_hdr, bool encoded,
+                          bool out_of_fds)
+{
+    struct proxy_recorder *rec = x->rec;
+    int refused = 0;
+    char what[300];
+    if (out_of_fds && code != CURLE_OK && !reply_started) {
+        refused = 503;
+        x->forced_kind = ERROR_KIND_PROXY_REFUSED;
+        snprintf(x->errbuf, sizeof x->errbuf,
+                 "no file descriptor for the upstream socket (the open-file "
+                 "limit)");
+        snprintf(what, sizeof what, "#%u: %s: answered 503", (unsigned)x->id,
+                 x->errbuf);
+        proxy_recorder_limit(rec, PROXY_LIMIT_FDS, 1, what);
+    } else if (header_too_large(x, code, reply_started)) {
+        refused = 502;
+        x->forced_kind = ERROR_KIND_PROXY_REFUSED;
+        snprintf(x->errbuf, sizeof x->errbuf,
+                 "an upstream response header line is over libcurl's %d "
+                 "bytes",
+                 CURL_MAX_HTTP_HEADER);
+        snprintf(what, sizeof what, "#%u: %.200s: answered 502",
+                 (unsigned)x->id, x->errbuf);
+        proxy_recorder_limit(rec, PROXY_LIMIT_UPSTREAM_HEADER, 1, what);
+    }
+    if (dropped_hdr) {
+        snprintf(what, sizeof what,
+                 "#%u: %zu upstream response header(s) not passed to the "
+                 "client (over %d headers or %d bytes a line)",
+                 (unsigned)x->id, dropped_hdr, PROXY_MAX_RESP_HEADERS,
+                 CURL_MAX_HTTP_HEADER);
+        proxy_recorder_limit(rec, PROXY_LIMIT_RESP_HEADERS, dropped_hdr, what);
+    }
+    if (encoded && x->id) {
+        snprintf(what, sizeof what,
+                 "#%u: the upstream sent its response encoded "
+                 "(Content-Encoding) though the proxy asks for none: passed "
+                 "and recorded as sent, not decoded (its tokens are not "
+                 "read)",
+                 (unsigned)x->id);
+        proxy_recorder_limit(rec, PROXY_LIMIT_COMPRESSED, 1, what);
+    }
+    return refused;
+}
+
+void proxy_exchange_unmasked(struct proxy_exchange *x, size_t n)
+{
+    char what[160];
+    if (n == 0)
+        return;
+    snprintf(what, sizeof what,
+             "request #%u carries %zu credential(s) more than the proxy "
+             "masks: they may be stored as sent",
+             (unsigned)x->id, n);
+    proxy_recorder_limit(x->rec, PROXY_LIMIT_SECRETS, n, what);
+}
+
+int proxy_exchange_refused(struct proxy_exchange *x, const char *api,
+                           const char *body, size_t len, bool no_content,
+                           int status, const char *why)
+{
+    struct trace_result r;
+    int err;
+    if (!x->id || !writing(x->rec))
+        return 0;
+    err = proxy_exchange_request(x, api, body, len, no_content, NULL);
+    memset(&r, 0, sizeof r);
+    r.id = x->id;
+    r.attempt = 1;
+    r.end_ns = x->start_ns;
+    r.http_status = status;
+    r.error_kind = ERROR_KIND_PROXY_REFUSED;
+    r.error_message = why;
+    r.first_byte_ns = -1;
+    r.phases.namelookup_ns = r.phases.connect_ns = r.phases.tls_ns = -1;
+    r.phases.pretransfer_ns = r.phases.posttransfer_ns = -1;
+    r.phases.starttransfer_ns = r.phases.total_ns = -1;
+    x->rec->failed++;
+    if (!err)
         err = note(x->rec, trace_write_result(x->rec->w, &r));
     return err;
 }

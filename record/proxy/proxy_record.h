@@ -16,6 +16,30 @@
 #include "stream_rx.h"
 #include "trace.h"
 
+/* What the proxy refused or could not do itself (docs/proxy.md, "Its
+ * own limits"), counted by kind in the footer's proxy_limits. */
+enum proxy_limit {
+    PROXY_LIMIT_UNAUTHORIZED,    /* no local token: 401 */
+    PROXY_LIMIT_HEADER,          /* request headers too large: 431 */
+    PROXY_LIMIT_BODY,            /* request body too large: 413 */
+    PROXY_LIMIT_URL,             /* request URL too long: 414 */
+    PROXY_LIMIT_MALFORMED,       /* evhttp could not read it: 400 */
+    PROXY_LIMIT_CONTENT_LENGTH,  /* two different Content-Lengths: 400 */
+    PROXY_LIMIT_DOT_SEGMENTS,    /* "." or ".." in the path: 400 */
+    PROXY_LIMIT_CONNECTIONS,     /* at the connection cap: 503 */
+    PROXY_LIMIT_EVICTED,         /* at the cap: the longest waiter closed */
+    PROXY_LIMIT_FDS,             /* out of file descriptors: 503 */
+    PROXY_LIMIT_HEADER_TIMEOUT,  /* headers not read in time: closed */
+    PROXY_LIMIT_UPSTREAM_HEADER, /* an upstream header over libcurl's 100
+                                    KB: 502 */
+    PROXY_LIMIT_RESP_HEADERS,    /* response headers not passed on */
+    PROXY_LIMIT_SECRETS,         /* client credentials not masked */
+    PROXY_LIMIT_COMPRESSED,      /* an encoded response, not decoded */
+    PROXY_LIMIT_UNRECORDED,      /* forwarded, not recorded (the trace
+                                    could not be written) */
+    PROXY_LIMIT_COUNT
+};
+
 /* The trace and the run's counts, shared by every exchange (one per
  * proxy). */
 struct proxy_recorder {
@@ -34,7 +58,24 @@ struct proxy_recorder {
     /* per chunk with a kernel time: its hand-over minus that time (the
      * footer's receive_lag_*; owned, lag_samples_free) */
     struct lag_samples receive_lag;
+    uint64_t limits[PROXY_LIMIT_COUNT];       /* by enum proxy_limit */
+    uint64_t limit_events[PROXY_LIMIT_COUNT]; /* times each was said */
 };
+
+/* A write of the trace failed with err (a trace_err; 0: nothing): the
+ * first one sticks in r->err and is said loudly; from then on nothing
+ * is recorded and the proxy forwards on. */
+void proxy_recorder_failed(struct proxy_recorder *r, int err);
+
+/* The footer's name of a limit ("request_header_too_large"...). */
+const char *proxy_limit_name(enum proxy_limit k);
+
+/* The recorder hit limit k (n of what it counts: requests, headers,
+ * credentials): counted, and said on stderr (what, as detail says it;
+ * the first 10 times of each kind and then every 1,000th, so an
+ * attacker cannot fill the log). */
+void proxy_recorder_limit(struct proxy_recorder *r, enum proxy_limit k,
+                          uint64_t n, const char *detail);
 
 /* One recorded (or only forwarded) request and its response. */
 struct proxy_exchange {
@@ -91,6 +132,35 @@ int proxy_exchange_handed(struct proxy_exchange *x, uint64_t chunk,
  * the kind ("" on success). Returns 0 or the trace error. */
 int proxy_exchange_finish(struct proxy_exchange *x, CURL *easy, CURLcode code,
                           int64_t end_ns, char *kind_out, size_t kind_len);
+
+/* Response headers past PROXY_MAX_RESP_HEADERS are not passed on. */
+#define PROXY_MAX_RESP_HEADERS 100
+
+/* What an ended transfer (libcurl's code) met that the proxy did not pass
+ * on as it came, said and counted: no file descriptor for the upstream
+ * socket (out_of_fds: x is forced to proxy_refused, 503 is returned: the
+ * client gets it, and it is not an upstream connect error), a response
+ * header line over libcurl's CURL_MAX_HTTP_HEADER (libcurl 7 says "Out
+ * of memory" for it, 8.6 CURLE_TOO_LARGE: proxy_refused, 502 is
+ * returned: not an empty 200), dropped_hdr response headers not passed
+ * on, a Content-Encoding (encoded: passed and recorded as sent, not
+ * decoded). Returns 0 when the reply is the upstream's. Call before
+ * proxy_exchange_finish. */
+int proxy_exchange_limits(struct proxy_exchange *x, CURLcode code,
+                          bool reply_started, size_t dropped_hdr, bool encoded,
+                          bool out_of_fds);
+
+/* n of the request's credentials could not be masked (more than
+ * proxy_secrets.h keeps): warned and counted (PROXY_LIMIT_SECRETS). */
+void proxy_exchange_unmasked(struct proxy_exchange *x, size_t n);
+
+/* The proxy refused the request itself with status (the upstream was not
+ * asked): a request record (as proxy_exchange_request) and a result of
+ * kind proxy_refused whose message is why. Only for a recorded exchange
+ * (x->id); counted failed. Returns 0 or the trace error. */
+int proxy_exchange_refused(struct proxy_exchange *x, const char *api,
+                           const char *body, size_t len, bool no_content,
+                           int status, const char *why);
 
 /* Frees what the exchange holds (not x itself). */
 void proxy_exchange_free(struct proxy_exchange *x);

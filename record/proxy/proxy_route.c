@@ -88,9 +88,13 @@ bool proxy_route_response_header(const char *name)
     return !in_list(name, hop_by_hop) && !in_list(name, own);
 }
 
+/* The one table of the headers a client's credential comes in. */
+static const char *const credential_headers[] = {
+    "Authorization",  "x-api-key",           "api-key",
+    "x-goog-api-key", "Proxy-Authorization", NULL,
+};
+
 bool proxy_route_credential_header(const char *name)
 {
-    static const char *const cred[] = {"Authorization", "x-api-key", "api-key",
-                                       NULL};
-    return in_list(name, cred);
+    return in_list(name, credential_headers);
 }

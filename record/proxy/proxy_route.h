@@ -36,7 +36,10 @@ bool proxy_route_request_header(const char *name);
  * chunked). */
 bool proxy_route_response_header(const char *name);
 
-/* True for the credential headers: Authorization, x-api-key, api-key. */
+/* True for the headers a client's credential comes in, the one table of
+ * them: Authorization, x-api-key, api-key, x-goog-api-key,
+ * Proxy-Authorization (without case). Their values are masked in all
+ * that is stored (proxy_secrets.h); --key-env replaces them upstream. */
 bool proxy_route_credential_header(const char *name);
 
 #endif

@@ -16,15 +16,21 @@
 #include "log.h"
 #include "printable.h"
 #include "proxy_access.h"
+#include "proxy_check.h"
 #include "proxy_drain.h"
+#include "proxy_hup.h"
 #include "proxy_route.h"
+#include "proxy_secrets.h"
 #include "proxy_upstream.h"
 #include "sanitize.h"
 #include "secret.h"
 
-#define MAX_RESP_HEADERS 100
-#define MAX_RESP_HEADER_LINE 16384
-#define MAX_URL 4096
+/* Response headers passed to the client: libcurl's own cap on a line is
+ * CURL_MAX_HTTP_HEADER (100 KB; over it the transfer fails:
+ * proxy_exchange_limits); past PROXY_MAX_RESP_HEADERS they are dropped,
+ * said and counted. */
+#define MAX_RESP_HEADERS PROXY_MAX_RESP_HEADERS
+#define MAX_RESP_HEADER_LINE CURL_MAX_HTTP_HEADER
 
 struct proxy_stream {
     struct proxy_stream_env *env;
@@ -35,12 +41,13 @@ struct proxy_stream {
     struct evbuffer_cb_entry *out_cb;
     struct evbuffer *chunk; /* one chunk on its way to evhttp */
     struct event *kick;     /* deferred work: resume, finish, free */
+    struct event *hup;      /* the client's close, until the reply starts */
     CURL *easy;
     struct curl_slist *headers;
     char *inject_line; /* "Authorization: Bearer K", wiped when freed */
     char *body;
     size_t body_len;
-    char url[MAX_URL];
+    char url[PROXY_MAX_URL];
     const char *method;
     char path[128]; /* for the log line, cut */
     struct proxy_exchange x;
@@ -59,17 +66,14 @@ struct proxy_stream {
     int64_t kept_ns;
     bool resuming;
     bool client_gone;
-    bool ended; /* the reply was ended or aborted */
+    bool ended;         /* the reply was ended or aborted */
+    bool encoded;       /* the response came with a Content-Encoding */
+    bool out_of_fds;    /* no descriptor for the upstream socket */
+    size_t dropped_hdr; /* response headers not passed on */
     CURLcode code;
     struct proxy_stream *prev, *next;
 };
 
-/* Secrets masked per request: the client's credentials (up to
- * PROXY_SECRETS - 2, each shorter than PROXY_SECRET_MAX), the injected
- * key, the local token; of them credentials inside its URL. */
-#define PROXY_SECRETS 24
-#define PROXY_SECRET_MAX 4097 /* BODY_SCRUB_MAX_SECRET and its NUL */
-#define PROXY_URL_SECRETS 8
 /* ---- freeing ---------------------------------------------------------- */
 
 static void clear_resp_headers(struct proxy_stream *s)
@@ -82,6 +86,8 @@ static void clear_resp_headers(struct proxy_stream *s)
 /* Detaches s from the client connection's callbacks. */
 static void detach_client(struct proxy_stream *s)
 {
+    proxy_hup_free(s->hup);
+    s->hup = NULL;
     if (s->out && s->out_cb)
         evbuffer_remove_cb_entry(s->out, s->out_cb);
     s->out = NULL;
@@ -170,14 +176,18 @@ static void start_reply(struct proxy_stream *s)
         evhttp_add_header(oh, name, name + strlen(name) + 1);
     }
     s->reply_started = true;
+    proxy_hup_free(s->hup); /* evhttp reads the socket again: it notices */
+    s->hup = NULL;
     evhttp_send_reply_start(s->req, status, s->reason[0] ? s->reason : NULL);
     s->bev = evhttp_connection_get_bufferevent(s->evcon);
     s->out = bufferevent_get_output(s->bev);
     s->out_cb = evbuffer_add_cb(s->out, on_drain, s);
 }
 
-/* The one response the proxy makes up: no upstream response at all. */
-static void reply_502(struct proxy_stream *s, const char *kind)
+/* The one response the proxy makes up: no usable upstream response
+ * (why: the words after "no response from the upstream"), a 502, or a
+ * 503 when the proxy could not open the upstream socket. */
+static void reply_502(struct proxy_stream *s, int status, const char *kind)
 {
     struct evbuffer *b = evbuffer_new();
     struct evkeyvalq *oh = evhttp_request_get_output_headers(s->req);
@@ -188,7 +198,8 @@ static void reply_502(struct proxy_stream *s, const char *kind)
                             "\"message\":\"tokentrace-proxy: no response "
                             "from the upstream (%s)\"}}\n",
                             kind[0] ? kind : "transfer");
-    evhttp_send_reply(s->req, 502, "Bad Gateway", b);
+    evhttp_send_reply(s->req, status,
+                      status == 503 ? "Service Unavailable" : "Bad Gateway", b);
     if (b)
         evbuffer_free(b);
 }
@@ -260,16 +271,20 @@ static size_t on_header(char *p, size_t size, size_t nmemb, void *ud)
     name = 0;
     while (name < len && p[name] != ':')
         name++;
-    if (name == 0 || name == len || len > MAX_RESP_HEADER_LINE ||
-        s->n_resp_hdr == MAX_RESP_HEADERS)
+    if (name == 0 || name == len)
         return n;
+    if (name == 16 && strncasecmp(p, "Content-Encoding", 16) == 0)
+        s->encoded = true;
     h = malloc(len + 1);
     if (!h)
         return n;
     memcpy(h, p, len);
     h[len] = '\0';
     h[name] = '\0';
-    if (!proxy_route_response_header(h)) {
+    if (!proxy_route_response_header(h) || len > MAX_RESP_HEADER_LINE ||
+        s->n_resp_hdr == MAX_RESP_HEADERS) {
+        if (proxy_route_response_header(h))
+            s->dropped_hdr++; /* one it would have passed */
         free(h);
         return n;
     }
@@ -383,70 +398,16 @@ static void on_client_close(struct evhttp_connection *evcon, void *arg)
     event_active(s->kick, EV_TIMEOUT, 0);
 }
 
+/* proxy_hup: the client closed while evhttp was not reading (before the
+ * reply started): the connection is freed now, which runs
+ * on_client_close, which cancels the upstream. */
+static void on_client_hup(void *arg)
+{
+    struct proxy_stream *s = arg;
+    evhttp_connection_free(s->evcon); /* frees the watch, in detach_client */
+}
+
 /* ---- starting --------------------------------------------------------- */
-
-/* Keeps the n bytes at v as the next secret in copies/out unless there
- * is no room (body_scrub ignores what is too short to be a key). */
-static void keep_secret(const char *v, size_t n, const char **out,
-                        char copies[][PROXY_SECRET_MAX], size_t *k, size_t max)
-{
-    if (n == 0 || n >= PROXY_SECRET_MAX || *k + 2 >= max)
-        return;
-    memcpy(copies[*k], v, n);
-    copies[*k][n] = '\0';
-    out[*k] = copies[*k];
-    (*k)++;
-}
-
-/* Every cookie value of a Cookie header ("a=V; b=W"). */
-static void keep_cookies(const char *h, const char **out,
-                         char copies[][PROXY_SECRET_MAX], size_t *k, size_t max)
-{
-    while (h && *h) {
-        const char *eq = strchr(h, '='), *end;
-        if (!eq)
-            return;
-        end = eq + 1 + strcspn(eq + 1, ";");
-        keep_secret(eq + 1, (size_t)(end - eq - 1), out, copies, k, max);
-        h = *end ? end + 1 : end;
-        h += strspn(h, " ");
-    }
-}
-
-/* The secrets of this request: every credential the client sent (the
- * key headers, x-goog-api-key, cookies, credential query parameters and
- * key-looking path segments of its URL: sanitize_url_secrets), the
- * injected key, the local token. An upstream may echo any of them (a 404
- * quoting the path, as OpenAI's does): all are masked in what is stored. */
-static size_t collect_secrets(struct proxy_stream *s, const char **out,
-                              char copies[][PROXY_SECRET_MAX], size_t max)
-{
-    static const char *const names[] = {"Authorization", "x-api-key", "api-key",
-                                        "x-goog-api-key",
-                                        "Proxy-Authorization"};
-    struct evkeyvalq *in = evhttp_request_get_input_headers(s->req);
-    const char *uri = evhttp_request_get_uri(s->req);
-    struct sanitize_span span[PROXY_URL_SECRETS];
-    size_t n = 0, n_span;
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
-        size_t len;
-        const char *c =
-            proxy_access_credential(evhttp_find_header(in, names[i]), &len);
-        if (c)
-            keep_secret(c, len, out, copies, &n, max);
-    }
-    for (struct evkeyval *h = in->tqh_first; h; h = h->next.tqe_next)
-        if (strcasecmp(h->key, "Cookie") == 0)
-            keep_cookies(h->value, out, copies, &n, max);
-    n_span = uri ? sanitize_url_secrets(uri, span, PROXY_URL_SECRETS) : 0;
-    for (size_t i = 0; i < n_span && i < PROXY_URL_SECRETS; i++)
-        keep_secret(uri + span[i].off, span[i].len, out, copies, &n, max);
-    if (s->env->inject_key)
-        out[n++] = s->env->inject_key;
-    if (s->env->token)
-        out[n++] = s->env->token;
-    return n;
-}
 
 /* The client's session header (proxy_session.h), or NULL. */
 static const char *session_header(struct evhttp_request *req)
@@ -462,9 +423,8 @@ static int prepare(struct proxy_stream *s, const char *api)
     struct evbuffer *in = evhttp_request_get_input_buffer(s->req);
     const struct proxy_config *cfg = s->env->cfg;
     struct proxy_upstream_spec u;
-    const char *secrets[PROXY_SECRETS];
-    char(*copies)[PROXY_SECRET_MAX] = NULL;
-    size_t n_secrets, len = evbuffer_get_length(in);
+    struct proxy_secrets ps;
+    size_t len = evbuffer_get_length(in);
     int rc;
 
     s->body = malloc(len + 1);
@@ -488,15 +448,15 @@ static int prepare(struct proxy_stream *s, const char *api)
     if (proxy_upstream_headers(evhttp_request_get_input_headers(s->req),
                                s->inject_line, &s->headers))
         return -1;
-    copies = calloc(PROXY_SECRETS - 2, sizeof *copies);
-    if (!copies)
+    if (proxy_secrets_collect(&ps, evhttp_request_get_input_headers(s->req),
+                              evhttp_request_get_uri(s->req),
+                              s->env->inject_key, s->env->token))
         return -1;
-    n_secrets = collect_secrets(s, secrets, copies, PROXY_SECRETS);
-    rc = proxy_exchange_init(&s->x, s->env->rec, api, secrets, n_secrets);
-    secret_wipe(copies, (PROXY_SECRETS - 2) * sizeof *copies);
-    free(copies);
+    rc = proxy_exchange_init(&s->x, s->env->rec, api, ps.list, ps.n);
+    proxy_secrets_free(&ps);
     if (rc)
         return -1;
+    proxy_exchange_unmasked(&s->x, ps.dropped + s->x.rx.scrub.dropped);
     s->x.start_ns = clock_mono_ns();
     memset(&u, 0, sizeof u);
     u.url = s->url;
@@ -512,6 +472,7 @@ static int prepare(struct proxy_stream *s, const char *api)
     u.on_header = on_header;
     u.ud = s;
     u.errbuf = s->x.errbuf;
+    u.out_of_fds = &s->out_of_fds;
     s->easy = proxy_upstream_new(&u);
     if (!s->easy)
         return -1;
@@ -555,6 +516,10 @@ int proxy_stream_start(struct proxy_stream_env *env, struct evhttp_request *req,
     }
     s->in_multi = true;
     evhttp_connection_set_closecb(s->evcon, on_client_close, s);
+    s->hup = proxy_hup_watch(
+        env->base,
+        bufferevent_getfd(evhttp_connection_get_bufferevent(s->evcon)),
+        on_client_hup, s);
     return 0;
 }
 
@@ -564,22 +529,38 @@ void proxy_stream_upstream_done(CURL *easy, CURLcode code)
 {
     struct proxy_stream *s = NULL;
     char kind[32];
+    int refused;
     curl_easy_getinfo(easy, CURLINFO_PRIVATE, (char **)&s);
     if (!s)
         return;
     s->in_multi = false;
     s->upstream_done = true;
     s->code = code;
+    refused = proxy_exchange_limits(&s->x, code, s->reply_started,
+                                    s->dropped_hdr, s->encoded, s->out_of_fds);
     proxy_exchange_finish(&s->x, easy, code, clock_mono_ns(), kind,
                           sizeof kind);
     log_end(s, kind);
     if (!s->reply_started) {
+        if (refused) {
+            s->ended = true;
+            detach_client(s);
+            reply_502(s, refused,
+                      refused == 503
+                          ? "the proxy is out of file descriptors: try again "
+                            "later"
+                          : "its response headers are over the proxy's "
+                            "limit");
+            s->req = NULL;
+            stream_free(s);
+            return;
+        }
         if (s->x.rx.resp.status > 0) {
             start_reply(s); /* a response without a body */
         } else {
             s->ended = true;
             detach_client(s);
-            reply_502(s, kind);
+            reply_502(s, 502, kind);
             s->req = NULL;
             stream_free(s);
             return;

@@ -22,6 +22,9 @@ struct proxy_upstream_spec {
     curl_write_callback on_body, on_header;
     void *ud;     /* both callbacks' and CURLOPT_PRIVATE's */
     char *errbuf; /* CURL_ERROR_SIZE bytes */
+    /* set when opening the upstream socket failed for want of a file
+     * descriptor (the proxy's own limit, not the upstream's failure) */
+    bool *out_of_fds;
 };
 
 /* A configured easy handle, or NULL when out of memory. */

@@ -14,6 +14,15 @@
 #   PROXY_BENCH_KEEP_AWAKE="auto"  the client's --keep-awake modes to run
 #                          (column client_awake): a sleeping client is
 #                          woken inside the proxy's write to it
+#   PROXY_BENCH_UPSTREAM='ttft=50ms,tpot=10ms,tokens=200'  the replay
+#                          server's --synthetic streams
+#   PROXY_BENCH_REQUESTS=4 requests per stream in each run
+#   PROXY_BENCH_DIRECT=1   also run the client straight at the replay
+#                          server (proxy "direct"), in the same loop: the
+#                          baseline of the client-side columns (its ITL
+#                          p99 and the chunks it received late, the
+#                          recorder's receive lag p99); the proxy columns
+#                          are then empty
 set -euo pipefail
 build=${1:-build}
 out=${2:-out/bench-proxy}
@@ -21,8 +30,11 @@ bin=$build/bin
 reps=${PROXY_BENCH_REPS:-1}
 levels=${PROXY_BENCH_LEVELS:-1 10 50}
 awakes=${PROXY_BENCH_KEEP_AWAKE:-auto}
+upstream=${PROXY_BENCH_UPSTREAM:-ttft=50ms,tpot=10ms,tokens=200}
+per_stream=${PROXY_BENCH_REQUESTS:-4}
 proxies=("new=$bin/tokentrace-proxy")
 [ -n "${PROXY_BENCH_OLD:-}" ] && proxies=("old=$PROXY_BENCH_OLD/tokentrace-proxy" "${proxies[@]}")
+[ -n "${PROXY_BENCH_DIRECT:-}" ] && proxies=("direct=" "${proxies[@]}")
 mkdir -p "$out"
 pids=()
 trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done' EXIT
@@ -30,33 +42,42 @@ wait_port() { for _ in $(seq 1 200); do [ -s "$1" ] && return; sleep 0.05; done;
 
 rm -f "$out/up.port"
 "$bin/tokentrace-replay" --listen 127.0.0.1:0 --port-file "$out/up.port" -q \
-    --synthetic 'ttft=50ms,tpot=10ms,tokens=200' &
+    --synthetic "$upstream" &
 pids+=($!)
 wait_port "$out/up.port"
 rows=$out/rows.tsv
-printf 'rep\tproxy\tclient_awake\tstreams\tchunks\tp50_ms\tp99_ms\tmax_ms\tload_1m\n' | tee "$rows"
+printf 'rep\tproxy\tclient_awake\tstreams\tchunks\tp50_ms\tp99_ms\tmax_ms\tload_1m\tclient_itl_p99_ms\tclient_ok\n' | tee "$rows"
 for rep in $(seq 1 "$reps"); do
     for c in $levels; do
         for ka in $awakes; do
             for p in "${proxies[@]}"; do
                 name=${p%%=*} px_bin=${p#*=}
                 run=$out/$name-$ka-c$c-r$rep
-                rm -f "$out/px.port"
-                "$px_bin" --listen 127.0.0.1:0 --port-file "$out/px.port" -q -f \
-                    -u "http://127.0.0.1:$(cat "$out/up.port")" -o "$run.ttrace" 2>"$run.err" &
-                px=$!
-                pids+=("$px")
-                wait_port "$out/px.port"
-                "$bin/tokentrace-record" -u "http://127.0.0.1:$(cat "$out/px.port")" -m bench \
-                    --keep-awake "$ka" --classes short-short -n $((c * 4)) -c "$c" -q --force -o "$run.client.ttrace"
-                kill -INT "$px"
-                wait "$px"
-                "$bin/tokentrace-analyze" summary --format json "$run.ttrace" >"$run.json"
+                target="http://127.0.0.1:$(cat "$out/up.port")"
+                if [ -n "$px_bin" ]; then
+                    rm -f "$out/px.port"
+                    "$px_bin" --listen 127.0.0.1:0 --port-file "$out/px.port" -q -f \
+                        -u "$target" -o "$run.ttrace" 2>"$run.err" &
+                    px=$!
+                    pids+=("$px")
+                    wait_port "$out/px.port"
+                    target="http://127.0.0.1:$(cat "$out/px.port")"
+                fi
+                "$bin/tokentrace-record" -u "$target" -m bench \
+                    --keep-awake "$ka" --classes short-short -n $((c * per_stream)) -c "$c" -q --force -o "$run.client.ttrace"
+                "$bin/tokentrace-analyze" summary --format json "$run.client.ttrace" >"$run.client.json"
+                client=$(jq -r '.overall | [((.itl_ms.p99 // -1)*1000|round/1000), (.ok // -1)] | @tsv' "$run.client.json")
                 load=$(cut -d' ' -f1 /proc/loadavg)
-                jq -r --arg r "$rep" --arg p "$name" --arg ka "$ka" --arg c "$c" --arg load "$load" \
-                    '.traces[0].proxy_added_latency_ms |
-                    [$r, $p, $ka, $c, .n, (.p50*1000|round/1000), (.p99*1000|round/1000),
-                     (.max*1000|round/1000), $load] | @tsv' "$run.json" | tee -a "$rows"
+                if [ -n "$px_bin" ]; then
+                    kill -INT "$px"
+                    wait "$px"
+                    "$bin/tokentrace-analyze" summary --format json "$run.ttrace" >"$run.json"
+                    inside=$(jq -r '.traces[0].proxy_added_latency_ms |
+                        [.n, (.p50*1000|round/1000), (.p99*1000|round/1000), (.max*1000|round/1000)] | @tsv' "$run.json")
+                else
+                    inside=$(printf -- '-\t-\t-\t-')
+                fi
+                printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$rep" "$name" "$ka" "$c" "$inside" "$load" "$client" | tee -a "$rows"
             done
         done
     done
@@ -70,9 +91,11 @@ for r in rows:
     med.setdefault((r["proxy"], r["client_awake"], int(r["streams"])), []).append(r)
 print("median\tproxy\tclient_awake\tstreams\tp50_ms\tp99_ms\tmax_ms\tload_1m\truns")
 for (p, ka, c), rs in sorted(med.items(), key=lambda k: (k[0][2], k[0][1], k[0][0] != "old")):
-    m = {k: statistics.median(float(r[k]) for r in rs) for k in ("p50_ms", "p99_ms", "max_ms", "load_1m")}
+    num = lambda v: float(v) if v not in ("-", "") else float("nan")
+    m = {k: statistics.median(num(r[k]) for r in rs)
+         for k in ("p50_ms", "p99_ms", "max_ms", "load_1m", "client_itl_p99_ms")}
     med[(p, ka, c)] = m
-    print(f"median\t{p}\t{ka}\t{c}\t{m['p50_ms']:.3f}\t{m['p99_ms']:.3f}\t{m['max_ms']:.3f}\t{m['load_1m']:.2f}\t{len(rs)}")
+    print(f"median\t{p}\t{ka}\t{c}\t{m['p50_ms']:.3f}\t{m['p99_ms']:.3f}\t{m['max_ms']:.3f}\t{m['load_1m']:.2f}\t{len(rs)}\tclient_itl_p99 {m['client_itl_p99_ms']:.3f}")
 for (p, ka, c), m in sorted(med.items(), key=lambda k: (k[0][2], k[0][1])):
     o = med.get(("old", ka, c))
     if p == "new" and o:

@@ -7,11 +7,22 @@ client sent back in its reply, the way real servers do by accident.
                      <path>)") and whose body also carries every request
                      header's value (Cookie, x-goog-api-key, ...), and a
                      Set-Cookie/x-echo-path header with the path
+  .../redirect       a bare 302: Location, no Content-Type, no body
+  .../gzip/...       a 200 SSE stream sent gzip-encoded
+  .../hugeheader/... a 200 with one 150 KB header line (over libcurl's
+                     100 KB)
+  .../manyheaders/.. a 200 with 150 headers
 
 Prints the port on the first line once ready; runs until killed."""
+import gzip
+import http.client
 import http.server
 import json
 import sys
+
+
+# the proxy's header limit is under test, not http.server's (100)
+http.client._MAXHEADERS = 100000
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
@@ -24,6 +35,38 @@ class Handler(http.server.BaseHTTPRequestHandler):
         n = int(self.headers.get("Content-Length") or 0)
         if n:
             self.rfile.read(n)
+        if "/redirect" in self.path:
+            self.send_response(302)
+            self.send_header("Location", "/elsewhere")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        if "/hugeheader/" in self.path:
+            self.send_response(200)
+            self.send_header("x-huge", "h" * 150000)
+            self.send_header("Content-Length", "2")
+            self.end_headers()
+            self.wfile.write(b"{}")
+            return
+        if "/manyheaders/" in self.path:
+            self.send_response(200)
+            for i in range(150):
+                self.send_header("x-h-%d" % i, "v")
+            self.send_header("Content-Length", "2")
+            self.end_headers()
+            self.wfile.write(b"{}")
+            return
+        if "/gzip/" in self.path:
+            sse = b"".join(b'data: {"choices":[{"delta":{"content":"t%d"}}]}\n\n' % i
+                           for i in range(5)) + b"data: [DONE]\n\n"
+            body = gzip.compress(sse)
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Content-Encoding", "gzip")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
         msg = "Invalid URL (%s %s)" % (self.command, self.path)
         seen = {k: v for k, v in self.headers.items()}
         body = json.dumps({"error": {"message": msg,

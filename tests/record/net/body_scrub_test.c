@@ -171,7 +171,7 @@ static void check_add_limits(void)
     CHECK(body_scrub_add(&b, "short", 5) == 0 && b.n_secrets == 0);
     memset(big, 'k', BODY_SCRUB_MAX_SECRET + 1);
     CHECK(body_scrub_add(&b, big, BODY_SCRUB_MAX_SECRET + 1) == 0 &&
-          b.n_secrets == 0);
+          b.n_secrets == 0 && b.dropped == 1); /* too long: counted */
     CHECK(body_scrub_add(&b, big, BODY_SCRUB_MAX_SECRET) == 0 &&
           b.n_secrets == 1);
     CHECK(body_scrub_add(&b, big, BODY_SCRUB_MAX_SECRET) == 0 &&
@@ -179,6 +179,8 @@ static void check_add_limits(void)
     for (i = 0; i < BODY_SCRUB_MAX_SECRETS + 2; i++)
         body_scrub_add(&b, big, 8 + i);
     CHECK(b.n_secrets == BODY_SCRUB_MAX_SECRETS);
+    /* the three past the cap are counted, not silently lost (issue 30) */
+    CHECK(b.dropped == 1 + 3);
     body_scrub_free(&b);
     CHECK(b.n_secrets == 0 && b.buf == NULL);
     free(big);

@@ -5,8 +5,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <sys/queue.h>
+
+#include <event2/http.h>
+#include <event2/keyvalq_struct.h>
+
 #include "check.h"
 #include "proxy_access.h"
+#include "proxy_check.h"
 #include "proxy_drain.h"
 #include "proxy_route.h"
 
@@ -179,8 +185,59 @@ static void test_relay(void)
     proxy_drain_free(&r);
 }
 
+/* The request checks: dot segments, Content-Length, URL length. */
+static void test_check(void)
+{
+    static const struct {
+        const char *uri, *cl1, *cl2;
+        int status;
+    } cases[] = {
+        {"/v1/chat/completions", "5", NULL, 0},
+        {"/v1/chat/completions?x=../y", NULL, NULL, 0}, /* the query: fine */
+        {"/v1/a.b/chat/completions", NULL, NULL, 0},
+        {"/v1/.../chat/completions", NULL, NULL, 0},
+        {"/../../etc/passwd/chat/completions", NULL, NULL, 400},
+        {"/v1/./chat/completions", NULL, NULL, 400},
+        {"/v1/%2e%2E/chat/completions", NULL, NULL, 400},
+        {"/v1/%2e/chat/completions", NULL, NULL, 400},
+        {"/v1/chat/completions/..", NULL, NULL, 400},
+        {"/v1/chat/completions", "5, 70", NULL, 400},
+        {"/v1/chat/completions", "5", "70", 400},
+        {"/v1/chat/completions", "5", "5", 0},
+        {"/v1/chat/completions", "", NULL, 400},
+        {"v1/chat", NULL, NULL, 400},
+    };
+    char big[PROXY_MAX_URL + 8];
+    struct proxy_check c;
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        struct evkeyvalq h;
+        TAILQ_INIT(&h);
+        if (cases[i].cl1)
+            evhttp_add_header(&h, "Content-Length", cases[i].cl1);
+        if (cases[i].cl2)
+            evhttp_add_header(&h, "Content-Length", cases[i].cl2);
+        c.status = 0;
+        if (proxy_check_request(&h, cases[i].uri, "http://u/v1", &c) == 0)
+            c.status = 0;
+        if (c.status != cases[i].status)
+            fprintf(stderr, "case %zu %s: %d\n", i, cases[i].uri, c.status);
+        CHECK(c.status == cases[i].status);
+        evhttp_clear_headers(&h);
+    }
+    memset(big, 'a', sizeof big - 1);
+    big[0] = '/';
+    big[sizeof big - 1] = '\0';
+    {
+        struct evkeyvalq h;
+        TAILQ_INIT(&h);
+        CHECK(proxy_check_request(&h, big, "http://u", &c) == -1 &&
+              c.status == 414 && c.kind == PROXY_LIMIT_URL);
+    }
+}
+
 int main(void)
 {
+    test_check();
     test_api();
     test_url();
     test_headers();
