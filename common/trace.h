@@ -129,6 +129,13 @@ struct trace_phases {
     int64_t total_ns;
 };
 
+/* How a request's connection came (trace_result.conn). */
+enum trace_conn {
+    TRACE_CONN_UNKNOWN = 0, /* not recorded (older traces) */
+    TRACE_CONN_NEW,         /* opened for it: its connect phases are its own */
+    TRACE_CONN_REUSED,      /* taken from the pool: no DNS, connect or TLS */
+};
+
 struct trace_result {
     uint32_t id;
     int64_t end_ns;
@@ -148,6 +155,16 @@ struct trace_result {
      * the run stopped during the wait and the retry never came). */
     bool will_retry;
     int64_t retry_wait_ms;
+    /* Optional (0: unknown, not written; older traces lack them): when the
+     * response's status line arrived (the kernel's receive time of its read
+     * with kernel chunk times, else when libcurl handed it over); the
+     * kernel's smoothed RTT of the connection and its mean deviation
+     * (TCP_INFO, read at the response's end, else at its headers); and
+     * whether the request went out on a new or a reused connection
+     * (CURLINFO_NUM_CONNECTS). */
+    int64_t headers_ns;
+    int64_t tcp_rtt_ns, tcp_rttvar_ns;
+    enum trace_conn conn;
 };
 
 struct trace_footer {
