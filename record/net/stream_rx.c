@@ -51,11 +51,8 @@ int64_t stream_rx_time(struct stream_rx *rx, int64_t user_ns)
 void stream_rx_header(struct stream_rx *rx, const char *line, size_t n)
 {
     size_t kept = rx->resp.n;
-    if (rx->headers_ns < 0) {
-        int64_t lag, user_ns = clock_mono_ns();
-        rx->headers_ns =
-            rx->kernel_time ? rx_stamp_chunk_time(user_ns, -1, &lag) : user_ns;
-    }
+    if (rx->headers_ns < 0) /* libcurl's clock: its phases line up */
+        rx->headers_ns = clock_mono_ns();
     resp_headers_line(&rx->resp, line, n);
     /* every secret, not only the one resp_headers redacts: a proxied
      * request's cookies or URL key echoed in a kept header (location) */

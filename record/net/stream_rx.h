@@ -53,8 +53,8 @@ struct stream_rx {
     struct body_scrub scrub;    /* masks the key in what is stored */
     int64_t first_byte_ns;      /* -1 until the first body byte */
     int64_t last_body_ns;       /* the latest chunk's time, -1 none */
-    /* The first header line's time (the kernel's receive time with
-     * kernel_time, else its hand-over), -1 none; the connection's TCP RTT
+    /* The first header line's hand-over time (as libcurl's own phase
+     * stamps, never the kernel's), -1 none; the connection's TCP RTT
      * and its deviation as last read (tcp_rtt.h), 0 none. */
     int64_t headers_ns;
     int64_t tcp_rtt_ns, tcp_rttvar_ns;
