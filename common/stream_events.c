@@ -117,6 +117,8 @@ static void stream_bare_choice(struct stream_state *s, int64_t t_ns)
         s->bare_choice_ns[s->bare_choices] = t_ns;
     if (s->bare_choices < UINT32_MAX)
         s->bare_choices++;
+    if (s->first_token_ns < 0 && s->bare_before_token < UINT32_MAX)
+        s->bare_before_token++;
 }
 
 /* Records a token event when the event carried any text; an OpenAI event

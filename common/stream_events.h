@@ -122,14 +122,15 @@ struct stream_state {
      * none), the comment lines and Anthropic pings (the TTFT waterfall). */
     int64_t first_event_ns;
     uint64_t comments_before_token, pings_before_token;
-    uint64_t pings;          /* Anthropic ping events */
-    uint64_t finish_reasons; /* finish_reason / stop_reason values seen */
-    char finish_reason[32];  /* the last one, truncated; "" if none */
-    bool done_seen;          /* [DONE] (OpenAI) or message_stop (Anthropic) */
-    int64_t done_ns;         /* when it arrived */
-    int64_t first_byte_ns;   /* first non-empty feed */
-    int64_t last_feed_ns;    /* last non-empty feed */
-    bool times_backwards;    /* a feed earlier than the one before it */
+    uint32_t bare_before_token; /* choices without text (role-only) */
+    uint64_t pings;             /* Anthropic ping events */
+    uint64_t finish_reasons;    /* finish_reason / stop_reason values seen */
+    char finish_reason[32];     /* the last one, truncated; "" if none */
+    bool done_seen;        /* [DONE] (OpenAI) or message_stop (Anthropic) */
+    int64_t done_ns;       /* when it arrived */
+    int64_t first_byte_ns; /* first non-empty feed */
+    int64_t last_feed_ns;  /* last non-empty feed */
+    bool times_backwards;  /* a feed earlier than the one before it */
 
     /* Errors reported inside the stream: a data event with an "error"
      * member, an "event: error" event, or an "error:" field line

@@ -20,17 +20,6 @@ static double at(int64_t t_ns, int64_t start_ns)
     return t_ns >= 0 ? ms(t_ns - start_ns) : NAN;
 }
 
-/* Events before the first token: OpenAI choices without text. */
-static uint32_t role_chunks(const struct stream_state *s)
-{
-    uint32_t n = 0, kept = s->bare_choices < STREAM_MAX_BARE_CHOICES
-                               ? s->bare_choices
-                               : STREAM_MAX_BARE_CHOICES;
-    for (uint32_t i = 0; i < kept; i++)
-        n += s->bare_choice_ns[i] <= s->first_token_ns;
-    return n;
-}
-
 /* The stream's part of the timeline (any request with a stream). */
 static void timeline_stream(const struct waterfall_facts *f,
                             struct waterfall *w)
@@ -44,7 +33,7 @@ static void timeline_stream(const struct waterfall_facts *f,
     w->first_content_ms = at(s->first_content_ns, st);
     w->comments = s->comments_before_token;
     w->pings = s->pings_before_token;
-    w->role_chunks = s->first_token_ns >= 0 ? role_chunks(s) : 0;
+    w->role_chunks = s->bare_before_token;
 }
 
 /* The connection: new (its phases), reused, or unknown. Old traces have
@@ -90,7 +79,8 @@ static void attribute(struct waterfall *w, double wait_ms)
 /* Where libcurl's phases say the connection was ready for the request (ms
  * from libcurl's start): the end of the last measured setup phase of a new
  * connection, libcurl's look into its pool for a reused one. */
-static double conn_ready(const struct trace_phases *p, const struct waterfall *w)
+static double conn_ready(const struct trace_phases *p,
+                         const struct waterfall *w)
 {
     double ready = p->namelookup_ns >= 0 ? ms(p->namelookup_ns) : 0;
     if (w->conn && strcmp(w->conn, "new") == 0) {
@@ -130,8 +120,8 @@ void waterfall_compute(const struct waterfall_facts *f, struct waterfall *w)
     /* libcurl's phases count from its own start of the transfer: where
      * that lies on the recorder's clock, the headers tell */
     if (r->headers_ns > 0)
-        w->libcurl_start_ms = ms(r->headers_ns - f->start_ns) -
-                              ms(p->starttransfer_ns);
+        w->libcurl_start_ms =
+            ms(r->headers_ns - f->start_ns) - ms(p->starttransfer_ns);
     off = isnan(w->libcurl_start_ms) ? 0 : w->libcurl_start_ms;
     /* under the multi interface libcurl stamps pre-transfer after it wrote
      * the request (entering PERFORM), post-transfer (>= 8.10) at the

@@ -19,8 +19,8 @@
 
 /* What one request's records said (borrowed). */
 struct waterfall_facts {
-    bool ok;          /* succeeded: TTFT is measured */
-    int64_t start_ns; /* handed to libcurl */
+    bool ok;                        /* succeeded: TTFT is measured */
+    int64_t start_ns;               /* handed to libcurl */
     const struct trace_result *res; /* NULL: the trace never finished it */
     const struct stream_state *stream;
 };
@@ -28,10 +28,10 @@ struct waterfall_facts {
 /* Where the server's own processing time came from. */
 enum waterfall_server {
     WF_SERVER_NONE,
-    WF_SERVER_OPENAI,     /* header openai-processing-ms */
-    WF_SERVER_TIMING,     /* header server-timing, dur (total, else largest) */
-    WF_SERVER_ENVOY,      /* header x-envoy-upstream-service-time */
-    WF_SERVER_LLAMA,      /* llama.cpp's in-stream timings.prompt_ms */
+    WF_SERVER_OPENAI, /* header openai-processing-ms */
+    WF_SERVER_TIMING, /* header server-timing, dur (total, else largest) */
+    WF_SERVER_ENVOY,  /* header x-envoy-upstream-service-time */
+    WF_SERVER_LLAMA,  /* llama.cpp's in-stream timings.prompt_ms */
 };
 
 struct waterfall {
@@ -42,10 +42,10 @@ struct waterfall {
     const char *conn;        /* "new", "reused", NULL unknown */
     bool conn_inferred;      /* old trace: told from connect_ns == 0 */
     double dns_ms, connect_ms, tls_ms; /* NAN: reused / no TLS / unknown */
-    double sent_ms;      /* the request went out (fully sent when
-                            sent_full, else libcurl about to send it) */
-    bool sent_full;      /* libcurl >= 8.10 reported the upload's end */
-    double headers_ms;   /* the response's first byte (its status line) */
+    double sent_ms;                    /* the request went out (fully sent when
+                                          sent_full, else libcurl about to send it) */
+    bool sent_full;    /* libcurl >= 8.10 reported the upload's end */
+    double headers_ms; /* the response's first byte (its status line) */
     double first_byte_ms, first_event_ms, first_token_ms, first_content_ms;
     /* Between the headers and the first token: OpenAI choices without text
      * (role-only chunks), comment lines (keep-alives), Anthropic pings. */

@@ -63,7 +63,8 @@ static double metric_dur(const char *p, const char *end, bool *is_total)
     const char *semi = memchr(name, ';', name_len);
     if (semi)
         name_len = (size_t)(semi - name);
-    while (name_len && (name[name_len - 1] == ' ' || name[name_len - 1] == '\t'))
+    while (name_len &&
+           (name[name_len - 1] == ' ' || name[name_len - 1] == '\t'))
         name_len--;
     *is_total = name_len == 5 && strncasecmp(name, "total", 5) == 0;
     while (semi) {

@@ -123,7 +123,8 @@ static void test_header_server(void)
 /* Server-Timing: total, else the largest dur; Envoy's header. */
 static void test_server_timing(void)
 {
-    struct trace_kv h[] = {{"server-timing", "db;dur=53, app;desc=\"x\";dur=47.2"}};
+    struct trace_kv h[] = {
+        {"server-timing", "db;dur=53, app;desc=\"x\";dur=47.2"}};
     enum waterfall_server src;
     CHECK(NEAR(waterfall_server_time(h, 1, NULL, &src), 53) &&
           src == WF_SERVER_TIMING);
