@@ -130,6 +130,10 @@ void waterfall_compute(const struct waterfall_facts *f, struct waterfall *w)
     w->sent_ms =
         off + ms(w->sent_full ? p->posttransfer_ns : p->pretransfer_ns);
     w->headers_ms = off + ms(p->starttransfer_ns);
+    /* the status line and the first body bytes in one read: the body's
+     * kernel receive time is the earlier, truer arrival of both */
+    if (w->first_byte_ms < w->headers_ms)
+        w->headers_ms = w->first_byte_ms;
     if (!f->ok || isnan(w->first_token_ms))
         return;
     w->measured = true;
@@ -144,5 +148,5 @@ void waterfall_compute(const struct waterfall_facts *f, struct waterfall *w)
     w->client_ms = off + ready - setup;
     w->network_ms = setup + rtt;
     w->after_headers_ms = w->first_token_ms - w->headers_ms;
-    attribute(w, ms(p->starttransfer_ns) - ready - rtt);
+    attribute(w, w->headers_ms - off - ready - rtt);
 }

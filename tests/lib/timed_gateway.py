@@ -8,8 +8,8 @@ usage: timed_gateway.py upstream PORT_FILE H_MS T_MS
 upstream: per request, sends the response headers H_MS after the request
 arrived, then at once a role-only chunk and a keep-alive comment, and the
 first token T_MS after the headers, then two more and [DONE].
-gateway: per request, waits G_MS, sends the request to the upstream on a
-new connection, and relays its response with one header more that says
+gateway: per request, waits G_MS, sends the request to the upstream (on
+its one connection per client connection), and relays its response with one header more that says
 the server's processing took P_MS: HEADER openai (openai-processing-ms:
 P), server-timing (Server-Timing: upstream;dur=P, total;dur=P) or envoy
 (x-envoy-upstream-service-time: P). HTTP/1.1 keep-alive, chunked bodies.
@@ -90,13 +90,17 @@ def gateway(conn, up_port, g_s, p_ms, kind):
         "envoy": b"x-envoy-upstream-service-time: %d\r\n" % p_ms,
     }[kind]
     buf = b""
+    # one upstream connection per client connection, opened ahead: the
+    # gateway's own cost per request is then the relay alone
+    up = socket.create_connection(("127.0.0.1", up_port))
+    up.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     while True:
         req = read_request(conn, buf)
         if req is None:
+            up.close()
             return
         head, body, buf = req
         time.sleep(g_s)
-        up = socket.create_connection(("127.0.0.1", up_port))
         up.sendall(head + b"\r\n\r\n" + body)
         rhead, rest = read_head(up)
         conn.sendall(rhead + b"\r\n" + extra + b"\r\n" + rest)
@@ -108,7 +112,6 @@ def gateway(conn, up_port, g_s, p_ms, kind):
                 break
             conn.sendall(data)
             tail = (tail + data)[-16:]
-        up.close()
 
 
 def main():

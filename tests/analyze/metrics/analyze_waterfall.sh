@@ -26,7 +26,7 @@ start_py "$T/up.port" upstream $H $TT
 check_gateway() { # KIND P
     local kind=$1 p=$2 want=$((G + H - $2)) attempt
     start_py "$T/$kind.port" gateway "$(cat "$T/up.port")" $G "$p" "$kind"
-    for attempt in 1 2 3; do
+    for attempt in 1 2 3 4 5; do
         "$TT_RECORD" -u "http://127.0.0.1:$(cat "$T/$kind.port")" -m m -n 4 -c 1 \
             --classes short-short -o "$T/$kind.ttrace" -q --force 2>"$T/$kind.err" ||
             { cat "$T/$kind.err"; fail "record through the $kind gateway"; }
@@ -43,9 +43,12 @@ check_gateway() { # KIND P
             (.[1:] | all(.wf_conn == "reused" and .wf_connect_ms == null and
                          .wf_dns_ms == null))' "$T/$kind.jsonl" >/dev/null ||
             { cat "$T/$kind.jsonl"; fail "$kind: waterfall structure"; }
-        # sleeps never come early: the lower bounds hold every time
+        # sleeps never come early: the lower bounds hold every time (a
+        # gateway late to relay the headers moves time from after them to
+        # before them, so after them only the sum is bounded)
         jq -se --argjson w "$want" --argjson t $TT '
-            all(.ttft_gateway_ms > $w - 0.5 and .headers_to_token_ms > $t - 0.5)' \
+            all(.ttft_gateway_ms > $w - 0.5 and
+                .ttft_gateway_ms + .headers_to_token_ms > $w + $t - 0.5)' \
             "$T/$kind.jsonl" >/dev/null ||
             { cat "$T/$kind.jsonl"; fail "$kind: a part below what was set"; }
         # the upper bounds (2 ms) on the reused connections: a loaded
@@ -57,7 +60,7 @@ check_gateway() { # KIND P
         echo "analyze_waterfall: $kind attempt $attempt missed by more than 2 ms:" >&2
         jq -c '[.ttft_client_ms, .ttft_network_ms, .ttft_gateway_ms, .headers_to_token_ms]' "$T/$kind.jsonl" >&2
     done
-    fail "$kind: a part more than 2 ms above what was set, 3 times"
+    fail "$kind: a part more than 2 ms above what was set, 5 times"
 }
 check_gateway openai 80
 check_gateway server-timing 70
