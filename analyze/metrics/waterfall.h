@@ -72,6 +72,12 @@ struct waterfall {
  * ok or lacks the phases). Can't fail. */
 void waterfall_compute(const struct waterfall_facts *f, struct waterfall *w);
 
+/* w as one line for people: "client 0.1 ms, network 12.0 ms (RTT ...),
+ * gateway/unaccounted 180.0 ms before the server's response, server
+ * processing 95.0 ms (openai-processing-ms); headers -> first token ...";
+ * cut to len. */
+void waterfall_describe(const struct waterfall *w, char *out, size_t len);
+
 /* The name of a server source ("openai-processing-ms"...), "" for none. */
 const char *waterfall_server_name(enum waterfall_server s);
 
