@@ -47,11 +47,12 @@ void waterfall_describe(const struct waterfall *w, char *out, size_t len)
         dur(a, sizeof a, w->dns_ms);
         dur(b, sizeof b, w->connect_ms);
         dur(c, sizeof c, w->tls_ms);
-        add(out, len, &n, ", DNS %s, connect %s, TLS %s", a,
-            b, isnan(w->tls_ms) ? "none" : c);
+        add(out, len, &n, ", DNS %s, connect %s, TLS %s", a, b,
+            isnan(w->tls_ms) ? "none" : c);
     }
-    add(out, len, &n, "), gateway/unaccounted %.1f ms before the server's "
-                      "response, ",
+    add(out, len, &n,
+        "), gateway/unaccounted %.1f ms before the server's "
+        "response, ",
         w->gateway_ms);
     if (isnan(w->server_ms))
         add(out, len, &n, "server processing not reported");
@@ -60,8 +61,9 @@ void waterfall_describe(const struct waterfall *w, char *out, size_t len)
             waterfall_server_name(w->server_source));
     add(out, len, &n, "; headers -> first token %.1f ms", w->after_headers_ms);
     if (w->role_chunks || w->comments || w->pings)
-        add(out, len, &n, " (%u role-only chunks, %llu comments, %llu pings "
-                          "before it)",
+        add(out, len, &n,
+            " (%u role-only chunks, %llu comments, %llu pings "
+            "before it)",
             w->role_chunks, (unsigned long long)w->comments,
             (unsigned long long)w->pings);
     if (w->clocks_disagree)

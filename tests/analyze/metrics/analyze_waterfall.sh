@@ -3,7 +3,8 @@
 # delays. An upstream sends its headers H ms after the request and the
 # first token T ms after them; a gateway in front of it waits G ms and
 # says the server's processing took P ms (tests/lib/timed_gateway.py).
-# Each part of the attribution is within 2 ms of what was set: server =
+# Each part of the attribution is within 2 ms of what was set (the best
+# of the requests on a reused connection; a stall only adds): server =
 # P, gateway/unaccounted before the headers = G + H - P, headers -> first
 # token = T, client and network (loopback) under 2 ms; the parts add up to
 # TTFT; a reused connection has no connect (null, not 0). Against
@@ -51,11 +52,13 @@ check_gateway() { # KIND P
                 .ttft_gateway_ms + .headers_to_token_ms > $w + $t - 0.5)' \
             "$T/$kind.jsonl" >/dev/null ||
             { cat "$T/$kind.jsonl"; fail "$kind: a part below what was set"; }
-        # the upper bounds (2 ms) on the reused connections: a loaded
-        # machine can wake a sleeper late, so a miss is recorded again
+        # the upper bounds (2 ms), on the best of the reused connections:
+        # a loaded machine wakes a sleeper late (which only adds time), a
+        # bug moves every request; a miss is recorded again
         jq -se --argjson w "$want" --argjson t $TT '
-            .[1:] | all(.ttft_gateway_ms < $w + 2 and .headers_to_token_ms < $t + 2 and
-                        .ttft_client_ms < 2 and .ttft_network_ms < 2)' \
+            .[1:] | (map(.ttft_gateway_ms) | min) < $w + 2 and
+                    (map(.headers_to_token_ms) | min) < $t + 2 and
+                    (map(.ttft_client_ms) | min) < 2 and (map(.ttft_network_ms) | min) < 2' \
             "$T/$kind.jsonl" >/dev/null && return 0
         echo "analyze_waterfall: $kind attempt $attempt missed by more than 2 ms:" >&2
         jq -c '[.ttft_client_ms, .ttft_network_ms, .ttft_gateway_ms, .headers_to_token_ms]' "$T/$kind.jsonl" >&2
@@ -74,6 +77,18 @@ done
 "$TT_ANALYZE" summary "$T/openai.ttrace" --format json |
     jq -e '.groups[0].ttft_server_ms.p50 == 80 and .groups[0].ttft_gateway_ms.n == 4' >/dev/null ||
     fail "summary JSON lacks the waterfall"
+
+# compare says which part changed: a gateway 40 ms slower, the same server
+G=90 start_py "$T/slow.port" gateway "$(cat "$T/up.port")" 90 80 openai
+"$TT_RECORD" -u "http://127.0.0.1:$(cat "$T/slow.port")" -m m -n 4 -c 1 \
+    --classes short-short -o "$T/slow.ttrace" -q 2>"$T/slow.err" ||
+    { cat "$T/slow.err"; fail "record through the slower gateway"; }
+"$TT_ANALYZE" compare "$T/openai.ttrace" "$T/slow.ttrace" >"$T/cmp.txt" 2>/dev/null
+grep -E "where: TTFT mean \+(3[5-9]|4[0-9])\.[0-9] ms: all before the response headers .*server processing unchanged" \
+    "$T/cmp.txt" >/dev/null || { cat "$T/cmp.txt"; fail "compare does not say the change was all before the headers"; }
+"$TT_ANALYZE" compare "$T/openai.ttrace" "$T/slow.ttrace" --format json 2>/dev/null |
+    jq -e '.comparisons[0].groups[0].waterfall | test("all before the response headers")' >/dev/null ||
+    fail "compare JSON lacks the waterfall line"
 
 # llama-server: server processing is timings.prompt_ms, the rest unaccounted
 RS=${TT_REAL_SERVER_TRACES:-/work/shared/real-server/traces}
