@@ -111,6 +111,7 @@ static void row_waterfall(struct row *r, const struct waterfall *w)
     row_num(r, "wf_dns_ms", w->dns_ms);
     row_num(r, "wf_connect_ms", w->connect_ms);
     row_num(r, "wf_tls_ms", w->tls_ms);
+    row_num(r, "wf_connect_late_ms", w->measured ? w->connect_late_ms : NAN);
     row_num(r, "wf_sent_ms", w->sent_ms);
     row_bool(r, "wf_sent_full", w->sent_full);
     row_num(r, "wf_headers_ms", w->headers_ms);

@@ -46,11 +46,13 @@ bool compare_waterfall_line(struct buf *b, const struct compare_pair *p)
     else if (small(before, ttft) && !small(after, ttft))
         buf_printf(b, "all after the response headers");
     else
-        buf_printf(b, "before the response headers %+.1f ms, after them "
-                      "%+.1f ms",
+        buf_printf(b,
+                   "before the response headers %+.1f ms, after them "
+                   "%+.1f ms",
                    before, after);
-    buf_printf(b, " (client %+.1f, network %+.1f, gateway/unaccounted %+.1f, "
-                  "headers -> first token %+.1f ms); ",
+    buf_printf(b,
+               " (client %+.1f, network %+.1f, gateway/unaccounted %+.1f, "
+               "headers -> first token %+.1f ms); ",
                cli, net, gw, after);
     if (isnan(srv))
         buf_puts(b, "server processing not reported on both sides");

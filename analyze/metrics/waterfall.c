@@ -137,14 +137,22 @@ void waterfall_compute(const struct waterfall_facts *f, struct waterfall *w)
     if (!f->ok || isnan(w->first_token_ms))
         return;
     w->measured = true;
+    rtt = isnan(w->rtt_ms) ? 0 : w->rtt_ms;
+    /* libcurl stamps the connect when its loop gets to the socket, after
+     * the other transfers' work of that turn (a packet capture shows the
+     * SYN-ACK ms earlier): a handshake is one round trip, so of a longer
+     * connect phase one kernel RTT is the network's, the rest the
+     * client's lateness in noticing */
+    if (!isnan(w->connect_ms) && !isnan(w->rtt_ms) && w->connect_ms > rtt)
+        w->connect_late_ms = w->connect_ms - rtt;
     setup = (isnan(w->dns_ms) ? 0 : w->dns_ms) +
-            (isnan(w->connect_ms) ? 0 : w->connect_ms) +
+            (isnan(w->connect_ms) ? 0 : w->connect_ms - w->connect_late_ms) +
             (isnan(w->tls_ms) ? 0 : w->tls_ms);
     ready = conn_ready(p, w);
-    rtt = isnan(w->rtt_ms) ? 0 : w->rtt_ms;
-    /* client: libcurl's start and its own work before the request could
-     * leave; the request leaves somewhere between ready and pre-transfer,
-     * so from ready on the time is the wait for the headers */
+    /* client: libcurl's start, its own work before the request could
+     * leave and its late notice of the connect; the request leaves
+     * somewhere between ready and pre-transfer, so from ready on the time
+     * is the wait for the headers */
     w->client_ms = off + ready - setup;
     w->network_ms = setup + rtt;
     w->after_headers_ms = w->first_token_ms - w->headers_ms;

@@ -42,8 +42,11 @@ struct waterfall {
     const char *conn;        /* "new", "reused", NULL unknown */
     bool conn_inferred;      /* old trace: told from connect_ns == 0 */
     double dns_ms, connect_ms, tls_ms; /* NAN: reused / no TLS / unknown */
-    double sent_ms;                    /* the request went out (fully sent when
-                                          sent_full, else libcurl about to send it) */
+    /* Of connect_ms, what lies beyond one kernel RTT: the event loop
+     * noticing the handshake late (0 when not beyond, or no RTT) */
+    double connect_late_ms;
+    double sent_ms;    /* the request went out (fully sent when
+                          sent_full, else libcurl about to send it) */
     bool sent_full;    /* libcurl >= 8.10 reported the upload's end */
     double headers_ms; /* the response's first byte (its status line) */
     double first_byte_ms, first_event_ms, first_token_ms, first_content_ms;
@@ -55,9 +58,10 @@ struct waterfall {
     double server_ms;         /* server-reported processing, NAN none */
     enum waterfall_server server_source;
     /* TTFT = client + network + server + unaccounted, by construction:
-     * client: libcurl's start and its own setup (open-loop send lag comes
-     * before TTFT's start and is metrics' send_lag_ms); network: DNS,
-     * connect, TLS, upload and one RTT; server: as reported (0 in the sum
+     * client: libcurl's start, its own setup and connect_late_ms
+     * (open-loop send lag comes before TTFT's start and is metrics'
+     * send_lag_ms); network: DNS, connect (at most one RTT), TLS and one
+     * RTT; server: as reported (0 in the sum
      * when not reported); unaccounted = gateway (before the headers: the
      * wait for them less the RTT and the server's share) + stream_rest
      * (headers -> first token less what of the server's time fell there). */

@@ -70,6 +70,25 @@ static void test_new_connection(void)
     stream_state_free(&s);
 }
 
+/* A connect phase longer than one RTT: the rest is the loop's late
+ * notice, the client's. */
+static void test_connect_late(void)
+{
+    struct trace_result r;
+    struct stream_state s;
+    struct waterfall w;
+    base(&r, &s);
+    r.phases.connect_ns = 6 * MS; /* 5 ms after DNS, RTT 2 */
+    r.phases.tls_ns = 9 * MS;
+    r.phases.pretransfer_ns = 10 * MS;
+    compute(&r, &s, &w);
+    CHECK(NEAR(w.connect_ms, 5) && NEAR(w.connect_late_ms, 3));
+    CHECK(NEAR(w.network_ms, 1 + 2 + 3 + 2));
+    CHECK(NEAR(w.client_ms, 0.5 + 3));
+    CHECK(NEAR(sum(&w), 60) && !w.clocks_disagree);
+    stream_state_free(&s);
+}
+
 /* A reused connection has no DNS, connect or TLS: not measured, not 0. */
 static void test_reused(void)
 {
@@ -184,6 +203,7 @@ static void test_unmeasured(void)
 int main(void)
 {
     test_new_connection();
+    test_connect_late();
     test_reused();
     test_header_server();
     test_server_timing();
