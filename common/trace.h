@@ -163,6 +163,8 @@ struct trace_result {
      * whether the request went out on a new or a reused connection
      * (CURLINFO_NUM_CONNECTS). */
     int64_t headers_ns;
+    int64_t headers_rx_ns; /* with kernel chunk times: the kernel's receive
+                              time of the read that carried it */
     int64_t tcp_rtt_ns, tcp_rttvar_ns;
     enum trace_conn conn;
 };

@@ -214,6 +214,7 @@ static void read_result(struct trace_reader *r, const struct mp_value *m,
     s->retry_wait_ms = map_int(m, "retry_wait_ms", -1);
     s->will_retry = s->retry_wait_ms >= 0;
     s->headers_ns = map_int(m, "headers_ns", 0);
+    s->headers_rx_ns = map_int(m, "headers_rx_ns", 0);
     s->tcp_rtt_ns = map_int(m, "tcp_rtt_ns", 0);
     s->tcp_rttvar_ns = map_int(m, "tcp_rttvar_ns", 0);
     if (mp_map_get(m, "conn_reused"))

@@ -130,8 +130,13 @@ void waterfall_compute(const struct waterfall_facts *f, struct waterfall *w)
     w->sent_ms =
         off + ms(w->sent_full ? p->posttransfer_ns : p->pretransfer_ns);
     w->headers_ms = off + ms(p->starttransfer_ns);
-    /* the status line and the first body bytes in one read: the body's
-     * kernel receive time is the earlier, truer arrival of both */
+    /* the kernel's receive time of the status line, where recorded, is
+     * the truer arrival (libcurl hands it over when its loop gets there);
+     * the status line and the first body bytes in one read: the body's
+     * kernel time */
+    if (r->headers_rx_ns > 0 &&
+        at(r->headers_rx_ns, f->start_ns) < w->headers_ms)
+        w->headers_ms = at(r->headers_rx_ns, f->start_ns);
     if (w->first_byte_ms < w->headers_ms)
         w->headers_ms = w->first_byte_ms;
     if (!f->ok || isnan(w->first_token_ms))

@@ -18,7 +18,7 @@ void stream_rx_init(struct stream_rx *rx, const struct stream_rx_setup *su)
     body_scrub_init(&rx->scrub);
     rx->first_byte_ns = -1;
     rx->last_body_ns = -1;
-    rx->headers_ns = -1;
+    rx->headers_ns = rx->headers_rx_ns = -1;
     rx->conn_fd = -1;
     rx->kernel_time = su->kernel_time;
     rx->receive_lag = su->receive_lag;
@@ -51,8 +51,12 @@ int64_t stream_rx_time(struct stream_rx *rx, int64_t user_ns)
 void stream_rx_header(struct stream_rx *rx, const char *line, size_t n)
 {
     size_t kept = rx->resp.n;
-    if (rx->headers_ns < 0) /* libcurl's clock: its phases line up */
+    if (rx->headers_ns < 0) { /* libcurl's clock: its phases line up */
+        int64_t lag;
         rx->headers_ns = clock_mono_ns();
+        if (rx->kernel_time) /* and the kernel's receive of that read */
+            rx->headers_rx_ns = rx_stamp_chunk_time(rx->headers_ns, -1, &lag);
+    }
     resp_headers_line(&rx->resp, line, n);
     /* every secret, not only the one resp_headers redacts: a proxied
      * request's cookies or URL key echoed in a kept header (location) */
@@ -194,6 +198,11 @@ int stream_rx_result(struct stream_rx *rx, const struct stream_rx_end *e,
     r->tcp_rtt_ns = rx->tcp_rtt_ns;
     r->tcp_rttvar_ns = rx->tcp_rttvar_ns;
     r->headers_ns = rx->headers_ns > 0 ? rx->headers_ns : 0;
+    /* a kernel time only when it is one (rx_stamp falls back to user) */
+    r->headers_rx_ns =
+        rx->headers_rx_ns > 0 && rx->headers_rx_ns < rx->headers_ns
+            ? rx->headers_rx_ns
+            : 0;
 
     memset(&f, 0, sizeof f);
     f.code = e->code;

@@ -57,6 +57,7 @@ struct stream_rx {
      * stamps, never the kernel's), -1 none; the connection's TCP RTT
      * and its deviation as last read (tcp_rtt.h), 0 none. */
     int64_t headers_ns;
+    int64_t headers_rx_ns; /* with kernel_time: that read's kernel time */
     int64_t tcp_rtt_ns, tcp_rttvar_ns;
     int conn_fd;    /* the connection's socket, -1 unknown (tcp_rtt.h) */
     long conn_port; /* its local port */
