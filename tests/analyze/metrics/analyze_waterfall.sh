@@ -78,6 +78,13 @@ done
     jq -e '.groups[0].ttft_server_ms.p50 == 80 and .groups[0].ttft_gateway_ms.n == 4' >/dev/null ||
     fail "summary JSON lacks the waterfall"
 
+# the HTML report's stacked bars per model x class
+"$TT_ANALYZE" plot "$T/openai.ttrace" -o "$T/charts" --html >/dev/null 2>&1 ||
+    fail "plot --html"
+grep -q '<h2 id="waterfall">Where TTFT went</h2>' "$T/charts/report.html" &&
+    grep -q '<title>gateway/unaccounted ' "$T/charts/report.html" ||
+    fail "report.html lacks the waterfall bars"
+
 # compare says which part changed: a gateway 40 ms slower, the same
 # server; the first request of each (a new connection) is warmup, and a
 # stall (it moves the means) is recorded again
