@@ -64,6 +64,11 @@ static void timeline_conn(const struct trace_result *r, struct waterfall *w)
  * the rest lies after them. */
 static void attribute(struct waterfall *w, double wait_ms)
 {
+    /* a difference of equal phases is 0, not -0.00 */
+    if (fabs(w->client_ms) < 1e-9)
+        w->client_ms = 0;
+    if (fabs(wait_ms) < 1e-9)
+        wait_ms = 0;
     double server = isnan(w->server_ms) ? 0 : w->server_ms;
     double before = server;
     if (w->server_source == WF_SERVER_LLAMA)
