@@ -49,7 +49,7 @@ void waterfall_describe(const struct waterfall *w, char *out, size_t len)
         dur(c, sizeof c, w->tls_ms);
         add(out, len, &n, ", DNS %s, connect %s, TLS %s", a, b,
             isnan(w->tls_ms) ? "none" : c);
-        if (w->connect_late_ms > 0)
+        if (w->connect_late_ms >= 0.5)
             add(out, len, &n,
                 "; %.1f ms of the connect beyond one RTT is the client "
                 "noticing it late",
