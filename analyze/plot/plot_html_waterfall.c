@@ -14,9 +14,8 @@
 static const char *const part_name[WF_PARTS] = {
     "client", "network", "server (reported)", "gateway/unaccounted",
     "after the headers, unaccounted"};
-static const char *const part_color[WF_PARTS] = {"#8da0cb", "#66c2a5",
-                                                 "#fc8d62", "#e78ac3",
-                                                 "#a6d854"};
+static const char *const part_color[WF_PARTS] = {
+    "#8da0cb", "#66c2a5", "#fc8d62", "#e78ac3", "#a6d854"};
 
 /* A group's mean parts (ms, they add up to its mean TTFT over the
  * requests with a waterfall); false without. */
@@ -29,8 +28,7 @@ static bool parts_of(const struct group *g, double v[WF_PARTS])
     v[1] = s[M_WF_NETWORK].mean;
     /* reported by some requests only: its mean over all of them; none
      * reported: "-" in the table, nothing in the bar */
-    v[2] = s[M_WF_SERVER].n ? s[M_WF_SERVER].mean *
-                                  (double)s[M_WF_SERVER].n /
+    v[2] = s[M_WF_SERVER].n ? s[M_WF_SERVER].mean * (double)s[M_WF_SERVER].n /
                                   (double)s[M_WF_GATEWAY].n
                             : NAN;
     v[3] = s[M_WF_GATEWAY].mean;
@@ -100,10 +98,10 @@ void plot_html_waterfall(FILE *out, const struct group_set *set)
                 "<span style=\"display:inline-block;width:.9em;height:.9em;"
                 "background:%s\"></span> %s&nbsp; ",
                 part_color[k], part_name[k]);
-    fprintf(out, "</p>\n<figure><svg xmlns=\"http://www.w3.org/2000/svg\" "
-                 "viewBox=\"0 0 %d %zu\" role=\"img\">",
-            WF_LABEL_W + 600,
-            n * 20);
+    fprintf(out,
+            "</p>\n<figure><svg xmlns=\"http://www.w3.org/2000/svg\" "
+            "viewBox=\"0 0 %d %zu\" role=\"img\">",
+            WF_LABEL_W + 600, n * 20);
     n = 0;
     for (size_t i = 0; i < set->n_groups; i++)
         if (parts_of(set->groups[i], v))
