@@ -44,6 +44,7 @@ static void stream_clear(struct stream_state *s, enum api_kind api)
     s->server_timings.prompt_ms = s->server_timings.predicted_ms = NAN;
     s->server_timings.predicted_per_token_ms = NAN;
     s->done_ns = s->first_byte_ns = s->last_feed_ns = s->error_ns = -1;
+    s->first_event_ns = -1;
 }
 
 void stream_state_init(struct stream_state *s, enum api_kind api,
@@ -125,6 +126,8 @@ static void stream_piece(struct stream_piece_sum *sum, const char *text,
 static void stream_bare_choice(struct stream_state *s, int64_t t_ns)
 {
     s->bare_choices++;
+    if (s->first_token_ns < 0 && s->bare_before_token < UINT32_MAX)
+        s->bare_before_token++;
     if (s->err || !s->keep_tokens)
         return;
     if (s->n_bare_ns >= s->max_token_events) {
@@ -408,6 +411,7 @@ static void stream_anthropic(struct stream_state *s, int64_t t_ns,
         }
     } else if (stream_is(root, "type", "ping")) {
         s->pings++;
+        s->pings_before_token += s->first_token_ns < 0;
     }
 }
 
@@ -564,6 +568,8 @@ static void stream_apply_facts(struct stream_state *s, int64_t t_ns,
         s->done_ns = t_ns;
     }
     s->pings += f->ping;
+    if (s->first_token_ns < 0)
+        s->pings_before_token += f->ping;
 }
 
 /* SSE callback: one dispatched event. */
@@ -574,6 +580,8 @@ static void stream_on_event(void *ctx, const struct sse_event *ev)
     struct stream_scan_facts facts;
     cJSON *root;
     s->sse_events++;
+    if (s->first_event_ns < 0)
+        s->first_event_ns = ev->t_ns;
     if (stream_is_done(ev->data, ev->data_len)) {
         if (!s->done_seen) {
             s->done_seen = true;
@@ -634,6 +642,8 @@ static void stream_on_comment(void *ctx, const char *text, size_t len,
     (void)len;
     (void)t_ns;
     s->comments++;
+    if (s->first_token_ns < 0)
+        s->comments_before_token++;
 }
 
 int stream_feed(struct stream_state *s, int64_t t_ns, const void *bytes,

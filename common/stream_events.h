@@ -126,19 +126,24 @@ struct stream_state {
     struct stream_server_timings server_timings; /* llama.cpp */
 
     /* Stream facts. */
-    uint64_t bytes;          /* body bytes fed */
-    uint64_t sse_events;     /* SSE events dispatched */
-    uint64_t json_events;    /* events whose data parsed as JSON */
-    uint64_t bad_json;       /* events whose data was not JSON */
-    uint64_t comments;       /* comment lines (keep-alives) */
-    uint64_t pings;          /* Anthropic ping events */
-    uint64_t finish_reasons; /* finish_reason / stop_reason values seen */
-    char finish_reason[32];  /* the last one, truncated; "" if none */
-    bool done_seen;          /* [DONE] (OpenAI) or message_stop (Anthropic) */
-    int64_t done_ns;         /* when it arrived */
-    int64_t first_byte_ns;   /* first non-empty feed */
-    int64_t last_feed_ns;    /* last non-empty feed */
-    bool times_backwards;    /* a feed earlier than the one before it */
+    uint64_t bytes;       /* body bytes fed */
+    uint64_t sse_events;  /* SSE events dispatched */
+    uint64_t json_events; /* events whose data parsed as JSON */
+    uint64_t bad_json;    /* events whose data was not JSON */
+    uint64_t comments;    /* comment lines (keep-alives) */
+    /* Before the first token event: the first SSE event's arrival (-1
+     * none), the comment lines and Anthropic pings (the TTFT waterfall). */
+    int64_t first_event_ns;
+    uint64_t comments_before_token, pings_before_token;
+    uint32_t bare_before_token; /* choices without text (role-only) */
+    uint64_t pings;             /* Anthropic ping events */
+    uint64_t finish_reasons;    /* finish_reason / stop_reason values seen */
+    char finish_reason[32];     /* the last one, truncated; "" if none */
+    bool done_seen;        /* [DONE] (OpenAI) or message_stop (Anthropic) */
+    int64_t done_ns;       /* when it arrived */
+    int64_t first_byte_ns; /* first non-empty feed */
+    int64_t last_feed_ns;  /* last non-empty feed */
+    bool times_backwards;  /* a feed earlier than the one before it */
 
     /* Errors reported inside the stream: a data event with an "error"
      * member, an "event: error" event, or an "error:" field line

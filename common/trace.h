@@ -134,10 +134,17 @@ struct trace_phases {
     int64_t namelookup_ns;
     int64_t connect_ns;
     int64_t tls_ns;
-    int64_t pretransfer_ns;  /* request about to be sent */
+    int64_t pretransfer_ns;  /* request written (multi: stamped after it) */
     int64_t posttransfer_ns; /* request fully sent (libcurl >= 8.10), else -1 */
     int64_t starttransfer_ns; /* first response byte */
     int64_t total_ns;
+};
+
+/* How a request's connection came (trace_result.conn). */
+enum trace_conn {
+    TRACE_CONN_UNKNOWN = 0, /* not recorded (older traces) */
+    TRACE_CONN_NEW,         /* opened for it: its connect phases are its own */
+    TRACE_CONN_REUSED,      /* taken from the pool: no DNS, connect or TLS */
 };
 
 struct trace_result {
@@ -159,6 +166,18 @@ struct trace_result {
      * the run stopped during the wait and the retry never came). */
     bool will_retry;
     int64_t retry_wait_ms;
+    /* Optional (0: unknown, not written; older traces lack them): when libcurl
+     * handed the response's status line over (its own clock, which its
+     * phase times read: never the kernel's receive time); the
+     * kernel's smoothed RTT of the connection and its mean deviation
+     * (TCP_INFO, read at the response's end, else at its headers); and
+     * whether the request went out on a new or a reused connection
+     * (CURLINFO_NUM_CONNECTS). */
+    int64_t headers_ns;
+    int64_t headers_rx_ns; /* with kernel chunk times: the kernel's receive
+                              time of the read that carried it */
+    int64_t tcp_rtt_ns, tcp_rttvar_ns;
+    enum trace_conn conn;
 };
 
 struct trace_footer {

@@ -213,6 +213,13 @@ static void read_result(struct trace_reader *r, const struct mp_value *m,
     s->retry_of = (uint32_t)clamp_u32(map_int(m, "retry_of", 0));
     s->retry_wait_ms = map_int(m, "retry_wait_ms", -1);
     s->will_retry = s->retry_wait_ms >= 0;
+    s->headers_ns = map_int(m, "headers_ns", 0);
+    s->headers_rx_ns = map_int(m, "headers_rx_ns", 0);
+    s->tcp_rtt_ns = map_int(m, "tcp_rtt_ns", 0);
+    s->tcp_rttvar_ns = map_int(m, "tcp_rttvar_ns", 0);
+    if (mp_map_get(m, "conn_reused"))
+        s->conn =
+            map_bool(m, "conn_reused") ? TRACE_CONN_REUSED : TRACE_CONN_NEW;
 }
 
 static void read_footer(struct trace_reader *r, const struct mp_value *m,

@@ -297,7 +297,10 @@ int trace_write_result(struct trace_writer *w, const struct trace_result *r)
     if (w->error)
         return w->error;
     begin_record(w, TRACE_RESULT, 1);
-    msgpack_pack_map(pk, 12 + (r->retry_of ? 1 : 0) + (r->will_retry ? 1 : 0));
+    msgpack_pack_map(pk, 12 + (r->retry_of ? 1 : 0) + (r->will_retry ? 1 : 0) +
+                             (r->headers_ns > 0) + (r->headers_rx_ns > 0) +
+                             2 * (r->tcp_rtt_ns > 0) +
+                             (r->conn != TRACE_CONN_UNKNOWN));
     pack_kv_uint(pk, "id", r->id);
     pack_kv_int(pk, "end_ns", r->end_ns);
     pack_kv_int(pk, "http_status", r->http_status);
@@ -324,6 +327,16 @@ int trace_write_result(struct trace_writer *w, const struct trace_result *r)
     if (r->will_retry)
         pack_kv_int(pk, "retry_wait_ms",
                     r->retry_wait_ms > 0 ? r->retry_wait_ms : 0);
+    if (r->headers_ns > 0)
+        pack_kv_int(pk, "headers_ns", r->headers_ns);
+    if (r->headers_rx_ns > 0)
+        pack_kv_int(pk, "headers_rx_ns", r->headers_rx_ns);
+    if (r->tcp_rtt_ns > 0) {
+        pack_kv_int(pk, "tcp_rtt_ns", r->tcp_rtt_ns);
+        pack_kv_int(pk, "tcp_rttvar_ns", r->tcp_rttvar_ns);
+    }
+    if (r->conn != TRACE_CONN_UNKNOWN)
+        pack_kv_bool(pk, "conn_reused", r->conn == TRACE_CONN_REUSED);
     return end_record(w, start);
 }
 

@@ -100,6 +100,40 @@ static double ms_from_zero(const struct request_metrics *m, int64_t t)
     return (double)(t - m->trace->mono_zero_ns) / 1e6;
 }
 
+/* The TTFT waterfall's columns (analyze/metrics/waterfall.h): the
+ * timeline in ms from start, then TTFT's attribution; null where not
+ * measured. */
+static void row_waterfall(struct row *r, const struct waterfall *w)
+{
+    bool role = !isnan(w->first_token_ms);
+    row_num(r, "wf_libcurl_start_ms", w->libcurl_start_ms);
+    row_str(r, "wf_conn", w->conn);
+    row_num(r, "wf_dns_ms", w->dns_ms);
+    row_num(r, "wf_connect_ms", w->connect_ms);
+    row_num(r, "wf_tls_ms", w->tls_ms);
+    row_num(r, "wf_connect_late_ms", w->measured ? w->connect_late_ms : NAN);
+    row_num(r, "wf_sent_ms", w->sent_ms);
+    row_bool(r, "wf_sent_full", w->sent_full);
+    row_num(r, "wf_headers_ms", w->headers_ms);
+    row_num(r, "wf_first_byte_ms", w->first_byte_ms);
+    row_num(r, "wf_first_event_ms", w->first_event_ms);
+    row_int(r, "wf_role_chunks", w->role_chunks, role);
+    row_int(r, "wf_comments", (long long)w->comments, role);
+    row_int(r, "wf_pings", (long long)w->pings, role);
+    row_num(r, "tcp_rtt_ms", w->rtt_ms);
+    row_num(r, "tcp_rttvar_ms", w->rttvar_ms);
+    row_num(r, "server_ms", w->server_ms);
+    row_str(r, "server_source",
+            w->server_source ? waterfall_server_name(w->server_source) : NULL);
+    row_num(r, "ttft_client_ms", w->measured ? w->client_ms : NAN);
+    row_num(r, "ttft_network_ms", w->measured ? w->network_ms : NAN);
+    row_num(r, "ttft_gateway_ms", w->measured ? w->gateway_ms : NAN);
+    row_num(r, "headers_to_token_ms", w->measured ? w->after_headers_ms : NAN);
+    row_num(r, "ttft_stream_rest_ms", w->measured ? w->stream_rest_ms : NAN);
+    row_num(r, "ttft_unaccounted_ms", w->measured ? w->unaccounted_ms : NAN);
+    row_bool(r, "clocks_disagree", w->clocks_disagree);
+}
+
 /* Writes every column of one request (or the header for ROW_CSV_HEADER). */
 static void row_fill(struct row *r, struct requests_ctx *c,
                      const struct request_metrics *m)
@@ -192,6 +226,7 @@ static void row_fill(struct row *r, struct requests_ctx *c,
     row_num(r, "input_error_pct", m->input_error_pct);
     row_int(r, "asked_output_tokens", m->asked_output_tokens,
             m->asked_output_tokens > 0);
+    row_waterfall(r, &m->waterfall);
 }
 
 /* Writes the row built in c->line whole, or nothing and stops the rows

@@ -155,6 +155,12 @@ int compare_run(const struct compare_side *base,
 
 void compare_result_free(struct compare_result *r);
 
+/* Appends which part of TTFT changed between the pair's groups, from the
+ * means of the waterfall's parts ("TTFT mean +40.2 ms: all before the
+ * response headers (...); server processing unchanged"). Returns false,
+ * appending nothing, when a side has no waterfall (older traces). */
+bool compare_waterfall_line(struct buf *b, const struct compare_pair *p);
+
 /* "real", "noise", "too few", "n/a". */
 const char *compare_verdict_name(enum compare_verdict v);
 

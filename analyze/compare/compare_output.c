@@ -204,6 +204,17 @@ int compare_write_table(FILE *out, const struct compare_result *r, size_t n,
             buf_puts(&b, ":");
             compare_verdict_text(&b, p);
             buf_puts(&b, "\n");
+            {
+                struct buf w;
+                buf_init(&w, 0);
+                if (compare_waterfall_line(&w, p) && w.data) {
+                    buf_puts(&b, "  where: ");
+                    buf_puts(&b, w.data);
+                    buf_puts(&b, "\n");
+                }
+                buf_set_error(&b, buf_error(&w));
+                buf_free(&w);
+            }
         }
     only:
         if (r[k].n_only_base + r[k].n_only_new)
@@ -403,6 +414,11 @@ static void json_pair(struct buf *b, const struct compare_pair *p)
     compare_verdict_line(&v, p);
     buf_puts(b, "},\"verdict\":");
     json_put_cstr(b, v.data ? v.data : "");
+    buf_reset(&v);
+    if (compare_waterfall_line(&v, p) && v.data) {
+        buf_puts(b, ",\"waterfall\":");
+        json_put_cstr(b, v.data);
+    }
     buf_set_error(b, buf_error(&v)); /* a hole in b too */
     buf_free(&v);
     buf_puts(b, "}");

@@ -40,6 +40,16 @@ const struct metric_def metric_defs[M_COUNT] = {
     [M_ASKED_INPUT_TOKENS] = {"asked_input_tokens", "input tokens asked", "tok",
                               false},
     [M_INPUT_ERROR_PCT] = {"input_error_pct", "input tokens error", "%", false},
+    [M_WF_CLIENT] = {"ttft_client_ms", "TTFT: client", "ms", false},
+    [M_WF_NETWORK] = {"ttft_network_ms", "TTFT: network", "ms", false},
+    [M_WF_SERVER] = {"ttft_server_ms", "TTFT: server (reported)", "ms", false},
+    [M_WF_GATEWAY] = {"ttft_gateway_ms", "TTFT: gateway/unaccounted", "ms",
+                      false},
+    [M_WF_AFTER_HEADERS] = {"headers_to_token_ms", "headers -> first token",
+                            "ms", false},
+    [M_WF_UNACCOUNTED] = {"ttft_unaccounted_ms", "TTFT: unaccounted (all)",
+                          "ms", false},
+    [M_TCP_RTT] = {"tcp_rtt_ms", "TCP RTT (kernel)", "ms", false},
 };
 
 int group_by_parse(const char *spec, struct group_by *by, char *err,
@@ -442,6 +452,7 @@ static void push_value(struct group *g, int metric, double x)
 static void add_to(struct group_index *ix, struct group *g,
                    const struct slo *slo, const struct request_metrics *m)
 {
+    const struct waterfall *wf = &m->waterfall;
     double vals[M_COUNT] = {
         [M_TTFT] = m->ttft_ms,
         [M_TTFT_CONTENT] = m->ttft_content_ms,
@@ -476,6 +487,13 @@ static void add_to(struct group_index *ix, struct group *g,
                                      ? (double)m->asked_input_tokens
                                      : NAN,
         [M_INPUT_ERROR_PCT] = m->ok ? m->input_error_pct : NAN,
+        [M_WF_CLIENT] = wf->measured ? wf->client_ms : NAN,
+        [M_WF_NETWORK] = wf->measured ? wf->network_ms : NAN,
+        [M_WF_SERVER] = wf->measured ? wf->server_ms : NAN,
+        [M_WF_GATEWAY] = wf->measured ? wf->gateway_ms : NAN,
+        [M_WF_AFTER_HEADERS] = wf->measured ? wf->after_headers_ms : NAN,
+        [M_WF_UNACCOUNTED] = wf->measured ? wf->unaccounted_ms : NAN,
+        [M_TCP_RTT] = wf->measured ? wf->rtt_ms : NAN,
     };
     if (m->superseded) { /* the request is its last attempt, not this */
         if (!m->warmup)

@@ -41,6 +41,15 @@ enum metric_id {
     M_FIRST_TOOL,         /* time to the first tool call */
     M_ASKED_INPUT_TOKENS, /* --input-tokens: the input tokens asked */
     M_INPUT_ERROR_PCT,    /* |usage input - asked| / asked, % */
+    /* Where TTFT went (analyze/metrics/waterfall.h): requests with
+     * libcurl's phases only. */
+    M_WF_CLIENT,        /* libcurl's start and its own setup */
+    M_WF_NETWORK,       /* DNS, connect, TLS, upload, one RTT */
+    M_WF_SERVER,        /* server-reported processing */
+    M_WF_GATEWAY,       /* before the headers, accounted for by none */
+    M_WF_AFTER_HEADERS, /* headers -> first token */
+    M_WF_UNACCOUNTED,   /* TTFT - client - network - server */
+    M_TCP_RTT,          /* the kernel's smoothed RTT of the connection */
     M_COUNT
 };
 

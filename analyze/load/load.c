@@ -443,6 +443,7 @@ static void finish_request(struct loader *L, struct pending *p,
 {
     struct request_metrics m;
     struct metrics_facts f;
+    struct waterfall_facts wf;
     struct stream_state *s = p->stream;
     const struct trace_request *q = &p->req;
     char kind_buf[32];
@@ -480,6 +481,11 @@ static void finish_request(struct loader *L, struct pending *p,
     if (metrics_compute(&f, &L->mbuf, &m) != METRICS_OK ||
         s->err == STREAM_E_NOMEM)
         L->partial++;
+    wf.ok = m.ok;
+    wf.start_ns = q->start_ns;
+    wf.res = res;
+    wf.stream = s;
+    waterfall_compute(&wf, &m.waterfall);
     if (L->info->first_start_ns < 0 ||
         (q->start_ns >= 0 && q->start_ns < L->info->first_start_ns))
         L->info->first_start_ns = q->start_ns;

@@ -19,6 +19,7 @@
 
 #include "stream_events.h"
 #include "trace.h"
+#include "waterfall.h"
 
 struct trace_info; /* what a trace said about itself (analyze/load/load.h) */
 
@@ -210,6 +211,10 @@ struct request_metrics {
     double burst_share;
     bool buffered;
     int64_t keepalives;
+
+    /* Where the first token's time went (waterfall.h); set by the loader
+     * (waterfall_compute), not by metrics_compute. */
+    struct waterfall waterfall;
 
     /* Arrival time of every stored token event, absolute ns, in order
      * (failed requests too). In the metrics_buf. */

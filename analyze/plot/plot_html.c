@@ -176,6 +176,7 @@ int plot_html_write(const char *dir, const struct plot_data *d,
     fputs("<h2>Summary</h2>\n", out);
     plot_html_summary_table(out, &d->set);
     plot_html_findings(out, &d->set);
+    plot_html_waterfall(out, &d->set);
     fputs("<h2>Failures</h2>\n", out);
     plot_html_failures(out, &d->set);
     fputs("<h2>Charts</h2>\n", out);

@@ -25,6 +25,11 @@ void plot_html_failures(FILE *out, const struct group_set *set);
 void plot_html_trace_facts(FILE *out, const struct group_set *set,
                            const struct trace_info *t);
 
+/* "Where TTFT went": per group a bar of its mean TTFT stacked from the
+ * waterfall's parts, and their table (plot_html_waterfall.c); nothing
+ * when no group has a waterfall. */
+void plot_html_waterfall(FILE *out, const struct group_set *set);
+
 /* A number cell (class n): v shown rounded, sorted by its full value in
  * data-v; "-" when v is NaN. */
 void plot_html_num_cell(FILE *out, double v);

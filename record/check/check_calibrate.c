@@ -22,9 +22,10 @@ static int probe(const struct check_calib_setup *s, size_t model, size_t bytes,
     struct check_probe p;
     struct trace_request req;
     struct probe_facts f;
-    struct transfer_env env = {NULL, 0, NULL};
+    struct transfer_env env;
     char *body;
     int rc;
+    memset(&env, 0, sizeof env);
     memset(&item, 0, sizeof item);
     item.prompt = exact_prompt_probe(bytes);
     if (!item.prompt)

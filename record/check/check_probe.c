@@ -8,6 +8,7 @@
 #include "error_kinds.h"
 #include "run.h"
 #include "sanitize.h"
+#include "waterfall.h"
 
 /* SSE events larger than this end a probe: not an event stream. */
 #define PROBE_MAX_EVENT ((size_t)1 << 20)
@@ -97,6 +98,8 @@ static int write_request(const struct check_probe_setup *s,
 static void transfer_facts(struct check_probe *p, const struct transfer *t,
                            const struct trace_result *r, struct probe_facts *f)
 {
+    struct waterfall_facts wf;
+    struct waterfall w;
     long local_port = 0;
     curl_easy_getinfo(t->easy, CURLINFO_LOCAL_PORT, &local_port);
     f->error_kind = p->kind;
@@ -120,6 +123,14 @@ static void transfer_facts(struct check_probe *p, const struct transfer *t,
     f->total_ns = r->end_ns - p->start_ns;
     f->first_byte_ns =
         t->rx.first_byte_ns >= 0 ? t->rx.first_byte_ns - p->start_ns : -1;
+    wf.ok = !r->error_kind || !r->error_kind[0];
+    wf.start_ns = p->start_ns;
+    wf.res = r;
+    wf.stream = &t->rx.stream;
+    waterfall_compute(&wf, &w);
+    if (w.measured)
+        waterfall_describe(&w, p->waterfall, sizeof p->waterfall);
+    f->waterfall = p->waterfall;
 }
 
 /* A stream time as ns from the probe's start, -1 when none. */

@@ -38,6 +38,7 @@ struct check_probe {
     char location[512];
     char host[256];
     char stream_message[256]; /* the stream's error message, key scrubbed */
+    char waterfall[512];      /* waterfall_describe of the probe */
     int64_t start_ns;
     uint64_t chunks; /* receives (chunk records) */
     uint64_t bytes;  /* body bytes */

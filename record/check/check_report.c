@@ -91,6 +91,8 @@ void check_report_probe(const char *model, const struct probe_facts *f,
     printf("  times: connected %s, TLS %s, first byte %s, first token %s, "
            "last token %s\n",
            con, tls, fb, ft, lt);
+    if (f->waterfall && f->waterfall[0])
+        printf("  waterfall: %s\n", f->waterfall);
     if (f->proxy && f->proxy[0])
         printf("  note: requests go %s: these times include the proxy's\n",
                f->proxy);

@@ -29,6 +29,9 @@ enum check_key_state {
 /* Everything a verdict may use. Strings are borrowed and never NULL ("" when
  * unknown); times are ns from the request's start, -1 when unknown. */
 struct probe_facts {
+    /* where the first token's time went (analyze/metrics/waterfall.h), one
+     * line; "" when not measured */
+    const char *waterfall;
     /* what was sent */
     const char *model;
     const char *base; /* normalized base URL */

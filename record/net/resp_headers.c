@@ -26,6 +26,7 @@ static const char *const kept[] = {
     "x-amzn-requestid",
     "x-cache",
     "x-envoy-upstream-service-time",
+    "server-timing",
     "age",
     "location",
 };

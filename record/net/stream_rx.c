@@ -4,8 +4,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "clock.h"
 #include "error_classify.h"
 #include "rx_stamp.h"
+#include "tcp_rtt.h"
 
 void stream_rx_init(struct stream_rx *rx, const struct stream_rx_setup *su)
 {
@@ -16,6 +18,8 @@ void stream_rx_init(struct stream_rx *rx, const struct stream_rx_setup *su)
     body_scrub_init(&rx->scrub);
     rx->first_byte_ns = -1;
     rx->last_body_ns = -1;
+    rx->headers_ns = rx->headers_rx_ns = -1;
+    rx->conn_fd = -1;
     rx->kernel_time = su->kernel_time;
     rx->receive_lag = su->receive_lag;
     rx->sink = su->sink;
@@ -47,6 +51,12 @@ int64_t stream_rx_time(struct stream_rx *rx, int64_t user_ns)
 void stream_rx_header(struct stream_rx *rx, const char *line, size_t n)
 {
     size_t kept = rx->resp.n;
+    if (rx->headers_ns < 0) { /* libcurl's clock: its phases line up */
+        int64_t lag;
+        rx->headers_ns = clock_mono_ns();
+        if (rx->kernel_time) /* and the kernel's receive of that read */
+            rx->headers_rx_ns = rx_stamp_chunk_time(rx->headers_ns, -1, &lag);
+    }
     resp_headers_line(&rx->resp, line, n);
     /* every secret, not only the one resp_headers redacts: a proxied
      * request's cookies or URL key echoed in a kept header (location) */
@@ -56,6 +66,11 @@ void stream_rx_header(struct stream_rx *rx, const char *line, size_t n)
             body_scrub_mask(&rx->scrub, v, strlen(v));
     }
     body_scrub_mask(&rx->scrub, rx->resp.reason, strlen(rx->resp.reason));
+}
+
+void stream_rx_note_rtt(struct stream_rx *rx, int fd, long port)
+{
+    (void)tcp_rtt_read(fd, port, &rx->tcp_rtt_ns, &rx->tcp_rttvar_ns);
 }
 
 /* body_scrub emit: one chunk as stored, to the sink, then to the parser
@@ -136,6 +151,17 @@ static void fill_phases(CURL *e, struct trace_phases *ph, int status)
         ph->starttransfer_ns = -1; /* no response byte at all */
 }
 
+/* Whether the request opened a connection or reused one (0 connects);
+ * unknown without a handle or a connection. */
+static enum trace_conn conn_of(CURL *e, const struct trace_phases *ph)
+{
+    long n = -1;
+    if (!e || curl_easy_getinfo(e, CURLINFO_NUM_CONNECTS, &n) != CURLE_OK ||
+        n < 0 || ph->pretransfer_ns <= 0)
+        return TRACE_CONN_UNKNOWN;
+    return n > 0 ? TRACE_CONN_NEW : TRACE_CONN_REUSED;
+}
+
 /* The server's words of the stream's first error into said: its message,
  * else its type or code (stream_events names a typeless one "error");
  * masked. */
@@ -167,6 +193,16 @@ int stream_rx_result(struct stream_rx *rx, const struct stream_rx_end *e,
     r->chunks = rx->chunks;
     r->first_byte_ns = rx->first_byte_ns;
     fill_phases(e->easy, &r->phases, rx->resp.status);
+    r->conn = conn_of(e->easy, &r->phases);
+    stream_rx_note_rtt(rx, rx->conn_fd, rx->conn_port);
+    r->tcp_rtt_ns = rx->tcp_rtt_ns;
+    r->tcp_rttvar_ns = rx->tcp_rttvar_ns;
+    r->headers_ns = rx->headers_ns > 0 ? rx->headers_ns : 0;
+    /* a kernel time only when it is one (rx_stamp falls back to user) */
+    r->headers_rx_ns =
+        rx->headers_rx_ns > 0 && rx->headers_rx_ns < rx->headers_ns
+            ? rx->headers_rx_ns
+            : 0;
 
     memset(&f, 0, sizeof f);
     f.code = e->code;

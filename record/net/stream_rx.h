@@ -53,7 +53,15 @@ struct stream_rx {
     struct body_scrub scrub;    /* masks the key in what is stored */
     int64_t first_byte_ns;      /* -1 until the first body byte */
     int64_t last_body_ns;       /* the latest chunk's time, -1 none */
-    uint64_t bytes, chunks;     /* body bytes and receives */
+    /* The first header line's hand-over time (as libcurl's own phase
+     * stamps, never the kernel's), -1 none; the connection's TCP RTT
+     * and its deviation as last read (tcp_rtt.h), 0 none. */
+    int64_t headers_ns;
+    int64_t headers_rx_ns; /* with kernel_time: that read's kernel time */
+    int64_t tcp_rtt_ns, tcp_rttvar_ns;
+    int conn_fd;    /* the connection's socket, -1 unknown (tcp_rtt.h) */
+    long conn_port; /* its local port */
+    uint64_t bytes, chunks; /* body bytes and receives */
     bool kernel_time;
     struct lag_samples *receive_lag;
     stream_rx_sink_fn sink;
@@ -74,8 +82,15 @@ int stream_rx_add_secret(struct stream_rx *rx, const char *secret, size_t len);
  * else user_ns. */
 int64_t stream_rx_time(struct stream_rx *rx, int64_t user_ns);
 
-/* One response header line as libcurl gives it (CRLF included). */
+/* One response header line as libcurl gives it (CRLF included); the
+ * first one's arrival time is kept (headers_ns). */
 void stream_rx_header(struct stream_rx *rx, const char *line, size_t n);
+
+/* Reads the TCP RTT of the connection (socket fd of local port port,
+ * tcp_rtt.h) now into rx, keeping the earlier reading when the socket is
+ * gone. Call at the headers (the connection may close before the end) and
+ * at the end. */
+void stream_rx_note_rtt(struct stream_rx *rx, int fd, long port);
 
 /* n body bytes received at t_ns: counted, then masked, handed to the sink
  * and parsed (a receive that may end in a secret's start goes with the

@@ -12,6 +12,7 @@
 #include "api_kind.h"
 #include "lag_samples.h"
 #include "stream_rx.h"
+#include "tcp_rtt.h"
 #include "trace.h"
 
 /* Settings shared by every transfer of a run (borrowed). */
@@ -55,6 +56,9 @@ struct transfer_env {
     /* With kernel_time: per kernel-stamped chunk, how long after the
      * kernel's receive libcurl handed it over (NULL: not kept). */
     struct lag_samples *receive_lag;
+    /* The sockets the run's transfers opened, to find each one's
+     * connection for its TCP RTT (tcp_rtt.h; zeroed with the env). */
+    struct tcp_socks socks;
 };
 
 struct transfer {
