@@ -347,12 +347,11 @@ int trace_write_footer(struct trace_writer *w, const struct trace_footer *f)
     if (w->error)
         return w->error;
     begin_record(w, TRACE_FOOTER, 1);
-    msgpack_pack_map(pk, (f->loop_lag_samples ? 12 : 8) + (f->retried ? 1 : 0) +
-                             (f->wake_probe_samples ? 4 : 0) +
-                             (f->receive_lag_samples ? 4 : 0) +
-                             (f->keep_awake_log ? 3 : 0) +
-                             (f->recording_stopped ? 2 : 0) +
-                             (f->n_proxy_limits ? 1 : 0));
+    msgpack_pack_map(
+        pk, (f->loop_lag_samples ? 12 : 8) + (f->retried ? 1 : 0) +
+                (f->wake_probe_samples ? 4 : 0) +
+                (f->receive_lag_samples ? 4 : 0) + (f->keep_awake_log ? 3 : 0) +
+                (f->recording_stopped ? 2 : 0) + (f->n_proxy_limits ? 1 : 0));
     pack_kv_int(pk, "end_ns", f->end_ns);
     pack_kv_uint(pk, "requests", f->requests);
     pack_kv_uint(pk, "ok", f->ok);

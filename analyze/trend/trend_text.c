@@ -86,8 +86,7 @@ static void narrow_row(struct buf *b, const struct trend_row *r,
     for (int k = 0; k < 4; k++) {
         const struct stats_summary *s = &r->sum[metric[k]];
         char v[24], c[32] = "";
-        text_fmt_num(v, sizeof(v),
-                     s->n ? (q[k] == 99 ? s->p99 : s->p50) : NAN);
+        text_fmt_num(v, sizeof(v), s->n ? (q[k] == 99 ? s->p99 : s->p50) : NAN);
         if (prev) {
             double pct = trend_change_pct(r, prev, metric[k], q[k]);
             if (!isnan(pct) && pct != 0 && fabs(pct) < 0.05)
@@ -118,7 +117,8 @@ void trend_write_narrow(struct buf *b, const struct trend_set *set)
                    printable_copy(model, sizeof(model), first->model),
                    printable_copy(cls, sizeof(cls), first->class_name));
         if (set->mixed_api)
-            buf_printf(b, " (%s)", printable_copy(api, sizeof(api), first->api));
+            buf_printf(b, " (%s)",
+                       printable_copy(api, sizeof(api), first->api));
         buf_printf(b, "\n  %-*s %4s %4s %7s %5s %7s %5s %7s %5s %7s\n", pw, "",
                    "", "", "TTFT", "", "TTFT", "", "TPOT", "", "latency");
         buf_printf(b, "  %-*s %4s %4s %7s %5s %7s %5s %7s %5s %7s %5s\n", pw,

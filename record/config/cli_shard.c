@@ -144,9 +144,9 @@ int cli_start_at_parse(const char *v, struct cli_shard *sh, char *err,
         if (duration_parse(v + 1, DURATION_S, DURATION_S, &s) || s < 0 ||
             s > (double)START_AT_MAX_AHEAD_S)
             return opt_error(err, errlen,
-                        "--start-at: '+%.32s' is not a duration from now "
-                        "(+10s, +500ms, +2m)",
-                        v + 1);
+                             "--start-at: '+%.32s' is not a duration from now "
+                             "(+10s, +500ms, +2m)",
+                             v + 1);
         sh->start_at_ns = clock_real_ns() + (int64_t)(s * 1e9);
         sh->start_at_relative = true;
         sh->start_at_rel_s = s;
@@ -155,29 +155,30 @@ int cli_start_at_parse(const char *v, struct cli_shard *sh, char *err,
     rc = parse_iso_utc(v, &at);
     if (rc == -2)
         return opt_error(err, errlen,
-                    "--start-at: '%.40s' names no such day or time (a day "
-                    "past the month's end, a second of 60)",
-                    v);
+                         "--start-at: '%.40s' names no such day or time (a day "
+                         "past the month's end, a second of 60)",
+                         v);
     if (rc)
         return opt_error(err, errlen,
-                    "--start-at: '%.40s' is not a UTC time like "
-                    "2026-12-01T17:00:00Z (up to 9 fraction digits) or "
-                    "+DURATION from now",
-                    v);
+                         "--start-at: '%.40s' is not a UTC time like "
+                         "2026-12-01T17:00:00Z (up to 9 fraction digits) or "
+                         "+DURATION from now",
+                         v);
     /* 0 means "no --start-at" everywhere: an instant that long past is a
      * mistake anyway */
     if (at < START_AT_MIN_NS)
         return opt_error(err, errlen,
-                    "--start-at: '%.40s' is before 2000-01-01T00:00:00Z: "
-                    "give the instant the shards start at",
-                    v);
+                         "--start-at: '%.40s' is before 2000-01-01T00:00:00Z: "
+                         "give the instant the shards start at",
+                         v);
     if (at - clock_real_ns() > START_AT_MAX_AHEAD_S * 1000000000LL)
-        return opt_error(err, errlen,
-                    "--start-at: '%.40s' is %.1f days from now; at most %lld "
-                    "s (%.1f days) ahead, as +DURATION",
-                    v, (double)(at - clock_real_ns()) / 86400e9,
-                    (long long)START_AT_MAX_AHEAD_S,
-                    (double)START_AT_MAX_AHEAD_S / 86400);
+        return opt_error(
+            err, errlen,
+            "--start-at: '%.40s' is %.1f days from now; at most %lld "
+            "s (%.1f days) ahead, as +DURATION",
+            v, (double)(at - clock_real_ns()) / 86400e9,
+            (long long)START_AT_MAX_AHEAD_S,
+            (double)START_AT_MAX_AHEAD_S / 86400);
     sh->start_at_ns = at;
     sh->start_at_relative = false;
     return 0;
@@ -209,12 +210,12 @@ static int from_env(struct cli_shard *sh, const char *index_var,
         return 0;
     if (!nv || !nv[0])
         return opt_error(err, errlen,
-                    "$%s is set but $%s is not: set %s to the number of "
-                    "shards (%s), or pass --shard I/N or --shard none",
-                    index_var, count_var, count_var,
-                    strcmp(count_var, "TT_SHARDS") == 0
-                        ? "the Job's completions"
-                        : "srun sets it with --ntasks");
+                         "$%s is set but $%s is not: set %s to the number of "
+                         "shards (%s), or pass --shard I/N or --shard none",
+                         index_var, count_var, count_var,
+                         strcmp(count_var, "TT_SHARDS") == 0
+                             ? "the Job's completions"
+                             : "srun sets it with --ntasks");
     if (parse_u32(iv, NULL, CLI_SHARD_MAX, &i) ||
         parse_u32(nv, NULL, CLI_SHARD_MAX, &n) || n < 1 || i >= n)
         return opt_error(err, errlen,
