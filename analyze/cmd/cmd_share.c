@@ -86,6 +86,11 @@ static void report(FILE *f, const char *out, const struct share_report *r,
     if (r->option_bytes)
         fprintf(f, "  run options (--extra-body): %" PRIu64 " bytes\n",
                 r->option_bytes);
+    if (r->other_bytes)
+        fprintf(f,
+                "  record members this version has no rule for: %" PRIu64
+                " bytes\n",
+                r->other_bytes);
     fprintf(f, "removed:\n");
     fprintf(f,
             "  recorder host name: %" PRIu64 ", command line: %" PRIu64
@@ -125,8 +130,9 @@ static void report(FILE *f, const char *out, const struct share_report *r,
                 r->scrapes_dropped);
     if (r->unknown_records)
         fprintf(f,
-                "kept as they are: %" PRIu64
-                " records of kinds this version does not know\n",
+                "dropped: %" PRIu64
+                " records of kinds this version does not know (it cannot "
+                "tell their text from their numbers)\n",
                 r->unknown_records);
 }
 

@@ -29,13 +29,14 @@ struct share_report {
     uint64_t prompt_bodies, prompt_bytes; /* request bodies filled */
     uint64_t reply_bodies, reply_bytes;   /* responses filled, text bytes */
     uint64_t option_bytes;                /* --extra-body etc. filled */
+    uint64_t other_bytes; /* strings of record members without a rule */
     uint64_t error_messages, error_bytes; /* results' error_message filled */
     uint64_t hosts, command_lines, workload_paths; /* header values removed */
     uint64_t headers_dropped;                      /* response header values */
     char *header_names[SHARE_MAX_NAMES];           /* distinct names dropped */
     size_t n_header_names;
     unsigned models_renamed, labels_renamed, classes_renamed;
-    uint64_t unknown_records; /* kinds this reader does not know: copied */
+    uint64_t unknown_records; /* kinds this reader does not know: dropped */
     /* --server-metrics scrapes: copied as they are (numbers and metric
      * names), or dropped with --anonymize-models (their labels name the
      * models) */

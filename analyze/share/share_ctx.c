@@ -121,8 +121,49 @@ void share_fill_body_names(const struct share_ctx *c, uint8_t *p, size_t n)
     }
 }
 
+int share_other_string(struct share_ctx *c, const struct mp_value *k,
+                       struct mp_value *v, const char *const *keep)
+{
+    struct share_fill f;
+    uint8_t *p;
+    if (v->type != MP_STR && v->type != MP_BIN)
+        return 0;
+    for (const char *const *n = keep; *n; n++)
+        if (mp_str_eq(k, *n))
+            return 0;
+    if (c->n_owned == c->cap_owned) {
+        size_t cap = c->cap_owned ? 2 * c->cap_owned : 8;
+        void **q = realloc(c->owned, cap * sizeof *q);
+        if (!q)
+            return TRACE_E_NOMEM;
+        c->owned = q;
+        c->cap_owned = cap;
+    }
+    p = malloc(v->n + 1u);
+    if (!p)
+        return TRACE_E_NOMEM;
+    memcpy(p, v->v.bytes, v->n);
+    share_fill_init(&f, &c->all);
+    share_fill_run(&f, p, v->n);
+    c->rep->other_bytes += f.filled;
+    c->owned[c->n_owned++] = p;
+    v->v.bytes = p;
+    return 0;
+}
+
+void share_release(struct share_ctx *c)
+{
+    for (size_t i = 0; i < c->n_owned; i++)
+        free(c->owned[i]);
+    c->n_owned = 0;
+}
+
 void share_ctx_free(struct share_ctx *c)
 {
+    share_release(c);
+    free(c->owned);
+    c->owned = NULL;
+    c->cap_owned = 0;
     for (size_t i = 0; i < c->n_body_names; i++)
         free(c->body_names[i]);
     c->n_body_names = 0;

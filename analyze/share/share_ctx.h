@@ -41,6 +41,8 @@ struct share_ctx {
     char *body_names[SHARE_MAX_BODY_NAMES];
     size_t n_body_names;
     const char *free_form[SHARE_MAX_BODY_NAMES + 16];
+    void **owned; /* filled copies the record being written points into */
+    size_t n_owned, cap_owned;
 };
 
 /* Sets the fill rules from c->o. */
@@ -53,6 +55,16 @@ int share_body_names(struct share_ctx *c, const char *json, size_t len);
 /* Fills, in a request body already filled, each member name in
  * c->body_names ("NAME" followed by a ':'). */
 void share_fill_body_names(const struct share_ctx *c, uint8_t *p, size_t n);
+
+/* A string member of a request or result record that share has no rule
+ * for (a key of a newer recorder): kept when its name k is in keep
+ * (NULL-terminated), else filled whole into a copy the context owns until
+ * share_release. Other types stay. 0 or TRACE_E_NOMEM. */
+int share_other_string(struct share_ctx *c, const struct mp_value *k,
+                       struct mp_value *v, const char *const *keep);
+
+/* Frees the copies share_other_string made (after the record is written). */
+void share_release(struct share_ctx *c);
 
 /* Frees the alias lists and the body names. */
 void share_ctx_free(struct share_ctx *c);

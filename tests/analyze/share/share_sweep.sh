@@ -129,8 +129,36 @@ n=$("$A" requests --format json "$T/plain.px.ttrace.zst" | jq -s length)
 assert_eq "$(jq -c '.overall.requests' "$T/sum.s")" "$(jq -c '.overall.requests' "$T/sum.a")" "requests"
 grep -q 'renamed: 1 workload class name' "$T/plain.rec.report" || fail "class rename not reported: $(cat "$T/plain.rec.report")"
 grep -q 'server error text: [1-9]' "$T/plain.px.report" || fail "error fill not reported: $(cat "$T/plain.px.report")"
+# a newer recorder's record kind and request key: share cannot tell their
+# text from their numbers, so the kind is dropped and the key's string
+# filled (both were copied as they were)
+"$TT_RECORD" -q -u "$UP/v1" -m ZQKMok -n 1 --classes short-short --format-version 1 -o "$T/v1.ttrace" ||
+    [ $? -eq 1 ] || fail "record v1"
+python3 - "$T/v1.ttrace" <<'PY'
+import sys
+def enc(v):
+    if isinstance(v, int):
+        return bytes([v]) if v < 128 else b"\xce" + v.to_bytes(4, "big")
+    if isinstance(v, str):
+        b = v.encode()
+        return (bytes([0xa0 | len(b)]) if len(b) < 32 else b"\xd9" + bytes([len(b)])) + b
+    if isinstance(v, dict):
+        return bytes([0x80 | len(v)]) + b"".join(enc(k) + enc(x) for k, x in v.items())
+    return bytes([0x90 | len(v)]) + b"".join(enc(x) for x in v)
+with open(sys.argv[1], "ab") as f:
+    f.write(enc([3, {"id": 77, "model": "m", "class": "short-short", "prompt_index": 0,
+                     "start_ns": 5, "body": "{}", "future_note": "ZQK90 a newer key"}]))
+    f.write(enc([42, {"text": "ZQK91 a newer kind"}]))
+PY
+"$A" dump "$T/v1.ttrace" | grep -qF ZQK90 || fail "the planted key is not in the trace"
+"$A" share "$T/v1.ttrace" -o "$T/v1s.ttrace" >"$T/v1s.report" || fail "share v1: $(cat "$T/v1s.report")"
+{ cat "$T/v1s.ttrace" "$T/v1s.report"; "$A" dump "$T/v1s.ttrace"; } >"$T/v1s.all"
+! grep -aqF -e ZQK90 -e ZQK91 "$T/v1s.all" || fail "a newer key or kind survived share"
+grep -q 'dropped: 1 records of kinds this version does not know' "$T/v1s.report" || fail "report: $(cat "$T/v1s.report")"
+grep -q 'record members this version has no rule for: [1-9]' "$T/v1s.report" || fail "report: $(cat "$T/v1s.report")"
+
 # --keep-errors keeps the error text (and says so), refused with --anonymize-models
 "$A" share "$T/px.ttrace" -o "$T/ke.ttrace" --keep-errors >"$T/ke.report" || fail "--keep-errors"
 grep -aqF ZQK27 "$T/ke.ttrace" || fail "--keep-errors did not keep the server's echo"
 expect_exit 2 "$A" share "$T/px.ttrace" -o "$T/ke2.ttrace" --keep-errors --anonymize-models 2>/dev/null
-echo "share sweep: ${#field[@]} fields and a 16-digit number, none survived"
+echo "share sweep: ${#field[@]} fields, a 16-digit number, a newer key and kind: none survived"
