@@ -145,7 +145,7 @@ const char *trace_info_label(const struct trace_info *t, const char *key)
 }
 
 struct trace_info *load_info_from_header(const struct trace_header *h,
-                                        const char *file)
+                                         const char *file)
 {
     struct trace_info *t = calloc(1, sizeof(*t));
     if (!t)
@@ -196,8 +196,8 @@ void load_info_seen_free(struct load_seen *seen)
 /* True when h is a trace already read (a warning names both places); else
  * remembers it and returns false. A header without a trace id is never a
  * repeat (nothing to tell copies apart by). */
-bool load_info_seen_before(struct load_seen *seen,
-                           const struct trace_header *h, const char *file)
+bool load_info_seen_before(struct load_seen *seen, const struct trace_header *h,
+                           const char *file)
 {
     struct load_seen_entry *e;
     if (!seen || !h->trace_id || !h->trace_id[0])
@@ -235,8 +235,7 @@ bool load_info_seen_before(struct load_seen *seen,
     return false;
 }
 
-int load_info_push(struct trace_info *t, struct trace_info ***infos,
-                   size_t *n)
+int load_info_push(struct trace_info *t, struct trace_info ***infos, size_t *n)
 {
     struct trace_info **p = realloc(*infos, (*n + 1) * sizeof(*p));
     if (!p)

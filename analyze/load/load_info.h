@@ -37,8 +37,7 @@ struct trace_info *load_info_from_header(const struct trace_header *h,
 void load_info_note_stage(struct trace_info *t, const struct trace_stage *r);
 
 /* Appends t to *infos (*n of them). Returns 0, or -1 when out of memory. */
-int load_info_push(struct trace_info *t, struct trace_info ***infos,
-                   size_t *n);
+int load_info_push(struct trace_info *t, struct trace_info ***infos, size_t *n);
 
 /* Frees seen's entries and zeroes it. */
 void load_info_seen_free(struct load_seen *seen);
@@ -46,7 +45,7 @@ void load_info_seen_free(struct load_seen *seen);
 /* True when h is a trace already read (a warning names both places); else
  * remembers it and returns false. A header without a trace id is never a
  * repeat (nothing to tell copies apart by). */
-bool load_info_seen_before(struct load_seen *seen,
-                           const struct trace_header *h, const char *file);
+bool load_info_seen_before(struct load_seen *seen, const struct trace_header *h,
+                           const char *file);
 
 #endif

@@ -56,15 +56,15 @@ const char *load_request_error_kind(const struct trace_request *q,
 
 const char *load_request_server_message(const struct trace_result *res,
                                         const char *head, size_t head_len,
-                                        const struct stream_state *s,
-                                        char *msg, size_t msglen)
+                                        const struct stream_state *s, char *msg,
+                                        size_t msglen)
 {
     char type[64];
     msg[0] = '\0';
     if (res && error_kinds_http_failed(res->http_status) && head && head_len &&
         head[0] != '<')
-        error_json_text(head, head_len, ERROR_JSON_BARE, type, sizeof type,
-                        msg, msglen);
+        error_json_text(head, head_len, ERROR_JSON_BARE, type, sizeof type, msg,
+                        msglen);
     if (!msg[0] && s->stream_errors)
         error_json_one_line(msg, msglen, s->error_message,
                             strlen(s->error_message), ERROR_JSON_MESSAGE_MAX);

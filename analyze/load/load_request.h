@@ -26,8 +26,8 @@ const char *load_request_error_kind(const struct trace_request *q,
  * first in-stream error's. Returns msg, or NULL when there are none. */
 const char *load_request_server_message(const struct trace_result *res,
                                         const char *head, size_t head_len,
-                                        const struct stream_state *s,
-                                        char *msg, size_t msglen);
+                                        const struct stream_state *s, char *msg,
+                                        size_t msglen);
 
 /* The facts of one request for metrics_compute: its request record, its
  * result (NULL when the trace never finished it) and its stream. */
