@@ -64,12 +64,13 @@ void stream_fields_anthropic_cache(struct stream_state *s, const cJSON *u)
 {
     stream_fields_count(u, "cache_read_input_tokens", &s->usage_cached_tokens);
     stream_fields_count(u, "cache_creation_input_tokens",
-                 &s->usage_cache_write_tokens);
+                        &s->usage_cache_write_tokens);
 }
 
 /* The text piece of a Responses API *.delta event, by its type. Returns
  * false when the type carries no generated text. */
-bool stream_fields_responses_piece(const char *type, bool *reasoning, bool *tool)
+bool stream_fields_responses_piece(const char *type, bool *reasoning,
+                                   bool *tool)
 {
     static const struct {
         const char *type;

@@ -28,6 +28,7 @@ void stream_fields_anthropic_cache(struct stream_state *s, const cJSON *u);
 
 /* The text piece of a Responses API *.delta event, by its type. Returns
  * false when the type carries no generated text. */
-bool stream_fields_responses_piece(const char *type, bool *reasoning, bool *tool);
+bool stream_fields_responses_piece(const char *type, bool *reasoning,
+                                   bool *tool);
 
 #endif
