@@ -9,6 +9,7 @@
 
 #include "error_json.h"
 #include "fast_path.h"
+#include "stream_fields.h"
 #include "stream_scan.h"
 
 /* Sets every fact to "nothing seen yet"; keeps memory and caps. */
@@ -87,24 +88,6 @@ static void stream_copy(char *dst, size_t size, const char *src, size_t len)
     }
     memcpy(dst, src, len);
     dst[len] = '\0';
-}
-
-/* Returns a JSON member that is a non-empty string, else NULL. */
-static const char *stream_text(const cJSON *obj, const char *key)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-    if (cJSON_IsString(v) && v->valuestring && v->valuestring[0])
-        return v->valuestring;
-    return NULL;
-}
-
-/* Stores a JSON member that is a non-negative whole number into *out. */
-static void stream_count(const cJSON *obj, const char *key, int64_t *out)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-    if (cJSON_IsNumber(v) && isfinite(v->valuedouble) && v->valuedouble >= 0 &&
-        v->valuedouble < 9e15)
-        *out = (int64_t)v->valuedouble;
 }
 
 /* Adds one non-empty text field to the event's sum. */
@@ -255,38 +238,11 @@ static bool stream_json_error(struct stream_state *s, int64_t t_ns,
 static void stream_finish_reason(struct stream_state *s, const cJSON *obj,
                                  const char *key)
 {
-    const char *r = stream_text(obj, key);
+    const char *r = stream_fields_text(obj, key);
     if (!r)
         return;
     s->finish_reasons++;
     stream_copy(s->finish_reason, sizeof(s->finish_reason), r, strlen(r));
-}
-
-/* A JSON member that is a finite number >= 0, else NAN. */
-static double stream_ms(const cJSON *obj, const char *key)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-    if (cJSON_IsNumber(v) && isfinite(v->valuedouble) && v->valuedouble >= 0)
-        return v->valuedouble;
-    return NAN;
-}
-
-/* llama.cpp's "timings" object (its last chunk): the server's own view of
- * the request. The last one seen wins. */
-static void stream_llama_timings(struct stream_state *s, int64_t t_ns,
-                                 const cJSON *t)
-{
-    struct stream_server_timings *st = &s->server_timings;
-    if (!cJSON_IsObject(t))
-        return;
-    st->present = true;
-    st->t_ns = t_ns;
-    stream_count(t, "prompt_n", &st->prompt_n);
-    stream_count(t, "predicted_n", &st->predicted_n);
-    stream_count(t, "cache_n", &st->cache_n);
-    st->prompt_ms = stream_ms(t, "prompt_ms");
-    st->predicted_ms = stream_ms(t, "predicted_ms");
-    st->predicted_per_token_ms = stream_ms(t, "predicted_per_token_ms");
 }
 
 /* One OpenAI chunk (chat.completion.chunk or text_completion). */
@@ -306,14 +262,14 @@ static void stream_openai(struct stream_state *s, int64_t t_ns,
     cJSON_ArrayForEach(c, choices)
     {
         if (s->api == API_OPENAI_COMPLETIONS) {
-            if ((t = stream_text(c, "text")))
+            if ((t = stream_fields_text(c, "text")))
                 stream_piece(&sum, t, false, false);
         } else {
             const cJSON *d = cJSON_GetObjectItemCaseSensitive(c, "delta");
-            if ((t = stream_text(d, "content")))
+            if ((t = stream_fields_text(d, "content")))
                 stream_piece(&sum, t, false, false);
-            if ((t = stream_text(d, "reasoning_content")) ||
-                (t = stream_text(d, "reasoning")))
+            if ((t = stream_fields_text(d, "reasoning_content")) ||
+                (t = stream_fields_text(d, "reasoning")))
                 stream_piece(&sum, t, true, false);
             calls = cJSON_GetObjectItemCaseSensitive(d, "tool_calls");
             if (!cJSON_IsArray(calls))
@@ -323,9 +279,9 @@ static void stream_openai(struct stream_state *s, int64_t t_ns,
                 const cJSON *fn =
                     cJSON_GetObjectItemCaseSensitive(tc, "function");
                 n_tools++;
-                if ((t = stream_text(fn, "arguments")))
+                if ((t = stream_fields_text(fn, "arguments")))
                     stream_piece(&sum, t, false, true);
-                tool_name |= stream_text(fn, "name") != NULL;
+                tool_name |= stream_fields_text(fn, "name") != NULL;
             }
         }
         stream_finish_reason(s, c, "finish_reason");
@@ -335,39 +291,27 @@ static void stream_openai(struct stream_state *s, int64_t t_ns,
     stream_choice_shape(s, t_ns, choices != NULL,
                         choices ? (unsigned)cJSON_GetArraySize(choices) : 0u,
                         n_tools, tool_name);
-    stream_llama_timings(s, t_ns,
-                         cJSON_GetObjectItemCaseSensitive(root, "timings"));
+    stream_fields_llama_timings(
+        s, t_ns, cJSON_GetObjectItemCaseSensitive(root, "timings"));
     if (cJSON_IsObject(usage)) {
         s->usage_ns = t_ns;
         const cJSON *det = cJSON_GetObjectItemCaseSensitive(
             usage, "completion_tokens_details");
-        stream_count(usage, "completion_tokens", &s->usage_output_tokens);
+        stream_fields_count(usage, "completion_tokens",
+                            &s->usage_output_tokens);
         if (!choices || cJSON_GetArraySize(choices) == 0)
-            stream_count(usage, "completion_tokens",
-                         &s->usage_bare_output_tokens);
-        stream_count(usage, "prompt_tokens", &s->usage_input_tokens);
+            stream_fields_count(usage, "completion_tokens",
+                                &s->usage_bare_output_tokens);
+        stream_fields_count(usage, "prompt_tokens", &s->usage_input_tokens);
         if (cJSON_IsObject(det))
-            stream_count(det, "reasoning_tokens", &s->usage_reasoning_tokens);
-        stream_count(
+            stream_fields_count(det, "reasoning_tokens",
+                                &s->usage_reasoning_tokens);
+        stream_fields_count(
             cJSON_GetObjectItemCaseSensitive(usage, "prompt_tokens_details"),
             "cached_tokens", &s->usage_cached_tokens);
-        stream_count(usage, "prompt_cache_hit_tokens", &s->usage_cached_tokens);
+        stream_fields_count(usage, "prompt_cache_hit_tokens",
+                            &s->usage_cached_tokens);
     }
-}
-
-/* Returns true when a JSON member is the given string. */
-static bool stream_is(const cJSON *obj, const char *key, const char *want)
-{
-    const char *v = stream_text(obj, key);
-    return v && strcmp(v, want) == 0;
-}
-
-/* Anthropic's prompt-cache counts of a usage object (NULL-safe). */
-static void stream_anthropic_cache(struct stream_state *s, const cJSON *u)
-{
-    stream_count(u, "cache_read_input_tokens", &s->usage_cached_tokens);
-    stream_count(u, "cache_creation_input_tokens",
-                 &s->usage_cache_write_tokens);
 }
 
 /* One Anthropic Messages event; its kind is the JSON "type". */
@@ -378,38 +322,39 @@ static void stream_anthropic(struct stream_state *s, int64_t t_ns,
     struct stream_piece_sum sum;
     const char *t;
     memset(&sum, 0, sizeof(sum));
-    if (stream_is(root, "type", "content_block_delta")) {
+    if (stream_fields_is(root, "type", "content_block_delta")) {
         d = cJSON_GetObjectItemCaseSensitive(root, "delta");
-        if (stream_is(d, "type", "text_delta") && (t = stream_text(d, "text")))
+        if (stream_fields_is(d, "type", "text_delta") &&
+            (t = stream_fields_text(d, "text")))
             stream_piece(&sum, t, false, false);
-        else if (stream_is(d, "type", "thinking_delta") &&
-                 (t = stream_text(d, "thinking")))
+        else if (stream_fields_is(d, "type", "thinking_delta") &&
+                 (t = stream_fields_text(d, "thinking")))
             stream_piece(&sum, t, true, false);
-        else if (stream_is(d, "type", "input_json_delta") &&
-                 (t = stream_text(d, "partial_json")))
+        else if (stream_fields_is(d, "type", "input_json_delta") &&
+                 (t = stream_fields_text(d, "partial_json")))
             stream_piece(&sum, t, false, true);
         stream_token_event(s, t_ns, &sum, 0);
-    } else if (stream_is(root, "type", "message_start")) {
+    } else if (stream_fields_is(root, "type", "message_start")) {
         m = cJSON_GetObjectItemCaseSensitive(root, "message");
         u = cJSON_GetObjectItemCaseSensitive(m, "usage");
         /* Its output_tokens is a placeholder (1): only the input counts. */
-        stream_count(u, "input_tokens", &s->usage_input_tokens);
-        stream_anthropic_cache(s, u);
-    } else if (stream_is(root, "type", "message_delta")) {
+        stream_fields_count(u, "input_tokens", &s->usage_input_tokens);
+        stream_fields_anthropic_cache(s, u);
+    } else if (stream_fields_is(root, "type", "message_delta")) {
         u = cJSON_GetObjectItemCaseSensitive(root, "usage");
         if (cJSON_IsObject(u))
             s->usage_ns = t_ns;
-        stream_count(u, "output_tokens", &s->usage_output_tokens);
-        stream_count(u, "input_tokens", &s->usage_input_tokens);
-        stream_anthropic_cache(s, u);
+        stream_fields_count(u, "output_tokens", &s->usage_output_tokens);
+        stream_fields_count(u, "input_tokens", &s->usage_input_tokens);
+        stream_fields_anthropic_cache(s, u);
         d = cJSON_GetObjectItemCaseSensitive(root, "delta");
         stream_finish_reason(s, d, "stop_reason");
-    } else if (stream_is(root, "type", "message_stop")) {
+    } else if (stream_fields_is(root, "type", "message_stop")) {
         if (!s->done_seen) {
             s->done_seen = true;
             s->done_ns = t_ns;
         }
-    } else if (stream_is(root, "type", "ping")) {
+    } else if (stream_fields_is(root, "type", "ping")) {
         s->pings++;
         s->pings_before_token += s->first_token_ns < 0;
     }
@@ -424,29 +369,6 @@ static void stream_done(struct stream_state *s, int64_t t_ns)
     }
 }
 
-/* The text piece of a Responses API *.delta event, by its type. Returns
- * false when the type carries no generated text. */
-static bool responses_piece(const char *type, bool *reasoning, bool *tool)
-{
-    static const struct {
-        const char *type;
-        bool reasoning, tool;
-    } kinds[] = {
-        {"response.output_text.delta", false, false},
-        {"response.refusal.delta", false, false},
-        {"response.reasoning_text.delta", true, false},
-        {"response.reasoning_summary_text.delta", true, false},
-        {"response.function_call_arguments.delta", false, true},
-    };
-    for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
-        if (strcmp(type, kinds[i].type) == 0) {
-            *reasoning = kinds[i].reasoning;
-            *tool = kinds[i].tool;
-            return true;
-        }
-    return false;
-}
-
 /* A Responses API terminal event's response object: usage (input_tokens,
  * output_tokens, output_tokens_details.reasoning_tokens,
  * input_tokens_details.cached_tokens), the finish
@@ -459,11 +381,12 @@ static void responses_end(struct stream_state *s, int64_t t_ns, const cJSON *r,
         cJSON_GetObjectItemCaseSensitive(u, "output_tokens_details");
     if (cJSON_IsObject(u)) {
         s->usage_ns = t_ns;
-        stream_count(u, "output_tokens", &s->usage_output_tokens);
-        stream_count(u, "input_tokens", &s->usage_input_tokens);
+        stream_fields_count(u, "output_tokens", &s->usage_output_tokens);
+        stream_fields_count(u, "input_tokens", &s->usage_input_tokens);
         if (cJSON_IsObject(det))
-            stream_count(det, "reasoning_tokens", &s->usage_reasoning_tokens);
-        stream_count(
+            stream_fields_count(det, "reasoning_tokens",
+                                &s->usage_reasoning_tokens);
+        stream_fields_count(
             cJSON_GetObjectItemCaseSensitive(u, "input_tokens_details"),
             "cached_tokens", &s->usage_cached_tokens);
     }
@@ -480,15 +403,15 @@ static void responses_end(struct stream_state *s, int64_t t_ns, const cJSON *r,
 static void stream_responses(struct stream_state *s, int64_t t_ns,
                              const cJSON *root)
 {
-    const char *type = stream_text(root, "type"), *t;
+    const char *type = stream_fields_text(root, "type"), *t;
     const cJSON *r = cJSON_GetObjectItemCaseSensitive(root, "response");
     struct stream_piece_sum sum;
     bool reasoning, tool;
     memset(&sum, 0, sizeof(sum));
     if (!type)
         return;
-    if (responses_piece(type, &reasoning, &tool)) {
-        if ((t = stream_text(root, "delta")))
+    if (stream_fields_responses_piece(type, &reasoning, &tool)) {
+        if ((t = stream_fields_text(root, "delta")))
             stream_piece(&sum, t, reasoning, tool);
         stream_token_event(s, t_ns, &sum, 0);
     } else if (strcmp(type, "response.completed") == 0 ||
@@ -508,11 +431,11 @@ static bool stream_responses_error(struct stream_state *s, int64_t t_ns,
     struct error_json e;
     const cJSON *r = cJSON_GetObjectItemCaseSensitive(root, "response");
     const char *kind;
-    if (stream_is(root, "type", "error")) {
+    if (stream_fields_is(root, "type", "error")) {
         /* its "type" is the event's; the code says which error */
         error_json_read(root, ERROR_JSON_BARE, &e);
         kind = e.code;
-    } else if (stream_is(root, "type", "response.failed") &&
+    } else if (stream_fields_is(root, "type", "response.failed") &&
                error_json_read(r, ERROR_JSON_MEMBER, &e)) {
         kind = e.type;
     } else {

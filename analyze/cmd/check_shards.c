@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "groups.h"
+#include "load_info.h"
 #include "log.h"
 #include "printable.h"
 #include "shard_merge.h"

@@ -1,6 +1,7 @@
 /* groups: collects request metrics into groups and an overall group. */
 #include "groups.h"
 #include "group_index.h"
+#include "group_view.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -8,9 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "duration.h"
 #include "log.h"
-#include "run_span.h"
 
 const struct metric_def metric_defs[M_COUNT] = {
     [M_TTFT] = {"ttft_ms", "TTFT", "ms", false},
@@ -51,103 +50,6 @@ const struct metric_def metric_defs[M_COUNT] = {
                           "ms", false},
     [M_TCP_RTT] = {"tcp_rtt_ms", "TCP RTT (kernel)", "ms", false},
 };
-
-int group_by_parse(const char *spec, struct group_by *by, char *err,
-                   size_t err_size)
-{
-    char *copy = strdup(spec), *save = NULL, *tok;
-    memset(by, 0, sizeof(*by));
-    if (!copy)
-        return -1;
-    for (tok = strtok_r(copy, ",", &save); tok;
-         tok = strtok_r(NULL, ",", &save)) {
-        if (by->n == GROUP_MAX_DIMS) {
-            if (err)
-                snprintf(err, err_size, "--by takes at most 4 keys: '%s'",
-                         spec);
-            goto bad;
-        }
-        if (strcmp(tok, "model") == 0) {
-            by->dims[by->n++] = DIM_MODEL;
-        } else if (strcmp(tok, "class") == 0) {
-            by->dims[by->n++] = DIM_CLASS;
-        } else if (strcmp(tok, "trace") == 0) {
-            by->dims[by->n++] = DIM_TRACE;
-        } else if (strcmp(tok, "stage") == 0) {
-            by->dims[by->n++] = DIM_STAGE;
-        } else if (strcmp(tok, "turn") == 0) {
-            by->dims[by->n++] = DIM_TURN;
-        } else if (strncmp(tok, "label:", 6) == 0 && tok[6]) {
-            by->label_keys[by->n] = strdup(tok + 6);
-            by->dims[by->n++] = DIM_LABEL;
-        } else if (strncmp(tok, "header:", 7) == 0 && tok[7]) {
-            by->label_keys[by->n] = strdup(tok + 7);
-            by->dims[by->n++] = DIM_HEADER;
-        } else {
-            if (err)
-                snprintf(err, err_size,
-                         "--by: unknown key '%s' (use model, class, trace, "
-                         "stage, turn, label:KEY, header:NAME)",
-                         tok);
-            goto bad;
-        }
-    }
-    free(copy);
-    if (by->n == 0) {
-        if (err)
-            snprintf(err, err_size, "--by is empty");
-        return -1;
-    }
-    return 0;
-bad:
-    free(copy);
-    for (size_t i = 0; i < GROUP_MAX_DIMS; i++)
-        free(by->label_keys[i]);
-    memset(by, 0, sizeof(*by));
-    return -1;
-}
-
-int slo_parse(const char *spec, struct slo *slo, char *err, size_t err_size)
-{
-    char *copy = strdup(spec), *save = NULL, *tok;
-    slo->ttft_ms = slo->tpot_ms = slo->latency_ms = slo->itl_ms = NAN;
-    slo->any = false;
-    if (!copy)
-        return -1;
-    for (tok = strtok_r(copy, ",", &save); tok;
-         tok = strtok_r(NULL, ",", &save)) {
-        char *eq = strchr(tok, '=');
-        double *target = NULL, ms;
-        if (eq) {
-            *eq = '\0';
-            if (strcmp(tok, "ttft") == 0)
-                target = &slo->ttft_ms;
-            else if (strcmp(tok, "tpot") == 0)
-                target = &slo->tpot_ms;
-            else if (strcmp(tok, "latency") == 0)
-                target = &slo->latency_ms;
-            else if (strcmp(tok, "itl") == 0)
-                target = &slo->itl_ms;
-        }
-        if (!target ||
-            duration_parse(eq + 1, DURATION_NONE, DURATION_MS, &ms) != 0) {
-            if (eq)
-                *eq = '=';
-            if (err)
-                snprintf(err, err_size,
-                         "--slo: bad item '%s' (want "
-                         "ttft|tpot|itl|latency=N with a unit " DURATION_UNITS
-                         ")",
-                         tok);
-            free(copy);
-            return -1;
-        }
-        *target = ms;
-        slo->any = true;
-    }
-    free(copy);
-    return 0;
-}
 
 static void group_init(struct group *g, size_t value_limit)
 {
@@ -246,17 +148,6 @@ static const char *key_value(const struct group_set *set, size_t i,
     return "";
 }
 
-/* The place of a prompt class in the canonical order (unknown: last). */
-static int class_rank(const char *name)
-{
-    static const char *const canonical[] = {"short-short", "short-long",
-                                            "long-short"};
-    for (int i = 0; i < 3; i++)
-        if (strcmp(name, canonical[i]) == 0)
-            return i;
-    return 3;
-}
-
 /* The place of a request's stage: by load within a trace, so stages sort
  * from the lightest, then by id (stages of one load in the order run);
  * stage ids when the loads are unknown. */
@@ -322,7 +213,8 @@ static struct group *find_group(struct group_set *set,
     set->groups = p;
     group_init(g, set->value_limit);
     for (size_t i = 0; i < set->by.n; i++) {
-        g->key_rank[i] = set->by.dims[i] == DIM_CLASS   ? class_rank(vals[i])
+        g->key_rank[i] = set->by.dims[i] == DIM_CLASS
+                             ? group_class_rank(vals[i])
                          : set->by.dims[i] == DIM_STAGE ? stage_rank(m)
                          : set->by.dims[i] == DIM_TURN  ? (int)m->turn
                                                         : 0;
@@ -664,131 +556,6 @@ void group_set_summarize(struct group_set *set)
             set->trace_itl[i].lag_p99 = sum.p99;
         }
     }
-}
-
-int class_name_cmp(const char *a, const char *b)
-{
-    int ra = class_rank(a), rb = class_rank(b);
-    if (ra != rb)
-        return ra < rb ? -1 : 1;
-    return strcmp(a, b);
-}
-
-/* Orders groups of one set (same dims) key by key: rank, then bytes. */
-static int cmp_groups(const void *a, const void *b)
-{
-    const struct group *ga = *(struct group *const *)a;
-    const struct group *gb = *(struct group *const *)b;
-    for (size_t i = 0; i < ga->n_keys && i < gb->n_keys; i++) {
-        int c;
-        if (ga->key_rank[i] != gb->key_rank[i])
-            return ga->key_rank[i] < gb->key_rank[i] ? -1 : 1;
-        c = strcmp(ga->keys[i], gb->keys[i]);
-        if (c)
-            return c;
-    }
-    return 0;
-}
-
-void group_set_sort(struct group_set *set)
-{
-    if (set->n_groups < 2) /* qsort's base must not be NULL, even for 0 */
-        return;
-    qsort(set->groups, set->n_groups, sizeof(*set->groups), cmp_groups);
-    /* The index holds positions in set->groups: point it at the new ones,
-     * or every later lookup (group_set_find, compare's pairing of the
-     * sides) finds another group. */
-    for (size_t i = 0; i < set->n_groups; i++) {
-        const struct group *g = set->groups[i];
-        char joined[GROUP_MAX_DIMS * 540];
-        size_t len;
-        bool whole = true;
-        for (size_t k = 0; k < g->n_keys; k++)
-            whole = whole && g->keys[k];
-        if (!whole)
-            continue;
-        len = group_index_key((const char *const *)g->keys, g->n_keys, joined,
-                              sizeof(joined));
-        group_index_set(&set->index,
-                        group_index_hash(GROUP_INDEX_HASH_INIT, joined, len),
-                        NULL, joined, i);
-    }
-}
-
-void group_describe(const struct group *g, char *out, size_t size)
-{
-    size_t len = 0;
-    out[0] = '\0';
-    for (size_t i = 0; i < g->n_keys && len < size; i++) {
-        int n =
-            snprintf(out + len, size - len, "%s%s", i ? " / " : "", g->keys[i]);
-        if (n < 0)
-            break;
-        len += (size_t)n;
-    }
-}
-
-const char *group_dim_name(const struct group_set *set, size_t i, char *tmp,
-                           size_t tmp_size)
-{
-    switch (set->by.dims[i]) {
-    case DIM_MODEL:
-        return "model";
-    case DIM_CLASS:
-        return "class";
-    case DIM_TRACE:
-        return "trace";
-    case DIM_STAGE:
-        return "stage";
-    case DIM_TURN:
-        return "turn";
-    case DIM_LABEL:
-        snprintf(tmp, tmp_size, "label:%s", set->by.label_keys[i]);
-        return tmp;
-    case DIM_HEADER:
-        snprintf(tmp, tmp_size, "header:%s", set->by.label_keys[i]);
-        return tmp;
-    }
-    return "";
-}
-
-const char *group_token_source(const struct group *g)
-{
-    if (g->src_usage && g->src_chunks)
-        return "mixed";
-    return g->src_chunks ? "chunks" : "usage";
-}
-
-uint64_t group_failed(const struct group *g)
-{
-    return g->requests - g->ok - g->interrupted;
-}
-
-uint64_t group_finished(const struct group *g)
-{
-    return g->requests - g->interrupted;
-}
-
-double group_set_wall_s(const struct group_set *set)
-{
-    struct run_span_run *runs, *scratch;
-    double wall;
-    if (set->n_traces == 0)
-        return NAN;
-    runs = calloc(2 * set->n_traces, sizeof(*runs));
-    if (!runs)
-        return NAN;
-    scratch = runs + set->n_traces;
-    for (size_t i = 0; i < set->n_traces; i++) {
-        const struct trace_info *t = set->traces[i];
-        runs[i].start_ns = t->measured_start_ns;
-        runs[i].end_ns = t->measured_end_ns;
-        runs[i].mono_zero_ns = t->mono_zero_ns;
-        runs[i].real_zero_ns = t->real_zero_ns;
-    }
-    wall = run_span_wall_s(runs, set->n_traces, scratch);
-    free(runs);
-    return wall;
 }
 
 int group_set_load(struct group_set *set, char **paths, size_t n_paths,

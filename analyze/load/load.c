@@ -10,6 +10,8 @@
 #include "error_kinds.h"
 #include "id_map.h"
 #include "load.h"
+#include "load_info.h"
+#include "load_request.h"
 #include "log.h"
 #include "metrics.h"
 #include "stats.h"
@@ -54,177 +56,6 @@ struct loader {
     bool sink_failed; /* the sink refused a request (memory, output) */
     int stop;
 };
-
-static char *dup_or_null(const char *s)
-{
-    return s ? strdup(s) : NULL;
-}
-
-static struct trace_kv *dup_kv(const struct trace_kv *kv, size_t n)
-{
-    struct trace_kv *out = n ? calloc(n, sizeof(*out)) : NULL;
-    for (size_t i = 0; out && i < n; i++) {
-        out[i].key = strdup(kv[i].key ? kv[i].key : "");
-        out[i].value = strdup(kv[i].value ? kv[i].value : "");
-    }
-    return out;
-}
-
-static void free_kv(struct trace_kv *kv, size_t n)
-{
-    for (size_t i = 0; kv && i < n; i++) {
-        free((char *)kv[i].key);
-        free((char *)kv[i].value);
-    }
-    free(kv);
-}
-
-const char *trace_info_option(const struct trace_info *t, const char *key)
-{
-    for (size_t i = 0; t && i < t->n_options; i++)
-        if (strcmp(t->options[i].key, key) == 0)
-            return t->options[i].value;
-    return NULL;
-}
-
-void load_free_infos(struct trace_info **infos, size_t n)
-{
-    for (size_t i = 0; infos && i < n; i++) {
-        struct trace_info *t = infos[i];
-        free(t->file);
-        free(t->trace_id);
-        free(t->api);
-        free(t->endpoint);
-        free(t->host);
-        free(t->tool_version);
-        free(t->workload);
-        for (size_t k = 0; k < t->n_models; k++)
-            free(t->models[k]);
-        free(t->models);
-        free_kv(t->labels, t->n_labels);
-        free_kv(t->options, t->n_options);
-        free_kv(t->shared, t->n_shared);
-        free(t->footer_reason);
-        free(t->keep_awake_end);
-        free(t->recording_stopped);
-        free(t->damage);
-        free(t->stages);
-        server_metrics_free(&t->server);
-        free(t);
-    }
-    free(infos);
-}
-
-const struct stage_info *trace_info_stage(const struct trace_info *t,
-                                          uint32_t id)
-{
-    for (size_t i = 0; t && i < t->n_stages; i++)
-        if (t->stages[i].id == id)
-            return &t->stages[i];
-    return NULL;
-}
-
-void stage_info_name(const struct trace_info *t, uint32_t id, char *out,
-                     size_t size)
-{
-    const struct stage_info *st = trace_info_stage(t, id);
-    if (id == 0)
-        snprintf(out, size, "(none)");
-    else if (!st || !st->mode[0] || !isfinite(st->load))
-        snprintf(out, size, "stage %u", (unsigned)id);
-    else
-        snprintf(out, size, "%s=%g", st->mode, st->load);
-}
-
-void stage_info_label(const struct trace_info *t, uint32_t id, char *out,
-                      size_t size)
-{
-    const struct stage_info *st = trace_info_stage(t, id);
-    if (id == 0 || !st || !st->mode[0] || !isfinite(st->load))
-        stage_info_name(t, id, out, size);
-    else
-        snprintf(out, size, "%s=%g #%u", st->mode, st->load, (unsigned)id);
-}
-
-/* Keeps a stage record in t: the begin record adds the stage, the end
- * record completes it. Out of memory leaves it out (its requests are
- * then named "stage N"). */
-static void note_stage(struct trace_info *t, const struct trace_stage *r)
-{
-    struct stage_info *st = (struct stage_info *)trace_info_stage(t, r->id);
-    if (!st) {
-        struct stage_info *p;
-        if (r->id == 0 || t->n_stages >= 100000)
-            return;
-        p = realloc(t->stages, (t->n_stages + 1) * sizeof(*p));
-        if (!p)
-            return;
-        t->stages = p;
-        st = &p[t->n_stages++];
-        memset(st, 0, sizeof(*st));
-        st->id = r->id;
-    }
-    /* only the two known modes: the name goes into every output */
-    snprintf(st->mode, sizeof(st->mode), "%s",
-             r->mode && (strcmp(r->mode, "concurrency") == 0 ||
-                         strcmp(r->mode, "rate") == 0)
-                 ? r->mode
-                 : "");
-    st->load = r->load;
-    st->start_ns = r->start_ns;
-    st->end_ns = r->end_ns;
-    st->sent = r->sent;
-    st->loop_lag_p50_ns = r->loop_lag_p50_ns;
-    st->loop_lag_p99_ns = r->loop_lag_p99_ns;
-    st->loop_lag_max_ns = r->loop_lag_max_ns;
-    st->loop_lag_samples = r->loop_lag_samples;
-    st->cpu_ns = r->cpu_ns;
-    st->ramp_ns = r->ramp_ns;
-}
-
-const char *trace_info_label(const struct trace_info *t, const char *key)
-{
-    for (size_t i = 0; i < t->n_labels; i++)
-        if (strcmp(t->labels[i].key, key) == 0)
-            return t->labels[i].value;
-    return NULL;
-}
-
-struct trace_info *load_info_from_header(const struct trace_header *h,
-                                         const char *file)
-{
-    struct trace_info *t = calloc(1, sizeof(*t));
-    if (!t)
-        return NULL;
-    t->file = strdup(file);
-    t->trace_id = dup_or_null(h->trace_id);
-    t->api = strdup(h->api ? h->api : "openai-chat");
-    t->endpoint = dup_or_null(h->endpoint);
-    t->host = dup_or_null(h->host);
-    t->tool_version = dup_or_null(h->tool_version);
-    t->format_version = h->format_version;
-    t->workload = dup_or_null(h->workload);
-    t->models = h->n_models ? calloc(h->n_models, sizeof(char *)) : NULL;
-    for (size_t i = 0; t->models && i < h->n_models; i++)
-        t->models[t->n_models++] = strdup(h->models[i]);
-    t->labels = dup_kv(h->labels, h->n_labels);
-    t->n_labels = t->labels ? h->n_labels : 0;
-    t->options = dup_kv(h->options, h->n_options);
-    t->n_options = t->options ? h->n_options : 0;
-    t->shared = dup_kv(h->shared, h->n_shared);
-    t->n_shared = t->shared ? h->n_shared : 0;
-    t->mono_zero_ns = h->mono_zero_ns;
-    t->real_zero_ns = h->real_zero_ns;
-    t->first_start_ns = -1;
-    t->last_end_ns = -1;
-    t->measured_start_ns = t->measured_end_ns = -1;
-    t->loop_lag_p50_ns = t->loop_lag_p99_ns = t->loop_lag_max_ns = -1;
-    t->wake_probe_p50_ns = t->wake_probe_p99_ns = t->wake_probe_max_ns = -1;
-    t->receive_lag_p50_ns = t->receive_lag_p99_ns = -1;
-    t->receive_lag_max_ns = -1;
-    t->proxy_p50_ns = t->proxy_p99_ns = t->proxy_max_ns = -1;
-    return t;
-}
 
 static struct stream_state *stream_take(struct loader *L)
 {
@@ -290,54 +121,6 @@ static int cmp_pending_id(const void *a, const void *b)
  * order so the output does not depend on hashing. */
 static void pending_drain(struct loader *L, bool unfinished);
 
-/* The error kind of a finished request, derived from what the recorder saw
- * and from the bytes themselves; NULL when it succeeded. */
-/* True when the request's times contradict each other, as no recorder
- * writes them (CLOCK_MONOTONIC only goes forward): a chunk or first byte
- * before the start, an end before the start or before the last chunk. */
-static bool impossible_times(const struct trace_request *q,
-                             const struct trace_result *res,
-                             const struct stream_state *s)
-{
-    if (q->start_ns < 0)
-        return true;
-    if (s->first_byte_ns >= 0 && s->first_byte_ns < q->start_ns)
-        return true;
-    if (s->first_token_ns >= 0 && s->last_token_ns < s->first_token_ns)
-        return true;
-    if (s->times_backwards)
-        return true;
-    if (!res)
-        return false;
-    if (res->end_ns >= 0 &&
-        (res->end_ns < q->start_ns ||
-         (s->last_token_ns >= 0 && res->end_ns < s->last_token_ns)))
-        return true;
-    return res->first_byte_ns >= 0 && res->first_byte_ns < q->start_ns;
-}
-
-static const char *derive_error(const struct trace_request *q,
-                                const struct trace_result *res,
-                                const struct stream_state *s, char *tmp,
-                                size_t tmp_size)
-{
-    if (impossible_times(q, res, s))
-        return ERROR_KIND_BAD_TIMES;
-    if (!res)
-        return "unfinished";
-    if (res->error_kind && res->error_kind[0])
-        return res->error_kind;
-    if (error_kinds_http_failed(res->http_status))
-        return error_kinds_http(res->http_status, tmp, tmp_size);
-    if (s->stream_errors > 0)
-        return "stream_error";
-    if (s->oversized)
-        return "oversized_event";
-    if (s->token_events == 0)
-        return "no_tokens";
-    return NULL;
-}
-
 /* Bytes kept of a body that is not an event stream. */
 #define LOAD_HEAD_MAX 2048
 
@@ -363,76 +146,6 @@ static void keep_head(struct pending *p, const uint8_t *data, size_t len)
     n = len < LOAD_HEAD_MAX - p->head_len ? len : LOAD_HEAD_MAX - p->head_len;
     memcpy(p->head + p->head_len, data, n);
     p->head_len += n;
-}
-
-/* The server's own words about a failed request (see request_metrics):
- * the error reply's message for an error status (an HTML page has none),
- * else the first in-stream error's; NULL when none. */
-static const char *server_message(struct loader *L, const struct pending *p,
-                                  const struct trace_result *res,
-                                  const struct stream_state *s)
-{
-    char type[64];
-    char *msg = L->server_message;
-    msg[0] = '\0';
-    if (res && error_kinds_http_failed(res->http_status) && p->head &&
-        p->head_len && p->head[0] != '<')
-        error_json_text(p->head, p->head_len, ERROR_JSON_BARE, type,
-                        sizeof type, msg, sizeof L->server_message);
-    if (!msg[0] && s->stream_errors)
-        error_json_one_line(msg, sizeof L->server_message, s->error_message,
-                            strlen(s->error_message), ERROR_JSON_MESSAGE_MAX);
-    return msg[0] ? msg : NULL;
-}
-
-/* The facts of one request for metrics_compute: its request record, its
- * result (NULL when the trace never finished it) and its stream. */
-static void request_facts(const struct trace_request *q,
-                          const struct trace_result *res,
-                          const struct stream_state *s, bool ok,
-                          enum token_mode tokens, struct metrics_facts *f)
-{
-    f->ok = ok;
-    f->token_mode = tokens;
-    f->scheduled_ns = q->scheduled_ns;
-    f->start_ns = q->start_ns;
-    f->input_tokens_est = q->input_tokens_est;
-    f->asked_input_tokens = q->asked_input_tokens;
-    f->asked_output_tokens = q->asked_output_tokens;
-    f->cap_released_ns = q->cap_released_ns;
-    f->has_result = res != NULL;
-    f->end_ns = res ? res->end_ns : -1;
-    f->posttransfer_ns = res ? res->phases.posttransfer_ns : -1;
-    f->pretransfer_ns = res ? res->phases.pretransfer_ns : -1;
-    f->tokens = s->tokens;
-    f->n_tokens = s->n_tokens;
-    f->token_events = s->token_events;
-    f->reasoning_events = s->reasoning_events;
-    f->text_bytes = s->text_bytes;
-    f->first_token_ns = s->first_token_ns;
-    f->first_content_ns = s->first_content_ns;
-    f->last_token_ns = s->last_token_ns;
-    f->done_seen = s->done_seen;
-    f->done_ns = s->done_ns;
-    f->last_feed_ns = s->last_feed_ns;
-    f->usage_output_tokens = s->usage_output_tokens;
-    f->usage_input_tokens = s->usage_input_tokens;
-    f->cached_tokens = s->usage_cached_tokens >= 0 ? s->usage_cached_tokens
-                                                   : s->server_timings.cache_n;
-    /* no cached count, but every prompt token (usage) and those processed
-     * (llama.cpp's timings.prompt_n): the rest came from the cache */
-    f->cached_derived = f->cached_tokens < 0 && s->usage_input_tokens >= 0 &&
-                        s->server_timings.prompt_n >= 0 &&
-                        s->server_timings.prompt_n <= s->usage_input_tokens;
-    if (f->cached_derived)
-        f->cached_tokens = s->usage_input_tokens - s->server_timings.prompt_n;
-    /* Anthropic's input_tokens leaves out what the cache read and wrote */
-    if (s->api == API_ANTHROPIC && f->usage_input_tokens >= 0)
-        f->usage_input_tokens +=
-            (s->usage_cached_tokens > 0 ? s->usage_cached_tokens : 0) +
-            (s->usage_cache_write_tokens > 0 ? s->usage_cache_write_tokens : 0);
-    f->server = s->server_timings;
-    f->comments = s->comments;
 }
 
 /* Computes the metrics of one request and hands them to the sink. res is
@@ -468,15 +181,20 @@ static void finish_request(struct loader *L, struct pending *p,
     m.headers = res ? res->headers : NULL;
     m.n_headers = res ? res->n_headers : 0;
     m.stream = s;
-    m.error_kind = derive_error(q, res, s, kind_buf, sizeof(kind_buf));
+    m.error_kind =
+        load_request_error_kind(q, res, s, kind_buf, sizeof(kind_buf));
     if (m.error_kind && strcmp(m.error_kind, ERROR_KIND_BAD_TIMES) == 0)
         L->bad_times++;
     m.error_message = res ? res->error_message : NULL;
     if (!m.error_message && s->stream_errors)
         m.error_message = s->error_message;
-    m.server_message = m.error_kind ? server_message(L, p, res, s) : NULL;
+    m.server_message =
+        m.error_kind ? load_request_server_message(res, p->head, p->head_len, s,
+                                                   L->server_message,
+                                                   sizeof L->server_message)
+                     : NULL;
     m.finish_reason = s->finish_reason[0] ? s->finish_reason : NULL;
-    request_facts(q, res, s, m.error_kind == NULL, L->opt->tokens, &f);
+    load_request_facts(q, res, s, m.error_kind == NULL, L->opt->tokens, &f);
     /* out of memory: no token arrays (n_itl 0), the rest is there */
     if (metrics_compute(&f, &L->mbuf, &m) != METRICS_OK ||
         s->err == STREAM_E_NOMEM)
@@ -525,8 +243,8 @@ static void hold_request(struct loader *L, struct pending *p,
     p->saved = *res;
     p->saved.headers = NULL;
     p->saved.n_headers = 0;
-    p->saved_kind = dup_or_null(res->error_kind);
-    p->saved_message = dup_or_null(res->error_message);
+    p->saved_kind = load_info_dup(res->error_kind);
+    p->saved_message = load_info_dup(res->error_message);
     p->saved.error_kind = p->saved_kind;
     p->saved.error_message = p->saved_message;
     p->held = true;
@@ -639,9 +357,9 @@ static void on_request(struct loader *L, const struct trace_request *q)
     }
     p->req = *q;
     p->req.body = NULL;
-    p->req.request_id = dup_or_null(q->request_id);
-    p->model = dup_or_null(q->model);
-    p->class_name = dup_or_null(q->class_name);
+    p->req.request_id = load_info_dup(q->request_id);
+    p->model = load_info_dup(q->model);
+    p->class_name = load_info_dup(q->class_name);
     p->stream = stream_take(L);
     if (p->stream && q->api) { /* a proxy saw this request's own API */
         enum api_kind k;
@@ -673,84 +391,6 @@ static void report_damage(struct loader *L, struct trace_reader *r, int st)
         if (L->info && !L->info->damage)
             L->info->damage = strdup(trace_reader_error(r));
     }
-}
-
-/* The traces read so far, by identity (trace id and both clock zeros: a
- * copy of the same trace has all three equal). Zero it to start. */
-struct load_seen {
-    struct load_seen_entry *v;
-    size_t n, cap;
-};
-struct load_seen_entry {
-    char *trace_id; /* owned */
-    int64_t mono_zero_ns, real_zero_ns;
-    char *file; /* where it was first read (owned) */
-};
-
-/* Frees seen's entries and zeroes it. */
-static void load_seen_free(struct load_seen *seen)
-{
-    if (!seen)
-        return;
-    for (size_t i = 0; i < seen->n; i++) {
-        free(seen->v[i].trace_id);
-        free(seen->v[i].file);
-    }
-    free(seen->v);
-    memset(seen, 0, sizeof(*seen));
-}
-
-/* True when h is a trace already read (a warning names both places); else
- * remembers it and returns false. A header without a trace id is never a
- * repeat (nothing to tell copies apart by). */
-static bool seen_before(struct load_seen *seen, const struct trace_header *h,
-                        const char *file)
-{
-    struct load_seen_entry *e;
-    if (!seen || !h->trace_id || !h->trace_id[0])
-        return false;
-    for (size_t i = 0; i < seen->n; i++) {
-        e = &seen->v[i];
-        if (e->mono_zero_ns == h->mono_zero_ns &&
-            e->real_zero_ns == h->real_zero_ns &&
-            strcmp(e->trace_id, h->trace_id) == 0) {
-            log_warn("%s: trace %s was already read (from %s): a repeated "
-                     "trace is counted once",
-                     file, h->trace_id, e->file);
-            return true;
-        }
-    }
-    if (seen->n == seen->cap) {
-        size_t ncap = seen->cap ? seen->cap * 2 : 8;
-        e = realloc(seen->v, ncap * sizeof(*e));
-        if (!e)
-            return false; /* out of memory: read it, as without seen */
-        seen->v = e;
-        seen->cap = ncap;
-    }
-    e = &seen->v[seen->n];
-    e->trace_id = strdup(h->trace_id);
-    e->file = strdup(file);
-    if (!e->trace_id || !e->file) {
-        free(e->trace_id);
-        free(e->file);
-        return false;
-    }
-    e->mono_zero_ns = h->mono_zero_ns;
-    e->real_zero_ns = h->real_zero_ns;
-    seen->n++;
-    return false;
-}
-
-static int push_info(struct trace_info *t, struct trace_info ***infos,
-                     size_t *n)
-{
-    struct trace_info **p = realloc(*infos, (*n + 1) * sizeof(*p));
-    if (!p)
-        return -1;
-    *infos = p;
-    p[(*n)++] = t;
-    return 0;
 }
 
 /* load_trace_file with the traces already read in seen (NULL: none
@@ -793,7 +433,8 @@ static int load_one_file(const char *path, const struct load_options *opt,
             break;
         if (rec.kind == TRACE_HEADER) {
             end_trace(&L);
-            skipping = seen_before(seen, &rec.u.header, trace_reader_name(r));
+            skipping = load_info_seen_before(seen, &rec.u.header,
+                                             trace_reader_name(r));
             any_header = true;
         }
         if (skipping) /* a repeated trace: up to the next header */
@@ -801,7 +442,7 @@ static int load_one_file(const char *path, const struct load_options *opt,
         switch (rec.kind) {
         case TRACE_HEADER:
             L.info = load_info_from_header(&rec.u.header, trace_reader_name(r));
-            if (!L.info || push_info(L.info, infos, n_infos)) {
+            if (!L.info || load_info_push(L.info, infos, n_infos)) {
                 log_error("out of memory");
                 rc = 1;
                 goto done;
@@ -842,10 +483,10 @@ static int load_one_file(const char *path, const struct load_options *opt,
             L.info->has_footer = true;
             L.info->interrupted = rec.u.footer.interrupted;
             free(L.info->footer_reason);
-            L.info->footer_reason = dup_or_null(rec.u.footer.reason);
+            L.info->footer_reason = load_info_dup(rec.u.footer.reason);
             free(L.info->recording_stopped);
             L.info->recording_stopped =
-                dup_or_null(rec.u.footer.recording_stopped);
+                load_info_dup(rec.u.footer.recording_stopped);
             L.info->unrecorded = rec.u.footer.unrecorded;
             L.info->loop_lag_samples = rec.u.footer.loop_lag_samples;
             L.info->loop_lag_p50_ns = rec.u.footer.loop_lag_p50_ns;
@@ -860,12 +501,12 @@ static int load_one_file(const char *path, const struct load_options *opt,
             L.info->receive_lag_p99_ns = rec.u.footer.receive_lag_p99_ns;
             L.info->receive_lag_max_ns = rec.u.footer.receive_lag_max_ns;
             free(L.info->keep_awake_end);
-            L.info->keep_awake_end = dup_or_null(rec.u.footer.keep_awake_end);
+            L.info->keep_awake_end = load_info_dup(rec.u.footer.keep_awake_end);
             L.info->keep_awake_changes = rec.u.footer.keep_awake_changes;
             break;
         case TRACE_STAGE:
             if (L.info)
-                note_stage(L.info, &rec.u.stage);
+                load_info_note_stage(L.info, &rec.u.stage);
             break;
         case TRACE_SERVER_METRICS:
             if (L.info &&
@@ -922,7 +563,7 @@ int load_trace_files(char *const *paths, size_t n_paths,
     for (size_t i = 0; i < n_paths; i++)
         rc |= load_one_file(paths[i], opt, opt->keep_repeated ? NULL : &seen,
                             sink, tsink, ctx, infos, n_infos);
-    load_seen_free(&seen);
+    load_info_seen_free(&seen);
     return rc;
 }
 

@@ -144,12 +144,6 @@ const char *trace_info_option(const struct trace_info *t, const char *key);
 /* Frees what load_trace_file appended. NULL-safe. */
 void load_free_infos(struct trace_info **infos, size_t n);
 
-/* A trace_info of header h read from file: its strings copied, its
- * counts and spans empty (-1). Free with load_free_infos. NULL out of
- * memory. */
-struct trace_info *load_info_from_header(const struct trace_header *h,
-                                         const char *file);
-
 /* The stage of t with that id, or NULL. */
 const struct stage_info *trace_info_stage(const struct trace_info *t,
                                           uint32_t id);
