@@ -26,8 +26,7 @@ static void identify(const char *path, struct copy *c)
     struct stat sb;
     memset(c, 0, sizeof(*c));
     c->size = -1;
-    if (strcmp(path, "-") == 0 || stat(path, &sb) != 0 ||
-        !S_ISREG(sb.st_mode))
+    if (strcmp(path, "-") == 0 || stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
         return;
     c->size = (long long)sb.st_size;
     if (trace_reader_open(path, &r) != TRACE_OK)
