@@ -13,6 +13,11 @@
 #include "sha256.h"
 
 #define RAW_STEP ((size_t)128 << 10)
+/* Raw bytes kept behind the read position inside a frame, so that after
+ * damage the search for the next frame can start just after the damaged
+ * frame's magic (zstd may have read past a frame that was cut, into the
+ * next one, before it saw the damage). */
+#define RAW_LOOKBACK ((size_t)512 << 10)
 
 struct trace_input {
     int fd;
@@ -29,6 +34,12 @@ struct trace_input {
     bool plain;         /* inside plain bytes: a frame starts only where the
                            reader finds one at a record's start (unread) */
     char error[200];
+    /* After a damaged frame: plain bytes are handed out up to resume_at
+     * (the next frame's magic, UINT64_MAX when none follows), where a
+     * frame starts again; note says which file bytes were skipped. */
+    uint64_t resume_at;
+    bool resyncing;
+    char note[200];
     bool hashing;      /* trace_input_want_sha256 was called */
     struct sha256 sha; /* of every raw byte read, when hashing */
 };
@@ -39,6 +50,7 @@ int trace_input_open(int fd, struct trace_input **out)
     if (!in)
         return -1;
     in->fd = fd;
+    in->resume_at = UINT64_MAX;
     sha256_init(&in->sha);
     *out = in;
     return 0;
@@ -57,11 +69,19 @@ void trace_input_close(struct trace_input *in)
 static int refill(struct trace_input *in)
 {
     ssize_t n;
-    if (in->pos > 0) {
-        memmove(in->raw, in->raw + in->pos, in->fill - in->pos);
-        in->raw_base += in->pos;
-        in->fill -= in->pos;
-        in->pos = 0;
+    size_t drop = in->pos;
+    /* inside a frame keep a look-back from its start (bounded) */
+    if (in->in_frame && in->frame_off >= in->raw_base) {
+        size_t from = (size_t)(in->frame_off - in->raw_base);
+        if (in->pos - from > RAW_LOOKBACK)
+            from = in->pos - RAW_LOOKBACK;
+        drop = from < drop ? from : drop;
+    }
+    if (drop > 0) {
+        memmove(in->raw, in->raw + drop, in->fill - drop);
+        in->raw_base += drop;
+        in->fill -= drop;
+        in->pos -= drop;
     }
     if (in->cap - in->fill < RAW_STEP) {
         size_t ncap = in->fill + RAW_STEP;
@@ -108,6 +128,8 @@ static ssize_t read_frame(struct trace_input *in, uint8_t *dst, size_t cap)
             snprintf(in->error, sizeof(in->error),
                      "zstd frame at file byte %llu is damaged: %s",
                      (unsigned long long)in->frame_off, ZSTD_getErrorName(ret));
+            in->in_frame = false;
+            in->resyncing = true;
             return -2;
         }
         if (ret == 0) {
@@ -122,10 +144,79 @@ static ssize_t read_frame(struct trace_input *in, uint8_t *dst, size_t cap)
     }
 }
 
+/* True when the 4 bytes at p are a zstd skippable frame's magic
+ * (0x184D2A50..5F little-endian: pzstd writes one before each frame). */
+static bool skippable_magic(const uint8_t *p)
+{
+    return (p[0] & 0xF0) == 0x50 && p[1] == 0x2A && p[2] == 0x4D &&
+           p[3] == 0x18;
+}
+
+/* After a damaged frame: finds the next frame's magic after the damaged
+ * one's, keeping every byte from there (refilling as needed), and goes
+ * on in plain mode from just after the damaged frame's magic, so the
+ * reader can find a plain trace's header in what follows; a frame
+ * starts again at the magic found. 0, or -1 on a read error. */
+static int resync(struct trace_input *in)
+{
+    uint64_t from = in->frame_off + 1, found = UINT64_MAX;
+    size_t i;
+    in->resyncing = false;
+    if (from < in->raw_base)
+        from = in->raw_base; /* beyond the look-back: from what is kept */
+    in->pos = (size_t)(from - in->raw_base);
+    for (i = in->pos;;) {
+        while (i + 4 <= in->fill) {
+            const uint8_t *hit = memchr(in->raw + i, 0x28, in->fill - i);
+            if (!hit || (size_t)(hit - in->raw) + 4 > in->fill)
+                break;
+            i = (size_t)(hit - in->raw);
+            if (memcmp(hit, TRACE_ZSTD_MAGIC, 4) == 0) {
+                found = in->raw_base + i;
+                break;
+            }
+            i++;
+        }
+        if (found != UINT64_MAX || in->eof)
+            break;
+        i = in->fill > 3 ? in->fill - 3 : 0;
+        {
+            uint64_t base = in->raw_base; /* refill keeps bytes from pos */
+            if (refill(in) != 0)
+                return -1;
+            i -= (size_t)(in->raw_base - base);
+        }
+    }
+    in->resume_at = found;
+    in->plain = true;
+    in->plain_run = 0;
+    if (found != UINT64_MAX)
+        snprintf(in->note, sizeof(in->note),
+                 "file bytes %llu to %llu (%llu bytes) after the damaged zstd "
+                 "frame's start skipped: the next frame starts at file byte "
+                 "%llu",
+                 (unsigned long long)in->frame_off, (unsigned long long)found,
+                 (unsigned long long)(found - in->frame_off),
+                 (unsigned long long)found);
+    else
+        snprintf(in->note, sizeof(in->note),
+                 "no zstd frame follows the damaged one (file byte %llu): "
+                 "what follows is read as plain records",
+                 (unsigned long long)in->frame_off);
+    return 0;
+}
+
 ssize_t trace_input_read(struct trace_input *in, uint8_t *dst, size_t cap)
 {
     for (;;) {
         size_t avail, n;
+        if (in->resyncing && resync(in) != 0)
+            return -1;
+        if (in->plain && in->resume_at != UINT64_MAX &&
+            in->raw_base + in->pos >= in->resume_at) {
+            in->plain = false; /* the frame found after the damage */
+            in->resume_at = UINT64_MAX;
+        }
         if (in->in_frame) {
             ssize_t got = read_frame(in, dst, cap);
             if (got == -3)
@@ -149,6 +240,24 @@ ssize_t trace_input_read(struct trace_input *in, uint8_t *dst, size_t cap)
             in->pos = in->fill;
             return 0;
         }
+        if (!in->plain && avail >= 8 && skippable_magic(in->raw + in->pos)) {
+            const uint8_t *q = in->raw + in->pos + 4;
+            uint64_t len = 8 + ((uint64_t)q[0] | (uint64_t)q[1] << 8 |
+                                (uint64_t)q[2] << 16 | (uint64_t)q[3] << 24);
+            /* skip it whole (pzstd's frame sizes, user metadata) */
+            while (in->fill - in->pos < len && !in->eof)
+                if (refill(in) != 0)
+                    return -1;
+            if (in->fill - in->pos < len) {
+                in->cut = true; /* the file ends inside it */
+                in->frame_off = in->raw_base + in->pos;
+                in->pos = in->fill;
+                return 0;
+            }
+            in->pos += (size_t)len;
+            in->any_frame = true;
+            continue;
+        }
         if (!in->plain && avail >= 4 &&
             memcmp(in->raw + in->pos, TRACE_ZSTD_MAGIC, 4) == 0) {
             if (!in->dctx && !(in->dctx = ZSTD_createDCtx())) {
@@ -161,6 +270,9 @@ ssize_t trace_input_read(struct trace_input *in, uint8_t *dst, size_t cap)
             continue;
         }
         n = avail < cap ? avail : cap;
+        if (in->resume_at != UINT64_MAX &&
+            in->raw_base + in->pos + n > in->resume_at)
+            n = (size_t)(in->resume_at - (in->raw_base + in->pos));
         memcpy(dst, in->raw + in->pos, n);
         in->pos += n;
         in->plain_run += n;
@@ -234,4 +346,12 @@ int trace_input_sha256(struct trace_input *in, char hex[65])
 const char *trace_input_error(const struct trace_input *in)
 {
     return in->error;
+}
+
+const char *trace_input_take_note(struct trace_input *in)
+{
+    static _Thread_local char out[200];
+    memcpy(out, in->note, sizeof(out));
+    in->note[0] = '\0';
+    return out;
 }

@@ -54,6 +54,11 @@ int trace_input_sha256(struct trace_input *in, char hex[65]);
 /* What went wrong with a frame (after -2), else "". */
 const char *trace_input_error(const struct trace_input *in);
 
+/* After a damaged frame, what the input skipped to go on (the file bytes
+ * up to the next frame, or that none follows), once: "" when nothing.
+ * The text is valid until the next call in this thread. */
+const char *trace_input_take_note(struct trace_input *in);
+
 /* Frees. NULL-safe. */
 void trace_input_close(struct trace_input *in);
 

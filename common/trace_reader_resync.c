@@ -1,5 +1,6 @@
 /* trace_reader_resync: after damage, finds the next trace header and reads
  * on from there, saying which bytes were skipped. */
+#include "trace_input.h"
 #include "trace_reader_internal.h"
 
 #include <stdio.h>
@@ -24,6 +25,22 @@ int trace_reader_resync(struct trace_reader *r)
     r->prev_size = 0; /* nothing to keep from here on */
     for (;;) {
         size_t i = (size_t)(at - r->base);
+        /* a zstd frame in the plain bytes after the damage (cut plain +
+         * compressed): given back to the input, which decompresses it
+         * once the search below has looked at the bytes before it */
+        for (size_t z = i; z + 4 <= r->fill; z++) {
+            const uint8_t *hit = memchr(r->buf + z, 0x28, r->fill - z);
+            if (!hit || (size_t)(hit - r->buf) + 4 > r->fill)
+                break;
+            z = (size_t)(hit - r->buf);
+            if (memcmp(hit, TRACE_ZSTD_MAGIC, 4) == 0) {
+                if (trace_input_unread(r->in, hit, r->fill - z)) {
+                    r->fill = z;
+                    r->eof = false;
+                }
+                break;
+            }
+        }
         while (i + klen <= r->fill) {
             const uint8_t *hit = memchr(r->buf + i, 0xa6, r->fill - i);
             int64_t start;
@@ -54,6 +71,13 @@ int trace_reader_resync(struct trace_reader *r)
                              "from the header",
                              r->name, (unsigned long long)found,
                              (unsigned long long)damage);
+                {
+                    const char *in_note = trace_input_take_note(r->in);
+                    size_t l = strlen(r->note);
+                    if (in_note[0] && l + 3 < sizeof(r->note))
+                        snprintf(r->note + l, sizeof(r->note) - l, "%s%s",
+                                 l ? "; " : "", in_note);
+                }
                 r->error[0] = '\0';
                 r->error_code = 0;
                 return 1;

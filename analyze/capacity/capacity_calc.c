@@ -130,12 +130,11 @@ static void judge_client(const struct cap_set *s, struct cap_stage *st)
         /* kernel chunk times: the loop's lag is not in them (the
          * summary's self-check rule); only reads merged late are. The
          * receive lag is the trace's: a stage is charged with it when
-         * its own loop lag could have merged reads (1 ms or more and
-         * over half its ITL p50), as libcurl hands chunks over only when
-         * the loop runs */
+         * its own loop lag is over --max-loop-lag-share of its ITL p50
+         * too, as libcurl hands chunks over only when the loop runs */
         if (summary_reads_merged_at(t, st->itl_p50_ms) &&
-            !isnan(st->loop_lag_p99_ms) && st->loop_lag_p99_ms >= 1.0 &&
-            st->loop_lag_p99_ms > 0.5 * st->itl_p50_ms) {
+            !isnan(st->loop_lag_p99_ms) && !isnan(st->itl_p50_ms) &&
+            st->loop_lag_p99_ms > o->loop_lag_share * st->itl_p50_ms) {
             st->valid = false;
             snprintf(st->invalid_reason, sizeof st->invalid_reason,
                      "reads merged: chunks handed over %.3g ms late (the "

@@ -103,7 +103,7 @@ int cap_write_table(const struct cap_set *s, FILE *out)
                     s->stages[i].name, s->stages[i].invalid_reason);
     for (i = 0; i < s->n_stages; i++) {
         const struct cap_stage *st = &s->stages[i];
-        if (st->kernel_times && !isnan(st->loop_lag_p99_ms) &&
+        if (st->valid && st->kernel_times && !isnan(st->loop_lag_p99_ms) &&
             !isnan(st->itl_p50_ms) &&
             st->loop_lag_p99_ms > s->opt.loop_lag_share * st->itl_p50_ms)
             fprintf(out,

@@ -11,6 +11,7 @@
 #include "id_map.h"
 #include "load.h"
 #include "load_info.h"
+#include "load_order.h"
 #include "load_request.h"
 #include "log.h"
 #include "metrics.h"
@@ -559,10 +560,21 @@ int load_trace_files(char *const *paths, size_t n_paths,
                      size_t *n_infos)
 {
     struct load_seen seen = {0};
+    size_t *order = malloc((n_paths ? n_paths : 1) * sizeof(*order));
     int rc = 0;
+    if (!order) {
+        log_error("out of memory");
+        return 1;
+    }
+    /* copies of one trace: the fullest is the one read, the rest skipped */
+    if (opt->keep_repeated || load_order_copies(paths, n_paths, order))
+        for (size_t i = 0; i < n_paths; i++)
+            order[i] = i;
     for (size_t i = 0; i < n_paths; i++)
-        rc |= load_one_file(paths[i], opt, opt->keep_repeated ? NULL : &seen,
-                            sink, tsink, ctx, infos, n_infos);
+        rc |= load_one_file(paths[order[i]], opt,
+                            opt->keep_repeated ? NULL : &seen, sink, tsink, ctx,
+                            infos, n_infos);
+    free(order);
     load_info_seen_free(&seen);
     return rc;
 }

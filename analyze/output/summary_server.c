@@ -40,6 +40,11 @@ static void put_gauge(struct buf *b, const char *title,
 {
     double k = percent ? 100 : 1;
     buf_printf(b, "  %-11s", title);
+    if (!g->n && g->nonfinite) {
+        buf_printf(b, "not a number: NaN or Inf in all %zu samples\n",
+                   g->nonfinite);
+        return;
+    }
     if (!g->n) {
         buf_puts(b, "not exposed\n");
         return;
@@ -51,7 +56,10 @@ static void put_gauge(struct buf *b, const char *title,
             percent ? 1 : (g->median == floor(g->median) ? 0 : 1));
     buf_puts(b, percent ? "%  max " : "  max ");
     num_put(b, g->max * k, percent ? 1 : 0);
-    buf_printf(b, "%s  (%zu samples)\n", percent ? "%" : "", g->n);
+    buf_printf(b, "%s  (%zu samples", percent ? "%" : "", g->n);
+    if (g->nonfinite)
+        buf_printf(b, "; %zu more NaN or Inf, left out", g->nonfinite);
+    buf_puts(b, ")\n");
 }
 
 static void put_hist(struct buf *b, const char *title,
@@ -197,8 +205,13 @@ static void text_block(struct buf *b, const struct group_set *set,
         put_hist(b, hist_titles[i], &r.delta[hists[i]], detail,
                  client_of(set, hists[i]));
     }
-    if (detail && se->truncated)
-        buf_printf(b, "  %llu scrapes were cut at the recorder's cap\n",
+    if (se->truncated) /* never silent: what is "not exposed" may be cut */
+        buf_printf(b,
+                   "  cut        %llu scrapes passed the recorder's cap of "
+                   "kept lines: each was cut before the family that passed "
+                   "it, so the families after it are missing from those "
+                   "scrapes (\"not exposed\" may mean cut) and none is "
+                   "summed partial\n",
                    (unsigned long long)se->truncated);
 }
 
@@ -221,11 +234,14 @@ static void json_gauge(struct buf *b, const char *key,
                        const struct server_gauge *g)
 {
     buf_printf(b, ",\"%s\":", key);
-    if (!g->n) {
+    if (!g->n && !g->nonfinite) {
         buf_puts(b, "null");
         return;
     }
-    buf_printf(b, "{\"n\":%zu,\"min\":", g->n);
+    buf_printf(b, "{\"n\":%zu,", g->n);
+    if (g->nonfinite) /* optional: samples left out as NaN / Inf */
+        buf_printf(b, "\"nonfinite\":%zu,", g->nonfinite);
+    buf_puts(b, "\"min\":");
     json_put_double(b, g->min);
     buf_puts(b, ",\"median\":");
     json_put_double(b, g->median);

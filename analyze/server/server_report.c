@@ -129,11 +129,16 @@ static void gauge_stats(const struct server_series *se, long ia, long ib,
     size_t n = 0;
     struct stats_summary s;
     memset(g, 0, sizeof *g);
+    g->min = g->median = g->max = NAN;
     if (!v)
         return;
     for (long i = ia; i <= ib; i++)
-        if (se->s[i].ok && se->s[i].has[q])
-            v[n++] = se->s[i].value[q];
+        if (se->s[i].ok && se->s[i].has[q]) {
+            if (!isfinite(se->s[i].value[q]))
+                g->nonfinite++; /* a NaN / Inf sample: said, not summed */
+            else
+                v[n++] = se->s[i].value[q];
+        }
     if (n && stats_summarize(v, n, &s) == STATS_OK) {
         g->n = s.n;
         g->min = s.min;

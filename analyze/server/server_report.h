@@ -12,8 +12,9 @@
 #include "server_sample.h"
 
 struct server_gauge {
-    size_t n; /* samples with the gauge; 0: absent */
+    size_t n; /* samples with a finite value of the gauge; 0: none */
     double min, median, max;
+    size_t nonfinite; /* samples where it was NaN or ±Inf: left out */
 };
 
 struct server_delta {

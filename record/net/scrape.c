@@ -13,16 +13,28 @@
 static void judge_line(struct scrape *s, const char *p, size_t n)
 {
     struct prom_line *l = &s->parsed;
+    const struct server_metric *fam;
     int rc = prom_parse_line(p, n, l);
     if (rc == PROM_OK && (l->kind == PROM_BLANK || l->kind == PROM_COMMENT ||
                           l->kind == PROM_HELP))
         return;
-    if (rc != PROM_OK || !server_metric_find(l->name, l->name_len)) {
+    if (rc != PROM_OK || !(fam = server_metric_find(l->name, l->name_len))) {
         if (rc != PROM_OK || l->kind == PROM_SAMPLE)
             s->lines_dropped++;
         return;
     }
+    if (fam != s->family) { /* a family's lines come together */
+        s->family = fam;
+        s->family_start = s->kept.len;
+    }
     if (s->truncated || s->kept.len + n + 1 > SCRAPE_MAX_KEPT) {
+        if (!s->truncated) { /* drop the family the cap cut into */
+            for (size_t i = s->family_start; i < s->kept.len; i++)
+                s->lines_dropped += s->kept.data[i] == '\n';
+            s->kept.len = s->family_start;
+            if (s->kept.data)
+                s->kept.data[s->kept.len] = '\0';
+        }
         s->truncated = true;
         s->lines_dropped += l->kind == PROM_SAMPLE;
         return;
@@ -151,6 +163,8 @@ void scrape_begin(struct scrape *s, int64_t start_ns)
     s->bytes = 0;
     s->lines_dropped = 0;
     s->truncated = false;
+    s->family = NULL;
+    s->family_start = 0;
     s->too_large = false;
     s->line_long = false;
     s->errbuf[0] = '\0';
@@ -193,7 +207,16 @@ void scrape_result(struct scrape *s, CURLcode code, int64_t end_ns,
         f.content_type = "";
         f.token_seen = true; /* not a stream: no stream kinds */
         f.sse_framed = true;
-        f.connected = s->status > 0;
+        /* connected when libcurl finished the TCP connect, whatever came
+         * after: a server that accepts and never answers is a timeout,
+         * not "connect" (its status stays 0) */
+        {
+            curl_off_t ct = 0;
+            f.connected = s->status > 0 ||
+                          (curl_easy_getinfo(s->easy, CURLINFO_CONNECT_TIME_T,
+                                             &ct) == CURLE_OK &&
+                           ct > 0);
+        }
         m->error_kind = error_classify(&f, kind_buf, kind_len, msg, msglen);
         if (!m->error_kind[0]) { /* a 1xx / 0 status libcurl let through */
             snprintf(kind_buf, kind_len, "http_%03d", s->status);

@@ -16,8 +16,11 @@
 #include "prom_text.h"
 #include "trace.h"
 
-/* The kept lines of one scrape are cut (at a line end) beyond this. */
-#define SCRAPE_MAX_KEPT ((size_t)256 << 10)
+/* The kept lines of one scrape are cut beyond this, at the start of the
+ * family that passed it (never inside one: a partial family would sum
+ * to a wrong value), and the scrape says so (truncated). 4 MiB: a
+ * 48-engine vLLM page (385 KB) keeps every family. */
+#define SCRAPE_MAX_KEPT ((size_t)4 << 20)
 /* A body longer than this is stopped: error kind "too_large". */
 #define SCRAPE_MAX_BODY ((size_t)16 << 20)
 
@@ -48,6 +51,9 @@ struct scrape {
     bool line_long;  /* it passed PROM_LINE_MAX: dropped at its end */
     char errbuf[CURL_ERROR_SIZE];
     struct prom_line parsed; /* scratch of the line filter */
+    /* the family of the last kept line and where in kept it began */
+    const struct server_metric *family;
+    size_t family_start;
 };
 
 enum scrape_err {
