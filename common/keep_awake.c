@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "json_escape.h"
@@ -100,9 +101,19 @@ static int start_threads(struct keep_awake *k, int cpu, bool spin_now)
     k->home_cpu = k->cpu;
     if (pthread_mutex_init(&k->mu, NULL) != 0)
         return -1;
-    if (pthread_cond_init(&k->cv, NULL) != 0) {
-        pthread_mutex_destroy(&k->mu);
-        return -1;
+    {
+        /* the monitor's timed waits count on the monotonic clock */
+        pthread_condattr_t ca;
+        int e = pthread_condattr_init(&ca);
+        if (!e) {
+            pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+            e = pthread_cond_init(&k->cv, &ca);
+            pthread_condattr_destroy(&ca);
+        }
+        if (e) {
+            pthread_mutex_destroy(&k->mu);
+            return -1;
+        }
     }
     k->has_sync = true;
     k->want = 1;
