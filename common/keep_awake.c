@@ -85,9 +85,17 @@ static bool auto_spins(struct keep_awake *k)
     CPU_ZERO(&set);
     if (sched_getaffinity(0, sizeof set, &set) != 0)
         CPU_SET(0, &set);
-    ka_sampler_open(&smp, 0, 0, k->stat_path, k->pressure_path);
+    ka_sampler_open(&smp, k->loop_tid, 0, k->stat_path, k->pressure_path);
     ka_sampler_read(&smp, -1, true, &now);
     ka_sampler_close(&smp);
+    if (now.loop.run_ns < 0) { /* the monitor would be blind */
+        snprintf(k->chose, sizeof k->chose,
+                 "no /proc/self/task/%d/schedstat (a kernel without "
+                 "schedstats): a neighbour taking the loop's CPU could not "
+                 "be seen",
+                 k->loop_tid);
+        return false;
+    }
     return ka_gov_first(&now, CPU_COUNT(&set), k->chose, sizeof k->chose);
 }
 

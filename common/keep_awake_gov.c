@@ -135,6 +135,10 @@ bool ka_gov_slow_quiet(const struct ka_sample *a, const struct ka_sample *b,
         snprintf(why, size, "no /proc/stat to judge by");
         return false;
     }
+    if (b->loop.run_ns < 0 || b->spinner.run_ns < 0) {
+        snprintf(why, size, "no schedstat: spinning could not be watched");
+        return false;
+    }
     if (a->has_psi && b->has_psi && b->psi_some_us >= a->psi_some_us)
         psi = (int64_t)(b->psi_some_us - a->psi_some_us) * 1000;
     all = b->all > a->all ? b->all - a->all : 1;
