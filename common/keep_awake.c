@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "json_escape.h"
@@ -84,9 +85,17 @@ static bool auto_spins(struct keep_awake *k)
     CPU_ZERO(&set);
     if (sched_getaffinity(0, sizeof set, &set) != 0)
         CPU_SET(0, &set);
-    ka_sampler_open(&smp, 0, 0, k->stat_path, k->pressure_path);
+    ka_sampler_open(&smp, k->loop_tid, 0, k->stat_path, k->pressure_path);
     ka_sampler_read(&smp, -1, true, &now);
     ka_sampler_close(&smp);
+    if (now.loop.run_ns < 0) { /* the monitor would be blind */
+        snprintf(k->chose, sizeof k->chose,
+                 "no /proc/self/task/%d/schedstat (a kernel without "
+                 "schedstats): a neighbour taking the loop's CPU could not "
+                 "be seen",
+                 k->loop_tid);
+        return false;
+    }
     return ka_gov_first(&now, CPU_COUNT(&set), k->chose, sizeof k->chose);
 }
 
@@ -100,9 +109,19 @@ static int start_threads(struct keep_awake *k, int cpu, bool spin_now)
     k->home_cpu = k->cpu;
     if (pthread_mutex_init(&k->mu, NULL) != 0)
         return -1;
-    if (pthread_cond_init(&k->cv, NULL) != 0) {
-        pthread_mutex_destroy(&k->mu);
-        return -1;
+    {
+        /* the monitor's timed waits count on the monotonic clock */
+        pthread_condattr_t ca;
+        int e = pthread_condattr_init(&ca);
+        if (!e) {
+            pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+            e = pthread_cond_init(&k->cv, &ca);
+            pthread_condattr_destroy(&ca);
+        }
+        if (e) {
+            pthread_mutex_destroy(&k->mu);
+            return -1;
+        }
     }
     k->has_sync = true;
     k->want = 1;

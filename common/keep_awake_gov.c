@@ -135,6 +135,10 @@ bool ka_gov_slow_quiet(const struct ka_sample *a, const struct ka_sample *b,
         snprintf(why, size, "no /proc/stat to judge by");
         return false;
     }
+    if (b->loop.run_ns < 0 || b->spinner.run_ns < 0) {
+        snprintf(why, size, "no schedstat: spinning could not be watched");
+        return false;
+    }
     if (a->has_psi && b->has_psi && b->psi_some_us >= a->psi_some_us)
         psi = (int64_t)(b->psi_some_us - a->psi_some_us) * 1000;
     all = b->all > a->all ? b->all - a->all : 1;
@@ -202,6 +206,18 @@ static bool flag(const int *f)
     return __atomic_load_n(f, __ATOMIC_ACQUIRE) != 0;
 }
 
+/* Waits ns on k->cv (woken early by stop, or any flag change). */
+static void nap(struct keep_awake *k, int64_t ns)
+{
+    int64_t until = clock_mono_ns() + ns;
+    struct timespec ts = {(time_t)(until / 1000000000),
+                          (long)(until % 1000000000)};
+    pthread_mutex_lock(&k->mu);
+    if (!flag(&k->stop))
+        pthread_cond_timedwait(&k->cv, &k->mu, &ts);
+    pthread_mutex_unlock(&k->mu);
+}
+
 /* Sleeps while there is nothing to serve; true when it slept (the
  * windows start again then). */
 static bool wait_busy(struct keep_awake *k)
@@ -256,14 +272,15 @@ static void *monitor(void *arg)
     ka_sampler_read(&g.smp, k->home_cpu, true, &g.slow);
     g.fast = g.slow;
     while (!flag(&k->stop)) {
-        struct timespec ts = {0, (long)KA_FAST_NS};
         struct ka_sample b;
         if (wait_busy(k)) { /* the windows start when the work does */
             ka_sampler_read(&g.smp, k->home_cpu, true, &g.slow);
             g.fast = g.slow;
             continue;
         }
-        clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, NULL);
+        /* while off only the slow window has anything to judge */
+        nap(k, flag(&k->want) ? KA_FAST_NS
+                              : g.slow.t_ns + KA_SLOW_NS - clock_mono_ns());
         if (flag(&k->stop))
             break;
         ka_sampler_read(&g.smp, k->home_cpu, false, &b);

@@ -14,7 +14,8 @@
  * While off it starts again, every KA_SLOW_NS once its hold is over,
  * only when the window was quiet: CPU pressure (some task waited for a
  * CPU) under 2 %, steal under 2 %, and the loop's CPU busy under 5 %
- * beyond this process's own time. Each stop doubles the hold (1 s to
+ * beyond this process's own time, and only with the threads' schedstat
+ * readable (without it, auto never spins). Each stop doubles the hold (1 s to
  * 64 s), so a neighbour that comes and goes costs a few changes, not a
  * flapping loop. At the start (no window yet) it spins when the CPU
  * pressure of the last 10 s (avg10) is under 5 % and fewer tasks are

@@ -2,7 +2,8 @@
 # keep_awake_cost: what keep-awake costs others (docs/performance.md,
 # "Keep-awake: cost"). A CPU-bound neighbour (a fixed amount of work,
 # pinned to CPU 0) runs alone, and beside a recording pinned to CPU 0 with
-# each --keep-awake mode (16 streams, 50 ms TPOT, its server on CPU 1),
+# each --keep-awake mode (16 streams, 50 ms TPOT, its server on CPU 1;
+# auto, the default, is not given a CPU: it decides for itself),
 # interleaved; prints the neighbour's wall time and the recorder's CPU per
 # run, with the load average. Then, inside a cgroup with a 50% CPU quota
 # (when one can be made), a recording beside a SCHED_IDLE spinner in the
@@ -24,23 +25,26 @@ for _ in $(seq 100); do [ -s "$pf" ] && break; sleep 0.05; done
 url=http://127.0.0.1:$(cat "$pf")
 work_unit() { taskset -c 0 python3 -c 'sum(i * i for i in range(12000000))'; }
 load() { cut -d' ' -f1 /proc/loadavg; }
+# what keep-awake did: the header's start mode, auto's end mode and changes
+ka() { "$an" dump "$1" | jq -r 'select(.kind=="header") | .options.keep_awake' | tr '\n' ' '
+    "$an" dump "$1" | jq -r 'select(.kind=="footer") | if .keep_awake_end then "> \(.keep_awake_end) (\(.keep_awake_changes))" else "" end'; }
 # true p99 of a trace's per-chunk error, us (the send log is flushed every second)
 true_p99() { sleep 1.2; python3 "$(dirname "$0")/ts_error.py" --sends "$sends" --trace "$1" \
     --analyze "$an" | jq -r '.error_us.p99 | floor'; }
 record() { # MODE OUT: 16 streams of 100 tokens, ~5.1 s
     local extra=(--keep-awake "$1")
-    [ "$1" = off ] || extra+=(--keep-awake-cpu 0)
+    case $1 in spin | poll) extra+=(--keep-awake-cpu 0) ;; esac
     /usr/bin/time -f '%U %S' -o "$2.cpu" "$rec" -u "$url" -m m -n 16 -c 16 \
         --classes short-long --max-tokens 100 -o "$2" --force -q "${extra[@]}"
 }
-echo "| rep | beside | neighbour wall s | recorder user+sys s | true p99 us | self-check p99 us (probe) | load |"
-echo "|---|---|---|---|---|---|---|"
+echo "| rep | beside | neighbour wall s | recorder user+sys s | true p99 us | self-check p99 us (probe) | load | keep-awake |"
+echo "|---|---|---|---|---|---|---|---|"
 for r in $(seq "$reps"); do
-    for mode in alone spin poll off; do
+    for mode in alone auto spin poll off; do
         l=$(load)
         if [ "$mode" = alone ]; then
             s=$(date +%s.%N); work_unit; e=$(date +%s.%N)
-            echo "| $r | nothing | $(echo "$e - $s" | bc -l | cut -c1-5) | - | - | - | $l |"
+            echo "| $r | nothing | $(echo "$e - $s" | bc -l | cut -c1-5) | - | - | - | $l | - |"
             continue
         fi
         record "$mode" "$work/c.ttrace" &
@@ -50,7 +54,7 @@ for r in $(seq "$reps"); do
         wait "$rp"
         cpu=$(awk '{print $1 + $2}' "$work/c.ttrace.cpu")
         p99=$("$an" dump "$work/c.ttrace" | jq -r 'select(.kind=="footer") | (.wake_probe_p99_ns // 0) / 1000 | floor')
-        echo "| $r | recorder $mode | $(echo "$e - $s" | bc -l | cut -c1-5) | $cpu | $(true_p99 "$work/c.ttrace") | $p99 | $l |"
+        echo "| $r | recorder $mode | $(echo "$e - $s" | bc -l | cut -c1-5) | $cpu | $(true_p99 "$work/c.ttrace") | $p99 | $l | $(ka "$work/c.ttrace") |"
     done
 done
 # the quota: a cgroup of our own with 50 ms per 100 ms

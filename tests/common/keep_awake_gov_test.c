@@ -94,6 +94,12 @@ static void slow(void)
     b.proc_cpu_ns = 0;
     CHECK(!ka_gov_slow_quiet(&a, &b, 0, 100, why, sizeof why));
     CHECK_MSG(strstr(why, "CPU 0 busy 20.0 %"), "%s", why);
+    /* no schedstat to watch a spinner with: never quiet */
+    b.proc_cpu_ns = 90 * MS;
+    CHECK(ka_gov_slow_quiet(&a, &b, 0, 100, why, sizeof why));
+    b.spinner.run_ns = -1;
+    CHECK(!ka_gov_slow_quiet(&a, &b, 0, 100, why, sizeof why));
+    CHECK_MSG(strstr(why, "no schedstat"), "%s", why);
     /* no /proc/stat: never quiet */
     b.has_stat = false;
     CHECK(!ka_gov_slow_quiet(&a, &b, 0, 100, why, sizeof why));
