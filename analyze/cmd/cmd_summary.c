@@ -8,6 +8,7 @@
 
 #include "analyze_options.h"
 #include "commands.h"
+#include "compare.h"
 #include "log.h"
 #include "stream_bursts.h"
 #include "summary_output.h"
@@ -387,6 +388,9 @@ int cmd_summary(int argc, char **argv)
         }
         break;
     }
+    if (o.format == FMT_TABLE &&
+        compare_models_write(stdout, &set, summary_view_for(&o).width))
+        wrc = 1; /* A against B with intervals (issue 32) */
     if (o.format == FMT_TABLE && summary_write_server(stdout, &set, o.detail))
         wrc = 1;
     if (shard_set_build(&set, &shards)) {
