@@ -379,17 +379,26 @@ int cmd_check(int argc, char **argv)
     if (argc < 1 || strcmp(argv[0], "--help") == 0) {
         fprintf(argc < 1 ? stderr : stdout,
                 "usage: tokentrace-analyze check TRACE...\n"
-                "Reads every record. Prints counts and OK; or DAMAGED with "
-                "the byte offset of the first damage, or of each record "
-                "that contradicts the others (a repeated request or result, "
-                "a result or footer whose counts differ from the records); "
-                "or INCOMPLETE when the recording ended without a footer. "
-                "After damage, reading goes on at the next trace header of "
-                "a concatenation, saying which bytes were skipped. In a "
-                "version 2 trace every record's checksum is verified: a "
-                "changed byte is named as damage with its record. Prints "
-                "the SHA-256 of each file (quote it in a bug report). Exit "
-                "0 when every file is OK, 1 otherwise.\n");
+                "\n"
+                "Reads every record. Prints counts and OK; or DAMAGED with the "
+                "byte\n"
+                "offset of the first damage, or of each record that "
+                "contradicts the\n"
+                "others (a repeated request or result, a result or footer "
+                "whose counts\n"
+                "differ from the records); or INCOMPLETE when the recording "
+                "ended without\n"
+                "a footer. After damage, reading goes on at the next trace "
+                "header of a\n"
+                "concatenation, saying which bytes were skipped. In a version "
+                "2 trace\n"
+                "every record's checksum is verified: a changed byte is named "
+                "as damage\n"
+                "with its record. Prints the SHA-256 of each file (quote it in "
+                "a bug\n"
+                "report).\n"
+                "\n"
+                "exit codes: 0 every file is OK, 1 otherwise\n");
         return argc < 1 ? 2 : 0;
     }
     for (int i = 0; i < argc; i++)

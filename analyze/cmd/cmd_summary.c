@@ -18,8 +18,8 @@ static void summary_help(void)
 {
     printf(
         "usage: tokentrace-analyze summary TRACE... [--by model,class]\n"
-        "         [--format table|json|csv|markdown|openmetrics] [--slo "
-        "ttft=500ms,tpot=50ms]\n"
+        "         [--format table|json|csv|markdown|openmetrics]\n"
+        "         [--slo ttft=500ms,tpot=50ms]\n"
         "         [--tokens auto|usage|chunks] [--classify declared|measured]\n"
         "         [--detail] [--width N] [--include-transient]\n"
         "\n"
@@ -95,9 +95,10 @@ static void summary_help(void)
         "examples:\n"
         "  tokentrace-analyze summary week48.ttrace\n"
         "  tokentrace-analyze summary a.ttrace b.ttrace --by model,label:week "
-        "--format markdown\n"
-        "  tokentrace-analyze summary run.ttrace --format json | jq "
-        "'.overall.ttft_ms.p50'\n");
+        "\\\n"
+        "      --format markdown\n"
+        "  tokentrace-analyze summary run.ttrace --format json |\n"
+        "      jq '.overall.ttft_ms.p50'\n");
 }
 
 /* Warns once per group whose streams report no usage while each chunk
