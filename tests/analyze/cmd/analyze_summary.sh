@@ -106,4 +106,12 @@ cat "$T/fast.ttrace" "$T/same.ttrace" >"$T/noise.ttrace"
 "$A" summary "$T/noise.ttrace" | tr '\n' ' ' | grep -q 'short-short: fast against twin on TTFT p50 by .* noise' ||
     fail "noise said as faster: $("$A" summary "$T/noise.ttrace" | tail -4)"
 "$A" summary "$T/fast.ttrace" | grep -q 'A against B' && fail "A against B with one model"
+# A request without "model" (a proxied client may send none) is model
+# "(none)", as other missing keys are (issue 32: an empty name, "fastest ;
+# anyname 5.4x").
+"$G" "$T/nomodel.ttrace" 20 5 100 10 0 1 model_a=
+"$A" summary "$T/nomodel.ttrace" >"$T/nm.txt"
+grep -qx '(none)' "$T/nm.txt" || fail "no (none) group: $(cat "$T/nm.txt")"
+grep -q '^short-short: (none) and model-b within 5%' "$T/nm.txt" || fail "finding: $(grep short-short: "$T/nm.txt")"
+assert_eq "$("$A" summary "$T/nomodel.ttrace" --format json | jq -r '[.groups[].model] | sort | join(",")')" "(none),model-b" "json models"
 echo ok
