@@ -385,23 +385,25 @@ int cmd_check(int argc, char **argv)
     int rc = 0;
     memset(&shards, 0, sizeof shards);
     if (argc < 1 || strcmp(argv[0], "--help") == 0) {
-        fprintf(argc < 1 ? stderr : stdout,
-                "usage: tokentrace-analyze check TRACE...\n"
-                "Reads every record. Prints counts and OK; or DAMAGED with "
-                "the byte offset of the first damage, or of each record "
-                "that contradicts the others (a repeated request or result, "
-                "a result or footer whose counts differ from the records); "
-                "or INCOMPLETE when the recording ended without a footer. "
-                "After damage, reading goes on at the next trace header of "
-                "a concatenation, saying which bytes were skipped. In a "
-                "version 2 trace every record's checksum is verified: a "
-                "changed byte is named as damage with its record. Prints "
-                "the SHA-256 of each file (quote it in a bug report). Then, "
-                "for shard traces (tokentrace-record --shard, --procs), a "
-                "line per run: OK, INCOMPLETE (a shard missing, twice or "
-                "cut) or NOT ONE RUN (their settings differ, naming the "
-                "field). Exit 0 when every file and run is OK, 1 "
-                "otherwise.\n");
+        fprintf(
+            argc < 1 ? stderr : stdout,
+            "usage: tokentrace-analyze check TRACE...\n"
+            "\n"
+            "Reads every record. Prints counts and OK; or DAMAGED with the\n"
+            "byte offset of the first damage, or of each record that\n"
+            "contradicts the others (a repeated request or result, a result\n"
+            "or footer whose counts differ from the records); or INCOMPLETE\n"
+            "when the recording ended without a footer. After damage,\n"
+            "reading goes on at the next trace header of a concatenation,\n"
+            "saying which bytes were skipped. In a version 2 trace every\n"
+            "record's checksum is verified: a changed byte is named as\n"
+            "damage with its record. Prints the SHA-256 of each file (quote\n"
+            "it in a bug report). Then, for shard traces (tokentrace-record\n"
+            "--shard, --procs), a line per run: OK, INCOMPLETE (a shard\n"
+            "missing, twice or cut) or NOT ONE RUN (their settings differ,\n"
+            "naming the field).\n"
+            "\n"
+            "exit codes: 0 every file and run is OK, 1 otherwise\n");
         return argc < 1 ? 2 : 0;
     }
     for (int i = 0; i < argc; i++)

@@ -71,8 +71,8 @@ static void compare_help(void)
         "limit was crossed (each crossing on stderr)\n"
         "examples:\n"
         "  tokentrace-analyze compare week47.ttrace week48.ttrace\n"
-        "  tokentrace-analyze compare base.ttrace gw-a.ttrace gw-b.ttrace "
-        "--format markdown\n"
+        "  tokentrace-analyze compare base.ttrace gw-a.ttrace gw-b.ttrace \\\n"
+        "      --format markdown\n"
         "  tokentrace-analyze compare captured.ttrace replayed.ttrace --by "
         "turn\n",
         STATS_BOOTSTRAP_ITERATIONS, COMPARE_MIN_SAMPLES,

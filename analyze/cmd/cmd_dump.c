@@ -135,12 +135,13 @@ int cmd_dump(int argc, char **argv)
     if (argc < 1 || strcmp(argv[0], "--help") == 0) {
         fprintf(argc < 1 ? stderr : stdout,
                 "usage: tokentrace-analyze dump TRACE...\n"
-                "Prints every record as one JSON object per line: \"kind\" "
-                "(header, request, chunk, result, footer, unknown), \"trace\" "
-                "(the trace's number from 0, counted across every input, as "
-                "requests counts it), \"offset\" (byte offset in its file), "
-                "then the record's fields. Chunk bytes are in \"data\" "
-                "(or \"data_b64\" when not valid UTF-8).\n");
+                "\n"
+                "Prints every record as one JSON object per line: \"kind\"\n"
+                "(header, request, chunk, result, footer, unknown), \"trace\"\n"
+                "(the trace's number from 0, counted across every input, as\n"
+                "requests counts it), \"offset\" (byte offset in its file),\n"
+                "then the record's fields. Chunk bytes are in \"data\" (or\n"
+                "\"data_b64\" when not valid UTF-8).\n");
         return argc < 1 ? 2 : 0;
     }
     for (int i = 0; i < argc; i++)

@@ -8,6 +8,7 @@
 
 #include "analyze_options.h"
 #include "commands.h"
+#include "compare.h"
 #include "log.h"
 #include "stream_bursts.h"
 #include "summary_output.h"
@@ -17,8 +18,8 @@ static void summary_help(void)
 {
     printf(
         "usage: tokentrace-analyze summary TRACE... [--by model,class]\n"
-        "         [--format table|json|csv|markdown|openmetrics] [--slo "
-        "ttft=500ms,tpot=50ms]\n"
+        "         [--format table|json|csv|markdown|openmetrics]\n"
+        "         [--slo ttft=500ms,tpot=50ms]\n"
         "         [--tokens auto|usage|chunks] [--classify declared|measured]\n"
         "         [--detail] [--width N] [--include-transient]\n"
         "\n"
@@ -101,9 +102,10 @@ static void summary_help(void)
         "examples:\n"
         "  tokentrace-analyze summary week48.ttrace\n"
         "  tokentrace-analyze summary a.ttrace b.ttrace --by model,label:week "
-        "--format markdown\n"
-        "  tokentrace-analyze summary run.ttrace --format json | jq "
-        "'.overall.ttft_ms.p50'\n");
+        "\\\n"
+        "      --format markdown\n"
+        "  tokentrace-analyze summary run.ttrace --format json |\n"
+        "      jq '.overall.ttft_ms.p50'\n");
 }
 
 /* Warns once per group whose streams report no usage while each chunk
@@ -406,6 +408,9 @@ int cmd_summary(int argc, char **argv)
         }
         break;
     }
+    if (o.format == FMT_TABLE &&
+        compare_models_write(stdout, &set, summary_view_for(&o).width))
+        wrc = 1; /* A against B with intervals (issue 32) */
     if (o.format == FMT_TABLE && summary_write_server(stdout, &set, o.detail))
         wrc = 1;
     if ((o.format == FMT_TABLE || o.format == FMT_MARKDOWN) &&

@@ -41,6 +41,21 @@ extern const struct compare_metric_def compare_metrics[CMP_COUNT];
  * for one value beyond it (p99: 100; below that the p99 is the maximum). */
 size_t compare_min_samples(double q);
 
+/* The -n (requests per model and class) that gives `min` samples at a
+ * side's rate of samples per request (failures and 1-token replies keep
+ * their share); 0 when it has enough or none at all. */
+unsigned long long compare_needed_n(size_t samples, unsigned long long requests,
+                                    size_t min);
+
+/* summary of two or more models (grouped by model, class): per class, the
+ * fastest model by TTFT p50 against each other, "A is faster than B on
+ * TTFT p50 by X ms [CI] — real, p99 by Y ms [CI] — too few (p99 of 40
+ * values; record -n 100)", from compare_samples_verdict (seed 1); lines
+ * wrapped at width (0: never). Writes nothing for one model or another
+ * grouping. Returns 0, or -1 when out could not be written
+ * (compare_models.c). */
+int compare_models_write(FILE *out, const struct group_set *set, int width);
+
 /* One side: everything read from one FILE argument (which may hold several
  * concatenated traces), grouped by model x class (or by --by). */
 struct compare_side {

@@ -296,10 +296,8 @@ static void side_aspect(const struct compare_side *s, enum compare_aspect a,
     }
 }
 
-/* The -n that gives a cell `min` samples at this side's rate of samples
- * per request; 0 when it has enough or none at all. */
-static unsigned long long
-needed_requests(size_t samples, unsigned long long requests, size_t min)
+unsigned long long compare_needed_n(size_t samples, unsigned long long requests,
+                                    size_t min)
 {
     if (samples == 0 || samples >= min || requests == 0)
         return 0;
@@ -313,8 +311,8 @@ static void need_more(const struct compare_pair *p,
                       const struct compare_cell *c, size_t min,
                       unsigned long long *need)
 {
-    unsigned long long nb = needed_requests(c->n_base, p->base->requests, min),
-                       nn = needed_requests(c->n_new, p->new_->requests, min);
+    unsigned long long nb = compare_needed_n(c->n_base, p->base->requests, min),
+                       nn = compare_needed_n(c->n_new, p->new_->requests, min);
     if (nb > *need)
         *need = nb;
     if (nn > *need)

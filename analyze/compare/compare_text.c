@@ -140,7 +140,9 @@ void compare_write_narrow(struct buf *b, const struct compare_result *r,
                 narrow_row(b, &p->cell[m], m, q);
         buf_init(&v, 0);
         buf_puts(&v, "  => ");
-        compare_verdict_line(&v, p);
+        printable_put(&v, name); /* a name from the trace, made printable */
+        buf_puts(&v, ":");
+        compare_verdict_text(&v, p);
         text_wrap_put(b, v.data ? v.data : "", width, 5);
         buf_set_error(b, buf_error(&v));
         buf_free(&v);

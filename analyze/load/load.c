@@ -167,7 +167,9 @@ static void finish_request(struct loader *L, struct pending *p,
     m.trace = L->info;
     m.id = q->id;
     m.x_request_id = q->request_id;
-    m.model = p->model ? p->model : "";
+    /* a request without "model" (a proxied client may send none): named,
+     * as other missing keys are, not an empty name (issue 32) */
+    m.model = p->model && *p->model ? p->model : "(none)";
     m.class_name = p->class_name ? p->class_name : "";
     m.prompt_index = q->prompt_index;
     m.warmup = q->warmup;

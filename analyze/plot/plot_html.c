@@ -132,9 +132,15 @@ int plot_html_write(const char *dir, const struct plot_data *d,
           ".scroll{overflow-x:auto;margin:0 0 1em}\n"
           "table{border-collapse:collapse}\n"
           "table.data th,table.data td{border-bottom:1px solid #e3e3e3;"
-          "padding:3px 8px;white-space:nowrap}\n"
+          "padding:3px 6px;white-space:nowrap}\n"
           "table.data thead th{background:#f3f3f3;position:sticky;top:0;"
           "cursor:pointer;text-align:left}\n"
+          /* headers wrap ("TTFT p50 (ms)" on two lines), so the summary
+           * fits a 1,280 px window without scrolling sideways */
+          "table.data thead th{white-space:normal;vertical-align:bottom;"
+          "min-width:3.2em}\n"
+          "table.data td:not(.n){white-space:normal;overflow-wrap:anywhere;"
+          "min-width:4em}\n"
           "table.data th[aria-sort=ascending]::after{content:' \\25B2'}\n"
           "table.data th[aria-sort=descending]::after{content:' \\25BC'}\n"
           ".n{text-align:right;font-variant-numeric:tabular-nums}\n"
@@ -149,6 +155,10 @@ int plot_html_write(const char *dir, const struct plot_data *d,
           "table.info td{word-break:break-word}\n"
           "ul.findings li{margin:.2em 0}\n"
           "figure{margin:1em 0}\nfigure svg{width:100%;height:auto}\n"
+          /* one font on the page: the charts' text takes the page's (a
+           * CSS rule beats the SVG's font-family attribute, a font the
+           * browser may not have: it drew serif) */
+          "figure svg,figure svg *{font-family:inherit}\n"
           "figcaption,.missing{color:#666;font-size:90%}\n"
           "@media (max-width:640px){body{padding:0 .5em}"
           "table.data th,table.data td{padding:2px 4px;font-size:90%}}\n"

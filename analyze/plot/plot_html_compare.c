@@ -88,7 +88,7 @@ void plot_html_compare(FILE *out, const struct compare_result *r, size_t n)
             "requests a side: slower/faster (more/fewer tokens) when the "
             "interval excludes 0, no difference when it holds 0. The "
             "<a href=\"#chart-compare\">compare chart</a> shows them per "
-            "model.</p>\n",
+            "model and prompt class, with the same verdicts.</p>\n",
             COMPARE_LEVEL * 100, STATS_BOOTSTRAP_ITERATIONS,
             COMPARE_MIN_SAMPLES);
     for (size_t i = 0; i < n; i++) {

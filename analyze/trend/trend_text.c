@@ -4,6 +4,7 @@
  * from the previous period (the full table is trend --wide). */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "printable.h"
@@ -18,30 +19,76 @@ static bool same_series(const struct trend_row *a, const struct trend_row *b)
            strcmp(a->api ? a->api : "", b->api ? b->api : "") == 0;
 }
 
-/* The last row of row i's series (rows are sorted by period first). */
-static size_t series_last(const struct trend_set *set, size_t i)
+/* A row, its place in the set (rows are sorted by period, then model
+ * and class in the canonical order) and the place of its series' first
+ * row. */
+struct placed {
+    const struct trend_row *r;
+    size_t at, first;
+};
+
+/* qsort order: series by their first row, then each series' rows. */
+static int by_first(const void *pa, const void *pb)
 {
-    size_t last = i;
-    for (size_t j = i + 1; j < set->n_rows; j++)
-        if (same_series(set->rows[i], set->rows[j]))
-            last = j;
-    return last;
+    const struct placed *a = pa, *b = pb;
+    if (a->first != b->first)
+        return a->first < b->first ? -1 : 1;
+    return a->at < b->at ? -1 : a->at > b->at;
+}
+
+/* qsort order: by series (model, class, API kind), then by place. */
+static int by_series(const void *pa, const void *pb)
+{
+    const struct placed *a = pa, *b = pb;
+    int c = strcmp(a->r->model, b->r->model);
+    if (!c)
+        c = strcmp(a->r->class_name, b->r->class_name);
+    if (!c)
+        c = strcmp(a->r->api ? a->r->api : "", b->r->api ? b->r->api : "");
+    return c ? c : (a->at < b->at ? -1 : a->at > b->at);
+}
+
+/* The set's rows series by series (in the order their first rows come),
+ * each series in period order (a row's previous period is the row before
+ * it when of the same series), in O(n log n); NULL out of memory. */
+static struct placed *series_order(const struct trend_set *set)
+{
+    struct placed *v = malloc((set->n_rows + 1) * sizeof(*v));
+    if (!v)
+        return NULL;
+    for (size_t i = 0; i < set->n_rows; i++)
+        v[i] = (struct placed){set->rows[i], i, i};
+    qsort(v, set->n_rows, sizeof(*v), by_series);
+    for (size_t i = 0; i < set->n_rows; i++)
+        v[i].first =
+            i && same_series(v[i - 1].r, v[i].r) ? v[i - 1].first : v[i].at;
+    qsort(v, set->n_rows, sizeof(*v), by_first);
+    return v;
+}
+
+/* The row before v[i] in its series, or NULL. */
+static const struct trend_row *prev_of(const struct placed *v, size_t i)
+{
+    return i > 0 && same_series(v[i - 1].r, v[i].r) ? v[i - 1].r : NULL;
 }
 
 void trend_verdict_line(struct buf *b, const struct trend_set *set, int width)
 {
-    size_t series = 0, up = 0, down = 0, with_prev = 0, at = 0;
+    size_t series = 0, up = 0, down = 0, with_prev = 0;
+    const struct trend_row *at = NULL;
     double top = NAN;
     char line[900], pct[32], model[200], cls[200];
+    struct placed *v = series_order(set);
+    if (!v) {
+        buf_set_error(b, -1);
+        return;
+    }
     for (size_t i = 0; i < set->n_rows; i++) {
-        size_t last;
         double c;
-        if (trend_previous(set, i))
-            continue; /* not the first row of its series */
+        if (i + 1 < set->n_rows && same_series(v[i].r, v[i + 1].r))
+            continue; /* not its series' latest period */
         series++;
-        last = series_last(set, i);
-        c = trend_change_pct(set->rows[last], trend_previous(set, last),
-                             TR_TTFT, 50);
+        c = trend_change_pct(v[i].r, prev_of(v, i), TR_TTFT, 50);
         if (isnan(c))
             continue;
         with_prev++;
@@ -49,16 +96,16 @@ void trend_verdict_line(struct buf *b, const struct trend_set *set, int width)
         down += c <= -10;
         if (isnan(top) || fabs(c) > fabs(top)) {
             top = c;
-            at = last;
+            at = v[i].r;
         }
     }
-    if (with_prev == 0) {
+    free(v);
+    if (with_prev == 0 || !at) {
         snprintf(line, sizeof(line),
                  "verdict: one period per model x class (%zu): no change to "
                  "show",
                  series);
     } else {
-        const struct trend_row *r = set->rows[at];
         text_fmt_pct(pct, sizeof(pct), top);
         snprintf(line, sizeof(line),
                  "verdict: TTFT p50 vs the period before: up 10%%+ in %zu of "
@@ -67,8 +114,8 @@ void trend_verdict_line(struct buf *b, const struct trend_set *set, int width)
         text_wrap_put(b, line, width, 2);
         snprintf(line, sizeof(line),
                  "largest TTFT p50 change: %s, %s / %s in %s", pct,
-                 printable_copy(model, sizeof(model), r->model),
-                 printable_copy(cls, sizeof(cls), r->class_name), r->period);
+                 printable_copy(model, sizeof(model), at->model),
+                 printable_copy(cls, sizeof(cls), at->class_name), at->period);
     }
     text_wrap_put(b, line, width, 2);
 }
@@ -89,9 +136,10 @@ static void narrow_row(struct buf *b, const struct trend_row *r,
         text_fmt_num(v, sizeof(v), s->n ? (q[k] == 99 ? s->p99 : s->p50) : NAN);
         if (prev) {
             double pct = trend_change_pct(r, prev, metric[k], q[k]);
-            if (!isnan(pct) && pct != 0 && fabs(pct) < 0.05)
-                snprintf(c, sizeof(c), "%c0.0%%", pct < 0 ? '-' : '+');
-            else if (!isnan(pct)) /* a fall below 0.05 % keeps its sign */
+            if (!isnan(pct) && fabs(pct) < 0.1) /* a fall keeps its sign */
+                snprintf(c, sizeof(c), "%c%.1f%%", pct < 0 ? '-' : '+',
+                         fabs(pct));
+            else if (!isnan(pct))
                 text_fmt_pct(c, sizeof(c), pct);
         }
         buf_printf(b, " %7s %5s", v, c);
@@ -105,27 +153,32 @@ void trend_write_narrow(struct buf *b, const struct trend_set *set)
 {
     int pw = 6; /* "period" */
     char model[200], cls[200], api[200];
+    struct placed *v = series_order(set);
+    if (!v) {
+        buf_set_error(b, -1);
+        return;
+    }
     for (size_t i = 0; i < set->n_rows; i++) {
         int n = (int)strlen(set->rows[i]->period);
         pw = n > pw ? (n > 12 ? 12 : n) : pw;
     }
     for (size_t i = 0; i < set->n_rows; i++) {
-        const struct trend_row *first = set->rows[i];
-        if (trend_previous(set, i))
-            continue; /* printed in its series' block */
-        buf_printf(b, "\n%s / %s",
-                   printable_copy(model, sizeof(model), first->model),
-                   printable_copy(cls, sizeof(cls), first->class_name));
-        if (set->mixed_api)
-            buf_printf(b, " (%s)",
-                       printable_copy(api, sizeof(api), first->api));
-        buf_printf(b, "\n  %-*s %4s %4s %7s %5s %7s %5s %7s %5s %7s\n", pw, "",
-                   "", "", "TTFT", "", "TTFT", "", "TPOT", "", "latency");
-        buf_printf(b, "  %-*s %4s %4s %7s %5s %7s %5s %7s %5s %7s %5s\n", pw,
-                   "period", "n", "fail", "p50", "chg", "p99", "chg", "p50",
-                   "chg", "p50", "chg");
-        for (size_t j = i; j < set->n_rows; j++)
-            if (same_series(first, set->rows[j]))
-                narrow_row(b, set->rows[j], trend_previous(set, j), pw);
+        const struct trend_row *r = v[i].r, *prev = prev_of(v, i);
+        if (!prev) { /* a series starts: its block's header */
+            buf_printf(b, "\n%s / %s",
+                       printable_copy(model, sizeof(model), r->model),
+                       printable_copy(cls, sizeof(cls), r->class_name));
+            if (set->mixed_api)
+                buf_printf(b, " (%s)",
+                           printable_copy(api, sizeof(api), r->api));
+            buf_printf(b, "\n  %-*s %4s %4s %7s %5s %7s %5s %7s %5s %7s\n", pw,
+                       "", "", "", "TTFT", "", "TTFT", "", "TPOT", "",
+                       "latency");
+            buf_printf(b, "  %-*s %4s %4s %7s %5s %7s %5s %7s %5s %7s %5s\n",
+                       pw, "period", "n", "fail", "p50", "chg", "p99", "chg",
+                       "p50", "chg", "p50", "chg");
+        }
+        narrow_row(b, r, prev, pw);
     }
+    free(v);
 }

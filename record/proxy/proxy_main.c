@@ -237,9 +237,18 @@ int main(int argc, char **argv)
         goto done;
     }
     shown = sanitize_url(cfg.upstream, key);
-    log_note("listening on %s (port %u), forwarding to %s, recording to %s%s%s",
-             cfg.listen, proxy_server_port(srv), shown ? shown : "[redacted]",
-             out, key ? "; the key from $" : "", key ? cfg.key_env : "");
+    { /* a URL to paste into the client's base URL setting (issue 32) */
+        char host[256] = "127.0.0.1";
+        unsigned lport;
+        if (proxy_access_listen(cfg.listen, host, sizeof host, &lport))
+            snprintf(host, sizeof host, "127.0.0.1");
+        log_note("listening on http://%s%s%s:%u/v1, forwarding to %s, "
+                 "recording to %s%s%s",
+                 strchr(host, ':') ? "[" : "", host,
+                 strchr(host, ':') ? "]" : "", proxy_server_port(srv),
+                 shown ? shown : "[redacted]", out,
+                 key ? "; the key from $" : "", key ? cfg.key_env : "");
+    }
     free(shown);
     event_base_dispatch(m.base);
     rc = m.rec.err ? 1 : 0;

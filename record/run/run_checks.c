@@ -1,14 +1,21 @@
 /* run_checks: keep-awake, self-lag and wake-up probe around the loop. */
 #include "run_checks.h"
 
+#include <string.h>
+
 #include "log.h"
 
 void run_checks_awake(struct keep_awake *awake, const struct config *c)
 {
     /* after --start-at's wait, which needs no awake CPU */
     keep_awake_start(awake, c->keep_awake, c->keep_awake_cpu, NULL);
-    if (awake->mode == KEEP_AWAKE_OFF && awake->asked != KEEP_AWAKE_OFF)
-        log_note("keep-awake off: %s", awake->why);
+    /* one short line (issue 32: ~200 characters on every run); the whole
+     * reason is in the trace header (keep_awake_off) and summary --detail */
+    if (awake->mode == KEEP_AWAKE_OFF && awake->asked != KEEP_AWAKE_OFF) {
+        const char *cut = strstr(awake->why, ": ");
+        int n = cut ? (int)(cut - awake->why) : (int)strlen(awake->why);
+        log_note("keep-awake off: %.*s (why: summary --detail)", n, awake->why);
+    }
 }
 
 void run_checks_start(struct self_lag *lag, struct wake_probe *probe,

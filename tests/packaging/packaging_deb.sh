@@ -31,7 +31,8 @@ dpkg-deb -c "$deb" | awk '{ print $NF }' >"$T/files.txt"
 want="./usr/bin/tokentrace-record ./usr/bin/tokentrace-replay ./usr/bin/tokentrace-analyze
 ./usr/bin/tokentrace-proxy ./usr/share/doc/tokentrace/proxy.md
 ./usr/share/bash-completion/completions/tokentrace-analyze ./usr/share/doc/tokentrace/README.md
-./usr/share/doc/tokentrace/metrics.md"
+./usr/share/doc/tokentrace/metrics.md ./usr/share/doc/tokentrace/copyright
+./usr/share/bash-completion/completions/tokentrace-proxy"
 [ "${TT_MAN_PAGES:-OFF}" = ON ] && want="$want ./usr/share/man/man1/tokentrace-record.1.gz
 ./usr/share/man/man1/tokentrace-replay.1.gz ./usr/share/man/man1/tokentrace-analyze.1.gz
 ./usr/share/man/man1/tokentrace-proxy.1.gz"
@@ -88,4 +89,17 @@ assert_eq "$got" "capacity" "completion of a command added after the completion 
 got=$(PATH="$bin:$PATH" bash -c '. "$1"; COMP_WORDS=(tokentrace-record --api-key-e); COMP_CWORD=1
     _tokentrace tokentrace-record; echo "${COMPREPLY[*]}"' _ "$comp")
 assert_eq "$got" "--api-key-env" "completion of a recorder flag"
+# the proxy's completion is registered too (issue 32: its file was
+# installed but `complete` named only the other three)
+got=$(PATH="$bin:$PATH" bash -c '. "$1"; complete -p tokentrace-proxy' _ "$root/usr/share/bash-completion/completions/tokentrace-proxy")
+assert_eq "$got" "complete -F _tokentrace tokentrace-proxy" "tokentrace-proxy completion registered"
+got=$(PATH="$bin:$PATH" bash -c '. "$1"; COMP_WORDS=(tokentrace-proxy --key-e); COMP_CWORD=1
+    _tokentrace tokentrace-proxy; echo "${COMPREPLY[*]}"' _ "$comp")
+assert_eq "$got" "--key-env" "completion of a proxy flag"
+# the copyright file says what it is (Debian copyright format)
+grep -q '^Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/$' \
+    "$root/usr/share/doc/tokentrace/copyright" || fail "copyright file"
+# make install's closing message names all four programs
+make -s -n -f "$TT_SOURCE_DIR/Makefile.helpers" -C "$TT_SOURCE_DIR" install PREFIX="$T/none" 2>/dev/null |
+    grep 'installed in' | grep -q 'tokentrace-proxy' || fail "the install message leaves out the proxy"
 echo "packaging_deb: ok ($(du -k "$deb" | cut -f1) KiB)"

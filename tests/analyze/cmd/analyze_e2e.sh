@@ -28,4 +28,10 @@ jq -e -s 'all(.ok and .output_tokens == 20 and .ttft_ms >= 75 and (.trace_id as 
 grep -qE '^\| endpoint \| http://127\.0\.0\.1:[0-9]+ \|$' "$T/i.md" || fail "endpoint: $(grep endpoint "$T/i.md")"
 grep -q 'sk-test' "$T/i.md" && fail "the key shows up in info"
 grep -q '^| integrity | complete' "$T/i.md" || fail "integrity"
+# Every command's --help fits 80 columns (issue 32: dump --help and check
+# --help were single lines of 250 and 560 characters).
+for c in $("$TT_ANALYZE" --help | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1; next } on && !/^  / { exit }'); do
+    "$TT_ANALYZE" "$c" --help | awk -v c="$c" 'length > 80 {print c " --help: " $0; bad=1} END {exit bad}' ||
+        fail "$c --help is wider than 80 columns"
+done
 echo ok

@@ -72,4 +72,46 @@ expect_exit 2 "$A" summary "$T/t.ttrace" --by colour 2>/dev/null
 "$A" summary "$T/long.ttrace" --classify measured --format json >"$T/meas.json"
 assert_eq "$(jq -r '[.groups[].class]|unique|join(",")' "$T/decl.json")" short-short "declared class"
 assert_eq "$(jq -r '[.groups[].class]|unique|join(",")' "$T/meas.json")" short-long "measured class"
+# A against B in one run (issue 32, item 2): summary of a two-model
+# recording says per class which model is faster on TTFT p50 and p99 with
+# the interval and verdict compare gives the same requests split into two
+# files (one implementation: the numbers are equal), "too few" with the -n
+# a p99 verdict needs, and "against" rather than "faster" on noise.
+"$G" --mix "$T/fast.ttrace" -n 120 -m fast -k short-short -k long-short -s 3
+"$G" --mix "$T/slow.ttrace" -n 120 -m slow -k short-short -k long-short -S 8 -s 4
+cat "$T/fast.ttrace" "$T/slow.ttrace" >"$T/both.ttrace"
+"$A" summary "$T/both.ttrace" >"$T/ab.txt"
+awk 'length > 80 {print; bad=1} END {exit bad}' "$T/ab.txt" || fail "summary wider than 80 columns"
+"$A" compare "$T/fast.ttrace" "$T/slow.ttrace" --by class --format json >"$T/ab.json"
+python3 - "$T/ab.txt" "$T/ab.json" <<'PY' || fail "A against B"
+import json, re, sys
+text = re.sub(r"\n  ", " ", open(sys.argv[1], encoding="utf-8").read())
+for g in json.load(open(sys.argv[2]))["comparisons"][0]["groups"]:
+    m = g["metrics"]["ttft_ms"]
+    def f(x):  # compare's signed number format
+        a = abs(x)
+        s = "%+.1f" % x if a >= 10 or a == 0 else "%+.2f" % x if a >= 1 else "%+.3f" % x
+        return s
+    ci, ci99 = m["median_diff_ci"], m["p99_diff_ci"]
+    want = "%s: fast is faster than slow on TTFT p50 by %s ms [%s, %s] \u2014 %s, p99 by %s ms [%s, %s] \u2014 %s" % (
+        g["class"], f(ci["estimate"]).lstrip("+"), f(ci["lo"]), f(ci["hi"]), m["verdict"],
+        f(ci99["estimate"]).lstrip("+"), f(ci99["lo"]), f(ci99["hi"]), m["verdict_p99"])
+    assert m["verdict"] == "real" and m["verdict_p99"] == "too few", m
+    assert want in text, (want, text[-900:])
+    assert "%s: fast is faster" % g["class"] in text
+assert text.count("(p99 of 60 values; record -n 100)") == 2, text[-600:]
+PY
+"$G" --mix "$T/same.ttrace" -n 120 -m twin -k short-short -s 4
+cat "$T/fast.ttrace" "$T/same.ttrace" >"$T/noise.ttrace"
+"$A" summary "$T/noise.ttrace" | tr '\n' ' ' | grep -q 'short-short: fast against twin on TTFT p50 by .* noise' ||
+    fail "noise said as faster: $("$A" summary "$T/noise.ttrace" | tail -4)"
+"$A" summary "$T/fast.ttrace" | grep -q 'A against B' && fail "A against B with one model"
+# A request without "model" (a proxied client may send none) is model
+# "(none)", as other missing keys are (issue 32: an empty name, "fastest ;
+# anyname 5.4x").
+"$G" "$T/nomodel.ttrace" 20 5 100 10 0 1 model_a=
+"$A" summary "$T/nomodel.ttrace" >"$T/nm.txt"
+grep -qx '(none)' "$T/nm.txt" || fail "no (none) group: $(cat "$T/nm.txt")"
+grep -q '^short-short: (none) and model-b within 5%' "$T/nm.txt" || fail "finding: $(grep short-short: "$T/nm.txt")"
+assert_eq "$("$A" summary "$T/nomodel.ttrace" --format json | jq -r '[.groups[].model] | sort | join(",")')" "(none),model-b" "json models"
 echo ok

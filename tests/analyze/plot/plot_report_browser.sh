@@ -138,6 +138,51 @@ for period, model, cls, rest in rows:
 assert re.search(r'<section id="chart-trend">.*?<svg', d, re.S), "trend chart not inline"
 PY
 
+# Each page in a 1,280 px window (issue 32): nothing scrolls sideways
+# (the summary table scrolled to 1,925 px, hiding latency), the charts'
+# text has the page's font (it was the SVG's own, a font Chromium lacked:
+# serif), and every chart showing models has a panel per prompt class.
+# A probe script in a copy of each page (the CSP allows inline scripts)
+# writes what Chromium measured into the DOM.
+G6=(-m gpt-fast -m claude-slow -m mid -k short-short -k long-short)
+"$TT_GEN_TRACE" --mix "$T/p1.ttrace" -n 240 "${G6[@]}" -s 11 -z 1764460800000000000
+"$TT_GEN_TRACE" --mix "$T/p2.ttrace" -n 240 "${G6[@]}" -s 12 -z 1765065600000000000
+"$TT_ANALYZE" plot "$T/p1.ttrace" -o "$T/pa" --html >/dev/null 2>&1 || fail "plot (6 groups)"
+"$TT_ANALYZE" plot --compare "$T/p1.ttrace" "$T/p2.ttrace" -o "$T/pb" --html >/dev/null 2>&1 || fail "plot --compare (6 groups)"
+"$TT_ANALYZE" plot --trend "$T/p1.ttrace" "$T/p2.ttrace" -o "$T/pc" --html >/dev/null 2>&1 || fail "plot --trend (6 groups)"
+probe='<script>(function(){var r={docw:document.documentElement.scrollWidth,winw:window.innerWidth};'
+probe+='r.scroll=[].map.call(document.querySelectorAll(".scroll"),function(e){return [e.scrollWidth,e.clientWidth];});'
+probe+='r.body=getComputedStyle(document.body).fontFamily;'
+probe+='r.svg=[].map.call(document.querySelectorAll("figure svg text"),function(e){return getComputedStyle(e).fontFamily;});'
+probe+='r.text=[].map.call(document.querySelectorAll("svg text"),function(e){return e.textContent;});'
+probe+='document.body.setAttribute("data-probe",JSON.stringify(r));})();</script>'
+for r in pa pb pc; do
+    "$py" - "$T/$r/report.html" "$T/$r/probe.html" "$probe" <<'PY'
+import sys
+d = open(sys.argv[1], encoding="utf-8").read()
+open(sys.argv[2], "w", encoding="utf-8").write(d.replace("</body>", sys.argv[3] + "</body>"))
+PY
+    chrome --window-size=1280,1000 --dump-dom "file://$T/$r/probe.html" >"$T/$r/probe-dom.html" || fail "chromium ($r)"
+    "$py" - "$T/$r/probe-dom.html" "$r" <<'PY' || fail "page $r at 1,280 px"
+import html, json, re, sys
+d = open(sys.argv[1], encoding="utf-8").read()
+m = re.search(r'data-probe="([^"]*)"', d)
+assert m, "the probe did not run"
+p = json.loads(html.unescape(m.group(1)))
+assert p["docw"] <= p["winw"], ("page wider than the window", p["docw"], p["winw"])
+for sw, cw in p["scroll"]:
+    assert sw <= cw, ("a table scrolls sideways", sw, cw)
+assert p["svg"] and all(f == p["body"] for f in p["svg"]), ("chart font", p["body"], set(p["svg"]))
+text = p["text"]
+for cls in ("short-short", "long-short"):
+    if sys.argv[2] == "pa":
+        assert text.count(cls) >= 2, (cls, "ttft-cdf and latency-vs-tokens panels")
+    else:  # compare and trend: a row of panels per class
+        for metric in ("TTFT (ms)", "latency (ms)"):
+            assert "%s: %s" % (cls, metric) in text, (cls, metric)
+PY
+done
+
 chrome --print-to-pdf="$T/report.pdf" "$url" >/dev/null || fail "print to PDF"
 head -c 4 "$T/report.pdf" | grep -q '%PDF' || fail "no PDF"
 [ "$(stat -c %s "$T/report.pdf")" -gt 20000 ] || fail "PDF too small: $(stat -c %s "$T/report.pdf")"

@@ -9,6 +9,12 @@
 
 start_replay --synthetic 'ttft=15ms,tpot=1ms,tokens=16' --fault split-utf8@m-utf8
 start_proxy "$T/p.ttrace"
+# its start line is a URL to paste as the client's base URL (issue 32: it
+# said "listening on 127.0.0.1:0 (port N)"); the note follows the port
+# file, so wait for it
+for _ in $(seq 100); do grep -q 'listening on' "$PXERR" && break; sleep 0.05; done
+grep -q "^tokentrace-proxy: listening on ${PXURL}/v1, forwarding to " "$PXERR" ||
+    fail "start line: $(cat "$PXERR")"
 
 # the recorder: 2 requests per API kind; its trace's bytes per request
 # are the proxy's for the same request

@@ -89,7 +89,7 @@ assert_eq "$(jq -c '[.comparisons[0].groups[]|[.turn, .metrics.ttft_ms.verdict, 
 "$TT_ANALYZE" compare "$T/rep.ttrace" "$T/cap.ttrace" --by turn --format json >"$T/cmp2.json" 2>/dev/null
 assert_eq "$(jq -c '[.comparisons[0].groups[]|.metrics.ttft_ms.direction]' "$T/cmp2.json")" \
     '["slower","slower","slower"]' "TTFT per turn, sides swapped"
-"$TT_ANALYZE" compare "$T/cap.ttrace" "$T/rep.ttrace" --by turn >"$T/cmp.txt" 2>/dev/null
+"$TT_ANALYZE" compare "$T/cap.ttrace" "$T/rep.ttrace" --by turn --wide >"$T/cmp.txt" 2>/dev/null
 grep -q '^turn 3 ' "$T/cmp.txt" || fail "table names the turns: $(cat "$T/cmp.txt")"
 expect_exit 2 "$TT_ANALYZE" compare "$T/cap.ttrace" "$T/rep.ttrace" --by nothing
 

@@ -103,6 +103,9 @@ opt "$T/quota.ttrace" keep_awake_off | grep -q "CPU quota 50000 us per 100000 us
     fail "no quota reason in the header: $(opt "$T/quota.ttrace" keep_awake_off)"
 assert_eq "$(opt "$T/quota.ttrace" cpu_quota)" 50000/100000 "cpu_quota option"
 grep -q "keep-awake off: CPU quota" "$T/quota.err" || fail "no note from the recorder: $(cat "$T/quota.err")"
+# one short line, the whole reason in the header (issue 32: ~200 chars)
+grep -qx 'tokentrace-record: keep-awake off: CPU quota 50000 us per 100000 us ([^)]*) (why: summary --detail)' "$T/quota.err" ||
+    fail "keep-awake note: $(grep keep-awake "$T/quota.err")"
 "$TT_ANALYZE" summary --detail "$T/quota.ttrace" 2>/dev/null | grep -q "keep-awake: off: CPU quota" ||
     fail "summary does not say why keep-awake is off"
 echo "ok: $n probes, quota case in $cg"
