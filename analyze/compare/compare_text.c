@@ -146,5 +146,12 @@ void compare_write_narrow(struct buf *b, const struct compare_result *r,
         text_wrap_put(b, v.data ? v.data : "", width, 5);
         buf_set_error(b, buf_error(&v));
         buf_free(&v);
+        /* which part of TTFT moved (compare_waterfall.c), when measured */
+        buf_init(&v, 0);
+        buf_puts(&v, "  where: ");
+        if (compare_waterfall_line(&v, p))
+            text_wrap_put(b, v.data ? v.data : "", width, 9);
+        buf_set_error(b, buf_error(&v));
+        buf_free(&v);
     }
 }
