@@ -9,11 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include "clock.h"
+#include "fd_limit.h"
 #include "log.h"
 #include "proxy_check.h"
 #include "proxy_config.h"
@@ -318,20 +318,14 @@ void proxy_conns_listener(struct proxy_conns *c, struct evconnlistener *l)
 /* Raises the soft open-file limit to the hard one; returns the limit. */
 static size_t raise_fd_limit(void)
 {
-    struct rlimit rl;
-    if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+    uint64_t soft, hard;
+    char err[160];
+    int rc = fd_limit_raise(&soft, &hard, err, sizeof err);
+    if (rc < 0)
         return 1024;
-    if (rl.rlim_cur < rl.rlim_max) {
-        rlim_t want = rl.rlim_max == RLIM_INFINITY ? 1048576 : rl.rlim_max;
-        rl.rlim_cur = want;
-        if (setrlimit(RLIMIT_NOFILE, &rl) != 0)
-            log_warn("cannot raise the open-file limit to %llu: %s",
-                     (unsigned long long)want, strerror(errno));
-        getrlimit(RLIMIT_NOFILE, &rl);
-    }
-    return rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > 1048576
-               ? 1048576
-               : (size_t)rl.rlim_cur;
+    if (rc > 0)
+        log_warn("%s", err);
+    return soft > 1048576 ? 1048576 : (size_t)soft;
 }
 
 int proxy_conns_new(struct event_base *base, struct evhttp *http,

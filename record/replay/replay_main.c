@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
+#include "fd_limit.h"
 #include "log.h"
 #include "replay_config.h"
 #include "replay_server.h"
@@ -20,17 +20,10 @@ static struct replay_config cfg;
  * stream holds a socket. */
 static void raise_nofile(void)
 {
-    struct rlimit rl;
-
-    if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
-        return;
-    if (rl.rlim_max == RLIM_INFINITY)
-        rl.rlim_max = 1048576;
-    if (rl.rlim_cur < rl.rlim_max) {
-        rl.rlim_cur = rl.rlim_max;
-        if (setrlimit(RLIMIT_NOFILE, &rl) != 0)
-            log_warn("cannot raise the open-file limit: %s", strerror(errno));
-    }
+    uint64_t soft, hard;
+    char err[160];
+    if (fd_limit_raise(&soft, &hard, err, sizeof err) == 1)
+        log_warn("%s", err);
 }
 
 /* Writes "<port>\n" to path through a temp file and rename, so a reader

@@ -6,10 +6,10 @@
 
 #include <errno.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <time.h>
 
 #include "clock.h"
+#include "fd_limit.h"
 #include "log.h"
 
 /* SIGINT / SIGTERM: only raises the flag the 100 ms tick looks at. */
@@ -87,20 +87,11 @@ static int run_start_wait(int64_t start_at_ns, struct run_start *out)
  * (0 unknown). */
 static uint64_t inflight_cap(uint64_t *soft, uint64_t *hard)
 {
-    struct rlimit rl;
-    *soft = *hard = 0;
-    if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+    if (fd_limit_raise(soft, hard, NULL, 0) < 0)
         return 512;
-    if (rl.rlim_cur < rl.rlim_max) {
-        rl.rlim_cur = rl.rlim_max;
-        setrlimit(RLIMIT_NOFILE, &rl);
-        getrlimit(RLIMIT_NOFILE, &rl);
-    }
-    *soft = (uint64_t)rl.rlim_cur;
-    *hard = (uint64_t)rl.rlim_max;
-    if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > 100064)
+    if (*soft > 100064)
         return 100000;
-    return rl.rlim_cur > 96 ? (uint64_t)rl.rlim_cur - 64 : 32;
+    return *soft > 96 ? *soft - 64 : 32;
 }
 
 /* Writes the footer and the last flush. */
