@@ -47,6 +47,15 @@ int64_t stream_rx_time(struct stream_rx *rx, int64_t user_ns)
     return t;
 }
 
+/* Reads the TCP RTT of the connection (socket fd of local port port,
+ * tcp_rtt.h) now into rx, keeping the earlier reading when the socket is
+ * gone: at the headers (the connection may close before the end) and at
+ * the end. */
+static void stream_rx_note_rtt(struct stream_rx *rx, int fd, long port)
+{
+    (void)tcp_rtt_read(fd, port, &rx->tcp_rtt_ns, &rx->tcp_rttvar_ns);
+}
+
 void stream_rx_header(struct stream_rx *rx, const char *line, size_t n)
 {
     size_t kept = rx->resp.n;
@@ -67,11 +76,6 @@ void stream_rx_header(struct stream_rx *rx, const char *line, size_t n)
             body_scrub_mask(&rx->scrub, v, strlen(v));
     }
     body_scrub_mask(&rx->scrub, rx->resp.reason, strlen(rx->resp.reason));
-}
-
-void stream_rx_note_rtt(struct stream_rx *rx, int fd, long port)
-{
-    (void)tcp_rtt_read(fd, port, &rx->tcp_rtt_ns, &rx->tcp_rttvar_ns);
 }
 
 /* libcurl: a socket was created for a new connection: kernel receive

@@ -96,12 +96,6 @@ void stream_rx_header(struct stream_rx *rx, const char *line, size_t n);
  * The RTT is read at the first header line and at the result. */
 void stream_rx_watch(struct stream_rx *rx, CURL *easy, struct tcp_socks *socks);
 
-/* Reads the TCP RTT of the connection (socket fd of local port port,
- * tcp_rtt.h) now into rx, keeping the earlier reading when the socket is
- * gone. Call at the headers (the connection may close before the end) and
- * at the end. */
-void stream_rx_note_rtt(struct stream_rx *rx, int fd, long port);
-
 /* n body bytes received at t_ns: counted, then masked, handed to the sink
  * and parsed (a receive that may end in a secret's start goes with the
  * next one, with its own time). Returns 0, or the sink's error

@@ -7,7 +7,6 @@
 #include <strings.h>
 
 #include "clock.h"
-#include "rx_stamp.h"
 
 /* stream_rx sink: records one received run, the key masked, and shows it
  * to the observer. Returns 0 or a trace error. */
