@@ -91,8 +91,12 @@ struct trace_request {
     int64_t input_tokens_est; /* declared/estimated input tokens, -1 unknown */
     int64_t max_tokens;       /* -1 when not sent */
     bool warmup;
-    int64_t scheduled_ns;   /* open loop: intended send time; -1 closed loop */
-    int64_t start_ns;       /* handed to libcurl */
+    int64_t scheduled_ns; /* open loop: intended send time; -1 closed loop */
+    int64_t start_ns;     /* handed to libcurl */
+    /* tokentrace-proxy: the client's request had been read whole (0 or
+     * -1: unknown, not written); start_ns - received_ns is the time inside
+     * the proxy before it went upstream. */
+    int64_t received_ns;
     const char *request_id; /* X-Request-Id sent, NULL when off */
     const char *body;       /* request JSON, NULL with --no-content */
     size_t body_len;

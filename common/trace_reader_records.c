@@ -173,6 +173,7 @@ static void read_request(struct trace_reader *r, const struct mp_value *m,
     q->warmup = map_bool(m, "warmup");
     q->scheduled_ns = map_int(m, "scheduled_ns", -1);
     q->start_ns = map_int(m, "start_ns", -1);
+    q->received_ns = map_int(m, "received_ns", -1);
     q->request_id = map_str(r, m, "request_id");
     q->body = get_str(r, mp_map_get(m, "body"), &q->body_len);
     q->attempt = (uint32_t)clamp_u32(map_int(m, "attempt", 1));

@@ -132,6 +132,9 @@ static void row_waterfall(struct row *r, const struct waterfall *w)
     row_num(r, "ttft_stream_rest_ms", w->measured ? w->stream_rest_ms : NAN);
     row_num(r, "ttft_unaccounted_ms", w->measured ? w->unaccounted_ms : NAN);
     row_bool(r, "clocks_disagree", w->clocks_disagree);
+    row_num(r, "wf_proxy_in_ms", w->proxy_in_ms);
+    row_num(r, "wf_proxy_out_ms", w->proxy_out_ms);
+    row_num(r, "wf_proxy_client_ttft_ms", w->proxy_client_ttft_ms);
 }
 
 /* Writes every column of one request (or the header for ROW_CSV_HEADER). */

@@ -49,6 +49,10 @@ const struct metric_def metric_defs[M_COUNT] = {
     [M_WF_UNACCOUNTED] = {"ttft_unaccounted_ms", "TTFT: unaccounted (all)",
                           "ms", false},
     [M_TCP_RTT] = {"tcp_rtt_ms", "TCP RTT (kernel)", "ms", false},
+    [M_WF_PROXY_IN] = {"ttft_proxy_in_ms", "TTFT: proxy, request in", "ms",
+                       false},
+    [M_WF_PROXY_OUT] = {"ttft_proxy_out_ms", "TTFT: proxy, first token out",
+                        "ms", false},
 };
 
 static void group_init(struct group *g, size_t value_limit)
@@ -386,6 +390,8 @@ static void add_to(struct group_index *ix, struct group *g,
         [M_WF_AFTER_HEADERS] = wf->measured ? wf->after_headers_ms : NAN,
         [M_WF_UNACCOUNTED] = wf->measured ? wf->unaccounted_ms : NAN,
         [M_TCP_RTT] = wf->measured ? wf->rtt_ms : NAN,
+        [M_WF_PROXY_IN] = m->ok ? wf->proxy_in_ms : NAN,
+        [M_WF_PROXY_OUT] = wf->proxy_out_ms,
     };
     if (m->superseded) { /* the request is its last attempt, not this */
         if (!m->warmup)

@@ -50,6 +50,10 @@ enum metric_id {
     M_WF_AFTER_HEADERS, /* headers -> first token */
     M_WF_UNACCOUNTED,   /* TTFT - client - network - server */
     M_TCP_RTT,          /* the kernel's smoothed RTT of the connection */
+    /* tokentrace-proxy traces: the time inside the proxy before the
+     * request went upstream, and for the first token's chunk */
+    M_WF_PROXY_IN,
+    M_WF_PROXY_OUT,
     M_COUNT
 };
 

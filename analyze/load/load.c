@@ -30,6 +30,13 @@ struct pending {
     char *head;
     size_t head_len;
     bool head_decided; /* the first chunk was looked at */
+    /* tokentrace-proxy: the first token's chunk reached the client's
+     * socket (its handed record), -1 not yet; the chunks so far, the one
+     * with the first token (-1 not yet) and the latest handed record (the
+     * proxy writes a chunk's handed record before the chunk itself) */
+    int64_t first_handed_ns;
+    int64_t chunks, token_chunk;
+    struct trace_handed last_handed;
     bool held;
     struct trace_result saved; /* the held result: no headers, strings
                                   below owned */
@@ -206,6 +213,8 @@ static void finish_request(struct loader *L, struct pending *p,
     wf.start_ns = q->start_ns;
     wf.res = res;
     wf.stream = s;
+    wf.received_ns = q->received_ns;
+    wf.first_handed_ns = p->first_handed_ns;
     waterfall_compute(&wf, &m.waterfall);
     if (L->info->first_start_ns < 0 ||
         (q->start_ns >= 0 && q->start_ns < L->info->first_start_ns))
@@ -300,13 +309,35 @@ static void pending_drain(struct loader *L, bool unfinished)
 }
 
 /* Ends the current trace: unfinished requests first, then the trace sink. */
-/* A handed record: one more chunk's time inside the proxy. A negative
- * one (a damaged or crafted record) is left out. */
+/* A chunk of p at t_ns was fed: when it brought the first token, which
+ * chunk that is, and its hand-over to the client if that came first. */
+static void note_token_chunk(struct pending *p, int64_t t_ns)
+{
+    int64_t k = p->chunks++;
+    if (p->token_chunk >= 0 || p->stream->first_token_ns < 0)
+        return;
+    p->token_chunk = k;
+    if ((int64_t)p->last_handed.chunk == k && p->last_handed.recv_ns == t_ns)
+        p->first_handed_ns = p->last_handed.handed_ns;
+}
+
+/* A handed record: one more chunk's time inside the proxy, and, for the
+ * chunk that carried its request's first token (the request not yet
+ * ended), when the client got it; kept as the latest otherwise (the
+ * chunk record usually follows). A negative one (a damaged or crafted
+ * record) is left out. */
 static void note_handed(struct loader *L, const struct trace_handed *h)
 {
     int64_t d = h->handed_ns - h->recv_ns;
+    struct pending *p;
     if (!L->info || h->recv_ns < 0 || d < 0)
         return;
+    p = id_map_get(&L->pending, h->request_id);
+    if (p && p->first_handed_ns < 0 && p->token_chunk >= 0 &&
+        (int64_t)h->chunk == p->token_chunk)
+        p->first_handed_ns = h->handed_ns;
+    else if (p)
+        p->last_handed = *h;
     L->info->proxy_chunks++;
     if (d > L->info->proxy_max_ns)
         L->info->proxy_max_ns = d;
@@ -363,6 +394,8 @@ static void on_request(struct loader *L, const struct trace_request *q)
     p->req.request_id = load_info_dup(q->request_id);
     p->model = load_info_dup(q->model);
     p->class_name = load_info_dup(q->class_name);
+    p->first_handed_ns = p->token_chunk = -1;
+    p->last_handed.recv_ns = -1;
     p->stream = stream_take(L);
     if (p->stream && q->api) { /* a proxy saw this request's own API */
         enum api_kind k;
@@ -465,6 +498,7 @@ static int load_one_file(const char *path, const struct load_options *opt,
             if (p) {
                 stream_feed(p->stream, rec.u.chunk.t_ns, rec.u.chunk.data,
                             rec.u.chunk.len);
+                note_token_chunk(p, rec.u.chunk.t_ns);
                 if (!p->head_decided || p->head)
                     keep_head(p, rec.u.chunk.data, rec.u.chunk.len);
                 L.info->chunks++;

@@ -97,6 +97,20 @@ static double conn_ready(const struct trace_phases *p,
     return ready;
 }
 
+/* The proxy's own parts (tokentrace-proxy traces): before the request
+ * went upstream, and from the first token's chunk received to handed. */
+static void proxy_side(const struct waterfall_facts *f, struct waterfall *w)
+{
+    int64_t tok = f->stream ? f->stream->first_token_ns : -1;
+    w->proxy_in_ms = w->proxy_out_ms = w->proxy_client_ttft_ms = NAN;
+    if (f->received_ns > 0 && f->start_ns >= f->received_ns)
+        w->proxy_in_ms = ms(f->start_ns - f->received_ns);
+    if (f->ok && tok > 0 && f->first_handed_ns >= tok)
+        w->proxy_out_ms = ms(f->first_handed_ns - tok);
+    if (!isnan(w->proxy_in_ms) && !isnan(w->proxy_out_ms))
+        w->proxy_client_ttft_ms = ms(f->first_handed_ns - f->received_ns);
+}
+
 void waterfall_compute(const struct waterfall_facts *f, struct waterfall *w)
 {
     const struct trace_result *r = f->res;
@@ -110,6 +124,7 @@ void waterfall_compute(const struct waterfall_facts *f, struct waterfall *w)
     w->client_ms = w->network_ms = w->gateway_ms = NAN;
     w->stream_rest_ms = w->unaccounted_ms = w->after_headers_ms = NAN;
     timeline_stream(f, w);
+    proxy_side(f, w);
     if (!r)
         return;
     timeline_conn(r, w);

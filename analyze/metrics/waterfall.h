@@ -23,6 +23,10 @@ struct waterfall_facts {
     int64_t start_ns;               /* handed to libcurl */
     const struct trace_result *res; /* NULL: the trace never finished it */
     const struct stream_state *stream;
+    /* tokentrace-proxy traces (-1 otherwise): the client's request read
+     * whole (the request's received_ns), and when the chunk with the first
+     * token reached the client's socket (its handed record) */
+    int64_t received_ns, first_handed_ns;
 };
 
 /* Where the server's own processing time came from. */
@@ -67,6 +71,14 @@ struct waterfall {
      * (headers -> first token less what of the server's time fell there). */
     double client_ms, network_ms, gateway_ms, stream_rest_ms, unaccounted_ms;
     double after_headers_ms; /* headers -> first token, whole */
+    /* tokentrace-proxy traces, where everything above is the proxy ↔
+     * upstream side (start_ns is the proxy's hand-over to libcurl): the
+     * time inside the proxy before the request went upstream (received ->
+     * handed to libcurl), after the first token came (its chunk received
+     * -> on the client's socket), and the TTFT its client saw from the
+     * proxy's side (received -> first token handed = proxy_in + TTFT +
+     * proxy_out); NAN where the records are missing. */
+    double proxy_in_ms, proxy_out_ms, proxy_client_ttft_ms;
     /* A part came out negative: the server reports more than the time it
      * could have spent, or the RTT estimate exceeds the wait it is in. */
     bool clocks_disagree;

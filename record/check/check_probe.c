@@ -127,6 +127,7 @@ static void transfer_facts(struct check_probe *p, const struct transfer *t,
     wf.start_ns = p->start_ns;
     wf.res = r;
     wf.stream = &t->rx.stream;
+    wf.received_ns = wf.first_handed_ns = -1; /* not through the proxy */
     waterfall_compute(&wf, &w);
     if (w.measured)
         waterfall_describe(&w, p->waterfall, sizeof p->waterfall);

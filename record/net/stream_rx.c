@@ -7,7 +7,6 @@
 #include "clock.h"
 #include "error_classify.h"
 #include "rx_stamp.h"
-#include "tcp_rtt.h"
 
 void stream_rx_init(struct stream_rx *rx, const struct stream_rx_setup *su)
 {
@@ -48,6 +47,15 @@ int64_t stream_rx_time(struct stream_rx *rx, int64_t user_ns)
     return t;
 }
 
+/* Reads the TCP RTT of the connection (socket fd of local port port,
+ * tcp_rtt.h) now into rx, keeping the earlier reading when the socket is
+ * gone: at the headers (the connection may close before the end) and at
+ * the end. */
+static void stream_rx_note_rtt(struct stream_rx *rx, int fd, long port)
+{
+    (void)tcp_rtt_read(fd, port, &rx->tcp_rtt_ns, &rx->tcp_rttvar_ns);
+}
+
 void stream_rx_header(struct stream_rx *rx, const char *line, size_t n)
 {
     size_t kept = rx->resp.n;
@@ -56,6 +64,8 @@ void stream_rx_header(struct stream_rx *rx, const char *line, size_t n)
         rx->headers_ns = clock_mono_ns();
         if (rx->kernel_time) /* and the kernel's receive of that read */
             rx->headers_rx_ns = rx_stamp_chunk_time(rx->headers_ns, -1, &lag);
+        if (rx->socks) /* the connection may be gone at the end */
+            stream_rx_note_rtt(rx, rx->conn_fd, rx->conn_port);
     }
     resp_headers_line(&rx->resp, line, n);
     /* every secret, not only the one resp_headers redacts: a proxied
@@ -68,9 +78,38 @@ void stream_rx_header(struct stream_rx *rx, const char *line, size_t n)
     body_scrub_mask(&rx->scrub, rx->resp.reason, strlen(rx->resp.reason));
 }
 
-void stream_rx_note_rtt(struct stream_rx *rx, int fd, long port)
+/* libcurl: a socket was created for a new connection: kernel receive
+ * times asked for (with kernel_time), and the socket noted for the RTT. */
+static int on_sockopt(void *ud, curl_socket_t fd, curlsocktype purpose)
 {
-    (void)tcp_rtt_read(fd, port, &rx->tcp_rtt_ns, &rx->tcp_rttvar_ns);
+    struct stream_rx *rx = ud;
+    if (rx->kernel_time)
+        (void)rx_stamp_sockopt(NULL, fd, purpose);
+    tcp_socks_add(rx->socks, fd);
+    return CURL_SOCKOPT_OK;
+}
+
+/* libcurl: the connection (new or reused) is ready and the request about
+ * to go: which socket it is, by its local port. */
+static int on_prereq(void *ud, char *conn_primary_ip, char *conn_local_ip,
+                     int conn_primary_port, int conn_local_port)
+{
+    struct stream_rx *rx = ud;
+    (void)conn_primary_ip;
+    (void)conn_local_ip;
+    (void)conn_primary_port;
+    rx->conn_port = conn_local_port;
+    rx->conn_fd = tcp_socks_find(rx->socks, conn_local_port);
+    return CURL_PREREQFUNC_OK;
+}
+
+void stream_rx_watch(struct stream_rx *rx, CURL *easy, struct tcp_socks *socks)
+{
+    rx->socks = socks;
+    curl_easy_setopt(easy, CURLOPT_SOCKOPTFUNCTION, on_sockopt);
+    curl_easy_setopt(easy, CURLOPT_SOCKOPTDATA, rx);
+    curl_easy_setopt(easy, CURLOPT_PREREQFUNCTION, on_prereq);
+    curl_easy_setopt(easy, CURLOPT_PREREQDATA, rx);
 }
 
 /* body_scrub emit: one chunk as stored, to the sink, then to the parser

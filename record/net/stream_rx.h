@@ -23,6 +23,7 @@
 #include "lag_samples.h"
 #include "resp_headers.h"
 #include "stream_events.h"
+#include "tcp_rtt.h"
 #include "trace.h"
 
 /* Takes each received chunk as it is to be stored: its time and its bytes,
@@ -61,7 +62,8 @@ struct stream_rx {
     int64_t tcp_rtt_ns, tcp_rttvar_ns;
     int conn_fd;    /* the connection's socket, -1 unknown (tcp_rtt.h) */
     long conn_port; /* its local port */
-    uint64_t bytes, chunks; /* body bytes and receives */
+    struct tcp_socks *socks; /* where sockets are noted (stream_rx_watch) */
+    uint64_t bytes, chunks;  /* body bytes and receives */
     bool kernel_time;
     struct lag_samples *receive_lag;
     stream_rx_sink_fn sink;
@@ -86,11 +88,13 @@ int64_t stream_rx_time(struct stream_rx *rx, int64_t user_ns);
  * first one's arrival time is kept (headers_ns). */
 void stream_rx_header(struct stream_rx *rx, const char *line, size_t n);
 
-/* Reads the TCP RTT of the connection (socket fd of local port port,
- * tcp_rtt.h) now into rx, keeping the earlier reading when the socket is
- * gone. Call at the headers (the connection may close before the end) and
- * at the end. */
-void stream_rx_note_rtt(struct stream_rx *rx, int fd, long port);
+/* Sets easy's socket option and pre-request callbacks so that rx knows
+ * its connection's socket (new or reused) for the TCP RTT: each socket
+ * libcurl creates is noted in socks (borrowed, shared by the transfers
+ * of one multi handle), with kernel receive times asked for when
+ * rx->kernel_time; the transfer's socket is then found by its local port.
+ * The RTT is read at the first header line and at the result. */
+void stream_rx_watch(struct stream_rx *rx, CURL *easy, struct tcp_socks *socks);
 
 /* n body bytes received at t_ns: counted, then masked, handed to the sink
  * and parsed (a receive that may end in a secret's start goes with the

@@ -7,7 +7,6 @@
 #include <strings.h>
 
 #include "clock.h"
-#include "rx_stamp.h"
 
 /* stream_rx sink: records one received run, the key masked, and shows it
  * to the observer. Returns 0 or a trace error. */
@@ -61,37 +60,9 @@ static size_t on_header(char *ptr, size_t size, size_t nmemb, void *ud)
 {
     struct transfer *t = ud;
     size_t n = size * nmemb;
-    bool first = t->rx.headers_ns < 0;
     t->last_activity_ns = clock_mono_ns();
     stream_rx_header(&t->rx, ptr, n);
-    if (first) /* the connection may be gone at the end */
-        stream_rx_note_rtt(&t->rx, t->rx.conn_fd, t->rx.conn_port);
     return n;
-}
-
-/* libcurl: a socket was created for a new connection: kernel receive
- * times asked for (with kernel_time), and the socket noted for the RTT. */
-static int on_sockopt(void *ud, curl_socket_t fd, curlsocktype purpose)
-{
-    struct transfer *t = ud;
-    if (t->rx.kernel_time)
-        (void)rx_stamp_sockopt(NULL, fd, purpose);
-    tcp_socks_add(&t->env->socks, fd);
-    return CURL_SOCKOPT_OK;
-}
-
-/* libcurl: the connection (new or reused) is ready and the request about
- * to go: which socket it is, by its local port. */
-static int on_prereq(void *ud, char *conn_primary_ip, char *conn_local_ip,
-                     int conn_primary_port, int conn_local_port)
-{
-    struct transfer *t = ud;
-    (void)conn_primary_ip;
-    (void)conn_local_ip;
-    (void)conn_primary_port;
-    t->rx.conn_port = conn_local_port;
-    t->rx.conn_fd = tcp_socks_find(&t->env->socks, conn_local_port);
-    return CURL_PREREQFUNC_OK;
 }
 
 /* The credential inside the auth header line ("Authorization: Bearer K"
@@ -226,10 +197,7 @@ int transfer_new(const struct transfer_config *tc, struct transfer_env *env,
     curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
     curl_easy_setopt(e, CURLOPT_HEADERDATA, t);
     curl_easy_setopt(e, CURLOPT_PRIVATE, t);
-    curl_easy_setopt(e, CURLOPT_SOCKOPTFUNCTION, on_sockopt);
-    curl_easy_setopt(e, CURLOPT_SOCKOPTDATA, t);
-    curl_easy_setopt(e, CURLOPT_PREREQFUNCTION, on_prereq);
-    curl_easy_setopt(e, CURLOPT_PREREQDATA, t);
+    stream_rx_watch(&t->rx, e, &env->socks);
     curl_easy_setopt(e, CURLOPT_ERRORBUFFER, t->errbuf);
     curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(e, CURLOPT_USERAGENT, "tokentrace-record/" TT_VERSION);

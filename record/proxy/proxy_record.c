@@ -232,6 +232,7 @@ int proxy_exchange_request(struct proxy_exchange *x, const char *api,
     q.max_tokens = body_max_tokens(body, body ? len : 0);
     q.scheduled_ns = -1;
     q.start_ns = x->start_ns;
+    q.received_ns = x->received_ns;
     q.body = copy;
     q.body_len = copy ? len : 0;
     q.api = api;

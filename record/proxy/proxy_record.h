@@ -82,6 +82,7 @@ struct proxy_exchange {
     struct proxy_recorder *rec;
     uint32_t id; /* 0: not recorded (a GET /v1/models...) */
     int64_t start_ns;
+    int64_t received_ns; /* the client's request was read whole, 0 unknown */
     /* The response as received: chunk times, secrets masked, headers
      * (redacted), sizes, the stream's facts. */
     struct stream_rx rx;

@@ -43,6 +43,7 @@ struct proxy_stream {
     struct event *kick;     /* deferred work: resume, finish, free */
     struct event *hup;      /* the client's close, until the reply starts */
     CURL *easy;
+    int64_t received_ns; /* the request reached proxy_stream_start */
     struct curl_slist *headers;
     char *inject_line; /* "Authorization: Bearer K", wiped when freed */
     char *body;
@@ -457,6 +458,7 @@ static int prepare(struct proxy_stream *s, const char *api)
     if (rc)
         return -1;
     proxy_exchange_unmasked(&s->x, ps.dropped + s->x.rx.scrub.dropped);
+    s->x.received_ns = s->received_ns;
     s->x.start_ns = clock_mono_ns();
     memset(&u, 0, sizeof u);
     u.url = s->url;
@@ -476,6 +478,7 @@ static int prepare(struct proxy_stream *s, const char *api)
     s->easy = proxy_upstream_new(&u);
     if (!s->easy)
         return -1;
+    stream_rx_watch(&s->x.rx, s->easy, &s->env->socks); /* its TCP RTT */
     proxy_exchange_request(&s->x, api, s->body, s->body_len, cfg->no_content,
                            session_header(s->req));
     return 0;
@@ -490,6 +493,7 @@ int proxy_stream_start(struct proxy_stream_env *env, struct evhttp_request *req,
         evhttp_send_error(req, 502, "tokentrace-proxy: out of memory");
         return -1;
     }
+    s->received_ns = clock_mono_ns(); /* evhttp read the request whole */
     s->env = env;
     s->req = req;
     s->kept_ns = -1;

@@ -30,6 +30,7 @@ struct proxy_stream_env {
     const char *token;         /* the local token, or NULL */
     struct proxy_stream *head; /* the streams alive */
     size_t active;
+    struct tcp_socks socks; /* upstream sockets, for their TCP RTT */
 };
 
 /* Forwards req (evhttp's; on the client's connection) upstream. api is

@@ -34,7 +34,7 @@ static void base(struct trace_result *r, struct stream_state *s)
 static void compute(const struct trace_result *r, const struct stream_state *s,
                     struct waterfall *w)
 {
-    struct waterfall_facts f = {true, 1000 * MS, r, s};
+    struct waterfall_facts f = {true, 1000 * MS, r, s, -1, -1};
     waterfall_compute(&f, w);
 }
 
@@ -67,6 +67,9 @@ static void test_new_connection(void)
     CHECK(NEAR(w.unaccounted_ms, 12 + 39.5));
     CHECK(NEAR(sum(&w), 60));
     CHECK(!w.clocks_disagree);
+    /* not a proxy trace: no proxy parts */
+    CHECK(isnan(w.proxy_in_ms) && isnan(w.proxy_out_ms));
+    CHECK(isnan(w.proxy_client_ttft_ms));
     stream_state_free(&s);
 }
 
@@ -194,10 +197,38 @@ static void test_unmeasured(void)
     f.ok = false;
     f.start_ns = 1000 * MS;
     f.res = &r;
+    f.received_ns = f.first_handed_ns = -1;
     f.stream = &s;
     waterfall_compute(&f, &w);
     CHECK(!w.measured && NEAR(w.headers_ms, 20.5));
     stream_state_free(&s);
+}
+
+/* A proxy trace: received 0.25 ms before the hand-over upstream, the
+ * first token's chunk on the client's socket 0.1 ms after it came; the
+ * upstream side's split is unchanged. A handed record before the token
+ * (damaged) or a missing one leaves the out part unmeasured. */
+static void test_proxy(void)
+{
+    struct trace_result r;
+    struct stream_state s;
+    struct waterfall w;
+    struct waterfall_facts f;
+    base(&r, &s);
+    f = (struct waterfall_facts){true, 1000 * MS,          &r,
+                                 &s,   1000 * MS - MS / 4, 1060 * MS + MS / 10};
+    waterfall_compute(&f, &w);
+    CHECK(NEAR(w.proxy_in_ms, 0.25) && NEAR(w.proxy_out_ms, 0.1));
+    CHECK(NEAR(w.proxy_client_ttft_ms, 0.25 + 60 + 0.1));
+    CHECK(NEAR(sum(&w), 60) && NEAR(w.network_ms, 8));
+    f.first_handed_ns = 1050 * MS;
+    waterfall_compute(&f, &w);
+    CHECK(NEAR(w.proxy_in_ms, 0.25) && isnan(w.proxy_out_ms));
+    CHECK(isnan(w.proxy_client_ttft_ms));
+    f.received_ns = 1001 * MS; /* after the hand-over: cannot be */
+    f.first_handed_ns = -1;
+    waterfall_compute(&f, &w);
+    CHECK(isnan(w.proxy_in_ms) && isnan(w.proxy_out_ms));
 }
 
 int main(void)
@@ -209,5 +240,6 @@ int main(void)
     test_server_timing();
     test_llama();
     test_unmeasured();
+    test_proxy();
     return CHECK_DONE();
 }
