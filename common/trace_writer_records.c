@@ -143,7 +143,8 @@ int trace_write_request(struct trace_writer *w, const struct trace_request *r)
                              (r->session && r->think_ns > 0 ? 1 : 0) +
                              (r->api ? 1 : 0) + (r->compaction ? 1 : 0) +
                              (r->asked_input_tokens > 0 ? 1 : 0) +
-                             (r->asked_output_tokens > 0 ? 1 : 0));
+                             (r->asked_output_tokens > 0 ? 1 : 0) +
+                             (!r->body && r->body_bytes > 0 ? 1 : 0));
     pack_kv_uint(pk, "id", r->id);
     pack_kv_str(pk, "model", r->model);
     pack_kv_str(pk, "class", r->class_name);
@@ -183,6 +184,8 @@ int trace_write_request(struct trace_writer *w, const struct trace_request *r)
         pack_kv_int(pk, "asked_input_tokens", r->asked_input_tokens);
     if (r->asked_output_tokens > 0)
         pack_kv_int(pk, "asked_output_tokens", r->asked_output_tokens);
+    if (!r->body && r->body_bytes > 0)
+        pack_kv_int(pk, "body_bytes", r->body_bytes);
     return end_record(w, start);
 }
 

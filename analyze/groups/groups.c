@@ -50,6 +50,7 @@ const struct metric_def metric_defs[M_COUNT] = {
     [M_WF_UNACCOUNTED] = {"ttft_unaccounted_ms", "TTFT: unaccounted (all)",
                           "ms", false},
     [M_TCP_RTT] = {"tcp_rtt_ms", "TCP RTT (kernel)", "ms", false},
+    [M_INPUT_BYTES] = {"input_bytes", "input bytes", "B", false},
 };
 
 int group_by_parse(const char *spec, struct group_by *by, char *err,
@@ -494,6 +495,8 @@ static void add_to(struct group_index *ix, struct group *g,
         [M_WF_AFTER_HEADERS] = wf->measured ? wf->after_headers_ms : NAN,
         [M_WF_UNACCOUNTED] = wf->measured ? wf->unaccounted_ms : NAN,
         [M_TCP_RTT] = wf->measured ? wf->rtt_ms : NAN,
+        [M_INPUT_BYTES] =
+            m->ok && m->input_bytes >= 0 ? (double)m->input_bytes : NAN,
     };
     if (m->superseded) { /* the request is its last attempt, not this */
         if (!m->warmup)

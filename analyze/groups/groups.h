@@ -50,6 +50,7 @@ enum metric_id {
     M_WF_AFTER_HEADERS, /* headers -> first token */
     M_WF_UNACCOUNTED,   /* TTFT - client - network - server */
     M_TCP_RTT,          /* the kernel's smoothed RTT of the connection */
+    M_INPUT_BYTES,      /* the request body's bytes (images included) */
     M_COUNT
 };
 

@@ -399,6 +399,7 @@ static void request_facts(const struct trace_request *q,
     f->input_tokens_est = q->input_tokens_est;
     f->asked_input_tokens = q->asked_input_tokens;
     f->asked_output_tokens = q->asked_output_tokens;
+    f->input_bytes = q->body_bytes > 0 ? q->body_bytes : -1;
     f->cap_released_ns = q->cap_released_ns;
     f->has_result = res != NULL;
     f->end_ns = res ? res->end_ns : -1;
@@ -638,7 +639,9 @@ static void on_request(struct loader *L, const struct trace_request *q)
         return;
     }
     p->req = *q;
-    p->req.body = NULL;
+    p->req.body = NULL; /* not kept: its size is (input bytes) */
+    if (q->body)
+        p->req.body_bytes = (int64_t)q->body_len;
     p->req.request_id = dup_or_null(q->request_id);
     p->model = dup_or_null(q->model);
     p->class_name = dup_or_null(q->class_name);
