@@ -131,6 +131,10 @@ struct trace_request {
      * (the server's usage says what it got); 0 or -1: none, not written. */
     int64_t asked_input_tokens;
     int64_t asked_output_tokens;
+    /* The request body's size in bytes, written when body is not
+     * (--no-content); 0 or -1: not written (then body_len is the size, or
+     * with no body it is unknown). */
+    int64_t body_bytes;
 };
 
 /* libcurl's phase times, as durations from start_ns (-1 unknown). */

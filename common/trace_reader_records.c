@@ -186,6 +186,7 @@ static void read_request(struct trace_reader *r, const struct mp_value *m,
     q->api = map_str(r, m, "api");
     q->asked_input_tokens = map_int(m, "asked_input_tokens", -1);
     q->asked_output_tokens = map_int(m, "asked_output_tokens", -1);
+    q->body_bytes = map_int(m, "body_bytes", -1);
 }
 
 static void read_result(struct trace_reader *r, const struct mp_value *m,

@@ -144,7 +144,8 @@ int trace_write_request(struct trace_writer *w, const struct trace_request *r)
                              (r->api ? 1 : 0) + (r->compaction ? 1 : 0) +
                              (r->asked_input_tokens > 0 ? 1 : 0) +
                              (r->asked_output_tokens > 0 ? 1 : 0) +
-                             (r->received_ns > 0 ? 1 : 0));
+                             (r->received_ns > 0 ? 1 : 0) +
+                             (!r->body && r->body_bytes > 0 ? 1 : 0));
     pack_kv_uint(pk, "id", r->id);
     pack_kv_str(pk, "model", r->model);
     pack_kv_str(pk, "class", r->class_name);
@@ -186,6 +187,8 @@ int trace_write_request(struct trace_writer *w, const struct trace_request *r)
         pack_kv_int(pk, "asked_output_tokens", r->asked_output_tokens);
     if (r->received_ns > 0)
         pack_kv_int(pk, "received_ns", r->received_ns);
+    if (!r->body && r->body_bytes > 0)
+        pack_kv_int(pk, "body_bytes", r->body_bytes);
     return end_record(w, start);
 }
 

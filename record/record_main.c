@@ -29,6 +29,7 @@
 #include "version.h"
 #include "workload.h"
 #include "workload_captured.h"
+#include "workload_images.h"
 
 #define EXIT_USAGE 2
 #define EXIT_LATE 3 /* --start-at had passed: nothing sent */
@@ -159,6 +160,11 @@ static int load_workload(const struct config *cfg, struct workload *wl)
             : workload_load_builtin(wl, err, sizeof err);
     if (!rc)
         rc = workload_select(wl, select_classes(cfg), err, sizeof err);
+    if (!rc && cfg->images_n > 0) {
+        struct workload_images im = {cfg->images_n, cfg->images_w,
+                                     cfg->images_h};
+        rc = workload_add_images(wl, cfg->api, &im, cfg->seed, err, sizeof err);
+    }
     if (!rc) {
         if (cfg->workload_file &&
             !workload_is_builtin_name(cfg->workload_file) &&

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base64.h"
 #include "buf.h"
 #include "commands.h"
 #include "json_writer.h"
@@ -55,7 +56,7 @@ static void dump_record(struct buf *out, const struct trace_record *rec,
             json_put_string(out, (const char *)c->data, c->len);
         } else {
             buf_puts(out, "\"data_b64\":\"");
-            json_put_base64(out, c->data, c->len);
+            base64_put(out, c->data, c->len);
             buf_puts(out, "\"");
         }
     } else if (rec->kind == TRACE_HANDED) {

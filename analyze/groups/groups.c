@@ -53,6 +53,7 @@ const struct metric_def metric_defs[M_COUNT] = {
                        false},
     [M_WF_PROXY_OUT] = {"ttft_proxy_out_ms", "TTFT: proxy, first token out",
                         "ms", false},
+    [M_INPUT_BYTES] = {"input_bytes", "input bytes", "B", false},
 };
 
 static void group_init(struct group *g, size_t value_limit)
@@ -392,6 +393,8 @@ static void add_to(struct group_index *ix, struct group *g,
         [M_TCP_RTT] = wf->measured ? wf->rtt_ms : NAN,
         [M_WF_PROXY_IN] = m->ok ? wf->proxy_in_ms : NAN,
         [M_WF_PROXY_OUT] = wf->proxy_out_ms,
+        [M_INPUT_BYTES] =
+            m->ok && m->input_bytes >= 0 ? (double)m->input_bytes : NAN,
     };
     if (m->superseded) { /* the request is its last attempt, not this */
         if (!m->warmup)

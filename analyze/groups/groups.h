@@ -54,6 +54,7 @@ enum metric_id {
      * request went upstream, and for the first token's chunk */
     M_WF_PROXY_IN,
     M_WF_PROXY_OUT,
+    M_INPUT_BYTES, /* the request body's bytes (images included) */
     M_COUNT
 };
 

@@ -390,7 +390,9 @@ static void on_request(struct loader *L, const struct trace_request *q)
         return;
     }
     p->req = *q;
-    p->req.body = NULL;
+    p->req.body = NULL; /* not kept: its size is (input bytes) */
+    if (q->body)
+        p->req.body_bytes = (int64_t)q->body_len;
     p->req.request_id = load_info_dup(q->request_id);
     p->model = load_info_dup(q->model);
     p->class_name = load_info_dup(q->class_name);

@@ -83,6 +83,7 @@ void load_request_facts(const struct trace_request *q,
     f->input_tokens_est = q->input_tokens_est;
     f->asked_input_tokens = q->asked_input_tokens;
     f->asked_output_tokens = q->asked_output_tokens;
+    f->input_bytes = q->body_bytes > 0 ? q->body_bytes : -1;
     f->cap_released_ns = q->cap_released_ns;
     f->has_result = res != NULL;
     f->end_ns = res ? res->end_ns : -1;

@@ -309,6 +309,7 @@ int metrics_compute(const struct metrics_facts *f, struct metrics_buf *buf,
         f->token_events ? (double)f->text_bytes / (double)f->token_events : NAN;
     m->input_tokens = f->usage_input_tokens;
     m->input_tokens_est = f->input_tokens_est;
+    m->input_bytes = f->input_bytes;
     m->cached_tokens = f->cached_tokens;
     m->cached_derived = f->cached_derived;
     m->asked_input_tokens = f->asked_input_tokens;

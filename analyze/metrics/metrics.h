@@ -59,6 +59,8 @@ struct metrics_facts {
     int64_t input_tokens_est; /* the recorder's estimate; -1 unknown */
     /* --input-tokens / --output-tokens: the lengths asked, -1 none */
     int64_t asked_input_tokens, asked_output_tokens;
+    /* the request body's bytes (its images included), -1 unknown */
+    int64_t input_bytes;
     int64_t cap_released_ns; /* -r -c: the cap let it go; <= 0 never held */
 
     /* The result record; has_result false when the trace never had one. */
@@ -171,6 +173,7 @@ struct request_metrics {
      * estimate of the prompt (about 4 characters a token, -1 unknown). */
     int64_t input_tokens;
     int64_t input_tokens_est;
+    int64_t input_bytes; /* the request body's bytes, -1 unknown */
     /* Of input_tokens, those the server says it read from its prompt
      * cache; -1 when it said nothing. cached_derived: not said but
      * derived, usage.prompt_tokens − timings.prompt_n (llama.cpp builds

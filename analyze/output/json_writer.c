@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base64.h"
 #include "json_escape.h"
 #include "mp.h"
 #include "utf8.h"
@@ -52,26 +53,6 @@ int json_put_double(struct buf *b, double x)
     return buf_error(b);
 }
 
-int json_put_base64(struct buf *b, const uint8_t *s, size_t len)
-{
-    static const char tbl[] =
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    for (size_t i = 0; i < len; i += 3) {
-        uint32_t v = (uint32_t)s[i] << 16;
-        char out[4];
-        if (i + 1 < len)
-            v |= (uint32_t)s[i + 1] << 8;
-        if (i + 2 < len)
-            v |= s[i + 2];
-        out[0] = tbl[(v >> 18) & 63];
-        out[1] = tbl[(v >> 12) & 63];
-        out[2] = i + 1 < len ? tbl[(v >> 6) & 63] : '=';
-        out[3] = i + 2 < len ? tbl[v & 63] : '=';
-        buf_append(b, out, 4);
-    }
-    return buf_error(b);
-}
-
 int json_put_mp(struct buf *b, const struct mp_value *v)
 {
     switch (v->type) {
@@ -99,7 +80,7 @@ int json_put_mp(struct buf *b, const struct mp_value *v)
             json_put_string(b, (const char *)v->v.bytes, v->n);
         } else {
             buf_puts(b, "{\"base64\":\"");
-            json_put_base64(b, v->v.bytes, v->n);
+            base64_put(b, v->v.bytes, v->n);
             buf_puts(b, "\"}");
         }
         break;

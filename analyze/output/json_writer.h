@@ -28,9 +28,6 @@ int json_put_double(struct buf *b, double x);
 /* True when s[0..len) is valid UTF-8. */
 bool json_utf8_valid(const uint8_t *s, size_t len);
 
-/* Appends bytes as standard base64 (no quotes). */
-int json_put_base64(struct buf *b, const uint8_t *s, size_t len);
-
 /* Appends a decoded msgpack value as JSON: maps with non-string keys get
  * their keys stringified, binaries become strings when valid UTF-8 and
  * {"base64":"..."} otherwise. */

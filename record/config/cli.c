@@ -163,6 +163,7 @@ static const struct opt_spec cli_opts[] = {
      .want = TOKEN_LENGTH_WANT},
     OPT_COUNT("shared-prefix", 0, shared_prefix, 1, TOKEN_LENGTH_MAX,
               "a count of tokens from 1"),
+    OPT_CALL("images", 0, cli_value_images, CLI_IMAGES_WANT),
     OPT_WORDS("history", history, history_names),
     OPT_CALL("server-metrics", 0, cli_value_server_metrics, NULL),
     {.name = "server-metrics-interval",

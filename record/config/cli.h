@@ -101,6 +101,9 @@ struct config {
      * min_tokens where the API kind has them); kind NONE: not given */
     struct token_length output_tokens;
     int64_t shared_prefix; /* --shared-prefix T tokens, 0: none */
+    /* --images N,WxH: N seeded W x H PNG images in each built-in prompt;
+     * images_n 0: none */
+    unsigned images_n, images_w, images_h;
     bool ignore_eos;
     const char *extra_body; /* a JSON object (validated), or NULL */
     double timeout_s;

@@ -115,6 +115,12 @@ static int check_lengths(const struct config *cfg, char *err, size_t errlen)
         return opt_error(err, errlen,
                          "--output-tokens sets max_tokens of every request: "
                          "leave out --max-tokens");
+    if (cfg->images_n > 0 &&
+        (cfg->workload_file || exact || cfg->arrivals_file))
+        return opt_error(err, errlen,
+                         "--images adds images to the built-in single-request "
+                         "prompts: leave out -w, --input-tokens and --arrivals "
+                         "(a -w file carries its own image_url parts)");
     if (cfg->shared_prefix > 0 && !exact)
         return opt_error(err, errlen,
                          "--shared-prefix puts T tokens in front of the "

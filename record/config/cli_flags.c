@@ -172,6 +172,39 @@ int cli_value_tokens(const char *v, void *base, const struct opt_spec *spec,
         v, (struct token_length *)(void *)((char *)base + spec->at));
 }
 
+/* Reads a decimal count from 1 to max at *p, moving *p past it.
+ * Returns 0 or -1. */
+static int read_count(const char **p, unsigned max, unsigned *out)
+{
+    unsigned long v = 0;
+    const char *s = *p;
+    if (*s < '0' || *s > '9')
+        return -1;
+    while (*s >= '0' && *s <= '9') {
+        v = v * 10 + (unsigned long)(*s++ - '0');
+        if (v > max)
+            return -1;
+    }
+    if (v == 0)
+        return -1;
+    *p = s;
+    *out = (unsigned)v;
+    return 0;
+}
+
+int cli_value_images(const char *v, void *base, const struct opt_spec *spec,
+                     char *err, size_t errlen)
+{
+    struct config *c = base;
+    unsigned n, w, h;
+    (void)spec, (void)err, (void)errlen;
+    if (read_count(&v, 64, &n) || *v++ != ',' || read_count(&v, 4096, &w) ||
+        (*v != 'x' && *v != 'X') || (v++, read_count(&v, 4096, &h)) || *v)
+        return -1;
+    c->images_n = n, c->images_w = w, c->images_h = h;
+    return 0;
+}
+
 int cli_value_shard(const char *v, void *base, const struct opt_spec *spec,
                     char *err, size_t errlen)
 {

@@ -27,6 +27,14 @@ int cli_value_server_metrics(const char *v, void *cfg,
                              size_t errlen);
 int cli_value_think_time(const char *v, void *cfg, const struct opt_spec *spec,
                          char *err, size_t errlen);
+/* What --images takes. */
+#define CLI_IMAGES_WANT                                                        \
+    "N,WxH: N images (1 to 64) per prompt of W x H pixels (1 to 4096)"
+
+/* --images N,WxH into images_n, images_w, images_h. */
+int cli_value_images(const char *v, void *cfg, const struct opt_spec *spec,
+                     char *err, size_t errlen);
+
 int cli_value_tokens(const char *v, void *cfg, const struct opt_spec *spec,
                      char *err, size_t errlen);
 int cli_value_shard(const char *v, void *cfg, const struct opt_spec *spec,

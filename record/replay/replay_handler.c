@@ -188,10 +188,11 @@ static void reply_stats(struct replay_server *srv, struct evhttp_request *req,
     char body[256];
     int n = snprintf(body, sizeof(body),
                      "{\"requests\":%llu,\"active_streams\":%zu,"
-                     "\"aborted_streams\":%llu}",
+                     "\"aborted_streams\":%llu,\"images\":%llu}",
                      (unsigned long long)srv->n_requests,
                      replay_streams_active(srv->streams),
-                     (unsigned long long)replay_streams_aborted(srv->streams));
+                     (unsigned long long)replay_streams_aborted(srv->streams),
+                     (unsigned long long)srv->n_images);
     replay_streams_reply(srv->streams, req, log_id, 200, "application/json",
                          NULL, NULL, body, (size_t)n);
 }
@@ -294,6 +295,7 @@ static void serve_api(struct replay_server *srv, struct evhttp_request *req,
         reply_error(srv, req, log_id, api, 400, err);
         return;
     }
+    srv->n_images += (uint64_t)info.images;
     if (synth_spec_lookup(&cfg->synth, info.model)->count_words)
         info.input_tokens = info.input_words;
     faults = replay_faults_pick(cfg->faults, cfg->n_faults, info.model,

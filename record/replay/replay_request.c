@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "image_tokens.h"
+
 /* What a prompt's text counts: UTF-8 characters, and "words" (a run of
  * letters, digits or non-ASCII bytes is one, every other byte that is not
  * white space one more), the replay server's own tokenizer (count=words),
@@ -14,6 +16,8 @@
 struct text_count {
     int64_t chars;
     int64_t words;
+    int64_t images;       /* image parts */
+    int64_t image_tokens; /* their estimate (image_tokens.h) */
 };
 
 static bool word_byte(unsigned char c)
@@ -40,8 +44,44 @@ static void count_text(const char *s, struct text_count *n)
     }
 }
 
+/* Counts an image part (OpenAI chat "image_url", Responses "input_image",
+ * Anthropic "image"): one image, its tokens from its PNG's size when its
+ * data is a base64 PNG, else IMAGE_TOKENS_UNSIZED. Other parts: nothing.
+ * Returns true when part is an image. */
+static bool count_image(const cJSON *part, struct text_count *n)
+{
+    const cJSON *type = cJSON_GetObjectItemCaseSensitive(part, "type");
+    const cJSON *data = NULL, *u;
+    const char *s = NULL, *comma;
+    unsigned w, h;
+    if (!cJSON_IsString(type))
+        return false;
+    if (strcmp(type->valuestring, "image_url") == 0 ||
+        strcmp(type->valuestring, "input_image") == 0) {
+        u = cJSON_GetObjectItemCaseSensitive(part, "image_url");
+        data =
+            cJSON_IsObject(u) ? cJSON_GetObjectItemCaseSensitive(u, "url") : u;
+        if (cJSON_IsString(data) &&
+            strncmp(data->valuestring, "data:", 5) == 0 &&
+            (comma = strstr(data->valuestring, ";base64,")) != NULL)
+            s = comma + 8;
+    } else if (strcmp(type->valuestring, "image") == 0) {
+        u = cJSON_GetObjectItemCaseSensitive(part, "source");
+        data = cJSON_GetObjectItemCaseSensitive(u, "data");
+        if (cJSON_IsString(data))
+            s = data->valuestring;
+    } else {
+        return false;
+    }
+    n->images++;
+    n->image_tokens += s && image_png_size_b64(s, &w, &h)
+                           ? image_tokens_est(w, h)
+                           : IMAGE_TOKENS_UNSIZED;
+    return true;
+}
+
 /* Counts a content value: a string, or an array of parts whose "text"
- * (or string items) count. Other shapes (images...) count 0. */
+ * (or string items) count, and image parts (count_image). */
 static void count_content(const cJSON *c, struct text_count *n)
 {
     const cJSON *part;
@@ -57,6 +97,8 @@ static void count_content(const cJSON *c, struct text_count *n)
         const cJSON *text = cJSON_GetObjectItemCaseSensitive(part, "text");
         if (cJSON_IsString(part))
             count_text(part->valuestring, n);
+        else if (count_image(part, n))
+            continue;
         else if (cJSON_IsString(text))
             count_text(text->valuestring, n);
     }
@@ -117,7 +159,7 @@ int replay_request_parse(enum api_kind api, const char *body, size_t len,
 {
     cJSON *root = cJSON_ParseWithLength(body, len);
     const cJSON *model, *stream, *opts;
-    struct text_count n = {0, 0};
+    struct text_count n = {0, 0, 0, 0};
     int rc = -1;
 
     memset(out, 0, sizeof(*out));
@@ -175,8 +217,10 @@ int replay_request_parse(enum api_kind api, const char *body, size_t len,
             count_content(cJSON_GetObjectItemCaseSensitive(root, "system"), &n);
     }
     out->input_chars = n.chars;
-    out->input_tokens = out->input_chars / 4;
-    out->input_words = n.words + (n.words > 0 ? REPLAY_WORDS_PER_PROMPT : 0);
+    out->images = n.images;
+    out->input_tokens = out->input_chars / 4 + n.image_tokens;
+    out->input_words =
+        n.words + (n.words > 0 ? REPLAY_WORDS_PER_PROMPT : 0) + n.image_tokens;
     rc = 0;
 done:
     cJSON_Delete(root);

@@ -19,12 +19,19 @@ struct replay_req_info {
     enum api_kind api;
     char model[REPLAY_MODEL_MAX]; /* REPLAY_DEFAULT_MODEL when absent */
     bool stream;
-    bool include_usage;   /* stream_options.include_usage */
-    int64_t max_tokens;   /* -1 when not given */
-    int64_t input_chars;  /* UTF-8 characters of all prompt text */
-    int64_t input_tokens; /* input_chars / 4 (count=words: input_words) */
-    int64_t input_words;  /* words and punctuation of the prompt text */
-    int64_t min_tokens;   /* "min_tokens" (vLLM's), -1 when not given */
+    bool include_usage;  /* stream_options.include_usage */
+    int64_t max_tokens;  /* -1 when not given */
+    int64_t input_chars; /* UTF-8 characters of all prompt text */
+    /* input_chars / 4 (count=words: input_words), plus the images' */
+    int64_t input_tokens;
+    /* words and punctuation of the prompt text, plus the images' tokens */
+    int64_t input_words;
+    /* image parts in the messages (chat "image_url", Responses
+     * "input_image", Anthropic "image"); each counts image_tokens_est of
+     * its PNG's size (image_tokens.h), IMAGE_TOKENS_UNSIZED when its data
+     * is not a base64 PNG */
+    int64_t images;
+    int64_t min_tokens; /* "min_tokens" (vLLM's), -1 when not given */
     /* Of them: found in the model's prefix cache (--synthetic cache=N;
      * set by the handler), -1 when it has none (as parsed). */
     int64_t cached_tokens;

@@ -26,6 +26,7 @@ struct replay_server {
     uint64_t fault_rng; /* rng.h state of the fault picks */
     struct event *sig_int, *sig_term;
     uint64_t n_requests;
+    uint64_t n_images; /* image parts in the requests parsed */
     int port;
     /* the batch model's slots: one per model profile, then the default's */
     struct replay_capacity capacity[SYNTH_MAX_MODELS + 1];

@@ -314,6 +314,9 @@ static int length_options(const struct run_setup *s, struct options *o)
     }
     if (c->shared_prefix > 0)
         e |= add_opt(o, "shared_prefix", "%lld", (long long)c->shared_prefix);
+    if (c->images_n > 0)
+        e |= add_opt(o, "images", "%u,%ux%u", c->images_n, c->images_w,
+                     c->images_h);
     if (s->fits)
         e |= add_owned(o, "calibration", calibration_json(s));
     return e;

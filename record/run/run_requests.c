@@ -201,6 +201,7 @@ static int write_request(struct run_requests *q, const struct transfer *t,
     req.request_id = cfg->no_request_id ? NULL : t->request_id;
     req.body = cfg->no_content ? NULL : t->body;
     req.body_len = cfg->no_content ? 0 : t->body_len;
+    req.body_bytes = cfg->no_content ? (int64_t)t->body_len : 0;
     if (req.body && q->s->key && strstr(t->body, q->s->key)) {
         /* the key was put into the body (--extra-body): never store it */
         scrubbed = sanitize_key_only(t->body, q->s->key);

@@ -1,0 +1,14 @@
+/* base64: standard base64 (RFC 4648, "+/", "=" padding) onto a buf. */
+#ifndef TT_COMMON_BASE64_H
+#define TT_COMMON_BASE64_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "buf.h"
+
+/* Appends len bytes at s as base64 (no quotes, no line breaks). Returns
+ * the buffer's sticky error (buf.h): BUF_OK when all of it went in. */
+int base64_put(struct buf *b, const uint8_t *s, size_t len);
+
+#endif
