@@ -194,6 +194,7 @@ int cmd_capacity(int argc, char **argv)
     struct analyze_options o;
     struct cap_set s;
     struct shard_gate gate;
+    char gate_json[512];
     struct opt_table own = {cap_opts, sizeof cap_opts / sizeof cap_opts[0],
                             &opt};
     char err[256];
@@ -236,8 +237,11 @@ int cmd_capacity(int argc, char **argv)
         log_error("out of memory");
         rc = 1;
     } else {
-        if ((o.format == FMT_JSON ? cap_write_json(&s, stdout)
-                                  : cap_write_table(&s, stdout)) ||
+        if ((o.format == FMT_JSON
+                 ? cap_write_json(
+                       &s, stdout,
+                       shard_gate_json(&gate, gate_json, sizeof gate_json))
+                 : cap_write_table(&s, stdout)) ||
             (o.format != FMT_JSON && shard_gate_line(stdout, &gate)) ||
             fflush(stdout))
             rc = 1;

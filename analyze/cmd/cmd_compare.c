@@ -148,7 +148,7 @@ int cmd_compare(int argc, char **argv)
     int rc, wrc, st;
     struct fail_on fail = {0};
     struct shard_gate gate, first = {0};
-    size_t n_incomplete = 0;
+    char gate_json[512];
     char err[256];
     rc = analyze_options_parse(
         argc, argv,
@@ -185,9 +185,7 @@ int cmd_compare(int argc, char **argv)
             free(o.traces); /* a run not one: said, nothing written */
             return 1;
         }
-        if (!first.what[0])
-            first = gate;
-        n_incomplete += gate.n_incomplete;
+        shard_gate_add(&first, &gate); /* the sides' checks together */
     }
     sides = calloc(o.n_traces, sizeof(*sides));
     res = calloc(o.n_traces, sizeof(*res));
@@ -218,7 +216,9 @@ int cmd_compare(int argc, char **argv)
         compare_warn(&res[i]);
     switch (o.format) {
     case FMT_JSON:
-        wrc = compare_write_json(stdout, res, n_new, o.seed);
+        wrc = compare_write_json(
+            stdout, res, n_new, o.seed,
+            shard_gate_json(&first, gate_json, sizeof gate_json));
         break;
     case FMT_MARKDOWN:
         wrc = compare_write_markdown(stdout, res, n_new, o.seed);
@@ -238,7 +238,7 @@ int cmd_compare(int argc, char **argv)
     }
     if (rc == 0 && fail.n && compare_regressions(res, n_new, &fail))
         rc = FAIL_ON_EXIT;
-    if (rc == 0 && n_incomplete)
+    if (rc == 0 && first.n_incomplete)
         rc = 1; /* a shard cut or missing: said on stderr */
     goto done;
 nomem:

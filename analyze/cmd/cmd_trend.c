@@ -152,6 +152,7 @@ int cmd_trend(int argc, char **argv)
     bool by_week = true;
     struct fail_on fail = {0};
     struct shard_gate gate;
+    char gate_json[512];
     char err[256];
     rc = analyze_options_parse(
         argc, argv,
@@ -199,7 +200,8 @@ int cmd_trend(int argc, char **argv)
     rc = st;
     switch (o.format) {
     case FMT_JSON:
-        wrc = trend_write_json(stdout, &set);
+        wrc = trend_write_json(
+            stdout, &set, shard_gate_json(&gate, gate_json, sizeof gate_json));
         break;
     case FMT_CSV:
         wrc = trend_write_csv(stdout, &set);

@@ -3,7 +3,9 @@
 
 #include <string.h>
 
+#include "buf.h"
 #include "check_shards.h"
+#include "json_writer.h"
 #include "log.h"
 #include "printable.h"
 #include "shard_merge.h"
@@ -114,4 +116,38 @@ int shard_gate_line(FILE *out, const struct shard_gate *g)
                                                    : "") < 0)
         return -1;
     return 0;
+}
+
+void shard_gate_add(struct shard_gate *into, const struct shard_gate *g)
+{
+    into->n_runs += g->n_runs;
+    into->n_not_one += g->n_not_one;
+    into->n_incomplete += g->n_incomplete;
+    into->merged_anyway |= g->merged_anyway;
+    into->stdin_unchecked |= g->stdin_unchecked;
+    if (!into->what[0])
+        memcpy(into->what, g->what, sizeof into->what);
+}
+
+const char *shard_gate_json(const struct shard_gate *g, char *out, size_t size)
+{
+    struct buf b;
+    if (!g->n_runs || size < 2)
+        return NULL;
+    buf_init(&b, 0);
+    buf_printf(&b,
+               "{\"runs\":%zu,\"one_run\":%s,\"merged_anyway\":%s,"
+               "\"complete\":%s,\"incomplete_runs\":%zu,\"problem\":",
+               g->n_runs, g->n_not_one ? "false" : "true",
+               g->merged_anyway ? "true" : "false",
+               g->n_incomplete ? "false" : "true", g->n_incomplete);
+    json_put_cstr(&b, g->what[0] ? g->what : NULL);
+    buf_puts(&b, "}");
+    if (!b.data || b.err || b.len >= size) { /* out of memory, or too long */
+        buf_free(&b);
+        return NULL;
+    }
+    memcpy(out, b.data, b.len + 1);
+    buf_free(&b);
+    return out;
 }

@@ -35,4 +35,13 @@ int shard_gate_check(char *const *paths, size_t n, bool anyway,
  * Returns 0, or -1 on a write error. */
 int shard_gate_line(FILE *out, const struct shard_gate *g);
 
+/* Adds g's counts to *into (the first problem kept): compare's sides. */
+void shard_gate_add(struct shard_gate *into, const struct shard_gate *g);
+
+/* g as a JSON object, {"runs":N,"one_run":B,"merged_anyway":B,
+ * "complete":B,"incomplete_runs":N,"problem":S|null}, into out (NUL
+ * ended; cut to size, never inside an escape). NULL when g has no
+ * shard run (the output then has no shard_check). */
+const char *shard_gate_json(const struct shard_gate *g, char *out, size_t size);
+
 #endif

@@ -58,6 +58,10 @@ for cmd in "requests" "trend" "capacity --slo ttft=1s" "plot -o $T/pl"; do
 done
 A trend --merge-anyway "$T/s7.ttrace" "$T/s8.ttrace" 2>/dev/null | grep -q '^shards: run X: NOT ONE RUN, merged anyway (--merge-anyway): seed differs: shard 0/2 has 7, shard 1/2 has 8' ||
     fail "trend's text does not say merged anyway"
+A trend --merge-anyway --format json "$T/s7.ttrace" "$T/s8.ttrace" 2>/dev/null >"$T/g.json" || fail "trend json merge-anyway"
+jq -e '.shard_check|.runs==1 and .one_run==false and .merged_anyway and .complete
+    and (.problem|test("NOT ONE RUN, merged anyway .*seed differs"))' "$T/g.json" >/dev/null ||
+    fail "trend JSON: $(jq -c .shard_check "$T/g.json")"
 # compare pools each side: a side of both shards is refused; shard 0
 # against shard 1 is two sides, not a merge
 cat "$T/s7.ttrace" "$T/s8.ttrace" >"$T/s78.ttrace"
@@ -122,10 +126,20 @@ for cmd in "requests" "trend" "capacity --slo ttft=1s" "plot -o $T/pl"; do
            fail "$cmd: text does not say incomplete: $(cat "$T/g.out")" ;;
     esac
 done
+for cmd in "trend" "capacity --slo ttft=1s"; do
+    rc=0; A $cmd --format json "$T/k0.ttrace" "$T/k1.ttrace" >"$T/g.json" 2>/dev/null || rc=$?
+    assert_eq "$rc" 1 "exit of $cmd --format json k0 k1"
+    jq -e '.shard_check|.runs==1 and .one_run and .complete==false and .incomplete_runs==1
+        and (.problem|test("INCOMPLETE: 2 of its 2 shards read; cut 1/2"))' "$T/g.json" >/dev/null ||
+        fail "$cmd JSON: $(jq -c .shard_check "$T/g.json")"
+done
 cat "$T/k0.ttrace" "$T/k1.ttrace" >"$T/k01.ttrace"
 rc=0; A compare "$T/k01.ttrace" "$T/k0.ttrace" >"$T/g.out" 2>"$T/g.err" || rc=$?; assert_eq "$rc" 1 "exit of compare k01 k0"
 grep -q '^shards: run .*: INCOMPLETE: 2 of its 2 shards read; cut 1/2' "$T/g.out" || fail "compare: $(cat "$T/g.out")"
 grep -q 'shard 1/2 (.*) was cut: no footer' "$T/g.err" || fail "compare: no cut warning: $(cat "$T/g.err")"
+rc=0; A compare --format json "$T/k01.ttrace" "$T/k0.ttrace" >"$T/g.json" 2>/dev/null || rc=$?; assert_eq "$rc" 1 "exit of compare --format json k01 k0"
+jq -e '.shard_check|.complete==false and .incomplete_runs==2' "$T/g.json" >/dev/null || fail "compare JSON: $(jq -c .shard_check "$T/g.json")"
+
 # half a run is not OK for check either
 "$TT_ANALYZE" check "$T/s7.ttrace" >/dev/null 2>&1 && fail "check of half a run said OK"
 
@@ -165,6 +179,11 @@ wait "$pm1" || fail "shard 1 with a silent metrics endpoint: exit $? $(cat "$T/m
 grep -qE 'scrape before the run was cut at [0-9]+ ms|no scrape before the run' "$T/m0.err" ||
     fail "no warning about the scrape: $(cat "$T/m0.err")"
 S "$T/m0.ttrace" "$T/m1.ttrace" >/dev/null 2>&1 || fail "the two shards are not one whole run"
+# a whole run passes every other command's check too, said in JSON
+A trend --format json "$T/m0.ttrace" "$T/m1.ttrace" 2>/dev/null >"$T/g.json" || fail "trend of a whole run: exit $?"
+jq -e '.shard_check|.runs==1 and .one_run and .complete and .problem==null' "$T/g.json" >/dev/null ||
+    fail "whole run JSON: $(jq -c .shard_check "$T/g.json")"
+A trend "$T/m0.ttrace" "$T/m1.ttrace" 2>/dev/null | grep -q '^shards:' && fail "trend of a whole run printed a shards line"
 
 # --- the scheduler variables' error names the right scheduler
 expect_exit 2 env SLURM_PROCID=0 "$TT_RECORD" -q -u "$URL" -m a -n 1 -o "$T/sl.ttrace" 2>"$T/sl.err"
