@@ -122,6 +122,8 @@ void cap_set_free(struct cap_set *s);
 /* Writers (capacity_output.c): a table on out, or the JSON document
  * (schema in docs/capacity.md). Return 0 or -1 when out failed. */
 int cap_write_table(const struct cap_set *s, FILE *out);
-int cap_write_json(const struct cap_set *s, FILE *out);
+/* shard_check: a JSON value written as member "shard_check" (the
+ * command's shard check, analyze/cmd/shard_gate.h); NULL: none. */
+int cap_write_json(const struct cap_set *s, FILE *out, const char *shard_check);
 
 #endif

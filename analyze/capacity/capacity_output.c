@@ -174,7 +174,7 @@ static void put_stage(struct buf *b, const struct cap_stage *st)
     buf_puts(b, "}");
 }
 
-int cap_write_json(const struct cap_set *s, FILE *out)
+int cap_write_json(const struct cap_set *s, FILE *out, const char *shard_check)
 {
     struct buf b;
     size_t i;
@@ -221,9 +221,12 @@ int cap_write_json(const struct cap_set *s, FILE *out)
     } else {
         buf_puts(&b, "null");
     }
-    buf_printf(&b, ",\"all_pass\":%s,\"mixed_modes\":%s}\n",
+    buf_printf(&b, ",\"all_pass\":%s,\"mixed_modes\":%s",
                s->all_pass ? "true" : "false",
                s->mixed_modes ? "true" : "false");
+    if (shard_check)
+        buf_printf(&b, ",\"shard_check\":%s", shard_check);
+    buf_puts(&b, "}\n");
     rc = doc_out_write(out, &b, "capacity --format json");
     buf_free(&b);
     return rc;

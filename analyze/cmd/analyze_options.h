@@ -31,7 +31,7 @@ struct analyze_options {
                                and trend --width (0: 80) */
     bool wide;              /* compare, trend --wide: no width limit */
     bool include_transient; /* --include-transient (summary --by stage) */
-    bool merge_anyway;      /* summary --merge-anyway: shards not one run */
+    bool merge_anyway;      /* --merge-anyway: shards not one run */
     bool compare, trend;    /* plot --compare, --trend */
     unsigned formats;       /* the --format values allowed (1 << FMT_*) */
     bool help;
@@ -55,7 +55,7 @@ struct analyze_options {
 #define OPT_ATTEMPTS 0x4000u    /* --all-attempts (requests) */
 #define OPT_MODE 0x8000u        /* --compare, --trend (plot) */
 #define OPT_WIDTH 0x10000u      /* --width N, --wide (compare, trend) */
-#define OPT_MERGE 0x20000u      /* --merge-anyway (summary) */
+#define OPT_MERGE 0x20000u      /* --merge-anyway (every pooling command) */
 
 /* Parses argv (after the command name) with the option engine
  * (common/opt.h): the shared flags allowed, and own (NULL: none), a

@@ -93,10 +93,30 @@ static int verdict(const struct shard_set *s, const struct shard_run *r)
     return 1;
 }
 
-int check_shards_finish(struct check_shards *cs)
+int check_shards_build(const struct check_shards *cs, struct shard_set *s)
 {
     struct group_set set;
     struct group_by by;
+    int rc;
+    memset(&by, 0, sizeof by);
+    group_set_init(&set, &by, NULL);
+    set.traces = cs->infos; /* borrowed: no requests, only the headers */
+    set.n_traces = cs->n;
+    rc = shard_set_build(&set, s);
+    set.traces = NULL;
+    set.n_traces = 0;
+    group_set_free(&set);
+    return rc;
+}
+
+void check_shards_free(struct check_shards *cs)
+{
+    load_free_infos(cs->infos, cs->n); /* and the array */
+    memset(cs, 0, sizeof *cs);
+}
+
+int check_shards_finish(struct check_shards *cs)
+{
     struct shard_set s;
     int rc = 0;
     if (cs->nomem)
@@ -104,15 +124,10 @@ int check_shards_finish(struct check_shards *cs)
                   "checked");
     if (cs->nomem || !cs->n) {
         bool nomem = cs->nomem;
-        load_free_infos(cs->infos, cs->n); /* and the array */
-        memset(cs, 0, sizeof *cs);
+        check_shards_free(cs);
         return nomem ? 1 : 0;
     }
-    memset(&by, 0, sizeof by);
-    group_set_init(&set, &by, NULL);
-    set.traces = cs->infos; /* borrowed: no requests, only the headers */
-    set.n_traces = cs->n;
-    if (shard_set_build(&set, &s)) {
+    if (check_shards_build(cs, &s)) {
         log_error("out of memory: the runs of the shard traces are not "
                   "checked");
         rc = 1;
@@ -121,10 +136,6 @@ int check_shards_finish(struct check_shards *cs)
             rc |= verdict(&s, &s.runs[k]);
         shard_set_free(&s);
     }
-    set.traces = NULL;
-    set.n_traces = 0;
-    group_set_free(&set);
-    load_free_infos(cs->infos, cs->n); /* and the array */
-    memset(cs, 0, sizeof *cs);
+    check_shards_free(cs);
     return rc;
 }

@@ -27,6 +27,15 @@ void check_shards_header(struct check_shards *cs, const struct trace_header *h,
 /* Notes the footer of the trace of the last header. */
 void check_shards_footer(struct check_shards *cs, const struct trace_footer *f);
 
+struct shard_set;
+
+/* Builds *s (shard_merge.h) from the traces gathered (its rows borrow
+ * them: free s before cs). Returns 0, or -1 out of memory. */
+int check_shards_build(const struct check_shards *cs, struct shard_set *s);
+
+/* Frees what was gathered; cs is empty after. */
+void check_shards_free(struct check_shards *cs);
+
 /* Prints a verdict line per run on stdout ("run ID: 2 of 2 shards, one
  * run: OK", or INCOMPLETE / NOT ONE RUN with what and which shards), frees
  * what was gathered, and returns 0 when every run is OK, else 1. */

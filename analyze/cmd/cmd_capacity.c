@@ -16,6 +16,7 @@
 #include "log.h"
 #include "plot_chart.h"
 #include "plot_run.h"
+#include "shard_gate.h"
 
 static void help(void)
 {
@@ -62,6 +63,10 @@ static void help(void)
         "                        offered load, the knee marked) with gnuplot\n"
         "  --format F            table (default) or json\n"
         "  --seed S              seed of the bootstrap (default 1)\n"
+        "  --merge-anyway        pool shards of one run id that are not one\n"
+        "                        run (else refused, exit 1); said on stderr\n"
+        "                        and in the table\n"
+        "Exit 1 also when a shard run is cut or missing a shard (said).\n"
         "The knee is the heaviest valid stage that meets the SLO with every\n"
         "lighter valid stage meeting it too; its 95%% interval comes from "
         "1000\n"
@@ -188,11 +193,14 @@ int cmd_capacity(int argc, char **argv)
                               .resamples = 1000};
     struct analyze_options o;
     struct cap_set s;
+    struct shard_gate gate;
+    char gate_json[512];
     struct opt_table own = {cap_opts, sizeof cap_opts / sizeof cap_opts[0],
                             &opt};
     char err[256];
     int rc = analyze_options_parse_with(
-        argc, argv, OPT_SLO | OPT_FORMAT | OPT_TOKENS | OPT_OUT | OPT_SEED,
+        argc, argv,
+        OPT_SLO | OPT_FORMAT | OPT_TOKENS | OPT_OUT | OPT_SEED | OPT_MERGE,
         (1u << FMT_TABLE) | (1u << FMT_JSON), &own, "capacity", &o);
     if (rc || o.help) {
         if (o.help)
@@ -207,6 +215,10 @@ int cmd_capacity(int argc, char **argv)
                                 "the knee is where the SLO breaks");
         free(o.traces);
         return 2;
+    }
+    if (shard_gate_check(o.traces, o.n_traces, o.merge_anyway, &gate)) {
+        free(o.traces); /* a run not one: said, nothing written */
+        return 1;
     }
     opt.seed = o.seed;
     cap_set_init(&s, &opt);
@@ -225,10 +237,16 @@ int cmd_capacity(int argc, char **argv)
         log_error("out of memory");
         rc = 1;
     } else {
-        if ((o.format == FMT_JSON ? cap_write_json(&s, stdout)
-                                  : cap_write_table(&s, stdout)) ||
+        if ((o.format == FMT_JSON
+                 ? cap_write_json(
+                       &s, stdout,
+                       shard_gate_json(&gate, gate_json, sizeof gate_json))
+                 : cap_write_table(&s, stdout)) ||
+            (o.format != FMT_JSON && shard_gate_line(stdout, &gate)) ||
             fflush(stdout))
             rc = 1;
+        if (gate.n_incomplete)
+            rc = 1; /* a shard cut or missing: said on stderr */
         if (o.out_dir && chart(&s, o.out_dir))
             rc = 1;
     }

@@ -10,6 +10,7 @@
 #include "fail_on.h"
 #include "log.h"
 #include "printable.h"
+#include "shard_gate.h"
 
 static void compare_help(void)
 {
@@ -63,12 +64,18 @@ static void compare_help(void)
         "                   +DURATION, comma list; METRIC ttft, tpot, itl,\n"
         "                   latency; STAT 50, 90, 99 (ttft_p99=+10%%,"
         "tpot_p50=+2ms)\n"
+        "  --merge-anyway   pool, in a side, shards of one run id that are not "
+        "one run\n"
+        "                   (their run_match differs; else refused, exit 1);\n"
+        "                   said on stderr and in the text\n"
         "\n"
         "exit codes: 0 compared (whatever the verdicts), 1 an input was "
         "damaged\n"
-        "(compared up to the damage) or unreadable, 2 usage error, 3 a "
-        "--fail-on\n"
-        "limit was crossed (each crossing on stderr)\n"
+        "(compared up to the damage) or unreadable, or a side's shard run is "
+        "cut,\n"
+        "missing a shard or not one run, 2 usage error, 3 a --fail-on limit "
+        "was\n"
+        "crossed (each crossing on stderr)\n"
         "examples:\n"
         "  tokentrace-analyze compare week47.ttrace week48.ttrace\n"
         "  tokentrace-analyze compare base.ttrace gw-a.ttrace gw-b.ttrace \\\n"
@@ -140,11 +147,13 @@ int cmd_compare(int argc, char **argv)
     size_t n_new = 0, n_sides = 0;
     int rc, wrc, st;
     struct fail_on fail = {0};
+    struct shard_gate gate, first = {0};
+    char gate_json[512];
     char err[256];
     rc = analyze_options_parse(
         argc, argv,
         OPT_FORMAT | OPT_SEED | OPT_TOKENS | OPT_CLASSIFY | OPT_FAIL_ON |
-            OPT_BY | OPT_WIDTH,
+            OPT_BY | OPT_WIDTH | OPT_MERGE,
         1u << FMT_TABLE | 1u << FMT_JSON | 1u << FMT_MARKDOWN, "compare", &o);
     if (rc || o.help) {
         if (o.help)
@@ -170,6 +179,13 @@ int cmd_compare(int argc, char **argv)
                   "tokentrace-analyze compare --help)");
         free(o.traces);
         return 2;
+    }
+    for (size_t i = 0; i < o.n_traces; i++) { /* each side is one pool */
+        if (shard_gate_check(&o.traces[i], 1, o.merge_anyway, &gate)) {
+            free(o.traces); /* a run not one: said, nothing written */
+            return 1;
+        }
+        shard_gate_add(&first, &gate); /* the sides' checks together */
     }
     sides = calloc(o.n_traces, sizeof(*sides));
     res = calloc(o.n_traces, sizeof(*res));
@@ -200,7 +216,9 @@ int cmd_compare(int argc, char **argv)
         compare_warn(&res[i]);
     switch (o.format) {
     case FMT_JSON:
-        wrc = compare_write_json(stdout, res, n_new, o.seed);
+        wrc = compare_write_json(
+            stdout, res, n_new, o.seed,
+            shard_gate_json(&first, gate_json, sizeof gate_json));
         break;
     case FMT_MARKDOWN:
         wrc = compare_write_markdown(stdout, res, n_new, o.seed);
@@ -210,6 +228,8 @@ int cmd_compare(int argc, char **argv)
                                   o.wide ? 0 : (o.width ? o.width : 80));
         break;
     }
+    if (o.format != FMT_JSON && shard_gate_line(stdout, &first))
+        wrc = -1;
     if (wrc) {
         rc = 1; /* the writer said why */
     } else if (fflush(stdout) != 0) {
@@ -218,6 +238,8 @@ int cmd_compare(int argc, char **argv)
     }
     if (rc == 0 && fail.n && compare_regressions(res, n_new, &fail))
         rc = FAIL_ON_EXIT;
+    if (rc == 0 && first.n_incomplete)
+        rc = 1; /* a shard cut or missing: said on stderr */
     goto done;
 nomem:
     log_error("compare: out of memory");

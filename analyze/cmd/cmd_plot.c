@@ -14,6 +14,7 @@
 #include "plot_data.h"
 #include "plot_html.h"
 #include "plot_run.h"
+#include "shard_gate.h"
 #include "trend.h"
 
 enum plot_mode { MODE_CHARTS, MODE_COMPARE, MODE_TREND };
@@ -79,6 +80,9 @@ static void plot_help(void)
         "  --by week|day     period of --trend (default week, UTC)\n"
         "  --tokens SRC      auto, usage or chunks (as in summary)\n"
         "  --classify HOW    declared or measured prompt classes\n"
+        "  --merge-anyway    pool shards of one run id that are not one run\n"
+        "                    (else refused, exit 1); a cut or missing shard\n"
+        "                    is a warning (exit 0)\n"
         "\n"
         "gnuplot runs from PATH; without it the .gp and .dat files are still\n"
         "written (exit 0). Large traces are drawn from a sample of points; "
@@ -324,6 +328,20 @@ static int run(const struct analyze_options *o, enum plot_mode mode)
     return rc;
 }
 
+/* The shard check (shard_gate.h) of what is pooled: each file a side of
+ * --compare, else all of them. A cut or missing shard is a warning on
+ * stderr (the charts are drawn). Returns 0, or 1 refused (said). */
+static int gate(const struct analyze_options *o, enum plot_mode mode)
+{
+    struct shard_gate g;
+    if (mode != MODE_COMPARE)
+        return shard_gate_check(o->traces, o->n_traces, o->merge_anyway, &g);
+    for (size_t i = 0; i < o->n_traces; i++)
+        if (shard_gate_check(&o->traces[i], 1, o->merge_anyway, &g))
+            return 1;
+    return 0;
+}
+
 int cmd_plot(int argc, char **argv)
 {
     struct analyze_options o;
@@ -331,7 +349,7 @@ int cmd_plot(int argc, char **argv)
     int rc = analyze_options_parse(argc, argv,
                                    OPT_FORMAT | OPT_IMAGE_FORMAT | OPT_OUT |
                                        OPT_HTML | OPT_TOKENS | OPT_CLASSIFY |
-                                       OPT_BY | OPT_MODE,
+                                       OPT_BY | OPT_MODE | OPT_MERGE,
                                    0, "plot", &o);
     if (rc == 0 && o.compare && o.trend) {
         log_error("plot: --compare and --trend exclude each other");
@@ -367,7 +385,9 @@ int cmd_plot(int argc, char **argv)
         /* --compare: each file is a side, as in `compare a a` */
         if (mode == MODE_COMPARE)
             o.load.keep_repeated = true;
-        rc = run(&o, mode);
+        rc = gate(&o, mode);
+        if (rc == 0)
+            rc = run(&o, mode);
     }
     free(o.traces);
     return rc;

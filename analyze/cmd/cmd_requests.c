@@ -12,6 +12,7 @@
 #include "doc_out.h"
 #include "json_writer.h"
 #include "log.h"
+#include "shard_gate.h"
 #include "stage_window.h"
 #include "text_out.h"
 
@@ -283,7 +284,7 @@ static void requests_help(void)
     printf(
         "usage: tokentrace-analyze requests TRACE... [--format csv|json]\n"
         "         [--tokens auto|usage|chunks] [--classify declared|measured]\n"
-        "         [--all-attempts]\n"
+        "         [--all-attempts] [--merge-anyway]\n"
         "\n"
         "One row per request (warmup and failed requests included, see the\n"
         "warmup, ok and error_kind columns) with every per-request metric of\n"
@@ -337,9 +338,14 @@ static void requests_help(void)
         "                   (superseded true; never counted as a request or\n"
         "                   a failure elsewhere); without it they are left "
         "out\n"
+        "  --merge-anyway   pool shards of one run id that are not one run\n"
+        "                   (their run_match differs; else refused, exit 1);\n"
+        "                   said on stderr\n"
         "\n"
-        "exit codes: 0 ok, 1 a trace was damaged (rows before the damage are\n"
-        "written) or unreadable, 2 usage error\n"
+        "exit codes: 0 ok (a shard cut or missing is a warning), 1 a trace "
+        "was\n"
+        "damaged (rows before the damage are written) or unreadable, or its\n"
+        "shards are not one run, 2 usage error\n"
         "examples:\n"
         "  tokentrace-analyze requests week48.ttrace > requests.csv\n"
         "  duckdb -c \"select model, median(ttft_ms) from 'requests.csv' group "
@@ -355,16 +361,22 @@ int cmd_requests(int argc, char **argv)
     struct trace_info **infos = NULL;
     size_t n_infos = 0;
     struct stage_window window;
+    struct shard_gate gate;
     int rc, st;
     memset(&window, 0, sizeof window);
-    rc = analyze_options_parse(
-        argc, argv, OPT_FORMAT | OPT_TOKENS | OPT_CLASSIFY | OPT_ATTEMPTS,
-        1u << FMT_JSON | 1u << FMT_CSV, "requests", &o);
+    rc = analyze_options_parse(argc, argv,
+                               OPT_FORMAT | OPT_TOKENS | OPT_CLASSIFY |
+                                   OPT_ATTEMPTS | OPT_MERGE,
+                               1u << FMT_JSON | 1u << FMT_CSV, "requests", &o);
     if (rc || o.help) {
         if (o.help)
             requests_help();
         free(o.traces);
         return rc;
+    }
+    if (shard_gate_check(o.traces, o.n_traces, o.merge_anyway, &gate)) {
+        free(o.traces); /* a run not one: said, nothing written */
+        return 1;
     }
     memset(&c, 0, sizeof(c));
     buf_init(&c.line, 0);

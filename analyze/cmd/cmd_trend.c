@@ -9,6 +9,7 @@
 #include "fail_on.h"
 #include "log.h"
 #include "printable.h"
+#include "shard_gate.h"
 #include "trend.h"
 
 static void trend_help(void)
@@ -18,6 +19,7 @@ static void trend_help(void)
         "         [--format table|json|csv|markdown] [--tokens "
         "auto|usage|chunks]\n"
         "         [--classify declared|measured] [--width N | --wide]\n"
+        "         [--merge-anyway]\n"
         "\n"
         "Merges the traces (listed by recording time) and puts every request "
         "in\n"
@@ -53,10 +55,14 @@ static void trend_help(void)
         "                   the full table\n"
         "  --wide           the full table: a row per period x model x class\n"
         "                   with TPOT and latency p99 (about 120 columns)\n"
+        "  --merge-anyway   pool shards of one run id that are not one run\n"
+        "                   (their run_match differs; else refused, exit 1);\n"
+        "                   said on stderr and in the text\n"
         "\n"
         "exit codes: 0 ok, 1 a trace was damaged (read up to the damage) or\n"
-        "unreadable, 2 usage error, 3 a --fail-on limit was crossed (each\n"
-        "crossing on stderr)\n"
+        "unreadable, or a shard run is cut, missing a shard or not one run,\n"
+        "2 usage error, 3 a --fail-on limit was crossed (each crossing on\n"
+        "stderr)\n"
         "examples:\n"
         "  tokentrace-analyze trend traces/*.ttrace\n"
         "  tokentrace-analyze trend traces/*.ttrace --by day --format csv > "
@@ -145,13 +151,15 @@ int cmd_trend(int argc, char **argv)
     int rc, st, wrc;
     bool by_week = true;
     struct fail_on fail = {0};
+    struct shard_gate gate;
+    char gate_json[512];
     char err[256];
-    rc = analyze_options_parse(argc, argv,
-                               OPT_PERIOD | OPT_FORMAT | OPT_TOKENS |
-                                   OPT_CLASSIFY | OPT_FAIL_ON | OPT_WIDTH,
-                               1u << FMT_TABLE | 1u << FMT_JSON |
-                                   1u << FMT_CSV | 1u << FMT_MARKDOWN,
-                               "trend", &o);
+    rc = analyze_options_parse(
+        argc, argv,
+        OPT_PERIOD | OPT_FORMAT | OPT_TOKENS | OPT_CLASSIFY | OPT_FAIL_ON |
+            OPT_WIDTH | OPT_MERGE,
+        1u << FMT_TABLE | 1u << FMT_JSON | 1u << FMT_CSV | 1u << FMT_MARKDOWN,
+        "trend", &o);
     if (rc || o.help) {
         if (o.help)
             trend_help();
@@ -177,6 +185,10 @@ int cmd_trend(int argc, char **argv)
             free(o.traces);
             return 2;
         }
+    if (shard_gate_check(o.traces, o.n_traces, o.merge_anyway, &gate)) {
+        free(o.traces); /* a run not one: said, nothing written */
+        return 1;
+    }
     trend_init(&set, by_week, o.load.classify_measured);
     st = trend_load(&set, o.traces, o.n_traces, &o.load);
     if (st < 0 || trend_finish(&set) != 0) {
@@ -188,7 +200,8 @@ int cmd_trend(int argc, char **argv)
     rc = st;
     switch (o.format) {
     case FMT_JSON:
-        wrc = trend_write_json(stdout, &set);
+        wrc = trend_write_json(
+            stdout, &set, shard_gate_json(&gate, gate_json, sizeof gate_json));
         break;
     case FMT_CSV:
         wrc = trend_write_csv(stdout, &set);
@@ -201,6 +214,9 @@ int cmd_trend(int argc, char **argv)
                                 o.wide ? 0 : (o.width ? o.width : 80));
         break;
     }
+    if ((o.format == FMT_TABLE || o.format == FMT_MARKDOWN) &&
+        shard_gate_line(stdout, &gate))
+        wrc = -1;
     if (wrc) {
         rc = 1; /* the writer said why */
     } else if (fflush(stdout) != 0) {
@@ -209,6 +225,8 @@ int cmd_trend(int argc, char **argv)
     }
     if (rc == 0 && fail.n && trend_regressions(&set, &fail))
         rc = FAIL_ON_EXIT;
+    if (rc == 0 && gate.n_incomplete)
+        rc = 1; /* a shard cut or missing: said on stderr */
     trend_free(&set);
     free(o.traces);
     return rc;

@@ -208,7 +208,9 @@ void compare_write_narrow(struct buf *b, const struct compare_result *r,
                           uint64_t seed, int width);
 int compare_write_markdown(FILE *out, const struct compare_result *r, size_t n,
                            uint64_t seed);
+/* shard_check: a JSON value written as member "shard_check" (the
+ * command's shard check, analyze/cmd/shard_gate.h); NULL: none. */
 int compare_write_json(FILE *out, const struct compare_result *r, size_t n,
-                       uint64_t seed);
+                       uint64_t seed, const char *shard_check);
 
 #endif

@@ -438,7 +438,7 @@ static void json_only(struct buf *b, const char *key,
 }
 
 int compare_write_json(FILE *out, const struct compare_result *r, size_t n,
-                       uint64_t seed)
+                       uint64_t seed, const char *shard_check)
 {
     struct buf b;
     doc_out_init(&b);
@@ -501,6 +501,9 @@ int compare_write_json(FILE *out, const struct compare_result *r, size_t n,
         buf_puts(&b, "}");
         buf_puts(&b, "}");
     }
-    buf_puts(&b, "]}\n");
+    buf_puts(&b, "]");
+    if (shard_check)
+        buf_printf(&b, ",\"shard_check\":%s", shard_check);
+    buf_puts(&b, "}\n");
     return write_buf(out, &b, "compare --format json");
 }

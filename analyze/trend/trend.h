@@ -95,6 +95,9 @@ void trend_write_narrow(struct buf *b, const struct trend_set *set);
 void trend_verdict_line(struct buf *b, const struct trend_set *set, int width);
 int trend_write_markdown(FILE *out, const struct trend_set *set);
 int trend_write_csv(FILE *out, const struct trend_set *set);
-int trend_write_json(FILE *out, const struct trend_set *set);
+/* shard_check: a JSON value written as member "shard_check" (the
+ * command's shard check, analyze/cmd/shard_gate.h); NULL: none. */
+int trend_write_json(FILE *out, const struct trend_set *set,
+                     const char *shard_check);
 
 #endif

@@ -217,7 +217,8 @@ int trend_write_csv(FILE *out, const struct trend_set *set)
     return write_buf(out, &b, "trend --format csv");
 }
 
-int trend_write_json(FILE *out, const struct trend_set *set)
+int trend_write_json(FILE *out, const struct trend_set *set,
+                     const char *shard_check)
 {
     struct buf b;
     char when[40];
@@ -268,6 +269,9 @@ int trend_write_json(FILE *out, const struct trend_set *set)
         }
         buf_puts(&b, "}");
     }
-    buf_puts(&b, "]}\n");
+    buf_puts(&b, "]");
+    if (shard_check)
+        buf_printf(&b, ",\"shard_check\":%s", shard_check);
+    buf_puts(&b, "}\n");
     return write_buf(out, &b, "trend --format json");
 }

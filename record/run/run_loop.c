@@ -7,6 +7,7 @@
 #include "rng.h"
 #include "run_checks.h"
 #include "run_events.h"
+#include "run_loop_state.h"
 #include "run_outcome.h"
 #include "run_plan.h"
 
@@ -19,91 +20,17 @@ volatile sig_atomic_t run_stop_requested;
  * see its deadline). */
 #define RUN_PACE_BURST 64
 
-/* Stops everything after a failed write (RUN_E_WRITE) or allocation. */
-static void set_fatal(struct run_loop *r, int rc)
-{
-    if (r->fatal)
-        return;
-    r->fatal = true;
-    r->fatal_rc = rc;
-    r->no_more = true;
-    if (rc == RUN_E_WRITE) {
-        r->out->write_err = r->req.env.write_err;
-        r->out->write_errno = trace_writer_errno(r->s->writer);
-        r->out->reason = "write_error";
-    }
-    event_base_loopbreak(r->ev.base);
-}
-
-int run_loop_check_write(struct run_loop *r, int err)
-{
-    int rc = run_requests_note_write(&r->req, err);
-    if (rc)
-        set_fatal(r, rc);
-    return err;
-}
-
-/* True when the schedule has another request and nothing stops it. */
-static bool has_next(const struct run_loop *r)
-{
-    struct schedule_slot slot;
-    return !r->no_more && !r->stage_over && !r->fatal &&
-           schedule_slot(&r->sched, r->next_k, &slot);
-}
-
-/* Requests in flight plus those waiting to retry, plus sessions between
- * two turns (a session holds its place while its user thinks). */
-static uint64_t busy(const struct run_loop *r)
-{
-    return r->req.n_inflight + r->waiting.n + r->sessions.thinking;
-}
-
 static void begin_stage(struct run_loop *r, size_t idx);
-
-/* A sweep's stage is over (nothing in flight, nothing left to send):
- * writes its stage record (with --search, its verdict), once. */
-static void end_stage(struct run_loop *r)
-{
-    struct trace_stage st;
-    if (!r->stage.id || r->stage_written || r->fatal)
-        return;
-    r->stage_written = true;
-    run_stage_end(&r->stage, clock_mono_ns(), &r->lag, &st);
-    if (r->cfg->search.mode != SWEEP_NONE) {
-        st.search =
-            run_search_passed(&r->cfg->search, r->stage_met, r->stage_final)
-                ? "pass"
-                : "fail";
-        st.search_met = r->stage_met;
-        st.search_judged = r->stage_final;
-    }
-    run_loop_check_write(r, trace_write_stage(r->s->writer, &st));
-}
-
-/* --search: appends the next probe's load to the plan, or says the
- * search is over. */
-static bool search_more(struct run_loop *r)
-{
-    double next;
-    if (r->cfg->search.mode == SWEEP_NONE || r->plan.n == CLI_MAX_STAGES ||
-        !run_search_next(
-            &r->search, r->plan.loads[r->stage_idx],
-            run_search_passed(&r->cfg->search, r->stage_met, r->stage_final),
-            &next))
-        return false;
-    r->plan.loads[r->plan.n++] = next;
-    return true;
-}
 
 /* Once nothing is left to do: ends a sweep's stage and begins the next,
  * or ends the event loop. */
 static void check_end(struct run_loop *r)
 {
-    if (busy(r) != 0 || has_next(r))
+    if (run_loop_busy(r) != 0 || run_loop_has_next(r))
         return;
-    end_stage(r);
+    run_loop_end_stage(r);
     if (r->stage.id && !r->no_more && !r->fatal &&
-        (r->stage_idx + 1 < r->plan.n || search_more(r))) {
+        (r->stage_idx + 1 < r->plan.n || run_loop_search_more(r))) {
         begin_stage(r, r->stage_idx + 1);
         return;
     }
@@ -124,7 +51,7 @@ static void start_attempt(struct run_loop *r, uint64_t k, int64_t scheduled_ns,
     rc = run_requests_start(&r->req, k, &slot, scheduled_ns, released_ns,
                             attempt, retry_of, sess);
     if (rc)
-        set_fatal(r, rc);
+        run_loop_fatal(r, rc);
 }
 
 /* Starts the next request of the schedule (for a session item: a new
@@ -147,7 +74,7 @@ static void start_next(struct run_loop *r, int64_t scheduled_ns,
             run_session_global_id(&r->sessions, &r->sched, r->s->wl, r->next_k),
             ws, slot.warmup);
         if (!sess) {
-            set_fatal(r, RUN_E_NOMEM);
+            run_loop_fatal(r, RUN_E_NOMEM);
             return;
         }
     }
@@ -170,9 +97,9 @@ static void refill(struct run_loop *r)
     allowed =
         run_plan_ramp_allowed(r->max_inflight, (int64_t)(r->cfg->ramp_s * 1e9),
                               r->ramp_zero_ns, clock_mono_ns(), &next);
-    while (busy(r) < allowed && has_next(r))
+    while (run_loop_busy(r) < allowed && run_loop_has_next(r))
         start_next(r, -1, -1);
-    if (next >= 0 && has_next(r))
+    if (next >= 0 && run_loop_has_next(r))
         run_timer_at(r->ev.pace, next);
 }
 
@@ -228,18 +155,6 @@ static struct run_retry *plan_retry(struct run_loop *r,
     return w;
 }
 
-/* Arms a planned retry (its result was written) and puts it on the
- * waiting list. Returns 0, or -1 (w was freed: the attempt is final). */
-static int arm_retry(struct run_loop *r, struct run_retry *w)
-{
-    if (run_timer_at(w->timer, w->due_ns) != 0) {
-        run_retry_free(w);
-        return -1;
-    }
-    run_retry_link(&r->waiting, w);
-    return 0;
-}
-
 /* The think time of a session ran out: its next turn goes out now. */
 static void on_think_due(evutil_socket_t fd, short what, void *arg)
 {
@@ -278,14 +193,14 @@ static void next_turn(struct run_loop *r, struct run_session *sess,
         return;
     }
     if (run_session_advance(sess, r->cfg, e->reply, e->res.end_ns)) {
-        set_fatal(r, RUN_E_NOMEM);
+        run_loop_fatal(r, RUN_E_NOMEM);
         return;
     }
     sess->owner = r;
     if (!sess->timer)
         sess->timer = evtimer_new(r->ev.base, on_think_due, sess);
     if (!sess->timer || run_timer_at(sess->timer, sess->due_ns) != 0) {
-        set_fatal(r, RUN_E_NOMEM);
+        run_loop_fatal(r, RUN_E_NOMEM);
         return;
     }
     run_session_set_thinking(&r->sessions, sess, true);
@@ -303,14 +218,14 @@ static void finish(struct run_loop *r, struct transfer *t, CURLcode code)
     progress_take_ttft(&r->progress, t);
     rc = run_requests_end(&r->req, t, code, end_ns, &e);
     if (rc) {
-        set_fatal(r, rc);
+        run_loop_fatal(r, rc);
         transfer_free(t);
         return;
     }
     again = plan_retry(r, t, &e.res);
     rc = run_requests_write_result(&r->req, &e);
     if (rc) {
-        set_fatal(r, rc);
+        run_loop_fatal(r, rc);
         run_retry_free(again);
         reply_text_delete(e.reply);
         transfer_free(t);
@@ -319,7 +234,7 @@ static void finish(struct run_loop *r, struct transfer *t, CURLcode code)
     run_outcome_attempt(r->out, t->rx.chunks, t->rx.bytes);
     if (e.sse_mislabelled)
         run_outcome_sse_mislabelled(r->out, e.content_type);
-    if (again && arm_retry(r, again) == 0) {
+    if (again && run_loop_arm_retry(r, again) == 0) {
         r->out->retried++;
     } else {
         run_outcome_request(r->out, e.res.error_kind, e.res.error_message,
@@ -447,7 +362,7 @@ static void on_pace(evutil_socket_t fd, short what, void *arg)
         return;
     }
     r->cap_blocked = false;
-    while (has_next(r) && run_pacer_due(&r->pacer, now)) {
+    while (run_loop_has_next(r) && run_pacer_due(&r->pacer, now)) {
         int64_t due = r->pacer.next_due_ns;
         if (r->send_until_ns >= 0 && due >= r->send_until_ns) {
             /* due at or after --duration's end: not sent, however late
@@ -455,7 +370,7 @@ static void on_pace(evutil_socket_t fd, short what, void *arg)
             on_deadline(-1, 0, r);
             return;
         }
-        if (busy(r) >= r->max_inflight) {
+        if (run_loop_busy(r) >= r->max_inflight) {
             r->cap_blocked = true;
             break;
         }
@@ -473,10 +388,10 @@ static void on_pace(evutil_socket_t fd, short what, void *arg)
     }
     if (r->fatal)
         return;
-    if (has_next(r))
-        run_timer_after(
-            r->ev.pace,
-            run_pacer_wait_ns(&r->pacer, now, busy(r) >= r->max_inflight));
+    if (run_loop_has_next(r))
+        run_timer_after(r->ev.pace,
+                        run_pacer_wait_ns(&r->pacer, now,
+                                          run_loop_busy(r) >= r->max_inflight));
     check_end(r);
 }
 
@@ -491,7 +406,7 @@ static void on_deadline(evutil_socket_t fd, short what, void *arg)
         check_end(r);
         return;
     }
-    if (has_next(r) || r->sessions.thinking) {
+    if (run_loop_has_next(r) || r->sessions.thinking) {
         if (!r->sched.unbounded)
             r->out->interrupted = true; /* a finite run was cut short */
         if (!r->out->signalled)
@@ -537,32 +452,6 @@ int run_loop_open(struct run_loop *r, const struct run_setup *s,
 void run_loop_prepare(struct run_loop *r)
 {
     run_scrapes_before(&r->scrapes, r->cfg->shard.start_at_ns);
-}
-
-/* --server-metrics: writes the scrapes taken before the run (the header
- * is written) and arms the interval timer. */
-static void scrapes_begin(struct run_loop *r)
-{
-    int64_t us = (int64_t)(r->cfg->server_metrics_interval_s * 1e6);
-    struct timeval every = {(time_t)(us / 1000000),
-                            (suseconds_t)(us % 1000000)};
-    if (!r->scrapes.n)
-        return;
-    run_loop_check_write(r, run_scrapes_write_held(&r->scrapes, r->s->writer));
-    if (!r->fatal)
-        event_add(r->ev.scrape_timer, &every);
-}
-
-/* --server-metrics: the timer stops, the scrapes still running are
- * dropped, and each URL is scraped once more, after the last request. */
-static void scrapes_end(struct run_loop *r)
-{
-    if (!r->scrapes.n)
-        return;
-    event_del(r->ev.scrape_timer);
-    if (!r->fatal)
-        run_loop_check_write(
-            r, run_scrapes_after(&r->scrapes, r->ev.loop, r->s->writer));
 }
 
 void run_loop_begin(struct run_loop *r, int64_t mono_zero)
@@ -626,7 +515,7 @@ static void begin_stage(struct run_loop *r, size_t idx)
 void run_loop_run(struct run_loop *r)
 {
     const struct config *c = r->cfg;
-    scrapes_begin(r);
+    run_loop_scrapes_begin(r);
     if (r->fatal)
         return;
     if (c->sweep.n) {
@@ -636,7 +525,7 @@ void run_loop_run(struct run_loop *r)
         run_checks_start(&r->lag, &r->probe, &r->awake, r->ev.base);
         run_checks_dispatch(r->ev.base, &r->awake);
         run_checks_stop(&r->lag, &r->probe, &r->awake);
-        scrapes_end(r);
+        run_loop_scrapes_end(r);
         return;
     }
     r->send_until_ns = -1;
@@ -662,7 +551,7 @@ void run_loop_run(struct run_loop *r)
     check_end(r);
     run_checks_dispatch(r->ev.base, &r->awake);
     run_checks_stop(&r->lag, &r->probe, &r->awake);
-    scrapes_end(r);
+    run_loop_scrapes_end(r);
 }
 
 void run_loop_end(struct run_loop *r, int64_t end_ns)

@@ -8,7 +8,8 @@
 # check), and so does a missing one; the start skew is measured from the
 # headers; a --server-metrics endpoint that never answers does not make a
 # shard late for --start-at; the scheduler variables' error names the
-# right scheduler.
+# right scheduler. requests, plot, compare (each side), trend and
+# capacity make the same check (shard_gate) before they pool traces.
 . "${TT_SOURCE_DIR:?}/tests/lib/lib.sh"
 . "$TT_SOURCE_DIR/tests/lib/record_lib.sh"
 
@@ -39,6 +40,39 @@ jq -e '.shards[0]|.one_run==false and .merged_anyway and .differs.field=="seed"
     fail "JSON: $(jq -c '.shards[0]|del(.shards)' "$T/any.json")"
 S --merge-anyway --format markdown "$T/s7.ttrace" "$T/s8.ttrace" 2>/dev/null | grep -q 'NOT ONE RUN, merged anyway' ||
     fail "markdown does not say merged anyway"
+
+# every other command that pools traces makes the same check: refused
+# (exit 1, the field and both shards named, nothing written), merged with
+# --merge-anyway (said); before: each pooled them silently, exit 0
+seed_err='run X: its shards are not one run: seed differs: shard 0/2 (.*s7.ttrace) has 7, shard 1/2 (.*s8.ttrace) has 8'
+A() { "$TT_ANALYZE" "$@"; }
+for cmd in "requests" "trend" "capacity --slo ttft=1s" "plot -o $T/pl"; do
+    rc=0; A $cmd "$T/s7.ttrace" "$T/s8.ttrace" >"$T/g.out" 2>"$T/g.err" || rc=$?
+    assert_eq "$rc" 1 "exit of $cmd s7.ttrace s8.ttrace"
+    [ ! -s "$T/g.out" ] || fail "$cmd: a refused merge printed: $(head -3 "$T/g.out")"
+    grep -q "$seed_err" "$T/g.err" || fail "$cmd: refusal does not name the field and shards: $(cat "$T/g.err")"
+    rc=0; A $cmd --merge-anyway "$T/s7.ttrace" "$T/s8.ttrace" >"$T/g.out" 2>"$T/g.err" || rc=$?
+    [ "$rc" != 1 ] || fail "$cmd --merge-anyway: exit 1: $(cat "$T/g.err")"
+    grep -q 'merged anyway (--merge-anyway) though its shards are not one run: seed differs' "$T/g.err" ||
+        fail "$cmd --merge-anyway: no warning: $(cat "$T/g.err")"
+done
+A trend --merge-anyway "$T/s7.ttrace" "$T/s8.ttrace" 2>/dev/null | grep -q '^shards: run X: NOT ONE RUN, merged anyway (--merge-anyway): seed differs: shard 0/2 has 7, shard 1/2 has 8' ||
+    fail "trend's text does not say merged anyway"
+A trend --merge-anyway --format json "$T/s7.ttrace" "$T/s8.ttrace" 2>/dev/null >"$T/g.json" || fail "trend json merge-anyway"
+jq -e '.shard_check|.runs==1 and .one_run==false and .merged_anyway and .complete
+    and (.problem|test("NOT ONE RUN, merged anyway .*seed differs"))' "$T/g.json" >/dev/null ||
+    fail "trend JSON: $(jq -c .shard_check "$T/g.json")"
+# compare pools each side: a side of both shards is refused; shard 0
+# against shard 1 is two sides, not a merge
+cat "$T/s7.ttrace" "$T/s8.ttrace" >"$T/s78.ttrace"
+rc=0; A compare "$T/s78.ttrace" "$T/s7.ttrace" >"$T/g.out" 2>"$T/g.err" || rc=$?; assert_eq "$rc" 1 "exit of compare s78 s7"
+grep -q 'run X: its shards are not one run: seed differs: shard 0/2 (.*s78.ttrace) has 7, shard 1/2 (.*s78.ttrace) has 8' "$T/g.err" ||
+    fail "compare: $(cat "$T/g.err")"
+rc=0; A plot --compare -o "$T/pc" "$T/s78.ttrace" "$T/s7.ttrace" >/dev/null 2>"$T/g.err" || rc=$?; assert_eq "$rc" 1 "exit of plot --compare s78 s7"
+# (exit 1 all the same: the side s7.ttrace is half of run X)
+rc=0; A compare --merge-anyway "$T/s78.ttrace" "$T/s7.ttrace" >"$T/g.out" 2>/dev/null || rc=$?; assert_eq "$rc" 1 "exit of compare --merge-anyway s78 s7"
+grep -q '^shards: run X: NOT ONE RUN, merged anyway (--merge-anyway): seed differs: shard 0/2 has 7, shard 1/2 has 8' "$T/g.out" ||
+    fail "compare's text does not say merged anyway: $(tail -2 "$T/g.out")"
 
 # --- 1/3 beside 0/2 under one run id: the shard count differs
 "$TT_RECORD" "${base[@]}" --seed 7 --shard 1/3 --run-id X -o "$T/s13.ttrace" || fail "1/3 exit $?"
@@ -78,6 +112,34 @@ grep -q '^run .*: INCOMPLETE: 2 of its 2 shards read; cut (no footer, or stopped
 rc=0; "$TT_ANALYZE" check "$T/k0.ttrace" >"$T/miss.check" || rc=$?; assert_eq "$rc" 1 "exit of $TT_ANALYZE check k0.ttrace"
 grep -q '^run .*: INCOMPLETE: 1 of its 2 shards read; missing 1/2' "$T/miss.check" || fail "check: $(cat "$T/miss.check")"
 rc=0; S "$T/k0.ttrace" >/dev/null 2>&1 || rc=$?; assert_eq "$rc" 1 "exit of S k0.ttrace"
+# the other commands: the cut shard named on stderr; incomplete on
+# stdout and exit 1 where the command has a verdict (trend, compare,
+# capacity); requests and plot write what they read (exit 0). Before: no
+# word, exit 0.
+for cmd in "requests" "trend" "capacity --slo ttft=1s" "plot -o $T/pl"; do
+    rc=0; A $cmd "$T/k0.ttrace" "$T/k1.ttrace" >"$T/g.out" 2>"$T/g.err" || rc=$?
+    grep -q 'shard 1/2 (.*k1.ttrace) was cut: no footer' "$T/g.err" || fail "$cmd: no cut warning: $(cat "$T/g.err")"
+    case $cmd in
+    requests*|plot*) assert_eq "$rc" 0 "exit of $cmd k0 k1" ;;
+    *) assert_eq "$rc" 1 "exit of $cmd k0 k1"
+       grep -q '^shards: run .*: INCOMPLETE: 2 of its 2 shards read; cut 1/2' "$T/g.out" ||
+           fail "$cmd: text does not say incomplete: $(cat "$T/g.out")" ;;
+    esac
+done
+for cmd in "trend" "capacity --slo ttft=1s"; do
+    rc=0; A $cmd --format json "$T/k0.ttrace" "$T/k1.ttrace" >"$T/g.json" 2>/dev/null || rc=$?
+    assert_eq "$rc" 1 "exit of $cmd --format json k0 k1"
+    jq -e '.shard_check|.runs==1 and .one_run and .complete==false and .incomplete_runs==1
+        and (.problem|test("INCOMPLETE: 2 of its 2 shards read; cut 1/2"))' "$T/g.json" >/dev/null ||
+        fail "$cmd JSON: $(jq -c .shard_check "$T/g.json")"
+done
+cat "$T/k0.ttrace" "$T/k1.ttrace" >"$T/k01.ttrace"
+rc=0; A compare "$T/k01.ttrace" "$T/k0.ttrace" >"$T/g.out" 2>"$T/g.err" || rc=$?; assert_eq "$rc" 1 "exit of compare k01 k0"
+grep -q '^shards: run .*: INCOMPLETE: 2 of its 2 shards read; cut 1/2' "$T/g.out" || fail "compare: $(cat "$T/g.out")"
+grep -q 'shard 1/2 (.*) was cut: no footer' "$T/g.err" || fail "compare: no cut warning: $(cat "$T/g.err")"
+rc=0; A compare --format json "$T/k01.ttrace" "$T/k0.ttrace" >"$T/g.json" 2>/dev/null || rc=$?; assert_eq "$rc" 1 "exit of compare --format json k01 k0"
+jq -e '.shard_check|.complete==false and .incomplete_runs==2' "$T/g.json" >/dev/null || fail "compare JSON: $(jq -c .shard_check "$T/g.json")"
+
 # half a run is not OK for check either
 "$TT_ANALYZE" check "$T/s7.ttrace" >/dev/null 2>&1 && fail "check of half a run said OK"
 
@@ -117,6 +179,11 @@ wait "$pm1" || fail "shard 1 with a silent metrics endpoint: exit $? $(cat "$T/m
 grep -qE 'scrape before the run was cut at [0-9]+ ms|no scrape before the run' "$T/m0.err" ||
     fail "no warning about the scrape: $(cat "$T/m0.err")"
 S "$T/m0.ttrace" "$T/m1.ttrace" >/dev/null 2>&1 || fail "the two shards are not one whole run"
+# a whole run passes every other command's check too, said in JSON
+A trend --format json "$T/m0.ttrace" "$T/m1.ttrace" 2>/dev/null >"$T/g.json" || fail "trend of a whole run: exit $?"
+jq -e '.shard_check|.runs==1 and .one_run and .complete and .problem==null' "$T/g.json" >/dev/null ||
+    fail "whole run JSON: $(jq -c .shard_check "$T/g.json")"
+A trend "$T/m0.ttrace" "$T/m1.ttrace" 2>/dev/null | grep -q '^shards:' && fail "trend of a whole run printed a shards line"
 
 # --- the scheduler variables' error names the right scheduler
 expect_exit 2 env SLURM_PROCID=0 "$TT_RECORD" -q -u "$URL" -m a -n 1 -o "$T/sl.ttrace" 2>"$T/sl.err"
@@ -125,7 +192,7 @@ grep -q 'SLURM_NTASKS' "$T/sl.err" || fail "slurm error: $(cat "$T/sl.err")"
 
 # --- dump numbers traces as requests does: across every input
 d=$("$TT_ANALYZE" dump "$T/s7.ttrace" "$T/k0.ttrace" "$T/s8.ttrace" | jq -sc '[.[]|select(.kind=="header")|.trace]')
-q=$("$TT_ANALYZE" requests "$T/s7.ttrace" "$T/k0.ttrace" "$T/s8.ttrace" --format json | jq -sc '[.[]|.trace]|unique')
+q=$("$TT_ANALYZE" requests --merge-anyway "$T/s7.ttrace" "$T/k0.ttrace" "$T/s8.ttrace" --format json | jq -sc '[.[]|.trace]|unique')
 assert_eq "$d" "[0,1,2]" "dump's trace numbers"
 assert_eq "$q" "$d" "requests' trace numbers beside dump's"
 echo ok
