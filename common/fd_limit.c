@@ -24,8 +24,8 @@ int fd_limit_raise(uint64_t *soft, uint64_t *hard, char *err, size_t errlen)
         return -1;
     if (rl.rlim_cur != RLIM_INFINITY &&
         (rl.rlim_max == RLIM_INFINITY || rl.rlim_cur < rl.rlim_max)) {
-        rlim_t want = rl.rlim_max == RLIM_INFINITY ? FD_LIMIT_INFINITE_AS
-                                                   : rl.rlim_max;
+        rlim_t want =
+            rl.rlim_max == RLIM_INFINITY ? FD_LIMIT_INFINITE_AS : rl.rlim_max;
         if (want > rl.rlim_cur) {
             struct rlimit up = {want, rl.rlim_max};
             if (setrlimit(RLIMIT_NOFILE, &up) != 0) {

@@ -358,9 +358,16 @@ int cmd_summary(int argc, char **argv)
         return rc;
     }
     rc = analyze_load_groups(&o, "model,class", &set);
-    if (rc == 2) {
+    if (rc == 2) { /* a bad flag value: the set was never made */
         free(o.traces);
         return 2;
+    }
+    if (rc && set.n_traces == 0) {
+        /* no input read at all: the error said why; an empty table under
+         * it would read as a trace of nothing (issue 32) */
+        group_set_free(&set);
+        free(o.traces);
+        return rc;
     }
     group_set_summarize(&set);
     if (shard_set_build(&set, &shards)) {

@@ -15,9 +15,8 @@ int main(void)
     CHECK(getrlimit(RLIMIT_NOFILE, &rl) == 0);
     /* lower the soft limit (a shell's `ulimit -Sn 64`), then raise it */
     low = rl;
-    low.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > 64
-                       ? 64
-                       : rl.rlim_max;
+    low.rlim_cur =
+        rl.rlim_max == RLIM_INFINITY || rl.rlim_max > 64 ? 64 : rl.rlim_max;
     CHECK(setrlimit(RLIMIT_NOFILE, &low) == 0);
     CHECK(fd_limit_raise(&soft, &hard, err, sizeof err) == 0);
     CHECK_MSG(err[0] == '\0', "unexpected message: %s", err);
@@ -25,9 +24,9 @@ int main(void)
     CHECK_MSG(soft == (uint64_t)rl.rlim_cur && soft > 64,
               "soft %llu, limit now %llu", (unsigned long long)soft,
               (unsigned long long)rl.rlim_cur);
-    CHECK(rl.rlim_max == RLIM_INFINITY ? hard == UINT64_MAX
-                                       : hard == (uint64_t)rl.rlim_max &&
-                                             soft == hard);
+    CHECK(rl.rlim_max == RLIM_INFINITY
+              ? hard == UINT64_MAX
+              : hard == (uint64_t)rl.rlim_max && soft == hard);
     /* already at the hard limit: nothing to do, still 0 */
     CHECK(fd_limit_raise(&soft, &hard, NULL, 0) == 0);
     return CHECK_DONE();

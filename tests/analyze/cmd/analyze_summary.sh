@@ -52,6 +52,12 @@ jq -e '.overall.errors == {"http_500":2} and .overall.ok == 8' "$T/slo.json" >/d
     fail "goodput line in the table"
 expect_exit 2 "$A" summary "$T/f.ttrace" --slo ttft=fast 2>/dev/null
 
+# Nothing read at all (issue 32): the error, exit 1, and no empty table
+# of "0 traces" under it.
+expect_exit 1 "$A" summary "$T/missing.ttrace" >"$T/missing.out" 2>"$T/missing.err"
+grep -q "missing.ttrace: cannot open" "$T/missing.err" || fail "summary of a missing file does not say so"
+[ ! -s "$T/missing.out" ] || fail "summary of a missing file printed: $(head -3 "$T/missing.out")"
+
 # --by trace and --by label:KEY over two traces.
 "$G" "$T/u.ttrace" 4 10 200 20 label=week=49
 "$A" summary "$T/t.ttrace" "$T/u.ttrace" --by trace --format json >"$T/bt.json"
