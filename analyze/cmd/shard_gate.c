@@ -38,17 +38,19 @@ static void gather(const char *path, struct check_shards *cs)
 static void describe(struct shard_gate *g, const struct shard_set *s,
                      const struct shard_run *r)
 {
-    char id[80];
+    char id[80], f[32], a[28], b[28];
     size_t len;
     printable_copy(id, sizeof id, r->run_id);
     if (r->differs) {
+        printable_copy(a, sizeof a, r->diff.a); /* trace text: no raw */
+        printable_copy(b, sizeof b, r->diff.b); /* control characters */
+        printable_copy(f, sizeof f, r->diff.field);
         len = (size_t)snprintf(
             g->what, sizeof g->what,
             "run %s: NOT ONE RUN, merged anyway (--merge-anyway): %s "
-            "differs: shard %u/%u has %.24s, shard %u/%u has %.24s",
-            id, r->diff.field, s->rows[r->diff_a].index,
-            s->rows[r->diff_a].count, r->diff.a, s->rows[r->diff_b].index,
-            s->rows[r->diff_b].count, r->diff.b);
+            "differs: shard %u/%u has %s, shard %u/%u has %s",
+            id, f, s->rows[r->diff_a].index, s->rows[r->diff_a].count, a,
+            s->rows[r->diff_b].index, s->rows[r->diff_b].count, b);
         if (len >= sizeof g->what) /* cut: the stderr warning has it whole */
             g->what[sizeof g->what - 2] = '~';
         return;
