@@ -411,26 +411,6 @@ static void on_request(struct loader *L, const struct trace_request *q)
     }
 }
 
-/* Says what trace_reader_next's error st means for the trace being read
- * (kept in its trace_info as its damage). */
-static void report_damage(struct loader *L, struct trace_reader *r, int st)
-{
-    if (st == -TRACE_E_VERSION) {
-        /* Not damage: a newer format this reader must not guess at. */
-        log_error("%s; this trace is not analyzed", trace_reader_error(r));
-    } else if (!L->info) {
-        /* Not a trace at all (no header before the damage): nothing of it
-         * is analyzed, so it is no warning (issue 32). */
-        log_error("%s: not a tokentrace trace, nothing of it is analyzed",
-                  trace_reader_error(r));
-    } else {
-        log_warn("%s; analyzing the complete records before it",
-                 trace_reader_error(r));
-        if (L->info && !L->info->damage)
-            L->info->damage = strdup(trace_reader_error(r));
-    }
-}
-
 /* load_trace_file with the traces already read in seen (NULL: none
  * skipped). */
 static int load_one_file(const char *path, const struct load_options *opt,
@@ -459,7 +439,7 @@ static int load_one_file(const char *path, const struct load_options *opt,
             break;
         st = trace_reader_next(r, &rec);
         if (st < 0) {
-            report_damage(&L, r, st);
+            load_info_report_damage(L.info, r, st);
             rc = 1;
             if (trace_reader_resync(r) != 1)
                 break;
@@ -519,29 +499,7 @@ static int load_one_file(const char *path, const struct load_options *opt,
                 finish_request(&L, p, &rec.u.result, false);
             break;
         case TRACE_FOOTER:
-            L.info->has_footer = true;
-            L.info->interrupted = rec.u.footer.interrupted;
-            free(L.info->footer_reason);
-            L.info->footer_reason = load_info_dup(rec.u.footer.reason);
-            free(L.info->recording_stopped);
-            L.info->recording_stopped =
-                load_info_dup(rec.u.footer.recording_stopped);
-            L.info->unrecorded = rec.u.footer.unrecorded;
-            L.info->loop_lag_samples = rec.u.footer.loop_lag_samples;
-            L.info->loop_lag_p50_ns = rec.u.footer.loop_lag_p50_ns;
-            L.info->loop_lag_p99_ns = rec.u.footer.loop_lag_p99_ns;
-            L.info->loop_lag_max_ns = rec.u.footer.loop_lag_max_ns;
-            L.info->wake_probe_samples = rec.u.footer.wake_probe_samples;
-            L.info->wake_probe_p50_ns = rec.u.footer.wake_probe_p50_ns;
-            L.info->wake_probe_p99_ns = rec.u.footer.wake_probe_p99_ns;
-            L.info->wake_probe_max_ns = rec.u.footer.wake_probe_max_ns;
-            L.info->receive_lag_samples = rec.u.footer.receive_lag_samples;
-            L.info->receive_lag_p50_ns = rec.u.footer.receive_lag_p50_ns;
-            L.info->receive_lag_p99_ns = rec.u.footer.receive_lag_p99_ns;
-            L.info->receive_lag_max_ns = rec.u.footer.receive_lag_max_ns;
-            free(L.info->keep_awake_end);
-            L.info->keep_awake_end = load_info_dup(rec.u.footer.keep_awake_end);
-            L.info->keep_awake_changes = rec.u.footer.keep_awake_changes;
+            load_info_note_footer(L.info, &rec.u.footer);
             break;
         case TRACE_STAGE:
             if (L.info)

@@ -246,3 +246,48 @@ int load_info_push(struct trace_info *t, struct trace_info ***infos, size_t *n)
     p[(*n)++] = t;
     return 0;
 }
+
+void load_info_note_footer(struct trace_info *t, const struct trace_footer *f)
+{
+    t->has_footer = true;
+    t->interrupted = f->interrupted;
+    free(t->footer_reason);
+    t->footer_reason = load_info_dup(f->reason);
+    free(t->recording_stopped);
+    t->recording_stopped = load_info_dup(f->recording_stopped);
+    t->unrecorded = f->unrecorded;
+    t->loop_lag_samples = f->loop_lag_samples;
+    t->loop_lag_p50_ns = f->loop_lag_p50_ns;
+    t->loop_lag_p99_ns = f->loop_lag_p99_ns;
+    t->loop_lag_max_ns = f->loop_lag_max_ns;
+    t->wake_probe_samples = f->wake_probe_samples;
+    t->wake_probe_p50_ns = f->wake_probe_p50_ns;
+    t->wake_probe_p99_ns = f->wake_probe_p99_ns;
+    t->wake_probe_max_ns = f->wake_probe_max_ns;
+    t->receive_lag_samples = f->receive_lag_samples;
+    t->receive_lag_p50_ns = f->receive_lag_p50_ns;
+    t->receive_lag_p99_ns = f->receive_lag_p99_ns;
+    t->receive_lag_max_ns = f->receive_lag_max_ns;
+    free(t->keep_awake_end);
+    t->keep_awake_end = load_info_dup(f->keep_awake_end);
+    t->keep_awake_changes = f->keep_awake_changes;
+}
+
+void load_info_report_damage(struct trace_info *t, struct trace_reader *r,
+                             int st)
+{
+    if (st == -TRACE_E_VERSION) {
+        /* Not damage: a newer format this reader must not guess at. */
+        log_error("%s; this trace is not analyzed", trace_reader_error(r));
+    } else if (!t) {
+        /* Not a trace at all (no header before the damage): nothing of it
+         * is analyzed, so it is no warning (issue 32). */
+        log_error("%s: not a tokentrace trace, nothing of it is analyzed",
+                  trace_reader_error(r));
+    } else {
+        log_warn("%s; analyzing the complete records before it",
+                 trace_reader_error(r));
+        if (!t->damage)
+            t->damage = strdup(trace_reader_error(r));
+    }
+}

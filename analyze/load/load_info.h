@@ -32,6 +32,15 @@ char *load_info_dup(const char *s);
 struct trace_info *load_info_from_header(const struct trace_header *h,
                                          const char *file);
 
+/* Says what trace_reader_next's error st means for the trace t being
+ * read (NULL: no header yet, so no trace), kept in t as its damage. */
+void load_info_report_damage(struct trace_info *t, struct trace_reader *r,
+                             int st);
+
+/* Keeps footer f's facts in t (its strings copied): the trace has its
+ * footer from then on. */
+void load_info_note_footer(struct trace_info *t, const struct trace_footer *f);
+
 /* Keeps a stage record in t: the begin record adds the stage, the end
  * record completes it. */
 void load_info_note_stage(struct trace_info *t, const struct trace_stage *r);
