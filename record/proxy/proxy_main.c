@@ -128,6 +128,25 @@ static int check_listen(const struct proxy_config *cfg)
     return 0;
 }
 
+/* The start line: a URL to paste into the client's base URL setting
+ * (issue 32), the upstream without its secrets, the trace. */
+static void say_listening(const struct proxy_config *cfg,
+                          struct proxy_server *srv, const char *key,
+                          const char *out)
+{
+    char host[256] = "127.0.0.1";
+    unsigned lport;
+    char *shown = sanitize_url(cfg->upstream, key);
+    if (proxy_access_listen(cfg->listen, host, sizeof host, &lport))
+        snprintf(host, sizeof host, "127.0.0.1");
+    log_note("listening on http://%s%s%s:%u/v1, forwarding to %s, "
+             "recording to %s%s%s",
+             strchr(host, ':') ? "[" : "", host, strchr(host, ':') ? "]" : "",
+             proxy_server_port(srv), shown ? shown : "[redacted]", out,
+             key ? "; the key from $" : "", key ? cfg->key_env : "");
+    free(shown);
+}
+
 int main(int argc, char **argv)
 {
     struct proxy_config cfg;
@@ -136,7 +155,7 @@ int main(int argc, char **argv)
     struct event *sig_int = NULL, *sig_term = NULL, *flush = NULL;
     struct timeval every = {0, FLUSH_MS * 1000};
     const char *key = NULL, *token = NULL;
-    char out_name[128], err[512], *shown;
+    char out_name[128], err[512];
     const char *out;
     int rc, wrc;
     int64_t mono_zero, real_zero;
@@ -236,20 +255,7 @@ int main(int argc, char **argv)
         rc = 1;
         goto done;
     }
-    shown = sanitize_url(cfg.upstream, key);
-    { /* a URL to paste into the client's base URL setting (issue 32) */
-        char host[256] = "127.0.0.1";
-        unsigned lport;
-        if (proxy_access_listen(cfg.listen, host, sizeof host, &lport))
-            snprintf(host, sizeof host, "127.0.0.1");
-        log_note("listening on http://%s%s%s:%u/v1, forwarding to %s, "
-                 "recording to %s%s%s",
-                 strchr(host, ':') ? "[" : "", host,
-                 strchr(host, ':') ? "]" : "", proxy_server_port(srv),
-                 shown ? shown : "[redacted]", out,
-                 key ? "; the key from $" : "", key ? cfg.key_env : "");
-    }
-    free(shown);
+    say_listening(&cfg, srv, key, out);
     event_base_dispatch(m.base);
     rc = m.rec.err ? 1 : 0;
     if (m.rec.err)
