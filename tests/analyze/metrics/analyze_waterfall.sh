@@ -11,16 +11,8 @@
 # llama-server's traces (TT_REAL_SERVER_TRACES): server processing is
 # timings.prompt_ms and the rest is what the attribution calls unaccounted.
 . "${TT_SOURCE_DIR:?}/tests/lib/lib.sh"
-GW="$TT_SOURCE_DIR/tests/lib/timed_gateway.py"
+. "$TT_SOURCE_DIR/tests/lib/gateway_lib.sh"
 H=80 TT=60 G=50
-start_py() { # PORT_FILE ARGS...: a timed_gateway.py role, its port in $PORT_FILE
-    local pf=$1
-    shift
-    python3 "$GW" "$1" "$pf" "${@:2}" &
-    TT_PIDS+=("$!")
-    for _ in $(seq 1 100); do [ -s "$pf" ] && break; sleep 0.05; done
-    [ -s "$pf" ] || fail "timed_gateway $1 did not start"
-}
 start_py "$T/up.port" upstream $H $TT
 
 # one gateway per way of saying P: openai-processing-ms, Server-Timing

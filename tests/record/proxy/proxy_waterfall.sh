@@ -15,17 +15,9 @@
 . "${TT_SOURCE_DIR:?}/tests/lib/lib.sh"
 . "$TT_SOURCE_DIR/tests/lib/record_lib.sh"
 . "$TT_SOURCE_DIR/tests/lib/proxy_lib.sh"
-GW="$TT_SOURCE_DIR/tests/lib/timed_gateway.py"
+. "$TT_SOURCE_DIR/tests/lib/gateway_lib.sh"
 H=80 TT=60 G=50 P=80
 WANT=$((G + H - P))
-start_py() { # PORT_FILE ARGS...: a timed_gateway.py role, its port in $PORT_FILE
-    local pf=$1
-    shift
-    python3 "$GW" "$1" "$pf" "${@:2}" &
-    TT_PIDS+=("$!")
-    for _ in $(seq 1 100); do [ -s "$pf" ] && break; sleep 0.05; done
-    [ -s "$pf" ] || fail "timed_gateway $1 did not start"
-}
 start_py "$T/up.port" upstream $H $TT
 start_py "$T/gw.port" gateway "$(cat "$T/up.port")" $G $P openai
 URL="http://127.0.0.1:$(cat "$T/gw.port")"

@@ -1,0 +1,15 @@
+# gateway_lib.sh: starts tests/lib/timed_gateway.py roles (an upstream with
+# known header and first-token delays, a gateway with a known delay and a
+# reported processing time). Sourced after lib.sh.
+GW="$TT_SOURCE_DIR/tests/lib/timed_gateway.py"
+
+# start_py PORT_FILE ROLE ARGS...: a timed_gateway.py role in the
+# background, its port in PORT_FILE once it listens; fails after 5 s.
+start_py() {
+    local pf=$1
+    shift
+    python3 "$GW" "$1" "$pf" "${@:2}" &
+    TT_PIDS+=("$!")
+    for _ in $(seq 1 100); do [ -s "$pf" ] && break; sleep 0.05; done
+    [ -s "$pf" ] || fail "timed_gateway $1 did not start"
+}
