@@ -394,9 +394,16 @@ int cmd_summary(int argc, char **argv)
                      set.traces[i]->file,
                      (double)summary_self_check_p99_ns(set.traces[i]) / 1e6);
     switch (o.format) {
-    case FMT_JSON:
-        wrc = summary_write_json(stdout, &set);
+    case FMT_JSON: {
+        struct buf ab; /* A against B (issue 32), "ab" at the end */
+        buf_init(&ab, 0);
+        if (compare_models_put(&ab, &set, 0, AB_JSON) || buf_error(&ab))
+            wrc = 1;
+        else
+            wrc = summary_write_json_with(stdout, &set, ab.data);
+        buf_free(&ab);
         break;
+    }
     case FMT_CSV:
         wrc = summary_write_csv(stdout, &set);
         break;
@@ -415,8 +422,9 @@ int cmd_summary(int argc, char **argv)
         }
         break;
     }
-    if (o.format == FMT_TABLE &&
-        compare_models_write(stdout, &set, summary_view_for(&o).width))
+    if ((o.format == FMT_TABLE || o.format == FMT_MARKDOWN) &&
+        compare_models_write(stdout, &set, summary_view_for(&o).width,
+                             o.format == FMT_MARKDOWN))
         wrc = 1; /* A against B with intervals (issue 32) */
     if (o.format == FMT_TABLE && summary_write_server(stdout, &set, o.detail))
         wrc = 1;

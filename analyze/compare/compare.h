@@ -50,11 +50,20 @@ unsigned long long compare_needed_n(size_t samples, unsigned long long requests,
 /* summary of two or more models (grouped by model, class): per class, the
  * fastest model by TTFT p50 against each other, "A is faster than B on
  * TTFT p50 by X ms [CI] — real, p99 by Y ms [CI] — too few (p99 of 40
- * values; record -n 100)", from compare_samples_verdict (seed 1); lines
- * wrapped at width (0: never). Writes nothing for one model or another
- * grouping. Returns 0, or -1 when out could not be written
- * (compare_models.c). */
-int compare_models_write(FILE *out, const struct group_set *set, int width);
+ * values; record -n 100)", then TPOT and latency lines the same way, from
+ * compare_samples_verdict (seed 1). how: AB_TEXT (lines wrapped at width,
+ * 0: never), AB_MARKDOWN (a heading and a list), AB_JSON (",\"ab\":[...]"
+ * to go inside summary's object: one object per class, pair, metric and
+ * percentile). Appends nothing for one model or another grouping.
+ * Returns 0, or -1 out of memory (compare_models.c). */
+enum { AB_TEXT, AB_MARKDOWN, AB_JSON };
+int compare_models_put(struct buf *b, const struct group_set *set, int width,
+                       int how);
+
+/* compare_models_put as text or markdown, written to out. Returns 0, or
+ * -1 when out could not be written. */
+int compare_models_write(FILE *out, const struct group_set *set, int width,
+                         bool markdown);
 
 /* One side: everything read from one FILE argument (which may hold several
  * concatenated traces), grouped by model x class (or by --by). */

@@ -216,6 +216,12 @@ static void json_trace(struct buf *b, const struct group_set *set,
 
 int summary_write_json(FILE *out, const struct group_set *set)
 {
+    return summary_write_json_with(out, set, NULL);
+}
+
+int summary_write_json_with(FILE *out, const struct group_set *set,
+                            const char *extra)
+{
     struct buf b;
     struct run_totals t;
     struct shard_set shards;
@@ -269,6 +275,8 @@ int summary_write_json(FILE *out, const struct group_set *set)
         summary_json_shards(&b, &shards);
     }
     shard_set_free(&shards);
+    if (extra)
+        buf_puts(&b, extra);
     buf_puts(&b, "}\n");
     rc = doc_out_write(out, &b, "summary --format json");
     buf_free(&b);

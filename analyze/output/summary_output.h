@@ -19,6 +19,10 @@ int summary_write_compact(FILE *out, const struct group_set *set,
 int summary_write_table(FILE *out, const struct group_set *set);
 int summary_write_markdown(FILE *out, const struct group_set *set);
 int summary_write_json(FILE *out, const struct group_set *set);
+/* summary_write_json with extra (",\"key\":value" members, or NULL)
+ * written last inside the top-level object. */
+int summary_write_json_with(FILE *out, const struct group_set *set,
+                            const char *extra);
 int summary_write_csv(FILE *out, const struct group_set *set);
 /* The server's side of each trace with --server-metrics scrapes
  * (summary_server.c): a block per URL after the table; detail: every

@@ -105,8 +105,13 @@ for g in json.load(open(sys.argv[2]))["comparisons"][0]["groups"]:
     assert m["verdict"] == "real" and m["verdict_p99"] == "too few", m
     assert want in text, (want, text[-900:])
     assert "%s: fast is faster" % g["class"] in text
-assert text.count("(p99 of 60 values; record -n 100)") == 2, text[-600:]
+assert text.count("(p99 of 60 values; record -n 100)") == 6, text[-600:]
 PY
+# TPOT and latency as well, in the table, the JSON ("ab") and markdown.
+"$A" summary "$T/both.ttrace" --format json >"$T/ab_sum.json"
+"$A" summary "$T/both.ttrace" --format markdown >"$T/ab.md"
+python3 "$(tt_data analyze/summary/ab_metrics.py)" "$T/ab.txt" "$T/ab.json" "$T/ab_sum.json" "$T/ab.md" ||
+    fail "A against B: TPOT, latency, JSON, markdown"
 "$G" --mix "$T/same.ttrace" -n 120 -m twin -k short-short -s 4
 cat "$T/fast.ttrace" "$T/same.ttrace" >"$T/noise.ttrace"
 "$A" summary "$T/noise.ttrace" | tr '\n' ' ' | grep -q 'short-short: fast against twin on TTFT p50 by .* noise' ||
