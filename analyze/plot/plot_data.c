@@ -299,8 +299,10 @@ int plot_data_load(struct plot_data *d, char **paths, size_t n_paths,
  * machine is busy (load 8.3 ...)") and the clock's error estimate vary
  * between two runs of the same command. */
 static const char *const run_facts[] = {
-    "keep_awake", "keep_awake_cpu", "keep_awake_off",    "cpu_quota",
-    "wake_probe", "clock_sync",     "clock_maxerror_us", "clock_esterror_us",
+    "keep_awake",     "keep_awake_cpu",    "keep_awake_off",
+    "keep_awake_why", "cpu_quota",         "wake_probe",
+    "clock_sync",     "clock_maxerror_us", "clock_esterror_us",
+    "start_late_us",
 };
 
 static bool is_run_fact(const char *key)
