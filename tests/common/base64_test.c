@@ -11,11 +11,10 @@
 int main(void)
 {
     /* RFC 4648, section 10 */
-    static const char *const plain[] = {"", "f", "fo", "foo", "foob",
-                                        "fooba", "foobar"};
-    static const char *const coded[] = {"",         "Zg==",     "Zm8=",
-                                        "Zm9v",     "Zm9vYg==", "Zm9vYmE=",
-                                        "Zm9vYmFy"};
+    static const char *const plain[] = {"",     "f",     "fo",    "foo",
+                                        "foob", "fooba", "foobar"};
+    static const char *const coded[] = {
+        "", "Zg==", "Zm8=", "Zm9v", "Zm9vYg==", "Zm9vYmE=", "Zm9vYmFy"};
     uint8_t out[6];
     for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++) {
         struct buf b;
