@@ -4,12 +4,12 @@
 GW="$TT_SOURCE_DIR/tests/lib/timed_gateway.py"
 
 # start_py PORT_FILE ROLE ARGS...: a timed_gateway.py role in the
-# background, its port in PORT_FILE once it listens; fails after 5 s.
+# background, its port in PORT_FILE once it listens (lib.sh's
+# wait_port_file: fails when it dies or never reports its port).
 start_py() {
     local pf=$1
     shift
-    python3 "$GW" "$1" "$pf" "${@:2}" &
+    python3 "$GW" "$1" "$pf" "${@:2}" 2>"$pf.err" &
     TT_PIDS+=("$!")
-    for _ in $(seq 1 100); do [ -s "$pf" ] && break; sleep 0.05; done
-    [ -s "$pf" ] || fail "timed_gateway $1 did not start"
+    wait_port_file "$pf" "$!" "$pf.err" "timed_gateway $1"
 }

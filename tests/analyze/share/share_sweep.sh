@@ -47,8 +47,7 @@ command -v zstd >/dev/null || fail "the zstd command is needed to read the share
 pf="$T/up.port"
 python3 "$TT_SOURCE_DIR/tests/lib/hostile_echo.py" >"$pf" 2>"$T/up.err" &
 TT_PIDS+=("$!")
-for _ in $(seq 1 100); do [ -s "$pf" ] && break; sleep 0.05; done
-[ -s "$pf" ] || fail "hostile_echo.py did not start: $(cat "$T/up.err")"
+wait_port_file "$pf" "$!" "$T/up.err" "hostile_echo.py"
 UP="http://127.0.0.1:$(head -1 "$pf")"
 
 # 1. tokentrace-record: prompts, tools and a schema through --extra-body,

@@ -11,8 +11,7 @@
 pf="$T/echo.port"
 python3 "$TT_SOURCE_DIR/tests/lib/echo_upstream.py" >"$pf" 2>"$T/echo.err" &
 TT_PIDS+=("$!")
-for _ in $(seq 1 100); do [ -s "$pf" ] && break; sleep 0.05; done
-[ -s "$pf" ] || fail "echo_upstream.py did not start: $(cat "$T/echo.err")"
+wait_port_file "$pf" "$!" "$T/echo.err" "echo_upstream.py"
 URL="http://127.0.0.1:$(head -1 "$pf")/v1"
 start_proxy "$T/p.ttrace"
 chat='{"model":"m","stream":true,"messages":[{"role":"user","content":"hi"}]}'
