@@ -286,15 +286,16 @@ static void models(struct findings *f, const struct group_set *set,
 }
 
 /* Appends what the first failure of g's most frequent kind with words
- * said: whole when it fits what is left of a line of width columns (60
- * bytes at least), else cut there with an ellipsis (--detail shows each
- * kind's in full). */
+ * said: whole when it fits what is left of two lines of width columns
+ * (the finding wraps onto a second, indented by 2; 60 bytes at least),
+ * else cut at a word with an ellipsis (--detail shows each kind's in
+ * full). */
 static void put_first_words(struct buf *b, const struct group *g, int width)
 {
     char msg[1024];
-    size_t used = b->len + 24; /* and "; the server said: " */
-    size_t max = width > 0 && (size_t)width > used + FINDINGS_WORDS_MAX
-                     ? (size_t)width - used
+    size_t used = b->len + 24 + 2; /* "; the server said: ", the indent */
+    size_t max = width > 0 && 2 * (size_t)width > used + FINDINGS_WORDS_MAX
+                     ? 2 * (size_t)width - used
                      : FINDINGS_WORDS_MAX;
     if (max > sizeof msg - 8)
         max = sizeof msg - 8;
@@ -306,10 +307,19 @@ static void put_first_words(struct buf *b, const struct group *g, int width)
         error_json_one_line(msg, sizeof msg, e->message, strlen(e->message),
                             sizeof msg - 1);
         whole = strlen(msg);
-        error_json_one_line(msg, sizeof msg, e->message, strlen(e->message),
-                            max);
-        if (strlen(msg) < whole) /* cut: --detail has it whole */
+        if (whole > max) { /* cut: --detail has it whole */
+            /* at a word, not mid-word (a word longer than half: there) */
+            char *sp = msg[max] == ' ' ? msg + max : NULL;
+            for (size_t j = max; !sp && j > max / 2; j--)
+                if (msg[j - 1] == ' ')
+                    sp = msg + j - 1;
+            if (!sp) /* on a UTF-8 boundary */
+                error_json_one_line(msg, sizeof msg, e->message,
+                                    strlen(e->message), max);
+            else
+                *sp = '\0';
             memcpy(msg + strlen(msg), "\u2026", sizeof "\u2026");
+        }
         buf_puts(b, "; ");
         if (g->n_errors > 1) {
             view_put_name(b, e->kind);
