@@ -10,7 +10,7 @@ cmake --install "$TT_BUILD_DIR" --prefix "$T/inst" >"$T/install.log" ||
 bin=$T/inst/bin
 for p in tokentrace-record tokentrace-replay tokentrace-analyze tokentrace-proxy; do
     [ -x "$bin/$p" ] || fail "$p not installed in bin/"
-    "$bin/$p" --version | grep -q "^$p " || fail "$p --version"
+    "$bin/$p" --version | grepq "^$p " || fail "$p --version"
 done
 cd "$T" # nothing from the source or build tree is reachable by path
 TT_REPLAY=$bin/tokentrace-replay

@@ -16,7 +16,7 @@ while IFS='|' read -r prog args want || [ -n "$prog" ]; do
     esac
     # shellcheck disable=SC2086 # the arguments are words of the table
     (cd "$T" && expect_exit 2 "$bin" $args >"$T/out" 2>"$T/err")
-    head -1 "$T/err" | grep -qF -- "$want" || fail "$prog $args: want '$want', got: $(head -1 "$T/err")"
+    head -1 "$T/err" | grepq -F -- "$want" || fail "$prog $args: want '$want', got: $(head -1 "$T/err")"
     if [[ $want != *"did you mean"* ]] && grep -q "did you mean" "$T/err"; then
         fail "$prog $args: a suggestion for a word far from every flag"
     fi

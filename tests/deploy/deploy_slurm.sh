@@ -70,8 +70,8 @@ slurmctld -D -i -f "$SLURM_CONF" >"$S/log/ctld.out" 2>&1 &
 TT_PIDS+=($!)
 slurmd -D -f "$SLURM_CONF" >"$S/log/d.out" 2>&1 &
 TT_PIDS+=($!)
-for _ in $(seq 100); do sinfo -h -o %T 2>/dev/null | grep -q idle && break; sleep 0.2; done
-sinfo -h -o %T 2>/dev/null | grep -q idle ||
+for _ in $(seq 100); do sinfo -h -o %T 2>/dev/null | grepq idle && break; sleep 0.2; done
+sinfo -h -o %T 2>/dev/null | grepq idle ||
     fail "slurm did not come up: $(tail -5 "$S/log/slurmctld.log" "$S/log/slurmd.log" 2>&1)"
 
 start_replay --synthetic 'ttft=10ms,tpot=2ms,tokens=4'

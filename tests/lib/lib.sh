@@ -23,6 +23,17 @@ tt_cleanup() {
 }
 trap tt_cleanup EXIT
 
+# grepq [GREP-FLAGS] PATTERN: grep -q on stdin that reads its input to the
+# end. Use it after a pipe: grep -q leaves at the first match, so a writer
+# whose output is over one stdio buffer (4 KiB; longer paths on another
+# machine are enough) dies of SIGPIPE and pipefail fails the pipeline.
+grepq() {
+    local rc=0
+    grep -q "$@" || rc=$?
+    cat >/dev/null
+    return "$rc"
+}
+
 # fail MESSAGE: print and exit 1.
 fail() { echo "FAIL: $*" >&2; exit 1; }
 

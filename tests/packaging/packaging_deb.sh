@@ -46,7 +46,7 @@ dpkg-deb -x "$deb" "$root"
 bin=$root/usr/bin
 cd "$T"
 for p in tokentrace-record tokentrace-replay tokentrace-analyze tokentrace-proxy; do
-    "$bin/$p" --version | grep -qE "^$p [0-9]+\.[0-9]+\.[0-9]+ \(trace format [0-9]+\)$" ||
+    "$bin/$p" --version | grepq -E "^$p [0-9]+\.[0-9]+\.[0-9]+ \(trace format [0-9]+\)$" ||
         fail "$p --version: $("$bin/$p" --version)"
 done
 TT_REPLAY=$bin/tokentrace-replay
@@ -70,7 +70,7 @@ if [ "${TT_MAN_PAGES:-OFF}" = ON ]; then
     grep -q -- '--detail' tokentrace-analyze.txt || fail "the analyze page lacks the summary command's flags"
     grep -q -- '--api-key-env' tokentrace-record.txt || fail "the record page lacks its flags"
     if command -v man >/dev/null && command -v groff >/dev/null; then
-        MANWIDTH=80 man -l tokentrace-analyze.1 2>/dev/null | grep -q 'COMMANDS' ||
+        MANWIDTH=80 man -l tokentrace-analyze.1 2>/dev/null | grepq 'COMMANDS' ||
             fail "man -l does not render the analyze page"
     fi
 fi
@@ -101,5 +101,5 @@ grep -q '^Format: https://www.debian.org/doc/packaging-manuals/copyright-format/
     "$root/usr/share/doc/tokentrace/copyright" || fail "copyright file"
 # make install's closing message names all four programs
 make -s -n -f "$TT_SOURCE_DIR/Makefile.helpers" -C "$TT_SOURCE_DIR" install PREFIX="$T/none" 2>/dev/null |
-    grep 'installed in' | grep -q 'tokentrace-proxy' || fail "the install message leaves out the proxy"
+    grep 'installed in' | grepq 'tokentrace-proxy' || fail "the install message leaves out the proxy"
 echo "packaging_deb: ok ($(du -k "$deb" | cut -f1) KiB)"

@@ -22,12 +22,12 @@ for p in tokentrace-record tokentrace-replay tokentrace-analyze tokentrace-proxy
     forms=$(awk 'NR==1 || (started && /^       [a-z]/) {print; started=1; next} {exit}' "$T/$p.help" | wc -l)
     got=$(awk '/^\.SH SYNOPSIS/{s=1; next} /^\.SH/{s=0} s && $0 == ".B '"$p"'"' "$T/$p.1" | wc -l)
     assert_eq "$got" "$forms" "$p: usage forms in the SYNOPSIS"
-    ! awk '/^\.SH DESCRIPTION/{d=1; next} /^\.SH/{d=0} d' "$T/$p.1" | grep -qi '^usage:' ||
+    ! awk '/^\.SH DESCRIPTION/{d=1; next} /^\.SH/{d=0} d' "$T/$p.1" | grepq -i '^usage:' ||
         fail "$p: the usage line is left in the DESCRIPTION"
     # examples: no paragraph macros inside the no-fill block
     if grep -q '^\.SH EXAMPLES\|^\.SS "examples:"' "$T/$p.1"; then
         awk '/^\.SH EXAMPLES|^\.SS "examples:"/{e=1; next} e && /^\.S[HS] /{e=0} e' "$T/$p.1" >"$T/$p.ex"
-        head -1 "$T/$p.ex" | grep -qx '\.nf' || fail "$p: examples are not a no-fill block"
+        head -1 "$T/$p.ex" | grepq -x '\.nf' || fail "$p: examples are not a no-fill block"
         ! grep -q '^\.\(IP\|HP\|TP\)' "$T/$p.ex" || fail "$p: examples filled into paragraphs"
     fi
 done

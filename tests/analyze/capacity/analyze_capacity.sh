@@ -120,10 +120,10 @@ for attempt in 1 2 3 4; do
     echo "overloaded sweep attempt $attempt: the first stage is invalid too: $(jq -r '.stages[0].invalid_reason' "$T/o.json")" >&2
 done
 assert_eq "$(jq -r '[.stages[]|.valid]|map(tostring)|join(",")' "$T/o.json")" "true,false" "invalid stage"
-jq -r '.stages[1].invalid_reason' "$T/o.json" | grep -q 'recorder send lag p99' ||
+jq -r '.stages[1].invalid_reason' "$T/o.json" | grepq 'recorder send lag p99' ||
     fail "reason: $(jq -r '.stages[1].invalid_reason' "$T/o.json")"
 assert_eq "$(jq -r '.knee.name' "$T/o.json")" "rate=10" "knee without the invalid stage"
-"$TT_ANALYZE" capacity "$T/o.ttrace" --slo ttft=150ms --attain 95% "${RELAX[@]}" | grep -q '^invalid: rate=12: recorder send lag' ||
+"$TT_ANALYZE" capacity "$T/o.ttrace" --slo ttft=150ms --attain 95% "${RELAX[@]}" | grepq '^invalid: rate=12: recorder send lag' ||
     fail "table does not say the stage is invalid"
 
 # usage: --slo is required, bad values are named

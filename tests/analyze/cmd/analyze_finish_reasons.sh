@@ -30,7 +30,7 @@ grep -q '^  ended: stop=2 length=2$' "$T/s.txt" || fail "ended line: $(cat "$T/s
 awk '/^bad /{g=1;print;next} /^$/{g=0} g' "$T/s.txt" >"$T/bad.txt"
 grep -q '^bad / short-short   requests 2, ok 0$' "$T/bad.txt" || fail "failed group: $(cat "$T/bad.txt")"
 grep -q 'metric\|tokens from' "$T/bad.txt" && fail "empty table for a failed group: $(cat "$T/bad.txt")"
-"$TT_ANALYZE" summary --detail --format markdown "$out" | awk '/^### bad/{g=1} /^### ok/{g=0} g' | grep -q '| metric' &&
+"$TT_ANALYZE" summary --detail --format markdown "$out" | awk '/^### bad/{g=1} /^### ok/{g=0} g' | grepq '| metric' &&
     fail "empty markdown table for a failed group"
 
 # --ignore-eos that the server does not honour: 6 tokens of 20 asked
@@ -39,13 +39,13 @@ grep -q 'metric\|tokens from' "$T/bad.txt" && fail "empty table for a failed gro
 "$TT_ANALYZE" summary "$T/eos.ttrace" >/dev/null 2>"$T/eos.err"
 grep -q "warning: ok / short-short: 2 of 2 requests of an --ignore-eos run ended before their max_tokens (finish: stop 2, length 0)" \
     "$T/eos.err" || fail "ignore-eos warning: $(cat "$T/eos.err")"
-"$TT_ANALYZE" summary "$T/len.ttrace" 2>&1 >/dev/null | grep -q "ignore-eos" && fail "warned without --ignore-eos"
+"$TT_ANALYZE" summary "$T/len.ttrace" 2>&1 >/dev/null | grepq "ignore-eos" && fail "warned without --ignore-eos"
 
 # one request: "1 request"
 "$TT_RECORD" -q -u "$URL" -m ok -n 1 --classes short-short -o "$T/one.ttrace" || fail "record one"
-"$TT_ANALYZE" summary --detail "$T/one.ttrace" | head -1 | grep -q '^1 trace, 1 request (1 ok, 0 failed)' ||
+"$TT_ANALYZE" summary --detail "$T/one.ttrace" | head -1 | grepq '^1 trace, 1 request (1 ok, 0 failed)' ||
     fail "plural: $("$TT_ANALYZE" summary --detail "$T/one.ttrace" | head -1)"
-"$TT_ANALYZE" summary "$T/one.ttrace" | head -1 | grep -q '^1 trace, 1 request, 0 failed' ||
+"$TT_ANALYZE" summary "$T/one.ttrace" | head -1 | grepq '^1 trace, 1 request, 0 failed' ||
     fail "plural, compact: $("$TT_ANALYZE" summary "$T/one.ttrace" | head -1)"
 # the doctor says "1 token event"
 "$TT_RECORD" -u "$URL" -m ok --max-tokens 1 --check >"$T/check.out" 2>&1 || fail "check: $(cat "$T/check.out")"
@@ -58,7 +58,7 @@ grep -q ', 1 token event$' "$T/check.out" || fail "check plural: $(cat "$T/check
 "$TT_ANALYZE" summary --detail "$T/fast.ttrace" "$T/slow.ttrace" >"$T/lag.txt" 2>"$T/lag.err"
 grep -q "^recorder self-check ($T/fast.ttrace, trace 0): .*: over 10% of the trace's ITL p50" "$T/lag.txt" ||
     fail "fast trace: $(cat "$T/lag.txt")"
-grep "^recorder self-check ($T/slow.ttrace, trace 1): " "$T/lag.txt" | grep -q "over 10%" &&
+grep "^recorder self-check ($T/slow.ttrace, trace 1): " "$T/lag.txt" | grepq "over 10%" &&
     fail "slow trace judged by the pooled ITL: $(cat "$T/lag.txt")"
 grep -q "(trace):" "$T/lag.txt" && fail "literal (trace): $(cat "$T/lag.txt")"
 assert_eq "$(grep -c "own event loop woke" "$T/lag.err")" 1 "one self-lag warning"

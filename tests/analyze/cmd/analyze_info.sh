@@ -29,7 +29,7 @@ grep -qE '^\| integrity \| \*\*damaged\*\*: .*cut.ttrace: byte [0-9]+: record tr
     fail "damage line: $(grep integrity "$T/cut.md")"
 # No footer.
 "$G" "$T/nf.ttrace" 2 5 100 10 no_footer=1
-"$A" info "$T/nf.ttrace" | grep -qF '| integrity | **no footer**: the recording did not end cleanly |' ||
+"$A" info "$T/nf.ttrace" | grepq -F '| integrity | **no footer**: the recording did not end cleanly |' ||
     fail "no footer"
 # Concatenated: one block per trace.
 cat "$T/nf.ttrace" "$T/t.ttrace" | "$A" info - >"$T/two.md" 2>/dev/null || true

@@ -57,7 +57,7 @@ grep -q "$req requests, $ok ok, $stopped interrupted)" "$T/c.txt" || fail "compa
 "$TT_ANALYZE" info "$T/t.ttrace" >"$T/i.md" || fail "info exit $?"
 grep -qF "| requests | $req ($ok ok, $failed failed, $stopped interrupted), 0 warmup |" "$T/i.md" ||
     fail "info requests row: $(grep requests "$T/i.md")"
-! grep '^| failed by kind' "$T/i.md" | grep -q interrupted || fail "info lists interrupted as a failure"
+! grep '^| failed by kind' "$T/i.md" | grepq interrupted || fail "info lists interrupted as a failure"
 
 # plot: the timeline's title counts the failed and the interrupted apart
 "$TT_ANALYZE" plot "$T/t.ttrace" -o "$T/p" >/dev/null 2>&1 || fail "plot exit $?"

@@ -18,7 +18,7 @@ grep -qF "2 of 2: stream_error=2; the server said: $msg" "$T/wide.txt" ||
 grep -q "^1 trace, 6 requests, $failed failed" "$T/wide.txt" ||
     fail "failed count is not the trace's $failed: $(grep '^1 trace' "$T/wide.txt")"
 "$TT_ANALYZE" summary "$fx" --width 80 >"$T/narrow.txt" 2>&1 || true
-tr '\n' ' ' <"$T/narrow.txt" | sed 's/   */ /g' | grep -qF "${msg:0:30}" ||
+tr '\n' ' ' <"$T/narrow.txt" | sed 's/   */ /g' | grepq -F "${msg:0:30}" ||
     fail "--width 80 lost the message: $(cat "$T/narrow.txt")"
 grep -q '…$' "$T/narrow.txt" || fail "--width 80 cuts the message without an ellipsis"
 echo "analyze_real_errors: ok"

@@ -22,7 +22,7 @@ jq -r '"\(.id) \(.cached_tokens)"' "$T/r.jsonl" | sort -n >"$T/got"
 [ "$(wc -l <"$T/want")" -eq 10 ] || fail "the fixture's final chunks: $(cat "$T/want")"
 diff "$T/want" "$T/got" >"$T/diff" || fail "cached tokens are not prompt_tokens - prompt_n: $(cat "$T/diff")"
 "$TT_ANALYZE" summary "$fx" >"$T/s.txt" 2>&1 || fail "summary"
-tr '\n' ' ' <"$T/s.txt" | sed 's/  */ /g' | grep -q "derived in 10: usage.prompt_tokens − timings.prompt_n" ||
+tr '\n' ' ' <"$T/s.txt" | sed 's/  */ /g' | grepq "derived in 10: usage.prompt_tokens − timings.prompt_n" ||
     fail "summary does not say the cached tokens are derived: $(cat "$T/s.txt")"
 "$TT_ANALYZE" summary "$fx" --format json >"$T/s.json" || fail "summary json"
 assert_eq "$(jq -r '.overall.cached_tokens_derived' "$T/s.json")" 10 "JSON cached_tokens_derived"
@@ -37,6 +37,6 @@ start_replay -q --synthetic 'ttft=2ms,tpot=1ms,tokens=3' --fault error-mid-strea
 grep -q "^sessions: 1 (0 complete" "$T/f.txt" || fail "no sessions line: $(cat "$T/f.txt")"
 if grep -qi "nan" "$T/f.txt"; then fail "nan in the summary: $(grep -i nan "$T/f.txt")"; fi
 turns=$(jq -s '[.[] | select(.kind == "request" and .session != null)] | length' "$("$TT_ANALYZE" dump "$T/f.ttrace" >"$T/f.jsonl"; echo "$T/f.jsonl")")
-tr '\n' ' ' <"$T/f.txt" | grep -q "each ended in a failed turn), $turns turns p50" ||
+tr '\n' ' ' <"$T/f.txt" | grepq "each ended in a failed turn), $turns turns p50" ||
     fail "turns p50 is not the trace's $turns: $(cat "$T/f.txt")"
 echo "analyze_real_sessions: ok"

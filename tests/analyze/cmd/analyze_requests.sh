@@ -56,13 +56,13 @@ PY
 cat "$T/t.ttrace" "$T/u.ttrace" | "$A" requests - --format json >"$T/cat.jsonl"
 assert_eq "$(jq -s 'map(.trace)|unique|join(",")' -r "$T/cat.jsonl")" 0,1 "trace indexes"
 assert_eq "$(wc -l <"$T/cat.jsonl")" 24 "rows of two traces"
-"$A" requests "$T/t.ttrace" "$T/u.ttrace" | tail -n +2 | wc -l | grep -qx 24 || fail "csv rows of two files"
+"$A" requests "$T/t.ttrace" "$T/u.ttrace" | tail -n +2 | wc -l | grepq -x 24 || fail "csv rows of two files"
 # The same trace twice is listed once, with a warning; --keep-repeated
 # lists every copy.
 cat "$T/t.ttrace" "$T/t.ttrace" | "$A" requests - --format json >"$T/rep.jsonl" 2>"$T/rep.err"
 assert_eq "$(wc -l <"$T/rep.jsonl")" 12 "rows of a repeated trace"
 grep -q 'already read' "$T/rep.err" || fail "requests: no warning on a repeated trace"
-"$A" requests --keep-repeated "$T/t.ttrace" "$T/t.ttrace" | tail -n +2 | wc -l | grep -qx 24 ||
+"$A" requests --keep-repeated "$T/t.ttrace" "$T/t.ttrace" | tail -n +2 | wc -l | grepq -x 24 ||
     fail "requests --keep-repeated: every copy"
 
 # --classify measured puts the measured class in the class column.

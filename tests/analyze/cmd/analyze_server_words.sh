@@ -39,7 +39,7 @@ assert_eq "$(words e500)" "Incorrect API key provided: Bearer ${TT_WORDS_KEY//?/
 assert_eq "$(words ok)" null "no words for an ok request"
 assert_eq "$(jq -r 'select(.model=="field")|.error_message' "$T/req.json" | sort -u)" \
     "the stream carried an error: context shift is disabled (replay fault error-field)" "recorder's message"
-head -1 "$T/req.csv" | grep -Eq ',input_tokens_est,server_message(,|$)' || fail "CSV columns: $(head -1 "$T/req.csv")"
+head -1 "$T/req.csv" | grepq -E ',input_tokens_est,server_message(,|$)' || fail "CSV columns: $(head -1 "$T/req.csv")"
 
 # info and summary: the first failure's words per kind
 grep -q '| failed by kind | .*stream\\_error: 4 (the server said: context shift is disabled (replay fault error-field))' "$T/info.md" ||
@@ -61,8 +61,8 @@ assert_eq "$(jq -r 'select(.model=="ok")|(.input_tokens != null and .input_token
 assert_eq "$(jq -r 'select(.model=="e500")|"\(.input_tokens) \(.input_tokens_est > 0)"' "$T/req.json" | sort -u)" "null true" "failed: no usage count, an estimate"
 assert_eq "$(jq -r 'select(.model=="nousage")|"\(.input_tokens) \(.input_tokens_est > 0)"' "$T/req.json" | sort -u)" "null true" "no usage: estimate only"
 assert_eq "$(jq -r '.groups[]|select(.model=="nousage")|"\(.input_tokens_ms.n // .input_tokens.n) \(.input_tokens_est.n)"' "$T/sum.json")" "0 2" "summary: estimate kept apart"
-awk '/^nousage/{g=1} /^ok /{g=0} g' "$T/sum.txt" | grep -q '^  input tokens, est\. (tok)' || fail "no estimate row: $(cat "$T/sum.txt")"
-awk '/^nousage/{g=1} /^ok /{g=0} g' "$T/sum.txt" | grep -q '^  input tokens (tok)' && fail "usage row without usage"
+awk '/^nousage/{g=1} /^ok /{g=0} g' "$T/sum.txt" | grepq '^  input tokens, est\. (tok)' || fail "no estimate row: $(cat "$T/sum.txt")"
+awk '/^nousage/{g=1} /^ok /{g=0} g' "$T/sum.txt" | grepq '^  input tokens (tok)' && fail "usage row without usage"
 
 # full precision: the summary's min / max are the requests' own numbers
 for fmt in json csv; do

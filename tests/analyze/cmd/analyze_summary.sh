@@ -48,7 +48,7 @@ jq -e '.overall.goodput.slo == {"ttft_ms":150,"tpot_ms":20}' "$T/slo.json" >/dev
 jq -e '.overall.errors == {"http_500":2} and .overall.ok == 8' "$T/slo.json" >/dev/null || fail "error counts"
 "$A" summary "$T/f.ttrace" --format json --slo ttft=50ms | jq -e '.overall.goodput.share == 0' >/dev/null ||
     fail "no request meets a 50 ms TTFT"
-"$A" summary "$T/f.ttrace" --slo ttft=150ms --detail | grep -q 'goodput: 8 of 10 requests meet the SLO (80.0%)' ||
+"$A" summary "$T/f.ttrace" --slo ttft=150ms --detail | grepq 'goodput: 8 of 10 requests meet the SLO (80.0%)' ||
     fail "goodput line in the table"
 expect_exit 2 "$A" summary "$T/f.ttrace" --slo ttft=fast 2>/dev/null
 
@@ -114,9 +114,9 @@ python3 "$(tt_data analyze/summary/ab_metrics.py)" "$T/ab.txt" "$T/ab.json" "$T/
     fail "A against B: TPOT, latency, JSON, markdown"
 "$G" --mix "$T/same.ttrace" -n 120 -m twin -k short-short -s 4
 cat "$T/fast.ttrace" "$T/same.ttrace" >"$T/noise.ttrace"
-"$A" summary "$T/noise.ttrace" | tr '\n' ' ' | grep -q 'short-short: fast against twin on TTFT p50 by .* noise' ||
+"$A" summary "$T/noise.ttrace" | tr '\n' ' ' | grepq 'short-short: fast against twin on TTFT p50 by .* noise' ||
     fail "noise said as faster: $("$A" summary "$T/noise.ttrace" | tail -4)"
-"$A" summary "$T/fast.ttrace" | grep -q 'A against B' && fail "A against B with one model"
+"$A" summary "$T/fast.ttrace" | grepq 'A against B' && fail "A against B with one model"
 # A request without "model" (a proxied client may send none) is model
 # "(none)", as other missing keys are (issue 32: an empty name, "fastest ;
 # anyname 5.4x").

@@ -69,6 +69,6 @@ start_replay --synthetic 'ttft=5ms,tpot=1ms,tokens=5'
 assert_eq "$("$A" dump "$T/r2.ttrace" | head -1 | jq .version)" 2 "recorder's default version"
 "$TT_RECORD" -q -u "$URL" -m m -n 1 --classes short-short --format-version 1 -o "$T/r1.ttrace" || fail "record v1"
 assert_eq "$("$A" dump "$T/r1.ttrace" | head -1 | jq .version)" 1 "--format-version 1"
-"$A" check "$T/r1.ttrace" | grep -qF 'checksums: none' || fail "recorded v1 has no checksums"
+"$A" check "$T/r1.ttrace" | grepq -F 'checksums: none' || fail "recorded v1 has no checksums"
 expect_exit 2 "$TT_RECORD" -q -u "$URL" -m m --format-version 3 -o "$T/r3.ttrace" 2>/dev/null
 echo ok

@@ -28,7 +28,7 @@ grep -q '^  TTFT (ms) .* p50 .*real, slower$' "$T/c.txt" || fail "TTFT row verdi
 "$A" compare "$T/base.ttrace" "$T/same.ttrace" --format json >"$T/n.json"
 jq -e 'all(.comparisons[0].groups[].metrics[]; .verdict == "noise")' "$T/n.json" >/dev/null ||
     fail "same settings not noise: $(jq -c '[.comparisons[0].groups[].verdict]' "$T/n.json")"
-"$A" compare "$T/base.ttrace" "$T/same.ttrace" --wide | grep -q '=> model-a / short-short: TTFT noise; TPOT noise; ITL noise; latency noise; output tokens noise' ||
+"$A" compare "$T/base.ttrace" "$T/same.ttrace" --wide | grepq '=> model-a / short-short: TTFT noise; TPOT noise; ITL noise; latency noise; output tokens noise' ||
     fail "noise verdict line"
 
 # Reproducible with a seed; another seed moves the interval a little.
@@ -54,7 +54,7 @@ jq -e --arg s "$T/slow.ttrace" --arg n "$T/same.ttrace" '[.comparisons[].new.fil
 "$A" compare "$T/base.ttrace" "$T/down.ttrace" --format json |
     jq -e 'all(.comparisons[0].groups[].metrics[]; .verdict == "n/a" and .diff.p50 == null and .median_diff_ci == null)' \
     >/dev/null || fail "all failed is n/a"
-"$A" compare "$T/base.ttrace" "$T/down.ttrace" --wide | grep -qE '^  TTFT \(ms\) +p50 +[0-9.]+ +- +- +- +- +n/a$' ||
+"$A" compare "$T/base.ttrace" "$T/down.ttrace" --wide | grepq -E '^  TTFT \(ms\) +p50 +[0-9.]+ +- +- +- +- +n/a$' ||
     fail "all-failed row: $("$A" compare "$T/base.ttrace" "$T/down.ttrace" | grep 'TTFT (ms)')"
 
 # A model on one side only is listed, not compared.
@@ -63,7 +63,7 @@ jq -e --arg s "$T/slow.ttrace" --arg n "$T/same.ttrace" '[.comparisons[].new.fil
 jq -e '[.comparisons[0].groups[].model] == ["model-b"]' "$T/o.json" >/dev/null || fail "common groups"
 jq -e '.comparisons[0].only_in_base == [{"model":"model-a","class":"short-short"}]' "$T/o.json" >/dev/null || fail "only in base"
 jq -e '.comparisons[0].only_in_new == [{"model":"model-c","class":"short-short"}]' "$T/o.json" >/dev/null || fail "only in new"
-"$A" compare "$T/base.ttrace" "$T/other.ttrace" | grep -q '^only in new: model-c / short-short$' || fail "only-in line"
+"$A" compare "$T/base.ttrace" "$T/other.ttrace" | grepq '^only in new: model-c / short-short$' || fail "only-in line"
 
 # A concatenated file is one side.
 cat "$T/base.ttrace" "$T/same.ttrace" >"$T/both.ttrace"
@@ -106,8 +106,8 @@ grep -q '^          p99 .*too few$' "$T/narrow.txt" || fail "narrow p99 row"
 grep -q 'p99 rests on fewer than 100 values in 2 of 2 groups' "$T/narrow.txt" || fail "p99 note"
 "$A" compare "$T/base.ttrace" "$T/slow.ttrace" --width 60 | awk 'length > 60 && !/^verdict: |^compare: base|^    vs new|^  metric | p(50|99) / {print; bad=1} END {exit bad}' ||
     fail "--width 60: prose wider than 60"
-"$A" compare "$T/base.ttrace" "$T/slow.ttrace" --width 120 | grep -q '^                      p90 ' || fail "--width 120 is not the full table"
-"$A" compare "$T/base.ttrace" "$T/slow.ttrace" --wide | grep -q '^                      p90 ' || fail "--wide lacks p90"
+"$A" compare "$T/base.ttrace" "$T/slow.ttrace" --width 120 | grepq '^                      p90 ' || fail "--width 120 is not the full table"
+"$A" compare "$T/base.ttrace" "$T/slow.ttrace" --wide | grepq '^                      p90 ' || fail "--wide lacks p90"
 # p99 verdicts with their own interval: 120 requests per model, 50 ms
 # slower: real at p99 too; compare's JSON says so.
 "$G" "$T/b240.ttrace" 240 20 100 10 10 1
@@ -115,7 +115,7 @@ grep -q 'p99 rests on fewer than 100 values in 2 of 2 groups' "$T/narrow.txt" ||
 "$A" compare "$T/b240.ttrace" "$T/s240.ttrace" --format json |
     jq -e 'all(.comparisons[0].groups[]; .metrics.ttft_ms.verdict_p99 == "real" and .metrics.ttft_ms.direction_p99 == "slower" and .metrics.ttft_ms.p99_diff_ci.lo > 0) and .comparisons[0].too_few_p99.groups == 0' >/dev/null ||
     fail "p99 verdict: $("$A" compare "$T/b240.ttrace" "$T/s240.ttrace" --format json | jq -c '.comparisons[0].groups[0].metrics.ttft_ms')"
-"$A" compare "$T/b240.ttrace" "$T/s240.ttrace" | grep -q '^          p99 .*real, slower$' || fail "narrow p99 real"
+"$A" compare "$T/b240.ttrace" "$T/s240.ttrace" | grepq '^          p99 .*real, slower$' || fail "narrow p99 real"
 # never "+0.0%" for a fall
 "$A" compare "$T/base.ttrace" "$T/same.ttrace" --wide | awk '$0 ~ / -[0-9.]+ +\+0\.0%/ {print; bad=1} END {exit bad}' ||
     fail "a fall printed as +0.0%"

@@ -23,7 +23,7 @@ grep -q 'warning: the sides differ' "$T/ab.txt" "$T/ab.err" && fail "same setup 
 "$A" compare "$T/a.ttrace" "$T/b.ttrace" --format json 2>/dev/null |
     jq -e '.comparisons[0].too_few == {"groups":1,"needed_n":5} and ([.comparisons[0].setup[]|.differs]|any|not)' >/dev/null ||
     fail "json too_few"
-"$A" compare "$T/a.ttrace" "$T/b.ttrace" --format markdown 2>/dev/null | grep -q '^> \*\*NO VERDICT\*\* for 1 of 1 group' ||
+"$A" compare "$T/a.ttrace" "$T/b.ttrace" --format markdown 2>/dev/null | grepq '^> \*\*NO VERDICT\*\* for 1 of 1 group' ||
     fail "markdown line"
 
 # a side that fails some requests needs more of them: -n scales by its

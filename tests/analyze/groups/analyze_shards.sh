@@ -57,14 +57,14 @@ grep -q '^shards of run .*: 2 of 2 read, complete, 1 host, start skew [0-9.]* ms
 host=$(hostname)
 grep -qE "^  0/2 +${host:0:16} " "$T/two.txt" || fail "no row of shard 0: $(cat "$T/two.txt")"
 grep -qE "^  1/2 +${host:0:16} " "$T/two.txt" || fail "no row of shard 1"
-"$TT_ANALYZE" summary --format markdown "$T/s0.ttrace" "$T/s1.ttrace" | grep -q '^| 1/2 |' || fail "markdown row"
+"$TT_ANALYZE" summary --format markdown "$T/s0.ttrace" "$T/s1.ttrace" | grepq '^| 1/2 |' || fail "markdown row"
 
 # one shard missing: analyzed, with a warning naming it, and exit 1 (a
 # run with a dead shard is no success)
 rc=0; S "$T/s0.ttrace" >"$T/miss.json" 2>"$T/miss.err" || rc=$?; assert_eq "$rc" 1 "exit of S s0.ttrace"
 grep -q 'shards missing (index 1)' "$T/miss.err" || fail "missing shard not named: $(cat "$T/miss.err")"
 jq -e '.shards[0]|(.complete|not) and .missing==[1]' "$T/miss.json" >/dev/null || fail "missing in JSON"
-{ "$TT_ANALYZE" summary "$T/s0.ttrace" 2>/dev/null || true; } | grep -q 'missing: 1/2' || fail "missing line in the table"
+{ "$TT_ANALYZE" summary "$T/s0.ttrace" 2>/dev/null || true; } | grepq 'missing: 1/2' || fail "missing line in the table"
 
 # a shard twice (two recordings of index 0): named; a trace read twice is
 # still the repeated-trace check's (same trace id: counted once). The
@@ -79,5 +79,5 @@ jq -e '.shards[0]|(.complete|not) and .duplicate==[0]' "$T/dup.json" >/dev/null 
 S "$T/s0.ttrace" "$T/s0.ttrace" "$T/s1.ttrace" >"$T/rep.json" 2>"$T/rep.err"
 grep -q 'already read' "$T/rep.err" || fail "repeated trace not skipped"
 jq -e '.shards[0].complete' "$T/rep.json" >/dev/null || fail "a repeated trace made a duplicate shard"
-"$TT_ANALYZE" check "$T/s0.ttrace" "$T/s1.ttrace" | grep -q '^run .*: 2 of 2 shards, one run: OK' || fail "check of a whole run"
+"$TT_ANALYZE" check "$T/s0.ttrace" "$T/s1.ttrace" | grepq '^run .*: 2 of 2 shards, one run: OK' || fail "check of a whole run"
 echo ok

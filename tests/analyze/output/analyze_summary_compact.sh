@@ -14,7 +14,7 @@ A=$TT_ANALYZE
 "$G" "$T/small.ttrace" 8 20 100 10 model_a=small model_b=small fail_every=4
 "$G" "$T/large.ttrace" 8 20 300 20 model_a=large model_b=large trace_id=1a2e
 "$A" summary "$T/small.ttrace" "$T/large.ttrace" >"$T/s.txt"
-head -1 "$T/s.txt" | grep -qE '^2 traces, 16 requests, 2 failed, [0-9.]+ s, [0-9.]+ req/s, [0-9]+ tok/s$' ||
+head -1 "$T/s.txt" | grepq -E '^2 traces, 16 requests, 2 failed, [0-9.]+ s, [0-9.]+ req/s, [0-9]+ tok/s$' ||
     fail "header line: $(head -1 "$T/s.txt")"
 grep -qE '^  short-short +8 +25% +100 +100 +10.0 +10.0 ' "$T/s.txt" || fail "small row: $(cat "$T/s.txt")"
 grep -qE '^  short-short +8 +0% +300 +300 +20.0 +20.0 +20.0 +680 +680 ' "$T/s.txt" || fail "large row: $(cat "$T/s.txt")"
@@ -36,7 +36,7 @@ awk 'length($0) > 80 { print "line " NR " is " length($0) " wide: " $0; bad = 1 
 grep -q '\.\.\.' "$T/l.txt" || fail "a long name is not cut: $(cat "$T/l.txt")"
 COLUMNS=120 "$A" summary "$T/small.ttrace" >"$T/w.txt"
 grep -q 'tokens p50' "$T/w.txt" || fail "COLUMNS=120: no token columns: $(cat "$T/w.txt")"
-"$A" summary "$T/small.ttrace" --width 80 | grep -q 'tokens p50' && fail "--width 80 shows the wide columns"
+"$A" summary "$T/small.ttrace" --width 80 | grepq 'tokens p50' && fail "--width 80 shows the wide columns"
 expect_exit 2 "$A" summary "$T/small.ttrace" --width 7 2>/dev/null
 
 # --detail: the full block, as before.

@@ -13,7 +13,7 @@ py=/usr/bin/python3 # Debian's, with python3-prometheus-client
 "$TT_ANALYZE" summary "$T/t.ttrace" --format openmetrics --slo ttft=150ms >"$T/t.om"
 "$TT_ANALYZE" summary "$T/t.ttrace" --format json --slo ttft=150ms >"$T/t.json"
 "$TT_ANALYZE" summary "$T/h.ttrace" --format openmetrics >"$T/h.om"
-tail -1 "$T/t.om" | grep -qx '# EOF' || fail "no # EOF at the end"
+tail -1 "$T/t.om" | grepq -x '# EOF' || fail "no # EOF at the end"
 
 "$py" - "$T/t.om" "$T/t.json" "$T/h.om" <<'PY' || fail "openmetrics"
 import json, sys

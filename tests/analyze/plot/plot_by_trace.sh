@@ -21,7 +21,7 @@ series() { sed -n 's/^"\(.*\): p50 .*(n=\([0-9]*\))"$/\1=\2/p' "$1/ttft-cdf.dat"
 plot "$T/a.ttrace" "$T/b.ttrace" -o "$T/d" >/dev/null 2>"$T/d.err" || fail "plot exit $?"
 assert_eq "$(series "$T/d")" "m (a.ttrace)=3 m (b.ttrace)=4 " "default: settings differ"
 grep -q 'the traces differ in their settings' "$T/d.err" || fail "note: $(cat "$T/d.err")"
-grep -q '"m (b.ttrace)"' "$T/d/tpot.dat" || grep -q 'm (b.ttrace)' "$T/d/tpot.dat" || fail "tpot series"
+grep -q '"m (b.ttrace)"' "$T/d/tpot.dat" || grepq 'm (b.ttrace)' "$T/d/tpot.dat" || fail "tpot series"
 plot "$T/a.ttrace" "$T/b.ttrace" -o "$T/m" --by model >/dev/null 2>&1
 assert_eq "$(series "$T/m")" "m=7 " "--by model merges"
 

@@ -154,7 +154,7 @@ expect_exit 2 "$TT_ANALYZE" plot "$T/demo.ttrace" 2>/dev/null
 expect_exit 2 "$TT_ANALYZE" plot "$T/demo.ttrace" -o "$T/x" --format jpeg 2>/dev/null
 expect_exit 2 "$TT_ANALYZE" plot "$T/demo.ttrace" -o "$T/x" --compare 2>/dev/null
 expect_exit 2 "$TT_ANALYZE" plot "$T/demo.ttrace" -o "$T/x" --compare --trend 2>/dev/null
-"$TT_ANALYZE" plot --help | grep -q 'latency-vs-tokens' || fail "--help lacks the charts"
+"$TT_ANALYZE" plot --help | grepq 'latency-vs-tokens' || fail "--help lacks the charts"
 # A damaged (missing) trace exits 1.
 expect_exit 1 "$TT_ANALYZE" plot "$T/missing.ttrace" -o "$T/m" 2>/dev/null
 echo "plot_charts: ok"

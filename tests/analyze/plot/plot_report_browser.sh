@@ -184,6 +184,6 @@ PY
 done
 
 chrome --print-to-pdf="$T/report.pdf" "$url" >/dev/null || fail "print to PDF"
-head -c 4 "$T/report.pdf" | grep -q '%PDF' || fail "no PDF"
+head -c 4 "$T/report.pdf" | grepq '%PDF' || fail "no PDF"
 [ "$(stat -c %s "$T/report.pdf")" -gt 20000 ] || fail "PDF too small: $(stat -c %s "$T/report.pdf")"
 echo ok

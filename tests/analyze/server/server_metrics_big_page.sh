@@ -49,7 +49,7 @@ grep -qE "^  waiting +min $want_wait +median $want_wait +max $want_wait " "$T/s.
 grep -qE "^  running +min $want_run " "$T/s.txt" || fail "running: $(grep running "$T/s.txt")"
 grep -q "^  KV cache   min 50" "$T/s.txt" || fail "a family after 256 KiB is missing: $(grep 'KV cache' "$T/s.txt")"
 if grep -q "not exposed" "$T/s.txt"; then
-    grep "not exposed" "$T/s.txt" | grep -qv "requests\|tokens" &&
+    grep "not exposed" "$T/s.txt" | grepq -v "requests\|tokens" &&
         fail "a family the page has is 'not exposed': $(grep 'not exposed' "$T/s.txt")"
 fi
 "$TT_ANALYZE" dump "$T/t.ttrace" | jq -e 'select(.kind == "server_metrics" and .truncated == true)' >/dev/null &&

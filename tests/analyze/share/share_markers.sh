@@ -46,7 +46,7 @@ grep -qE 'prompt text: [1-9][0-9]* bytes in 4 request bodies' "$T/report.txt" ||
 grep -qE 'reply text: [1-9][0-9]* bytes' "$T/report.txt" || fail "report replies"
 
 # info: a recording says it is not shared, the shared copy says it is
-"$A" info "$T/a.ttrace" | grep -qF '| shared | no: ' || fail "info of the recording"
+"$A" info "$T/a.ttrace" | grepq -F '| shared | no: ' || fail "info of the recording"
 "$A" info "$T/s.ttrace" >"$T/info.md"
 grep -qF '| shared | by=tokentrace-analyze ' "$T/info.md" || fail "info: $(cat "$T/info.md")"
 grep -qF 'prompts=filled, replies=filled, models=kept, headers=reduced' "$T/info.md" || fail "info fields"
@@ -56,7 +56,7 @@ grep -qF '| recorder host | (removed by share) |' "$T/info.md" || fail "info hos
 "$A" share "$T/a.ttrace" -o "$T/k.ttrace" --keep-prompts >/dev/null || fail "keep-prompts"
 grep -aqF MARKERCODE "$T/k.ttrace" || fail "--keep-prompts lost the prompt"
 grep -aqE "$words" "$T/k.ttrace" && fail "--keep-prompts kept reply text"
-"$A" info "$T/k.ttrace" | grep -qF 'prompts=kept' || fail "info of --keep-prompts"
+"$A" info "$T/k.ttrace" | grepq -F 'prompts=kept' || fail "info of --keep-prompts"
 
 # --anonymize-models: no model name or label value left, groups renamed
 "$A" share "$T/a.ttrace" -o "$T/n.ttrace" --anonymize-models >"$T/n.txt" || fail "anonymize"
@@ -77,7 +77,7 @@ grep -q -- '--force' "$T/e.txt" || fail "exists message: $(cat "$T/e.txt")"
 "$A" share "$T/a.ttrace" -o "$T/s.ttrace" --force >/dev/null || fail "--force"
 expect_exit 2 "$A" share "$T/a.ttrace" -o "$T/a.ttrace" --force 2>/dev/null
 grep -aq MARKERCODE "$T/a.ttrace" || fail "the input was overwritten"
-"$A" share --help | grep -q -- '--anonymize-models' || fail "help"
+"$A" share --help | grepq -- '--anonymize-models' || fail "help"
 # damaged input: the records before the damage, exit 1, the offset named
 size=$(stat -c %s "$T/a.ttrace")
 head -c $((size - 40)) "$T/a.ttrace" >"$T/cut.ttrace"

@@ -149,7 +149,7 @@ with open(sys.argv[1], "ab") as f:
                      "start_ns": 5, "body": "{}", "future_note": "ZQK90 a newer key"}]))
     f.write(enc([42, {"text": "ZQK91 a newer kind"}]))
 PY
-"$A" dump "$T/v1.ttrace" | grep -qF ZQK90 || fail "the planted key is not in the trace"
+"$A" dump "$T/v1.ttrace" | grepq -F ZQK90 || fail "the planted key is not in the trace"
 "$A" share "$T/v1.ttrace" -o "$T/v1s.ttrace" >"$T/v1s.report" || fail "share v1: $(cat "$T/v1s.report")"
 { cat "$T/v1s.ttrace" "$T/v1s.report"; "$A" dump "$T/v1s.ttrace"; } >"$T/v1s.all"
 ! grep -aqF -e ZQK90 -e ZQK91 "$T/v1s.all" || fail "a newer key or kind survived share"

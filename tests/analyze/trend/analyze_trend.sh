@@ -56,7 +56,7 @@ grep -q '^largest TTFT p50 change: +50%, model-' "$T/n.txt" || fail "largest cha
 grep -q '^model-a / short-short$' "$T/n.txt" || fail "block header"
 grep -qE '^  2026-W49 +20 +0 +150.0 +\+50% ' "$T/n.txt" || fail "change column: $(grep W49 "$T/n.txt")"
 grep -qE '^  2026-W48 +20 +0 +100.0 +[0-9]' "$T/n.txt" || fail "first week has no change"
-"$A" trend "$T/wk1.ttrace" "$T/wk2.ttrace" --wide | grep -qE '^2026-W49 +model-a +short-short +1 +20 ' || fail "--wide"
+"$A" trend "$T/wk1.ttrace" "$T/wk2.ttrace" --wide | grepq -E '^2026-W49 +model-a +short-short +1 +20 ' || fail "--wide"
 
 expect_exit 2 "$A" trend "$T/sun.ttrace" --by month 2>/dev/null
 echo ok

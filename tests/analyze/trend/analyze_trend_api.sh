@@ -23,7 +23,7 @@ PY
 grep -qE '^period +model +class +api +traces' "$T/t.txt" || fail "api column: $(cat "$T/t.txt")"
 grep -qE '^[0-9]{4}-W[0-9]{2} +m +short-short +openai-completions +1 +3 ' "$T/t.txt" || fail "completions row"
 grep -q 'rows of different API kinds are kept apart' "$T/t.txt" || fail "note"
-"$A" trend "$T/chat.ttrace" "$T/compl.ttrace" --format markdown | grep -q '^| period | model | class | api | traces |' ||
+"$A" trend "$T/chat.ttrace" "$T/compl.ttrace" --format markdown | grepq '^| period | model | class | api | traces |' ||
     fail "markdown api column"
 # one kind: no api column
 "$A" trend "$T/chat.ttrace" --wide >"$T/c.txt"

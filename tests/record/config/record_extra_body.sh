@@ -11,9 +11,9 @@ unset OPENAI_BASE_URL OPENAI_API_KEY
 mkdir -p "$T/work"
 refused() { # KEY WANT BODY
     (cd "$T/work" && expect_exit 2 "$TT_RECORD" -u http://127.0.0.1:9 -m a --extra-body "$3" 2>"$T/e.err")
-    head -1 "$T/e.err" | grep -qF -- "--extra-body: \"$1\" is the recorder's: " ||
+    head -1 "$T/e.err" | grepq -F -- "--extra-body: \"$1\" is the recorder's: " ||
         fail "$3: $(cat "$T/e.err")"
-    head -1 "$T/e.err" | grep -qF -- "$2" || fail "$3: lacks '$2': $(cat "$T/e.err")"
+    head -1 "$T/e.err" | grepq -F -- "$2" || fail "$3: lacks '$2': $(cat "$T/e.err")"
     [ -z "$(ls -A "$T/work")" ] || fail "$3: files written"
 }
 refused model "name the model with -m MODEL" '{"model":"other"}'

@@ -29,7 +29,7 @@ no_leak "$T/chat.ttrace" "$d" "$T/chat.out" "$T/chat.err"
 assert_eq "$(jqs "$d" '.[]|select(.kind=="header")|.labels.note')" "[redacted]" "label redacted"
 assert_eq "$(jqs "$d" '.[]|select(.kind=="header")|.options.auth')" bearer "auth option"
 assert_eq "$(jqs "$d" '.[]|select(.kind=="request" and .id==1)|.body|fromjson|.user')" "[redacted]" "key in body redacted"
-jqs "$d" '.[]|select(.kind=="header")|.command_line' | grep -q -- "--label 'note=\[redacted\]'" || fail "command line not redacted"
+jqs "$d" '.[]|select(.kind=="header")|.command_line' | grepq -- "--label 'note=\[redacted\]'" || fail "command line not redacted"
 
 # trace on stdout
 OPENAI_API_KEY=$TT_TEST_KEY "$TT_RECORD" -u "$URL" -m a -n 1 --classes short-short \

@@ -14,8 +14,8 @@ usage_error() {
     local want=$1; shift
     (cd "$T/work" && expect_exit 2 "$TT_RECORD" "$@" >"$T/u.out" 2>"$T/u.err")
     assert_eq "$(wc -l <"$T/u.err")" 2 "stderr lines for: $*"
-    head -1 "$T/u.err" | grep -q "^tokentrace-record: error: " || fail "no error prefix for $*: $(cat "$T/u.err")"
-    head -1 "$T/u.err" | grep -qF -- "$want" || fail "error for '$*' lacks '$want': $(cat "$T/u.err")"
+    head -1 "$T/u.err" | grepq "^tokentrace-record: error: " || fail "no error prefix for $*: $(cat "$T/u.err")"
+    head -1 "$T/u.err" | grepq -F -- "$want" || fail "error for '$*' lacks '$want': $(cat "$T/u.err")"
     assert_eq "$(sed -n 2p "$T/u.err")" "try --help" "hint for: $*"
     [ ! -s "$T/u.out" ] || fail "stdout written for: $*"
     [ -z "$(ls -A "$T/work")" ] || fail "files written for: $*: $(ls "$T/work")"
@@ -101,5 +101,5 @@ done
 assert_eq "$(sed -n '/^Examples:/,$p' "$T/help.txt" | grep -c '^  # ')" 5 "examples in --help"
 grep -q "no key needed" "$T/help.txt" || fail "--help has no no-key example"
 "$TT_RECORD" -h | cmp -s - "$T/help.txt" || fail "-h differs from --help"
-"$TT_RECORD" --version | grep -qE '^tokentrace-record [0-9]+\.[0-9]+' || fail "--version"
+"$TT_RECORD" --version | grepq -E '^tokentrace-record [0-9]+\.[0-9]+' || fail "--version"
 echo ok

@@ -47,7 +47,7 @@ done
 http_proxy=$PROXY "$TT_RECORD" "${R[@]}" --no-proxy -o "$T/np.ttrace" 2>"$T/np.err" >/dev/null
 grep -qF "direct (--no-proxy)" "$T/np.err" || fail "--no-proxy note: $(cat "$T/np.err")"
 assert_eq "$(grep -c . "$PLOG")" 0 "--no-proxy: nothing through the proxy"
-md_info "$T/np.ttrace" | grep -qF "| proxy | direct (--no-proxy) |" || fail "info --no-proxy"
+md_info "$T/np.ttrace" | grepq -F "| proxy | direct (--no-proxy) |" || fail "info --no-proxy"
 
 # 3. no_proxy exempts the host (an address in a CIDR range)
 http_proxy=$PROXY no_proxy="example.com, 127.0.0.0/8" "$TT_RECORD" "${R[@]}" -o "$T/ex.ttrace" 2>"$T/ex.err" >/dev/null
@@ -58,7 +58,7 @@ assert_eq "$(grep -c . "$PLOG")" 0 "no_proxy: nothing through the proxy"
 HTTP_PROXY=$PROXY "$TT_RECORD" "${R[@]}" -o "$T/up.ttrace" 2>"$T/up.err" >/dev/null
 grep -qE 'via proxy|direct \(' "$T/up.err" && fail "HTTP_PROXY: $(cat "$T/up.err")"
 assert_eq "$(grep -c . "$PLOG")" 0 "HTTP_PROXY: nothing through the proxy"
-md_info "$T/up.ttrace" | grep -q '| proxy |' && fail "info: a proxy row without a proxy"
+md_info "$T/up.ttrace" | grepq '| proxy |' && fail "info: a proxy row without a proxy"
 
 # 5. a dead proxy: connect failures, recorded, the run goes on; the proxy named
 dead=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')

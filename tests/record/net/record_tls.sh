@@ -43,7 +43,7 @@ expect_exit 1 rec -o "$T/verify.ttrace" 2>"$T/verify.err"
 d=$(dump "$T/verify.ttrace")
 check_complete "$d" 1
 assert_eq "$(jqs "$d" '.[]|select(.kind=="result")|.error_kind')" tls "default: kind"
-jqs "$d" '.[]|select(.kind=="result")|.error_message' | grep -q "certificate verification failed" ||
+jqs "$d" '.[]|select(.kind=="result")|.error_message' | grepq "certificate verification failed" ||
     fail "default: message does not name verification: $(jqs "$d" '.[]|select(.kind=="result")|.error_message')"
 assert_eq "$(opt "$d" tls_verify)" true "default: header tls_verify"
 grep -q "$WARN" "$T/verify.err" && fail "default: warned about --insecure"
@@ -56,7 +56,7 @@ d=$(dump "$T/insecure.ttrace")
 check_complete "$d" 1
 assert_eq "$(jqs "$d" '.[]|select(.kind=="result")|"\(.error_kind) \(.http_status)"')" "null 200" "--insecure: result"
 assert_eq "$(opt "$d" tls_verify)" false "--insecure: header tls_verify"
-"$TT_ANALYZE" info "$T/insecure.ttrace" | grep -qF 'tls\_verify=false' ||
+"$TT_ANALYZE" info "$T/insecure.ttrace" | grepq -F 'tls\_verify=false' ||
     fail "--insecure: info does not show tls_verify=false"
 assert_eq "$("$TT_ANALYZE" summary --format json "$T/insecure.ttrace" | jq -c '[.overall.ok,.overall.output_tokens.max]')" \
     "[1,3]" "--insecure: the stream was read"

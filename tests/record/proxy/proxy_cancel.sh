@@ -63,7 +63,7 @@ assert_eq "$(jqs "$d" '.[]|select(.kind=="result" and .id==1)|.error_kind')" cli
 # the summary's failed line has the explanation whole at 80 columns (it
 # wraps onto a second line), not cut at "the upstream"
 "$TT_ANALYZE" summary --width 80 "$T/p.ttrace" >"$T/sum.txt"
-grep -A1 '^failed: m ' "$T/sum.txt" | grep -q 'the upstream request was cancelled$' ||
+grep -A1 '^failed: m ' "$T/sum.txt" | grepq 'the upstream request was cancelled$' ||
     fail "failed line cut: $(cat "$T/sum.txt")"
 assert_eq "$(jqs "$d" '.[]|select(.kind=="result" and .id==1)|(.chunks > 5 and (.end_ns - .phases.total_ns) > 0)')" true "cancelled result"
 assert_eq "$(jqs "$d" '(.[]|select(.kind=="request" and .id==1)|.start_ns) as $s | .[]|select(.kind=="result" and .id==1)|(.end_ns - $s) < 3000000000')" true "cancelled at once, not at the stream's end"

@@ -151,7 +151,7 @@ PY
 command -v zstd >/dev/null || fail "the zstd command is needed to read the capture's bytes"
 for f in "$T/cap.ttrace" "$T/up.ttrace.zst" "$cap" "$up" "$T/shared.ttrace" "$T/shared.jsonl" \
     "$T/share.out" "$T/cap.ttrace.err" "$T/up.ttrace.zst.err"; do
-    if zstd -dcf "$f" | grep -qaF "$KEY"; then fail "the key is in $f"; fi
+    if zstd -dcf "$f" | grepq -aF "$KEY"; then fail "the key is in $f"; fi
 done
 
 # the doctor reads the providers.json `cline auth` wrote (the proxy's URL)

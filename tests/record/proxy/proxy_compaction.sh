@@ -69,7 +69,7 @@ grep -q 'max-requests 2 reached: recording stopped' "$PXERR" || fail "not said o
 d=$(dump "$T/cap.ttrace")
 assert_eq "$(jqs "$d" '[.[]|select(.kind=="request")]|length')" 2 "recorded requests"
 assert_eq "$(jqs "$d" '.[]|select(.kind=="footer")|"\(.recording_stopped) \(.unrecorded)"')" "--max-requests 2 2" "footer"
-"$TT_ANALYZE" info "$T/cap.ttrace" | grep -qF 'recording stopped' || fail "info does not say so"
+"$TT_ANALYZE" info "$T/cap.ttrace" | grepq -F 'recording stopped' || fail "info does not say so"
 
 # --max-bytes: stops once the recorded bodies and chunks reach B
 start_proxy "$T/capb.ttrace" --max-bytes 100

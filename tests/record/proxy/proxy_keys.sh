@@ -25,8 +25,8 @@ post() {
 command -v zstd >/dev/null || fail "the zstd command is needed to read the capture's bytes"
 nokey() { # FILE...: none holds either secret (a capture decompressed)
     for f in "$@"; do
-        ! zstd -dcf "$f" | grep -qF "$UPKEY" || fail "the key is in $f"
-        ! zstd -dcf "$f" | grep -qF "$PXTOKEN" || fail "the local token is in $f"
+        ! zstd -dcf "$f" | grepq -F "$UPKEY" || fail "the key is in $f"
+        ! zstd -dcf "$f" | grepq -F "$PXTOKEN" || fail "the local token is in $f"
     done
 }
 

@@ -119,7 +119,7 @@ assert_eq "$(limit upstream_header_too_large)" 1 "the 150 KB header counted"
 # 150 x-h-N, Server and Date: 100 passed, 52 dropped
 assert_eq "$(limit response_headers_dropped)" 52 "the dropped headers counted"
 assert_eq "$(limit compressed_response)" 1 "the gzip stream counted"
-jqs "$d" '.[]|select(.kind=="result" and .error_kind=="proxy_refused" and .http_status==200)|.error_message' | grep -q "over libcurl's 102400 bytes" ||
+jqs "$d" '.[]|select(.kind=="result" and .error_kind=="proxy_refused" and .http_status==200)|.error_message' | grepq "over libcurl's 102400 bytes" ||
     fail "the 150 KB header is not recorded as the proxy's limit"
 [ "$(limit credentials_unmasked)" -ge 8 ] || fail "credentials_unmasked: $(limit credentials_unmasked)"
 [ "$(limit request_header_too_large)" -ge 1 ] || fail "header_too_large not counted"

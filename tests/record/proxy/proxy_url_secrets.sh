@@ -62,7 +62,7 @@ d=$(dump "$T/px.ttrace")
 command -v zstd >/dev/null || fail "the zstd command is needed to read the capture's bytes"
 for f in "$T/px.ttrace" "$d" "$T/shared.ttrace" "$T/shared.jsonl" "$T/req.txt" "$T/sum.txt" "$PXERR" "$T/share.out"; do
     for k in "$QK" "$AK" "$SK" "$GK" "$CK"; do
-        ! zstd -dcf "$f" | grep -qF "$k" || fail "a client's credential ${k%%-*} is in $(basename "$f")"
+        ! zstd -dcf "$f" | grepq -F "$k" || fail "a client's credential ${k%%-*} is in $(basename "$f")"
     done
 done
 # masked with its length kept: the chunks are the client's bytes, keys starred

@@ -38,7 +38,7 @@ assert_eq "$(status_of "$T/m429"):$(jq -r .error.type "$T/m429")" 429:rate_limit
 [ "$(req html "$T/html")" = 0 ] || fail "html: curl failed"
 assert_eq "$(status_of "$T/html")" 200 "html status"
 [[ "$(header_of "$T/html" Content-Type)" == text/html* ]] || fail "html content type"
-head -c 15 "$T/html" | grep -q '<!DOCTYPE html>' || fail "html body"
+head -c 15 "$T/html" | grepq '<!DOCTYPE html>' || fail "html body"
 [ "$(req no-stream "$T/ns")" = 0 ] || fail "no-stream: curl failed"
 assert_eq "$(header_of "$T/ns" Content-Type)" application/json "no-stream content type"
 assert_eq "$(jq -r '.object + " " + (.usage.completion_tokens|tostring)' "$T/ns")" "chat.completion 10" "no-stream body"

@@ -20,11 +20,11 @@ ncpu=$(nproc)
 # the header either way; its changes during the run in the footer
 rec -q -o "$T/auto.ttrace"
 assert_eq "$(opt "$T/auto.ttrace" keep_awake_asked)" auto "auto: keep_awake_asked"
-opt "$T/auto.ttrace" keep_awake_why | grep -qE "^quiet: |CPU pressure|tasks runnable" ||
+opt "$T/auto.ttrace" keep_awake_why | grepq -E "^quiet: |CPU pressure|tasks runnable" ||
     fail "auto: keep_awake_why: $(opt "$T/auto.ttrace" keep_awake_why)"
 case $(opt "$T/auto.ttrace" keep_awake) in
 spin) [ "$(opt "$T/auto.ttrace" keep_awake_cpu)" -ge 0 ] || fail "auto: no CPU" ;;
-off) opt "$T/auto.ttrace" keep_awake_off | grep -qE "CPU pressure|tasks runnable" ||
+off) opt "$T/auto.ttrace" keep_awake_off | grepq -E "CPU pressure|tasks runnable" ||
     fail "auto off without a reason: $(opt "$T/auto.ttrace" keep_awake_off)" ;;
 *) fail "auto ran $(opt "$T/auto.ttrace" keep_awake)" ;;
 esac
@@ -60,7 +60,7 @@ assert_eq "$(opt "$T/off.ttrace" keep_awake)" off "--no-keep-awake"
 assert_eq "$(opt "$T/off.ttrace" keep_awake_cpu)" - "no CPU when off"
 assert_eq "$(opt "$T/off.ttrace" keep_awake_off)" - "no reason when asked off"
 assert_eq "$(foot "$T/off.ttrace" keep_awake_log)" - "no changes to tell when not auto"
-"$TT_ANALYZE" summary --detail "$T/off.ttrace" 2>/dev/null | grep -q "keep-awake: off (as asked" ||
+"$TT_ANALYZE" summary --detail "$T/off.ttrace" 2>/dev/null | grepq "keep-awake: off (as asked" ||
     fail "summary does not say keep-awake is off"
 # the probe works without keep-awake too
 [ "$(foot "$T/off.ttrace" wake_probe_samples)" -ge 3 ] || fail "no probe when off"
@@ -69,7 +69,7 @@ assert_eq "$(foot "$T/off.ttrace" keep_awake_log)" - "no changes to tell when no
 taskset -c 0 "$TT_RECORD" -u "$URL" -m m -n 2 -c 2 --classes short-short -q -o "$T/one.ttrace"
 assert_eq "$(opt "$T/one.ttrace" wake_probe)" "off (one CPU allowed)" "one CPU: wake_probe option"
 assert_eq "$(foot "$T/one.ttrace" wake_probe_samples)" - "one CPU: no probe samples"
-"$TT_ANALYZE" summary --detail "$T/one.ttrace" 2>/dev/null | grep -q "wake-up probe: off (one CPU allowed).*cannot be trusted" ||
+"$TT_ANALYZE" summary --detail "$T/one.ttrace" 2>/dev/null | grepq "wake-up probe: off (one CPU allowed).*cannot be trusted" ||
     fail "summary does not say the probe is off"
 [ "$ncpu" -lt 2 ] || assert_eq "$(opt "$T/spin.ttrace" wake_probe)" - "two CPUs: the probe runs"
 expect_exit 2 rec -q -o "$T/bad.ttrace" --keep-awake sometimes 2>"$T/bad.err"
@@ -99,13 +99,13 @@ trap 'rmdir "$cg" 2>/dev/null || true; tt_cleanup' EXIT
 sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$cg" \
     "$TT_RECORD" -u "$URL" -m m -n 2 -c 2 --classes short-short -o "$T/quota.ttrace" 2>"$T/quota.err"
 assert_eq "$(opt "$T/quota.ttrace" keep_awake)" off "mode under a quota"
-opt "$T/quota.ttrace" keep_awake_off | grep -q "CPU quota 50000 us per 100000 us" ||
+opt "$T/quota.ttrace" keep_awake_off | grepq "CPU quota 50000 us per 100000 us" ||
     fail "no quota reason in the header: $(opt "$T/quota.ttrace" keep_awake_off)"
 assert_eq "$(opt "$T/quota.ttrace" cpu_quota)" 50000/100000 "cpu_quota option"
 grep -q "keep-awake off: CPU quota" "$T/quota.err" || fail "no note from the recorder: $(cat "$T/quota.err")"
 # one short line, the whole reason in the header (issue 32: ~200 chars)
 grep -qx 'tokentrace-record: keep-awake off: CPU quota 50000 us per 100000 us ([^)]*) (why: summary --detail)' "$T/quota.err" ||
     fail "keep-awake note: $(grep keep-awake "$T/quota.err")"
-"$TT_ANALYZE" summary --detail "$T/quota.ttrace" 2>/dev/null | grep -q "keep-awake: off: CPU quota" ||
+"$TT_ANALYZE" summary --detail "$T/quota.ttrace" 2>/dev/null | grepq "keep-awake: off: CPU quota" ||
     fail "summary does not say why keep-awake is off"
 echo "ok: $n probes, quota case in $cg"

@@ -79,16 +79,16 @@ done
 # finding, --detail and JSON; the user run is judged by its self-check
 summ() { "$TT_ANALYZE" summary --width 400 "$@" 2>/dev/null; }
 summ "$T/kernel.ttrace" >"$T/k.txt"
-head -n 1 "$T/k.txt" | grep -q ", reads merged$" || fail "frozen: header $(head -n 1 "$T/k.txt")"
+head -n 1 "$T/k.txt" | grepq ", reads merged$" || fail "frozen: header $(head -n 1 "$T/k.txt")"
 grep -q "a read may then take two of a stream's events" "$T/k.txt" || fail "frozen: no finding"
-summ --detail "$T/kernel.ttrace" | grep -q "recorder chunk times: the kernel's receive times;.*but over half" ||
+summ --detail "$T/kernel.ttrace" | grepq "recorder chunk times: the kernel's receive times;.*but over half" ||
     fail "frozen: no --detail line"
 summ --format json "$T/kernel.ttrace" >"$T/k.json"
 jq -e '.traces[0] | .chunk_time == "kernel" and .reads_merged == true and .recorder_receive_lag_ms.max >= 500' \
     "$T/k.json" >/dev/null || fail "frozen: JSON $(jq -c '.traces[0]' "$T/k.json")"
 summ --format json "$T/user.ttrace" | jq -e '.traces[0] | .chunk_time == "user" and (has("reads_merged") | not)' \
     >/dev/null || fail "user: JSON"
-summ --detail "$T/user.ttrace" | grep -q "recorder chunk times: when libcurl handed the bytes over" ||
+summ --detail "$T/user.ttrace" | grepq "recorder chunk times: when libcurl handed the bytes over" ||
     fail "user: no --detail line"
 
 # tokens 40 ms apart (for the calm run below: 'reads merged' then needs a
@@ -98,13 +98,13 @@ start_replay --synthetic 'ttft=5ms,tpot=40ms,tokens=4'
 # --http2 keeps hand-over times, and the header says why
 "$TT_RECORD" -u "$URL" -m m -n 1 --classes short-short --http2 -q -o "$T/h2.ttrace"
 assert_eq "$(dumpq "$T/h2.ttrace" 'select(.kind=="header") | .options.chunk_time')" user "--http2 chunk_time"
-dumpq "$T/h2.ttrace" 'select(.kind=="header") | .options.chunk_time_why' | grep -q -- "--http2" ||
+dumpq "$T/h2.ttrace" 'select(.kind=="header") | .options.chunk_time_why' | grepq -- "--http2" ||
     fail "--http2: no chunk_time_why"
-summ --detail "$T/h2.ttrace" | grep -q "recorder chunk times: when libcurl handed the bytes over (--http2: " ||
+summ --detail "$T/h2.ttrace" | grepq "recorder chunk times: when libcurl handed the bytes over (--http2: " ||
     fail "--http2: no reason in --detail"
 # an unhurried kernel run: kernel times, nothing merged
 "$TT_RECORD" -u "$URL" -m m -n 3 --classes short-short -q -o "$T/calm.ttrace"
-head -n 1 <(summ "$T/calm.ttrace") | grep -q ", kernel times$" || fail "calm: header $(summ "$T/calm.ttrace" | head -n 1)"
+head -n 1 <(summ "$T/calm.ttrace") | grepq ", kernel times$" || fail "calm: header $(summ "$T/calm.ttrace" | head -n 1)"
 summ --format json "$T/calm.ttrace" | jq -e '.traces[0] | .chunk_time == "kernel" and .reads_merged == false' \
     >/dev/null || fail "calm: JSON"
 expect_exit 2 "$TT_RECORD" -u "$URL" -m m --chunk-time later -o "$T/bad.ttrace" 2>"$T/bad.err"

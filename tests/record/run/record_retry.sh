@@ -33,7 +33,7 @@ assert_eq "$(summary_json "$T/storm.ttrace" | jq -c '[.requests,.ok,.retried,.er
     '[4,0,0,{"http_429":4}]' "storm: summary json"
 "$TT_ANALYZE" summary "$T/storm.ttrace" --detail >"$T/storm.txt" 2>/dev/null
 grep -q "4 requests (0 ok, 4 failed)" "$T/storm.txt" || fail "storm: summary text: $(head -1 "$T/storm.txt")"
-"$TT_ANALYZE" info "$T/storm.ttrace" | grep -qF "| retries | --retry 0; 0 retried attempts" ||
+"$TT_ANALYZE" info "$T/storm.ttrace" | grepq -F "| retries | --retry 0; 0 retried attempts" ||
     fail "storm: info retries row"
 assert_eq "$("$TT_ANALYZE" summary --format csv "$T/storm.ttrace" | tail -n 1 | cut -d, -f1,3-5,19)" \
     "(all),4,0,4,0" "storm: summary csv requests, ok, failed, retried"

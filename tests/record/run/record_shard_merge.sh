@@ -38,7 +38,7 @@ S --merge-anyway --format json "$T/s7.ttrace" "$T/s8.ttrace" 2>/dev/null >"$T/an
 jq -e '.shards[0]|.one_run==false and .merged_anyway and .differs.field=="seed"
     and .differs.values==["7","8"] and .differs.shards==[0,1]' "$T/any.json" >/dev/null ||
     fail "JSON: $(jq -c '.shards[0]|del(.shards)' "$T/any.json")"
-S --merge-anyway --format markdown "$T/s7.ttrace" "$T/s8.ttrace" 2>/dev/null | grep -q 'NOT ONE RUN, merged anyway' ||
+S --merge-anyway --format markdown "$T/s7.ttrace" "$T/s8.ttrace" 2>/dev/null | grepq 'NOT ONE RUN, merged anyway' ||
     fail "markdown does not say merged anyway"
 
 # every other command that pools traces makes the same check: refused
@@ -56,7 +56,7 @@ for cmd in "requests" "trend" "capacity --slo ttft=1s" "plot -o $T/pl"; do
     grep -q 'merged anyway (--merge-anyway) though its shards are not one run: seed differs' "$T/g.err" ||
         fail "$cmd --merge-anyway: no warning: $(cat "$T/g.err")"
 done
-A trend --merge-anyway "$T/s7.ttrace" "$T/s8.ttrace" 2>/dev/null | grep -q '^shards: run X: NOT ONE RUN, merged anyway (--merge-anyway): seed differs: shard 0/2 has 7, shard 1/2 has 8' ||
+A trend --merge-anyway "$T/s7.ttrace" "$T/s8.ttrace" 2>/dev/null | grepq '^shards: run X: NOT ONE RUN, merged anyway (--merge-anyway): seed differs: shard 0/2 has 7, shard 1/2 has 8' ||
     fail "trend's text does not say merged anyway"
 A trend --merge-anyway --format json "$T/s7.ttrace" "$T/s8.ttrace" 2>/dev/null >"$T/g.json" || fail "trend json merge-anyway"
 jq -e '.shard_check|.runs==1 and .one_run==false and .merged_anyway and .complete
@@ -157,7 +157,7 @@ S --format json "$T/r0.ttrace" "$T/r1.ttrace" >"$T/skew.json" 2>"$T/skew.err" ||
 jq -e '.shards[0].start_skew_ms > 150 and .shards[0].start_skew_ms < 5000' "$T/skew.json" >/dev/null ||
     fail "skew: $(jq -c '.shards[0]|del(.shards)' "$T/skew.json")"
 grep -q 'started [0-9.]* ms apart (start skew)' "$T/skew.err" || fail "no skew warning: $(cat "$T/skew.err")"
-S "$T/r0.ttrace" "$T/r1.ttrace" 2>/dev/null | grep -q 'start skew [0-9.]* ms' || fail "no skew in the text"
+S "$T/r0.ttrace" "$T/r1.ttrace" 2>/dev/null | grepq 'start skew [0-9.]* ms' || fail "no skew in the text"
 # the header says how late each woke for its instant
 jq -e '.options.start_late_us|tonumber >= 0' <("$TT_ANALYZE" dump "$T/r0.ttrace" | jq -c 'select(.kind=="header")') >/dev/null ||
     fail "no start_late_us"
@@ -183,7 +183,7 @@ S "$T/m0.ttrace" "$T/m1.ttrace" >/dev/null 2>&1 || fail "the two shards are not 
 A trend --format json "$T/m0.ttrace" "$T/m1.ttrace" 2>/dev/null >"$T/g.json" || fail "trend of a whole run: exit $?"
 jq -e '.shard_check|.runs==1 and .one_run and .complete and .problem==null' "$T/g.json" >/dev/null ||
     fail "whole run JSON: $(jq -c .shard_check "$T/g.json")"
-A trend "$T/m0.ttrace" "$T/m1.ttrace" 2>/dev/null | grep -q '^shards:' && fail "trend of a whole run printed a shards line"
+A trend "$T/m0.ttrace" "$T/m1.ttrace" 2>/dev/null | grepq '^shards:' && fail "trend of a whole run printed a shards line"
 
 # --- the scheduler variables' error names the right scheduler
 expect_exit 2 env SLURM_PROCID=0 "$TT_RECORD" -q -u "$URL" -m a -n 1 -o "$T/sl.ttrace" 2>"$T/sl.err"

@@ -124,7 +124,7 @@ printf '%s\n' '{"class":"tc","messages":[{"role":"user","content":"hi"},{"role":
     '{"class":"tc","conversation":[{"role":"user","content":"hi"},{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{}"}}]},{"role":"tool","tool_call_id":"c1","content":"r"},{"role":"assistant","content":"done"}]}' >"$T/tc.jsonl"
 "$TT_RECORD" -q -u "$URL" -m m -w "$T/tc.jsonl" -n 2 -o "$T/tc.ttrace" || fail "content null with tool_calls refused"
 d=$(dump "$T/tc.ttrace")
-jqs "$d" '[.[]|select(.kind=="request")|.body|fromjson|.messages[1]|select(.content==null and (.tool_calls|length)==1)]|length==1' | grep -q true ||
+jqs "$d" '[.[]|select(.kind=="request")|.body|fromjson|.messages[1]|select(.content==null and (.tool_calls|length)==1)]|length==1' | grepq true ||
     fail "the tool-call message was not sent as given"
 assert_eq "$(jqs "$d" '[.[]|select(.kind=="request")]|length')" "3" "the line and the session's two turns"
 printf '{"class":"c","messages":[{"role":"user","content":null}]}\n' >"$T/nc.jsonl"

@@ -100,13 +100,13 @@ grep -q "calibration of m: the probe of 512 bytes failed: http_401 (HTTP 401)" "
 "$TT_ANALYZE" requests --format json "$T/openai-chat-1000.ttrace" >"$T/req.json"
 assert_eq "$(jq -rs 'map("\(.asked_input_tokens) \(.asked_output_tokens) \(.input_error_pct == ((.input_tokens - 1000)|fabs) / 10)")|unique|join(",")' "$T/req.json")" \
     "1000 24 true" "requests: asked and error columns"
-"$TT_ANALYZE" requests --format csv "$T/openai-chat-1000.ttrace" | head -1 | grep -qE ",asked_input_tokens,input_error_pct,asked_output_tokens(,|$)" \
+"$TT_ANALYZE" requests --format csv "$T/openai-chat-1000.ttrace" | head -1 | grepq -E ",asked_input_tokens,input_error_pct,asked_output_tokens(,|$)" \
     || fail "requests csv header"
 "$TT_ANALYZE" summary --format json "$T/openai-completions-1000.ttrace" >"$T/sum.json"
 assert_eq "$(jq -r '.groups[0]|"\(.asked_input_tokens.p50) \(.input_tokens.p50) \(.input_error_pct.p50) \(.input_error_pct.n)"' "$T/sum.json")" \
     "1000 999 0.1 3" "summary JSON blocks"
 "$TT_ANALYZE" summary "$T/openai-completions-1000.ttrace" >"$T/sum.txt" 2>&1
-tr '\n' ' ' <"$T/sum.txt" | tr -s ' ' | grep -q "input tokens asked: m / exact p50 1000, achieved (usage) p50 999, error p50 0.10%, p99 0.10% (3 requests)" \
+tr '\n' ' ' <"$T/sum.txt" | tr -s ' ' | grepq "input tokens asked: m / exact p50 1000, achieved (usage) p50 999, error p50 0.10%, p99 0.10% (3 requests)" \
     || fail "summary line: $(cat "$T/sum.txt")"
 # a run without the option has none of it
 start_replay --synthetic 'ttft=1ms,tpot=0,tokens=4'
@@ -115,7 +115,7 @@ start_replay --synthetic 'ttft=1ms,tpot=0,tokens=4'
 assert_eq "$(jq -r '.groups[0]|has("asked_input_tokens") or has("input_error_pct")' "$T/sum.json")" false "no blocks without --input-tokens"
 # the fallback (no usage): the error is unknown, and the line says so
 "$TT_ANALYZE" summary "$T/nu.ttrace" >"$T/sum.txt" 2>&1
-tr '\n' ' ' <"$T/sum.txt" | tr -s ' ' | grep -q "input tokens asked: m / exact p50 100, achieved unknown (the server reported no usage)" \
+tr '\n' ' ' <"$T/sum.txt" | tr -s ' ' | grepq "input tokens asked: m / exact p50 100, achieved unknown (the server reported no usage)" \
     || fail "no-usage line: $(cat "$T/sum.txt")"
 
 # bad input: exit 2, one line saying why
