@@ -86,7 +86,7 @@ job() {
         "$D/slurm/tokentrace-shards.sbatch" >"$T/$2.sbatch")
 }
 job "$T/bin" whole || fail "the job failed: $(cat "$T/whole.log")"
-id=$(grep -o '[0-9]*' "$T/whole.sbatch" | head -1)
+id=$(grep -o '[0-9]*' "$T/whole.sbatch" | sed -n 1p)
 assert_eq "$(ls "$T"/whole/shard-*.ttrace | wc -l)" 2 "two shard traces"
 grep -q "^shards of run slurm-$id.0: 2 of 2 read, complete" "$T/whole.log" || fail "merge: $(cat "$T/whole.log")"
 "$TT_ANALYZE" summary --format json "$T"/whole/shard-*.ttrace >"$T/whole.json" || fail "summary"

@@ -43,10 +43,10 @@ grep -q "warning: ok / short-short: 2 of 2 requests of an --ignore-eos run ended
 
 # one request: "1 request"
 "$TT_RECORD" -q -u "$URL" -m ok -n 1 --classes short-short -o "$T/one.ttrace" || fail "record one"
-"$TT_ANALYZE" summary --detail "$T/one.ttrace" | head -1 | grepq '^1 trace, 1 request (1 ok, 0 failed)' ||
-    fail "plural: $("$TT_ANALYZE" summary --detail "$T/one.ttrace" | head -1)"
-"$TT_ANALYZE" summary "$T/one.ttrace" | head -1 | grepq '^1 trace, 1 request, 0 failed' ||
-    fail "plural, compact: $("$TT_ANALYZE" summary "$T/one.ttrace" | head -1)"
+"$TT_ANALYZE" summary --detail "$T/one.ttrace" | sed -n 1p | grepq '^1 trace, 1 request (1 ok, 0 failed)' ||
+    fail "plural: $("$TT_ANALYZE" summary --detail "$T/one.ttrace" | sed -n 1p)"
+"$TT_ANALYZE" summary "$T/one.ttrace" | sed -n 1p | grepq '^1 trace, 1 request, 0 failed' ||
+    fail "plural, compact: $("$TT_ANALYZE" summary "$T/one.ttrace" | sed -n 1p)"
 # the doctor says "1 token event"
 "$TT_RECORD" -u "$URL" -m ok --max-tokens 1 --check >"$T/check.out" 2>&1 || fail "check: $(cat "$T/check.out")"
 grep -q ', 1 token event$' "$T/check.out" || fail "check plural: $(cat "$T/check.out")"

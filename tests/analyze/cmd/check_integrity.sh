@@ -58,17 +58,17 @@ grep -qF 'format version 1 has no checksums' "$T/d1.out" || fail "drop v1 verdic
 "$A" share "$T/v1.ttrace" -o "$T/s.ttrace" >"$T/share.out" || fail "share"
 assert_eq "$(sed -n 's/^sha256 of the shared trace: \([0-9a-f]*\) .*/\1/p' "$T/share.out")" \
     "$(sha256sum "$T/s.ttrace" | cut -d' ' -f1)" "share's sha256"
-assert_eq "$("$A" dump "$T/s.ttrace" | head -1 | jq .version)" 2 "share writes version 2"
+assert_eq "$("$A" dump "$T/s.ttrace" | sed -n 1p | jq .version)" 2 "share writes version 2"
 "$A" share "$T/v2.ttrace" -o "$T/s1.ttrace" --format-version 1 >/dev/null || fail "share v1"
-assert_eq "$("$A" dump "$T/s1.ttrace" | head -1 | jq .version)" 1 "share --format-version 1"
+assert_eq "$("$A" dump "$T/s1.ttrace" | sed -n 1p | jq .version)" 1 "share --format-version 1"
 expect_exit 2 "$A" share "$T/v2.ttrace" -o "$T/s3.ttrace" --format-version 3 2>/dev/null
 
 # the recorder: version 2 by default, 1 on request, nothing else
 start_replay --synthetic 'ttft=5ms,tpot=1ms,tokens=5'
 "$TT_RECORD" -q -u "$URL" -m m -n 1 --classes short-short -o "$T/r2.ttrace" || fail "record"
-assert_eq "$("$A" dump "$T/r2.ttrace" | head -1 | jq .version)" 2 "recorder's default version"
+assert_eq "$("$A" dump "$T/r2.ttrace" | sed -n 1p | jq .version)" 2 "recorder's default version"
 "$TT_RECORD" -q -u "$URL" -m m -n 1 --classes short-short --format-version 1 -o "$T/r1.ttrace" || fail "record v1"
-assert_eq "$("$A" dump "$T/r1.ttrace" | head -1 | jq .version)" 1 "--format-version 1"
+assert_eq "$("$A" dump "$T/r1.ttrace" | sed -n 1p | jq .version)" 1 "--format-version 1"
 "$A" check "$T/r1.ttrace" | grepq -F 'checksums: none' || fail "recorded v1 has no checksums"
 expect_exit 2 "$TT_RECORD" -q -u "$URL" -m m --format-version 3 -o "$T/r3.ttrace" 2>/dev/null
 echo ok

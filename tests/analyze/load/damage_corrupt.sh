@@ -97,7 +97,7 @@ bad=$(jq -r --argjson size "$size" '.traces[] | select(.damage != null) | . as $
         ($t.file + ": byte ") as $pre |
         select(($t.damage | startswith($pre) | not) or
                (($t.damage | ltrimstr($pre) | split(":")[0] | tonumber) >= $size)) |
-        $t.file' "$T/sum.json" | head -1)
+        $t.file' "$T/sum.json" | sed -n 1p)
 [ -z "$bad" ] || fail "summary damage message wrong for $bad"
 jq -e '.overall.requests >= 0' "$T/sum.json" >/dev/null || fail "summary JSON without overall"
 

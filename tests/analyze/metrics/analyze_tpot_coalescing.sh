@@ -51,7 +51,7 @@ for k in 1 3 7 16; do
 done
 
 # CSV carries the same columns.
-"$TT_ANALYZE" requests "$T/k16.ttrace" | head -1 | tr , '\n' | grepq -x tpot_classic_ms ||
+"$TT_ANALYZE" requests "$T/k16.ttrace" | sed -n 1p | tr , '\n' | grepq -x tpot_classic_ms ||
     fail "CSV header has tpot_classic_ms"
 
 # Every token in one event: no span, TPOT undefined; classic 0.

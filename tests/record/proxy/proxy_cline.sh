@@ -155,7 +155,7 @@ for f in "$T/cap.ttrace" "$T/up.ttrace.zst" "$cap" "$up" "$T/shared.ttrace" "$T/
 done
 
 # the doctor reads the providers.json `cline auth` wrote (the proxy's URL)
-OUT=$("$TT_RECORD" --check --cline-settings "$HOME/.cline/data" 2>&1 >/dev/null | head -n 1 || true)
+OUT=$("$TT_RECORD" --check --cline-settings "$HOME/.cline/data" 2>&1 >/dev/null | sed -n 1p || true)
 case $OUT in
 *"Cline's providers.json, provider openai-compatible (lastUsedProvider): base URL $PXURL/v1, model $MODEL"*) ;;
 *) fail "--check with Cline's file: $OUT" ;;

@@ -80,7 +80,7 @@ grep -qx 'data:\[DONE\]' "$T/nospace" || fail "data-nospace: no data:[DONE]"
 assert_eq "$(sed -n 's/^data:{/{/p' "$T/nospace" | jq -r 'select((.choices[0].delta.content // "") | length > 0)' | jq -s length)" 10 "data-nospace tokens"
 
 [ "$(req role-first "$T/role")" = 0 ] || fail "role-first: curl failed"
-assert_eq "$(data_json "$T/role" | head -n 1 | jq -c .choices[0].delta)" '{"role":"assistant","content":""}' "role-first first chunk"
+assert_eq "$(data_json "$T/role" | sed -n 1p | jq -c .choices[0].delta)" '{"role":"assistant","content":""}' "role-first first chunk"
 assert_eq "$(data_json "$T/role" | sed -n 2p | jq -c .choices[0].delta)" '{"content":"lorem "}' "role-first second chunk"
 # The role chunk leaves on arrival, a TTFT (30 ms) before the first token.
 gap=$(sends_of "$T/sends.tsv" role-first 2 | awk -F'\t' '$2 <= 1 {t[$2] = $3} END {print int((t[1] - t[0]) / 1e6)}')
@@ -95,7 +95,7 @@ assert_eq "$(data_json "$T/reason" | jq -r 'select(.choices[0].delta.reasoning_c
 assert_eq "$(tokens_in "$T/reason")" 5 "answer chunks after reasoning"
 
 [ "$(req keepalive "$T/ka")" = 0 ] || fail "keepalive: curl failed"
-first_data=$(grep -n '^data: ' "$T/ka" | head -n 1 | cut -d: -f1)
+first_data=$(grep -n '^data: ' "$T/ka" | sed -n 1p | cut -d: -f1)
 kas=$(head -n "$first_data" "$T/ka" | grep -c '^: keep-alive$' || true)
 [ "$kas" -ge 3 ] || fail "only $kas keep-alive comments in a 700 ms TTFT"
 assert_eq "$(tokens_in "$T/ka")" 10 "keepalive tokens"

@@ -41,7 +41,7 @@ check() {
     stop=${times% *} cont=${times#* }
     start=$(dumpq "$out" 'select(.kind=="request") | .start_ns')
     rid=$(dumpq "$out" 'select(.kind=="request") | .request_id')
-    first=$(dumpq "$out" 'select(.kind=="chunk") | .t_ns' | head -n 1)
+    first=$(dumpq "$out" 'select(.kind=="chunk") | .t_ns' | sed -n 1p)
     send=$(awk -F'\t' -v r="$rid" '$1 == r && $2 == 0 { print $3 }' "$T/sends.tsv")
     [ -n "$send" ] || fail "$mode: no send logged for $rid"
     if [ "$start" -ge "$stop" ] || [ "$send" -le "$stop" ] || [ "$send" -ge "$cont" ]; then
@@ -104,7 +104,7 @@ summ --detail "$T/h2.ttrace" | grepq "recorder chunk times: when libcurl handed 
     fail "--http2: no reason in --detail"
 # an unhurried kernel run: kernel times, nothing merged
 "$TT_RECORD" -u "$URL" -m m -n 3 --classes short-short -q -o "$T/calm.ttrace"
-head -n 1 <(summ "$T/calm.ttrace") | grepq ", kernel times$" || fail "calm: header $(summ "$T/calm.ttrace" | head -n 1)"
+head -n 1 <(summ "$T/calm.ttrace") | grepq ", kernel times$" || fail "calm: header $(summ "$T/calm.ttrace" | sed -n 1p)"
 summ --format json "$T/calm.ttrace" | jq -e '.traces[0] | .chunk_time == "kernel" and .reads_merged == false' \
     >/dev/null || fail "calm: JSON"
 expect_exit 2 "$TT_RECORD" -u "$URL" -m m --chunk-time later -o "$T/bad.ttrace" 2>"$T/bad.err"

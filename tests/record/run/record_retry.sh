@@ -100,7 +100,7 @@ assert_eq "$("$TT_ANALYZE" summary --format json "$T/retry.ttrace" | jq -c '[.gr
 "$TT_ANALYZE" summary "$T/retry.ttrace" --detail >"$T/retry.txt" 2>/dev/null
 grep -q "2 requests (2 ok, 0 failed; 2 retried attempts not counted)" "$T/retry.txt" ||
     fail "retry: summary text: $(head -1 "$T/retry.txt")"
-"$TT_ANALYZE" summary "$T/retry.ttrace" 2>/dev/null | head -1 |
+"$TT_ANALYZE" summary "$T/retry.ttrace" 2>/dev/null | sed -n 1p |
     grep -q "2 requests, 0 failed, 2 retried attempts not counted" || fail "retry: compact header"
 grep -q "retried attempts 2" "$T/retry.txt" || fail "retry: group line"
 # other readers see requests, not attempts

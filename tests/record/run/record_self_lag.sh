@@ -22,7 +22,7 @@ jq -e '.loop_lag_p50_ns >= 0 and .loop_lag_p99_ns >= .loop_lag_p50_ns and .loop_
 
 "$TT_ANALYZE" summary "$T/t.ttrace" --detail >"$T/table.txt" 2>/dev/null
 grep -q "recorder self-check: event loop woke late by p50" "$T/table.txt" || fail "no self-check line"
-"$TT_ANALYZE" summary "$T/t.ttrace" 2>/dev/null | head -1 | grepq -E "self-check (ok|failed)$" ||
+"$TT_ANALYZE" summary "$T/t.ttrace" 2>/dev/null | sed -n 1p | grepq -E "self-check (ok|failed)$" ||
     fail "no self-check verdict in the compact header"
 "$TT_ANALYZE" summary "$T/t.ttrace" --format json 2>/dev/null >"$T/s.json"
 assert_eq "$(jq '.traces[0].recorder_loop_lag_ms.n' "$T/s.json")" "$n" "JSON self-lag samples"

@@ -67,7 +67,7 @@ assert_eq "$a1" "$a2" "same seed, same lengths"
 "$TT_RECORD" -u "$URL" -m m -n 8 --input-tokens 2:50 -o "$T/clamp.ttrace" 2>"$T/clamp.err" || fail "clamp run"
 grep -q "input-tokens 2:50: a draw fell outside 1..2000000 and was clamped" "$T/clamp.err" || fail "clamp: $(cat "$T/clamp.err")"
 a=$(asked "$T/clamp.ttrace")
-[ "$(tr ',' '\n' <<<"$a" | sort -n | head -1)" -ge 1 ] || fail "clamped below 1: $a"
+[ "$(tr ',' '\n' <<<"$a" | sort -n | sed -n 1p)" -ge 1 ] || fail "clamped below 1: $a"
 # N~M: uniform within the range
 a=$(asked "$T/s1.ttrace" >/dev/null; "$TT_RECORD" -q -u "$URL" -m m -n 10 --input-tokens 100~120 -o "$T/u.ttrace"; asked "$T/u.ttrace")
 assert_eq "$(tr ',' '\n' <<<"$a" | awk '$1 < 100 || $1 > 120' | wc -l)" 0 "uniform range: $a"
@@ -100,7 +100,7 @@ grep -q "calibration of m: the probe of 512 bytes failed: http_401 (HTTP 401)" "
 "$TT_ANALYZE" requests --format json "$T/openai-chat-1000.ttrace" >"$T/req.json"
 assert_eq "$(jq -rs 'map("\(.asked_input_tokens) \(.asked_output_tokens) \(.input_error_pct == ((.input_tokens - 1000)|fabs) / 10)")|unique|join(",")' "$T/req.json")" \
     "1000 24 true" "requests: asked and error columns"
-"$TT_ANALYZE" requests --format csv "$T/openai-chat-1000.ttrace" | head -1 | grepq -E ",asked_input_tokens,input_error_pct,asked_output_tokens(,|$)" \
+"$TT_ANALYZE" requests --format csv "$T/openai-chat-1000.ttrace" | sed -n 1p | grepq -E ",asked_input_tokens,input_error_pct,asked_output_tokens(,|$)" \
     || fail "requests csv header"
 "$TT_ANALYZE" summary --format json "$T/openai-completions-1000.ttrace" >"$T/sum.json"
 assert_eq "$(jq -r '.groups[0]|"\(.asked_input_tokens.p50) \(.input_tokens.p50) \(.input_error_pct.p50) \(.input_error_pct.n)"' "$T/sum.json")" \
