@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -107,6 +108,21 @@ static int threads(void)
     return n;
 }
 
+/* The number of threads once it is want, or after 2 s what it is then:
+ * pthread_join returns when the thread has cleared its tid, which is
+ * before the kernel removes it from /proc/self/task, so a count taken at
+ * once after keep_awake_stop can still see it. */
+static int threads_settled(int want)
+{
+    struct timespec ms = {0, 1000000};
+    int n = threads();
+    for (int i = 0; i < 2000 && n != want; i++) {
+        nanosleep(&ms, NULL);
+        n = threads();
+    }
+    return n;
+}
+
 static int allowed(void)
 {
     cpu_set_t set;
@@ -137,25 +153,25 @@ static void modes(void)
     CHECK_MSG(k.mode == KEEP_AWAKE_SPIN, "%s", k.why);
     CHECK(k.cpu >= 0);
     CHECK(allowed() == 1);
-    CHECK(threads() == t0 + 1);
+    CHECK(threads_settled(t0 + 1) == t0 + 1);
     CHECK(!keep_awake_polls(&k));
     CHECK(before < 2 || keep_awake_other_cpu(&k) != k.cpu);
     CHECK(strstr(keep_awake_describe(&k, line, sizeof line), "spin on CPU"));
     keep_awake_stop(&k);
-    CHECK(threads() == t0);
+    CHECK(threads_settled(t0) == t0);
     CHECK(allowed() == before);
     keep_awake_stop(&k); /* idempotent */
 
     keep_awake_start(&k, KEEP_AWAKE_POLL, -1, &env);
     CHECK(k.mode == KEEP_AWAKE_POLL && keep_awake_polls(&k));
-    CHECK(allowed() == 1 && threads() == t0);
+    CHECK(allowed() == 1 && threads_settled(t0) == t0);
     keep_awake_stop(&k);
     CHECK(allowed() == before);
 
     /* a CPU outside the set: off, with the reason */
     keep_awake_start(&k, KEEP_AWAKE_SPIN, 4095, &env);
     CHECK(k.mode == KEEP_AWAKE_OFF && strstr(k.why, "4095"));
-    CHECK(threads() == t0 && allowed() == before);
+    CHECK(threads_settled(t0) == t0 && allowed() == before);
 
     /* auto: spin on a quiet machine, with its monitor; off (not pinned,
      * the monitor watching) under CPU pressure, saying so; an explicit
@@ -164,15 +180,15 @@ static void modes(void)
     CHECK(k.asked == KEEP_AWAKE_AUTO && k.mode == KEEP_AWAKE_SPIN);
     CHECK_MSG(strstr(k.chose, "quiet: CPU pressure 0.0 %") != NULL, "%s",
               k.chose);
-    CHECK(threads() == t0 + 2);
+    CHECK(threads_settled(t0 + 2) == t0 + 2);
     keep_awake_stop(&k);
-    CHECK(threads() == t0 && allowed() == before);
+    CHECK(threads_settled(t0) == t0 && allowed() == before);
     keep_awake_start(&k, KEEP_AWAKE_AUTO, -1, &loaded);
     CHECK(k.mode == KEEP_AWAKE_OFF && k.cpu == -1 && allowed() == before);
     CHECK(keep_awake_now(&k) == KEEP_AWAKE_OFF);
     CHECK_MSG(strstr(k.why, "CPU pressure 40.0 %") != NULL, "%s", k.why);
     keep_awake_stop(&k);
-    CHECK(threads() == t0);
+    CHECK(threads_settled(t0) == t0);
     keep_awake_start(&k, KEEP_AWAKE_SPIN, -1, &loaded);
     CHECK(k.mode == KEEP_AWAKE_SPIN);
     keep_awake_stop(&k);
@@ -183,7 +199,7 @@ static void modes(void)
     CHECK(k.mode == KEEP_AWAKE_OFF && k.quota.limited);
     CHECK_MSG(strstr(k.why, "CPU quota 50000 us per 100000 us") != NULL, "%s",
               k.why);
-    CHECK(threads() == t0 && allowed() == before);
+    CHECK(threads_settled(t0) == t0 && allowed() == before);
     CHECK(strncmp(keep_awake_describe(&k, line, sizeof line), "off: CPU quota",
                   14) == 0);
     keep_awake_stop(&k);
