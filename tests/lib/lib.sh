@@ -34,6 +34,17 @@ grepq() {
     return "$rc"
 }
 
+# server_account DUMP PICK FIELDS: the server's own account of each request
+# in DUMP (tokentrace-analyze dump's lines): its last data event for which
+# the jq test PICK holds (e.g. '.timings != null'), parsed from the chunk
+# bytes, as the line "ID FIELDS" (FIELDS a jq string body over $f, e.g.
+# '\($f.timings.prompt_ms)'), sorted by id.
+server_account() {
+    jq -rs '[.[] | select(.kind == "chunk")] | group_by(.request_id)[] |
+        (map(.data // "") | join("") | split("\n") | map(select(startswith("data: {")) | ltrimstr("data: ") | fromjson)
+         | map(select('"$2"')) | last) as $f | "\(.[0].request_id) '"$3"'"' "$1" | sort -n
+}
+
 # fail MESSAGE: print and exit 1.
 fail() { echo "FAIL: $*" >&2; exit 1; }
 

@@ -11,11 +11,8 @@
 fx="$TT_SOURCE_DIR/tests/data/real-server/tt-c4.ttrace.zst"
 "$TT_ANALYZE" requests "$fx" --format json >"$T/r.jsonl" || fail "requests"
 "$TT_ANALYZE" dump "$fx" >"$T/d.jsonl" || fail "dump"
-jq -rs '[.[] | select(.kind == "chunk")] | group_by(.request_id)[] |
-        (map(.data // "") | join("") | split("\n") | map(select(startswith("data: {")) | ltrimstr("data: ") | fromjson)
-         | map(select(.timings != null)) | last) as $f |
-        "\(.[0].request_id) \($f.timings.prompt_ms) \($f.timings.predicted_ms) \($f.timings.predicted_n) \($f.usage.completion_tokens)"' \
-    "$T/d.jsonl" | sort -n >"$T/server"
+server_account "$T/d.jsonl" '.timings != null' \
+    '\($f.timings.prompt_ms) \($f.timings.predicted_ms) \($f.timings.predicted_n) \($f.usage.completion_tokens)' >"$T/server"
 jq -r '"\(.id) \(.ttft_ms) \(.tpot_ms) \(.output_tokens)"' "$T/r.jsonl" | sort -n >"$T/client"
 [ "$(wc -l <"$T/server")" -eq 9 ] || fail "final chunks: $(cat "$T/server")"
 join "$T/server" "$T/client" | awk '

@@ -14,10 +14,8 @@ fx="$TT_SOURCE_DIR/tests/data/real-server/sess-sess.ttrace.zst"
 # the server's own account, from the chunk bytes: usage.prompt_tokens and
 # timings.prompt_n of each request's final chunk
 "$TT_ANALYZE" dump "$fx" >"$T/d.jsonl" || fail "dump"
-jq -rs '[.[] | select(.kind == "chunk")] | group_by(.request_id)[] |
-        (map(.data // "") | join("") | split("\n") | map(select(startswith("data: {")) | ltrimstr("data: ") | fromjson)
-         | map(select(.usage != null and .timings != null)) | last) as $f |
-        "\(.[0].request_id) \($f.usage.prompt_tokens - $f.timings.prompt_n)"' "$T/d.jsonl" | sort -n >"$T/want"
+server_account "$T/d.jsonl" '.usage != null and .timings != null' \
+    '\($f.usage.prompt_tokens - $f.timings.prompt_n)' >"$T/want"
 jq -r '"\(.id) \(.cached_tokens)"' "$T/r.jsonl" | sort -n >"$T/got"
 [ "$(wc -l <"$T/want")" -eq 10 ] || fail "the fixture's final chunks: $(cat "$T/want")"
 diff "$T/want" "$T/got" >"$T/diff" || fail "cached tokens are not prompt_tokens - prompt_n: $(cat "$T/diff")"
