@@ -50,7 +50,7 @@ void log_error(const char *fmt, ...)
 void log_warn(const char *fmt, ...)
 {
     va_list ap;
-    if (quiet)
+    if (quiet >= LOG_QUIET_ALL)
         return;
     va_start(ap, fmt);
     vlog("warning: ", fmt, ap);

@@ -547,7 +547,7 @@ int main(int argc, char **argv)
         cli_free(&cfg);
         return usage_error(err);
     }
-    log_set_quiet(cfg.quiet);
+    log_set_quiet(cfg.quiet ? LOG_QUIET_NOTES : LOG_QUIET_NONE);
     cline_settings_warn(cfg.cline, &cfg);
     if (cfg.print_cline_settings) {
         rc = cline_print_settings(stdout, &cfg, err, sizeof err);

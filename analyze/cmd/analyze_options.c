@@ -210,7 +210,7 @@ static int analyze_mark_transient(const struct analyze_options *o,
     /* warnings (damage, repeated traces) are said by the second read, the
      * one that counts */
     int was_quiet = log_quiet();
-    log_set_quiet(1);
+    log_set_quiet(LOG_QUIET_ALL);
     rc = stage_window_load(w, o->traces, o->n_traces, &o->load);
     log_set_quiet(was_quiet);
     if (rc == 2) {

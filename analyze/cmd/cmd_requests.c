@@ -384,7 +384,7 @@ int cmd_requests(int argc, char **argv)
     c.measured = o.load.classify_measured;
     {
         int was_quiet = log_quiet(); /* the second read says the warnings */
-        log_set_quiet(1);
+        log_set_quiet(LOG_QUIET_ALL);
         st = stage_window_load(&window, o.traces, o.n_traces, &o.load);
         log_set_quiet(was_quiet);
         if (st < 0) {

@@ -180,7 +180,7 @@ int main(int argc, char **argv)
             log_error("%s", err);
         return rc;
     }
-    log_set_quiet(0);
+    log_set_quiet(LOG_QUIET_NONE);
     if ((rc = check_listen(&cfg)) != 0)
         return rc;
     if (strncmp(cfg.upstream, "http://", 7) != 0 &&

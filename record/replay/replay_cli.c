@@ -161,7 +161,7 @@ static const char help_text[] =
     "  --no-keep-awake      the same as --keep-awake off\n"
     "  --keep-awake-cpu N   the CPU to pin to (default: the one it starts\n"
     "                       on; give the recorder another)\n"
-    "  -q, --quiet          no notes on stderr\n"
+    "  -q, --quiet          no notes on stderr (warnings still print)\n"
     "  -h, --help           this text;  --version  the version\n"
     "\n"
     "Examples:\n"

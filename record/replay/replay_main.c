@@ -71,7 +71,7 @@ int main(int argc, char **argv)
         log_error("%s (see --help)", err);
         return 2;
     }
-    log_set_quiet(cfg.quiet);
+    log_set_quiet(cfg.quiet ? LOG_QUIET_NOTES : LOG_QUIET_NONE);
     memset(&sa, 0, sizeof(sa));
     sa.sa_handler = SIG_IGN;
     sigaction(SIGPIPE, &sa, NULL);

@@ -65,7 +65,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t n_infos = 0;
     const char *path = fuzz_file_put(data, size);
     int rc;
-    log_set_quiet(1);
+    log_set_quiet(LOG_QUIET_ALL);
     if (size > 0) {
         opt.tokens = (enum token_mode)(data[size - 1] % 3);
         opt.classify_measured = (data[size - 1] & 0x80) != 0;

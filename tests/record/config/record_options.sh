@@ -83,3 +83,10 @@ if [ -w /dev/full ]; then
     grep -q "No space left on device" "$T/full.err" || fail "disk-full message: $(cat "$T/full.err")"
 fi
 echo ok
+
+# -q drops the progress line, notes and the summary, never a warning: a
+# scrape that fails is said under -q too (it was silent before).
+"$TT_RECORD" "${Q[@]}" -m a -n 1 --server-metrics http://127.0.0.1:1/metrics \
+    -o "$T/qw.ttrace" 2>"$T/qw.err" || fail "-q with a failing scrape: exit $?"
+grep -q 'warning: --server-metrics' "$T/qw.err" || fail "-q hid a warning: $(cat "$T/qw.err")"
+! grep -qv 'warning: ' "$T/qw.err" || fail "-q printed more than warnings: $(cat "$T/qw.err")"
