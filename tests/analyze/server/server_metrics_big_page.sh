@@ -6,31 +6,11 @@
 # page's 1,920 (a family cut in two), and a family after the cut showed
 # "not exposed". Now the whole page is kept (every family the page has is
 # in the summary, the gauges sum to the page's totals), and a page over
-# the cap is cut before a family, never inside one, and the summary says
-# so.
+# the cap (now 4 MiB of kept lines) is cut before a family, never inside
+# one, and the summary and JSON say so (the 700-engine page below).
 . "${TT_SOURCE_DIR:?}/tests/lib/lib.sh"
 mkdir -p "$T/pages"
-python3 - "$T/pages/big_0.prom" <<'PY'
-import sys
-engines, out = 48, []
-def fam(name, kind, lines):
-    out.append("# HELP %s x\n# TYPE %s %s\n" % (name, name, kind))
-    out.extend(lines)
-lab = lambda e: 'engine="%d",model_name="org/some-long-model-name-%02d"' % (e, e)
-fam("vllm:num_requests_running", "gauge", ["vllm:num_requests_running{%s} %d\n" % (lab(e), 10) for e in range(engines)])
-fam("vllm:num_requests_waiting", "gauge", ["vllm:num_requests_waiting{%s} %d\n" % (lab(e), 40) for e in range(engines)])
-les = ["0.001", "0.005", "0.01", "0.02", "0.04", "0.06", "0.08", "0.1", "0.25", "0.5", "0.75",
-       "1.0", "2.5", "5.0", "7.5", "10.0", "20.0", "40.0", "80.0", "160.0", "640.0", "2560.0", "+Inf"]
-for h in ["vllm:time_to_first_token_seconds", "vllm:e2e_request_latency_seconds",
-          "vllm:inter_token_latency_seconds", "vllm:request_queue_time_seconds"]:
-    lines = []
-    for e in range(engines):
-        lines += ['%s_bucket{%s,le="%s"} %d\n' % (h, lab(e), le, 5 * (i + 1)) for i, le in enumerate(les)]
-        lines += ["%s_sum{%s} 12.5\n" % (h, lab(e)), "%s_count{%s} %d\n" % (h, lab(e), 5 * len(les))]
-    fam(h, "histogram", lines)
-fam("vllm:kv_cache_usage_perc", "gauge", ["vllm:kv_cache_usage_perc{%s} 0.5\n" % lab(e) for e in range(engines)])
-open(sys.argv[1], "w").write("".join(out))
-PY
+python3 "$TT_SOURCE_DIR/tests/lib/vllm_page.py" "$T/pages/big_0.prom" 48
 size=$(wc -c <"$T/pages/big_0.prom")
 [ "$size" -gt 300000 ] || fail "the page is $size bytes, not a big one"
 start_replay -q --synthetic 'ttft=5ms,tpot=1ms,tokens=4'
@@ -54,4 +34,30 @@ if grep -q "not exposed" "$T/s.txt"; then
 fi
 "$TT_ANALYZE" dump "$T/t.ttrace" | jq -e 'select(.kind == "server_metrics" and .truncated == true)' >/dev/null &&
     fail "a 385 KB page was cut"
-echo "server_metrics_big_page: ok ($size bytes)"
+
+# a page whose kept lines pass the 4 MiB cap (700 engines, the families
+# in the order running, waiting, TTFT, E2E, ITL, queue, KV cache): cut
+# before the family the cap falls in, the families before it whole, none
+# summed partial, and the summary and JSON say so
+mkdir -p "$T/huge"
+python3 "$TT_SOURCE_DIR/tests/lib/vllm_page.py" "$T/huge/huge_0.prom" 700
+hsize=$(wc -c <"$T/huge/huge_0.prom")
+[ "$hsize" -gt 4500000 ] && [ "$hsize" -lt 16000000 ] || fail "the huge page is $hsize bytes"
+hpf="$T/h.port"
+python3 "$TT_SOURCE_DIR/tests/lib/metrics_server.py" "$hpf" "$T/h.log" "$T/huge/huge" 2>"$T/h.err" &
+TT_PIDS+=("$!")
+wait_port_file "$hpf" "$!" "$T/h.err" "metrics server (huge page)"
+"$TT_RECORD" -u "$URL" -m test -n 2 -c 1 -q --server-metrics "http://127.0.0.1:$(cat "$hpf")/metrics" \
+    --server-metrics-interval 300ms -o "$T/h.ttrace" 2>"$T/h.rec" || fail "record (huge page): $(cat "$T/h.rec")"
+"$TT_ANALYZE" dump "$T/h.ttrace" >"$T/h.jsonl" || fail "dump (huge page)"
+jq -se '[.[] | select(.kind == "server_metrics")] | length > 0 and all(.truncated == true)' "$T/h.jsonl" >/dev/null ||
+    fail "a scrape over the cap is not marked truncated: $(jq -c 'select(.kind == "server_metrics") | del(.lines, .text)' "$T/h.jsonl" | sed -n 1p)"
+"$TT_ANALYZE" summary "$T/h.ttrace" >"$T/h.txt" 2>&1 || fail "summary (huge page): $(cat "$T/h.txt")"
+grep -q '^  cut .* scrapes passed the recorder.s cap of' "$T/h.txt" || fail "the summary does not say the scrapes were cut: $(cat "$T/h.txt")"
+hwait=$(grep '^vllm:num_requests_waiting{' "$T/huge/huge_0.prom" | awk '{s += $2} END {print s}')
+grep -qE "^  waiting +min $hwait +median $hwait +max $hwait " "$T/h.txt" ||
+    fail "a family before the cut is not whole (want $hwait): $(grep waiting "$T/h.txt")"
+"$TT_ANALYZE" summary --format json "$T/h.ttrace" >"$T/h.json" || fail "summary json (huge page)"
+jq -e '[.. | objects | select(has("truncated") and has("samples_used")) | .truncated] | length > 0 and all(. > 0)' "$T/h.json" >/dev/null ||
+    fail "JSON does not count the cut scrapes"
+echo "server_metrics_big_page: ok ($size bytes; $hsize bytes cut at the cap)"
