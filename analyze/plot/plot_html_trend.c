@@ -6,6 +6,7 @@
 #include "plot_html_sections.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "plot_escape.h"
@@ -38,6 +39,11 @@ static void p50_cells(FILE *out, const struct trend_row *r,
 
 void plot_html_trend(FILE *out, const struct trend_set *set)
 {
+    const struct trend_row **prevs = trend_previous_all(set);
+    if (!prevs) /* never silent: the cells say "-", this says why */
+        fputs("<p><strong>Out of memory: no &Delta; column</strong> (the "
+              "previous periods were not found).</p>\n",
+              out);
     fprintf(out,
             "<p>Per %s of each request's start, as "
             "<code>tokentrace-analyze trend</code>; &Delta; is the change "
@@ -59,7 +65,7 @@ void plot_html_trend(FILE *out, const struct trend_set *set)
     fputs("</tr></thead>\n<tbody>\n", out);
     for (size_t i = 0; i < set->n_rows; i++) {
         const struct trend_row *r = set->rows[i],
-                               *prev = trend_previous(set, i);
+                               *prev = prevs ? prevs[i] : NULL;
         fputs("<tr><td>", out);
         esc(out, r->period);
         fputs("</td><td>", out);
@@ -77,4 +83,5 @@ void plot_html_trend(FILE *out, const struct trend_set *set)
         fputs("</tr>\n", out);
     }
     fputs("</tbody></table></div>\n", out);
+    free(prevs);
 }

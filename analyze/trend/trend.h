@@ -70,9 +70,14 @@ void trend_free(struct trend_set *set);
 /* r's failed requests: neither ok nor interrupted (as summary counts). */
 uint64_t trend_row_failed(const struct trend_row *r);
 
-/* The latest row before rows[i] of the same model, class and API kind
- * (rows are sorted by period first); NULL when none. */
-const struct trend_row *trend_previous(const struct trend_set *set, size_t i);
+/* The order of series (model, then class, then API kind) of rows a and
+ * b: < 0, 0 (one series) or > 0. */
+int trend_series_cmp(const struct trend_row *a, const struct trend_row *b);
+
+/* For every rows[i], the latest row before it of its series (rows are
+ * sorted by period first), NULL when none: an array of n_rows the caller
+ * frees, found in O(n log n); NULL out of memory. */
+const struct trend_row **trend_previous_all(const struct trend_set *set);
 
 /* The change in % of metric m's percentile q (50 or 99) from prev to r;
  * NaN when either has none or prev's is 0. */

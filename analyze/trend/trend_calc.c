@@ -228,18 +228,48 @@ void trend_free(struct trend_set *set)
     memset(set, 0, sizeof(*set));
 }
 
-const struct trend_row *trend_previous(const struct trend_set *set, size_t i)
+int trend_series_cmp(const struct trend_row *a, const struct trend_row *b)
 {
-    const struct trend_row *r = set->rows[i];
-    for (size_t k = i; k-- > 0;) {
-        const struct trend_row *p = set->rows[k];
-        if (strcmp(p->model, r->model) == 0 &&
-            strcmp(p->class_name, r->class_name) == 0 &&
-            strcmp(p->api ? p->api : "", r->api ? r->api : "") == 0 &&
-            strcmp(p->period, r->period) != 0)
-            return p;
+    int c = strcmp(a->model, b->model);
+    if (!c)
+        c = strcmp(a->class_name, b->class_name);
+    if (!c)
+        c = strcmp(a->api ? a->api : "", b->api ? b->api : "");
+    return c;
+}
+
+/* A row and its place in the set. */
+struct row_at {
+    const struct trend_row *r;
+    size_t at;
+};
+
+/* qsort order: by series (model, class, API kind), then by place. */
+static int by_series_at(const void *pa, const void *pb)
+{
+    const struct row_at *a = pa, *b = pb;
+    int c = trend_series_cmp(a->r, b->r);
+    return c ? c : (a->at < b->at ? -1 : a->at > b->at);
+}
+
+const struct trend_row **trend_previous_all(const struct trend_set *set)
+{
+    size_t n = set->n_rows;
+    struct row_at *v = malloc((n + 1) * sizeof(*v));
+    const struct trend_row **prev = calloc(n + 1, sizeof(*prev));
+    if (!v || !prev) {
+        free(v);
+        free(prev);
+        return NULL;
     }
-    return NULL;
+    for (size_t i = 0; i < n; i++)
+        v[i] = (struct row_at){set->rows[i], i};
+    qsort(v, n, sizeof(*v), by_series_at);
+    for (size_t i = 1; i < n; i++)
+        if (trend_series_cmp(v[i - 1].r, v[i].r) == 0)
+            prev[v[i].at] = v[i - 1].r;
+    free(v);
+    return prev;
 }
 
 double trend_change_pct(const struct trend_row *r, const struct trend_row *prev,

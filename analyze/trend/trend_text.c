@@ -11,14 +11,6 @@
 #include "text_out.h"
 #include "trend.h"
 
-/* True when rows a and b are of the same model, class and API kind. */
-static bool same_series(const struct trend_row *a, const struct trend_row *b)
-{
-    return strcmp(a->model, b->model) == 0 &&
-           strcmp(a->class_name, b->class_name) == 0 &&
-           strcmp(a->api ? a->api : "", b->api ? b->api : "") == 0;
-}
-
 /* A row, its place in the set (rows are sorted by period, then model
  * and class in the canonical order) and the place of its series' first
  * row. */
@@ -40,11 +32,7 @@ static int by_first(const void *pa, const void *pb)
 static int by_series(const void *pa, const void *pb)
 {
     const struct placed *a = pa, *b = pb;
-    int c = strcmp(a->r->model, b->r->model);
-    if (!c)
-        c = strcmp(a->r->class_name, b->r->class_name);
-    if (!c)
-        c = strcmp(a->r->api ? a->r->api : "", b->r->api ? b->r->api : "");
+    int c = trend_series_cmp(a->r, b->r);
     return c ? c : (a->at < b->at ? -1 : a->at > b->at);
 }
 
@@ -60,8 +48,9 @@ static struct placed *series_order(const struct trend_set *set)
         v[i] = (struct placed){set->rows[i], i, i};
     qsort(v, set->n_rows, sizeof(*v), by_series);
     for (size_t i = 0; i < set->n_rows; i++)
-        v[i].first =
-            i && same_series(v[i - 1].r, v[i].r) ? v[i - 1].first : v[i].at;
+        v[i].first = i && trend_series_cmp(v[i - 1].r, v[i].r) == 0
+                         ? v[i - 1].first
+                         : v[i].at;
     qsort(v, set->n_rows, sizeof(*v), by_first);
     return v;
 }
@@ -69,7 +58,8 @@ static struct placed *series_order(const struct trend_set *set)
 /* The row before v[i] in its series, or NULL. */
 static const struct trend_row *prev_of(const struct placed *v, size_t i)
 {
-    return i > 0 && same_series(v[i - 1].r, v[i].r) ? v[i - 1].r : NULL;
+    return i > 0 && trend_series_cmp(v[i - 1].r, v[i].r) == 0 ? v[i - 1].r
+                                                              : NULL;
 }
 
 void trend_verdict_line(struct buf *b, const struct trend_set *set, int width)
@@ -85,7 +75,7 @@ void trend_verdict_line(struct buf *b, const struct trend_set *set, int width)
     }
     for (size_t i = 0; i < set->n_rows; i++) {
         double c;
-        if (i + 1 < set->n_rows && same_series(v[i].r, v[i + 1].r))
+        if (i + 1 < set->n_rows && trend_series_cmp(v[i].r, v[i + 1].r) == 0)
             continue; /* not its series' latest period */
         series++;
         c = trend_change_pct(v[i].r, prev_of(v, i), TR_TTFT, 50);
