@@ -20,6 +20,7 @@ static void compare_help(void)
         "         [--tokens auto|usage|chunks]\n"
         "         [--classify declared|measured] [--fail-on "
         "ttft_p99=+10%%,...]\n"
+        "         [--metric ttft_p95,itl_p99.9,...]\n"
         "\n"
         "For every model x class present in both BASE and a NEW: p50, p90 and\n"
         "p99 of TTFT, TPOT, ITL, latency and output tokens side by side, the\n"
@@ -58,6 +59,17 @@ static void compare_help(void)
         "                   and p99 stay about 80 wide); from %d columns on,\n"
         "                   the full table\n"
         "  --wide           the full table (p50, p90, p99; about 140 columns)\n"
+        "  --metric LIST    more verdicts per group, at any percentile:\n"
+        "                   METRIC_pSTAT, comma list (ttft_p95,itl_p99.9,\n"
+        "                   latency_p90); METRIC ttft, tpot, itl, latency,\n"
+        "                   output_tokens; STAT above 0, below 100. Each\n"
+        "                   gets a row under its metric: the difference,\n"
+        "                   the %.0f%% bootstrap interval of the difference "
+        "of\n"
+        "                   that percentile, real / noise / \"too few\" below\n"
+        "                   100 / (100 - STAT) values a side (p95: 20,\n"
+        "                   p99.9: 1000), and the -n a verdict needs\n"
+        "                   (JSON: percentiles, too_few_percentiles)\n"
         "  --fail-on RULES  exit 3 when a NEW's percentile rises beyond a "
         "limit\n"
         "                   over BASE in any group: METRIC_pSTAT=+N%% or\n"
@@ -83,20 +95,65 @@ static void compare_help(void)
         "  tokentrace-analyze compare captured.ttrace replayed.ttrace --by "
         "turn\n",
         STATS_BOOTSTRAP_ITERATIONS, COMPARE_MIN_SAMPLES,
-        compare_min_samples(99), COMPARE_MIN_SAMPLES, COMPARE_WIDE_AT);
+        compare_min_samples(99), COMPARE_MIN_SAMPLES, COMPARE_WIDE_AT,
+        COMPARE_LEVEL * 100);
 }
 
-/* The metric of compare a --fail-on rule names, or -1. */
+/* The metric of compare a --fail-on rule names (a time), or -1. */
 static int compare_metric_of(const char *name)
 {
-    for (int c = 0; c < CMP_COUNT; c++) {
-        size_t n = strlen(name);
-        if (strncmp(compare_metrics[c].key, name, n) == 0 &&
-            strcmp(compare_metrics[c].unit, "ms") == 0 &&
-            strcmp(compare_metrics[c].key + n, "_ms") == 0)
-            return c;
+    int c = compare_metric_named(name);
+    return c >= 0 && strcmp(compare_metrics[c].unit, "ms") == 0 ? c : -1;
+}
+
+/* compare's own flags. */
+struct compare_cli {
+    const char *metric; /* --metric LIST */
+};
+#define AT(f) OPT_AT(struct compare_cli, f)
+static const struct opt_spec compare_opts[] = {
+    {.name = "metric", .kind = OPT_STRING, .at = AT(metric)},
+};
+#undef AT
+
+/* Parses --metric LIST (METRIC_pSTAT items, fail_on's parser) into x.
+ * Returns 0, or -1 after saying which item is bad and what is valid. */
+static int parse_metrics(const char *list, struct compare_pctl *x, size_t *n)
+{
+    const char *p = list;
+    char why[200];
+    *n = 0;
+    while (p) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        char name[16];
+        double q;
+        int m;
+        if (*n == COMPARE_MAX_PCTL) {
+            log_error("compare --metric: at most %d items", COMPARE_MAX_PCTL);
+            return -1;
+        }
+        if (metric_stat_parse(p, len, name, sizeof name, &q, why, sizeof why)) {
+            log_error("compare --metric: %s; valid: METRIC_pSTAT, METRIC "
+                      "ttft, tpot, itl, latency or output_tokens (ttft_p95, "
+                      "itl_p99.9)",
+                      why);
+            return -1;
+        }
+        if ((m = compare_metric_named(name)) < 0) {
+            log_error("compare --metric: '%.*s': '%s' is not a metric; valid: "
+                      "ttft, tpot, itl, latency, output_tokens (ttft_p95, "
+                      "itl_p99.9)",
+                      (int)len, p, name);
+            return -1;
+        }
+        x[*n].m = (enum compare_metric)m;
+        x[*n].q = q;
+        snprintf(x[*n].name, sizeof x[*n].name, "%s_p%g", name, q);
+        (*n)++;
+        p = comma ? comma + 1 : NULL;
     }
-    return -1;
+    return 0;
 }
 
 static double percentile_of(const struct stats_summary *s, int stat)
@@ -147,14 +204,20 @@ int cmd_compare(int argc, char **argv)
     size_t n_new = 0, n_sides = 0;
     int rc, wrc, st;
     struct fail_on fail = {0};
+    struct compare_cli cli = {0};
+    struct opt_table own = {compare_opts,
+                            sizeof compare_opts / sizeof compare_opts[0], &cli};
+    struct compare_pctl pctl[COMPARE_MAX_PCTL];
+    size_t n_pctl = 0;
     struct shard_gate gate, first = {0};
     char gate_json[512];
     char err[256];
-    rc = analyze_options_parse(
+    rc = analyze_options_parse_with(
         argc, argv,
         OPT_FORMAT | OPT_SEED | OPT_TOKENS | OPT_CLASSIFY | OPT_FAIL_ON |
             OPT_BY | OPT_WIDTH | OPT_MERGE,
-        1u << FMT_TABLE | 1u << FMT_JSON | 1u << FMT_MARKDOWN, "compare", &o);
+        1u << FMT_TABLE | 1u << FMT_JSON | 1u << FMT_MARKDOWN, &own, "compare",
+        &o);
     if (rc || o.help) {
         if (o.help)
             compare_help();
@@ -163,6 +226,10 @@ int cmd_compare(int argc, char **argv)
     }
     if (o.fail_on && fail_on_parse(o.fail_on, &fail, err, sizeof err)) {
         log_error("compare: %s", err);
+        free(o.traces);
+        return 2;
+    }
+    if (cli.metric && parse_metrics(cli.metric, pctl, &n_pctl)) {
         free(o.traces);
         return 2;
     }
@@ -207,8 +274,8 @@ int cmd_compare(int argc, char **argv)
         rc |= st;
     }
     for (; n_new + 1 < n_sides; n_new++)
-        if (compare_run(&sides[0], &sides[n_new + 1], o.seed, &res[n_new]) !=
-            0) {
+        if (compare_run(&sides[0], &sides[n_new + 1], o.seed, &res[n_new]) ||
+            compare_pctl_run(&res[n_new], pctl, n_pctl, o.seed)) {
             n_new++;
             goto nomem;
         }

@@ -8,12 +8,51 @@
 
 #include "duration.h"
 
+int metric_stat_parse(const char *s, size_t len, char *metric, size_t size,
+                      double *q, char *err, size_t err_size)
+{
+    const char *us = NULL, *stat;
+    char num[16], *end;
+    size_t n_metric, n_stat;
+    for (size_t i = 0; i < len; i++)
+        if (s[i] == '_')
+            us = s + i;
+    if (!us || us == s || us + 1 == s + len || us[1] != 'p') {
+        snprintf(err, err_size, "'%.*s' is not METRIC_pSTAT (ttft_p99)",
+                 (int)len, s);
+        return -1;
+    }
+    n_metric = (size_t)(us - s);
+    stat = us + 2;
+    n_stat = len - n_metric - 2;
+    if (n_metric >= size || n_stat == 0 || n_stat >= sizeof num) {
+        snprintf(err, err_size, "'%.*s' is not METRIC_pSTAT (ttft_p99)",
+                 (int)len, s);
+        return -1;
+    }
+    memcpy(num, stat, n_stat);
+    num[n_stat] = '\0';
+    *q = strtod(num, &end);
+    /* digits and one '.', no sign, exponent or space: p95, p99.9 */
+    if (*end || strspn(num, "0123456789.") != n_stat || !(*q > 0) ||
+        !(*q < 100)) {
+        snprintf(err, err_size,
+                 "'p%s' of '%.*s' is not a percentile above 0 and below 100 "
+                 "(p50, p95, p99.9)",
+                 num, (int)len, s);
+        return -1;
+    }
+    memcpy(metric, s, n_metric);
+    metric[n_metric] = '\0';
+    return 0;
+}
+
 /* Parses one "METRIC_pSTAT=+LIMIT" of len bytes into r. */
 static int parse_rule(const char *s, size_t len, struct fail_rule *r, char *err,
                       size_t err_size)
 {
-    char item[64], *eq, *us, *end;
-    double v;
+    char item[64], why[200], *eq, *end;
+    double v, q;
     if (len >= sizeof item) {
         snprintf(err, err_size, "--fail-on: '%.*s' is too long", (int)len, s);
         return -1;
@@ -21,25 +60,23 @@ static int parse_rule(const char *s, size_t len, struct fail_rule *r, char *err,
     memcpy(item, s, len);
     item[len] = '\0';
     eq = strchr(item, '=');
-    us = strrchr(item, '_');
-    if (!eq || !us || us > eq || (size_t)(us - item) >= sizeof r->metric ||
-        us == item) {
+    if (!eq) {
         snprintf(err, err_size,
                  "--fail-on: '%s' is not METRIC_pSTAT=+LIMIT "
                  "(ttft_p99=+10%%)",
                  item);
         return -1;
     }
-    *us = *eq = '\0';
-    memcpy(r->metric, item, (size_t)(us - item) + 1); /* fits: checked */
-    if (strcmp(us + 1, "p50") == 0 || strcmp(us + 1, "p90") == 0 ||
-        strcmp(us + 1, "p99") == 0) {
-        r->stat = (int)strtol(us + 2, NULL, 10);
-    } else {
-        snprintf(err, err_size, "--fail-on: '%s' is not p50, p90 or p99",
-                 us + 1);
+    if (metric_stat_parse(item, (size_t)(eq - item), r->metric,
+                          sizeof r->metric, &q, why, sizeof why)) {
+        snprintf(err, err_size, "--fail-on: %s", why);
         return -1;
     }
+    if (q != 50 && q != 90 && q != 99) {
+        snprintf(err, err_size, "--fail-on: 'p%g' is not p50, p90 or p99", q);
+        return -1;
+    }
+    r->stat = (int)q;
     if (eq[1] != '+') {
         snprintf(err, err_size,
                  "--fail-on: the limit '%s' needs a '+' (a rise: +10%% or "

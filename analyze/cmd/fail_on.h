@@ -24,6 +24,14 @@ struct fail_on {
     size_t n;
 };
 
+/* The one parser of METRIC_pSTAT (ttft_p99, itl_p99.9), of --fail-on and
+ * compare --metric: the len bytes at s split at their last '_' into the
+ * metric name (into metric, size bytes; not checked against a list) and
+ * the percentile after "p", a number above 0 and below 100, into *q.
+ * Returns 0, or -1 with a one-line reason naming the item in err. */
+int metric_stat_parse(const char *s, size_t len, char *metric, size_t size,
+                      double *q, char *err, size_t err_size);
+
 /* Parses a comma list of METRIC_pSTAT=+N% or METRIC_pSTAT=+DURATION
  * (ttft_p99=+10%, latency_p50=+200ms). Returns 0, or -1 with a one-line
  * reason in err. */

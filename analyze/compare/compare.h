@@ -98,10 +98,36 @@ struct compare_cell {
     enum compare_verdict verdict99;
 };
 
+/* compare --metric: one more percentile verdict per group ("ttft_p95"). */
+#define COMPARE_MAX_PCTL 16
+struct compare_pctl {
+    enum compare_metric m;
+    double q;      /* the percentile, above 0 and below 100 */
+    char name[32]; /* "ttft_p95", "itl_p99.9": METRIC_pSTAT, %g */
+};
+
+/* Its verdict in one pair: the percentile of each side (of the values
+ * summary shows: ITL's gaps pooled; NaN: no value), their difference,
+ * the bootstrap interval of the difference (of the bootstrap samples:
+ * ITL's per-request medians), "too few" below compare_min_samples(q) a
+ * side, and the -n each side needs for that many (0: it has enough, or no
+ * value at all) at its own samples per request. */
+struct compare_pctl_cell {
+    double base, new_, diff, pct;
+    struct stats_ci ci;
+    bool has_ci;
+    size_t n_base, n_new; /* bootstrap samples */
+    unsigned long long need_base, need_new;
+    enum compare_verdict verdict;
+};
+
 struct compare_pair {
     const struct group *base, *new_;
     const struct group_set *set; /* the base's, for its dimensions' names */
     struct compare_cell cell[CMP_COUNT];
+    /* compare --metric: one cell per item of the result's pctl (NULL:
+     * none asked) */
+    const struct compare_pctl_cell *pctl;
 };
 
 /* What the sides ran, compared: API kind, load, workload. */
@@ -128,6 +154,14 @@ struct compare_result {
      * differ. Compared all the same; the outputs warn. */
     char aspect_base[COMPARE_ASPECTS][200], aspect_new[COMPARE_ASPECTS][200];
     bool aspect_differs[COMPARE_ASPECTS];
+    /* compare --metric (compare_pctl_run; n_pctl 0: none): the items,
+     * the cells of every pair (n_pairs x n_pctl, owned), and per item the
+     * pairs "too few" at it and the -n that gives every side enough. */
+    const struct compare_pctl *pctl;
+    size_t n_pctl;
+    struct compare_pctl_cell *pctl_cells;
+    size_t pctl_too_few[COMPARE_MAX_PCTL];
+    unsigned long long pctl_needed[COMPARE_MAX_PCTL];
 };
 
 /* "API kind", "load", "workload". */
@@ -178,6 +212,43 @@ int compare_run(const struct compare_side *base,
                 struct compare_result *out);
 
 void compare_result_free(struct compare_result *r);
+
+/* The bootstrap samples of metric cm of group g of side s (ITL: the
+ * per-request medians), sorted, NaN-free: *v (borrowed) and *n. */
+void compare_samples(const struct compare_side *s, const struct group *g,
+                     enum compare_metric cm, const double **v, size_t *n);
+
+/* The metric a --metric or --fail-on name means ("ttft", "itl",
+ * "output_tokens": a key without "_ms"), or -1 (compare_pctl.c). */
+int compare_metric_named(const char *name);
+
+/* Adds to r the verdicts of the n items of x (the caller keeps x alive as
+ * long as r), every bootstrap seeded with seed. Returns 0, or -1 out of
+ * memory. */
+int compare_pctl_run(struct compare_result *r, const struct compare_pctl *x,
+                     size_t n, uint64_t seed);
+
+/* Appends pair p's --metric rows of metric m, one per item of r on m:
+ * how COMPARE_ROW_NARROW (the 80-column table's columns),
+ * COMPARE_ROW_WIDE (compare --wide's) or COMPARE_ROW_MARKDOWN. */
+enum { COMPARE_ROW_NARROW, COMPARE_ROW_WIDE, COMPARE_ROW_MARKDOWN };
+void compare_pctl_rows(struct buf *b, const struct compare_result *r,
+                       const struct compare_pair *p, int m, int how);
+
+/* Appends, per --metric item too few in some group, the line that says so
+ * and the -n its verdict needs, wrapped at width (0: never); md: as a
+ * markdown quote. */
+void compare_pctl_notes(struct buf *b, const struct compare_result *r,
+                        int width, bool md);
+
+/* Appends pair i's ",\"percentiles\":[...]" of r (nothing without
+ * --metric). */
+void compare_pctl_json_pair(struct buf *b, const struct compare_result *r,
+                            size_t i);
+
+/* Appends r's ",\"too_few_percentiles\":[...]" (nothing without
+ * --metric). */
+void compare_pctl_json_result(struct buf *b, const struct compare_result *r);
 
 /* Appends which part of TTFT changed between the pair's groups, from the
  * means of the waterfall's parts ("TTFT mean +40.2 ms: all before the

@@ -124,9 +124,8 @@ void compare_side_free(struct compare_side *side)
     memset(side, 0, sizeof(*side));
 }
 
-/* The bootstrap samples of a metric of a group. */
-static void samples(const struct compare_side *s, const struct group *g,
-                    enum compare_metric cm, const double **v, size_t *n)
+void compare_samples(const struct compare_side *s, const struct group *g,
+                     enum compare_metric cm, const double **v, size_t *n)
 {
     *v = NULL;
     *n = 0;
@@ -167,8 +166,8 @@ static int compare_cell_run(const struct compare_side *bs,
         c->diff[i] = a->n && b->n ? pb[i] - pa[i] : NAN;
         c->pct[i] = pct_of(c->diff[i], pa[i]);
     }
-    samples(bs, gb, cm, &va, &c->n_base);
-    samples(ns, gn, cm, &vb, &c->n_new);
+    compare_samples(bs, gb, cm, &va, &c->n_base);
+    compare_samples(ns, gn, cm, &vb, &c->n_new);
     if (compare_samples_verdict(va, c->n_base, vb, c->n_new, 50, seed, &c->ci,
                                 &c->has_ci, &c->verdict))
         return -1;
@@ -416,6 +415,7 @@ int compare_run(const struct compare_side *base,
 void compare_result_free(struct compare_result *r)
 {
     free(r->pairs);
+    free(r->pctl_cells);
     free(r->only_base);
     free(r->only_new);
     memset(r, 0, sizeof(*r));

@@ -174,6 +174,7 @@ int compare_write_table(FILE *out, const struct compare_result *r, size_t n,
         }
         method_line(&b, seed);
         caveat_lines(&b, &r[k], false);
+        compare_pctl_notes(&b, &r[k], 0, false);
         for (size_t i = 0; i < r[k].n_pairs; i++) {
             const struct compare_pair *p = &r[k].pairs[i];
             compare_group_name(p->set, p->base, name, sizeof(name));
@@ -198,6 +199,7 @@ int compare_write_table(FILE *out, const struct compare_result *r, size_t n,
                                s.new_, s.diff, s.pct, s.ci, s.verdict);
                     end_line(&b);
                 }
+                compare_pctl_rows(&b, &r[k], p, m, COMPARE_ROW_WIDE);
             }
             buf_puts(&b, "  => ");
             printable_put(&b, name);
@@ -249,9 +251,10 @@ int compare_write_markdown(FILE *out, const struct compare_result *r, size_t n,
         buf_puts(&b, "\n\n");
         method_line(&b, seed);
         if (r[k].n_too_few || r[k].aspect_differs[0] ||
-            r[k].aspect_differs[1] || r[k].aspect_differs[2]) {
+            r[k].aspect_differs[1] || r[k].aspect_differs[2] || r[k].n_pctl) {
             buf_puts(&b, "\n");
             caveat_lines(&b, &r[k], true);
+            compare_pctl_notes(&b, &r[k], 0, true);
         }
         for (size_t i = 0; i < r[k].n_pairs; i++) {
             const struct compare_pair *p = &r[k].pairs[i];
@@ -274,6 +277,7 @@ int compare_write_markdown(FILE *out, const struct compare_result *r, size_t n,
                                pct_names[q], s.base, s.new_, s.diff, s.pct,
                                s.ci, s.verdict);
                 }
+                compare_pctl_rows(&b, &r[k], p, m, COMPARE_ROW_MARKDOWN);
             }
             buf_puts(&b, "\n**Verdict:** ");
             md_put(&b, name, 0);
@@ -394,8 +398,10 @@ static void json_keys(struct buf *b, const struct group_set *set,
     }
 }
 
-static void json_pair(struct buf *b, const struct compare_pair *p)
+/* Pair i of r as a JSON object. */
+static void json_pair(struct buf *b, const struct compare_result *r, size_t i)
 {
+    const struct compare_pair *p = &r->pairs[i];
     struct buf v;
     buf_puts(b, "{");
     json_keys(b, p->set, p->base);
@@ -410,9 +416,11 @@ static void json_pair(struct buf *b, const struct compare_pair *p)
             buf_puts(b, ",");
         json_cell(b, &p->cell[m], (enum compare_metric)m);
     }
+    buf_puts(b, "}");
+    compare_pctl_json_pair(b, r, i);
     buf_init(&v, 0);
     compare_verdict_line(&v, p);
-    buf_puts(b, "},\"verdict\":");
+    buf_puts(b, ",\"verdict\":");
     json_put_cstr(b, v.data ? v.data : "");
     buf_reset(&v);
     if (compare_waterfall_line(&v, p) && v.data) {
@@ -462,7 +470,7 @@ int compare_write_json(FILE *out, const struct compare_result *r, size_t n,
         for (size_t i = 0; i < r[k].n_pairs; i++) {
             if (i)
                 buf_puts(&b, ",");
-            json_pair(&b, &r[k].pairs[i]);
+            json_pair(&b, &r[k], i);
         }
         buf_puts(&b, "]");
         json_only(&b, "only_in_base", &r[k].base->set, r[k].only_base,
@@ -487,6 +495,7 @@ int compare_write_json(FILE *out, const struct compare_result *r, size_t n,
             buf_printf(&b, "%llu}", r[k].needed_n_p99);
         else
             buf_puts(&b, "null}");
+        compare_pctl_json_result(&b, &r[k]);
         buf_puts(&b, ",\"setup\":{");
         for (int a = 0; a < COMPARE_ASPECTS; a++) {
             static const char *const keys[COMPARE_ASPECTS] = {"api", "load",

@@ -31,6 +31,11 @@ void compare_overall_line(struct buf *b, const struct compare_result *r)
             if (c->verdict99 == VERDICT_REAL)
                 *(c->ci99.lo > 0 ? &up : &down) = true;
         }
+        for (size_t k = 0; r->pairs[i].pctl && k < r->n_pctl; k++) {
+            const struct compare_pctl_cell *c = &r->pairs[i].pctl[k];
+            if (is_time(r->pctl[k].m) && c->verdict == VERDICT_REAL)
+                *(c->ci.lo > 0 ? &up : &down) = true;
+        }
         slower += up && !down;
         faster += down && !up;
         mixed += up && down;
@@ -123,6 +128,7 @@ void compare_write_narrow(struct buf *b, const struct compare_result *r,
              (unsigned long long)seed);
     text_wrap_put(b, line, width, 0);
     narrow_caveats(b, r, width);
+    compare_pctl_notes(b, r, width, false);
     for (size_t i = 0; i < r->n_pairs; i++) {
         const struct compare_pair *p = &r->pairs[i];
         compare_group_name(p->set, p->base, name, sizeof(name));
@@ -135,9 +141,11 @@ void compare_write_narrow(struct buf *b, const struct compare_result *r,
                    (unsigned long long)p->new_->requests);
         buf_printf(b, "  %-7s %3s %8s %8s %8s %6s  %-17s %s\n", "metric", "",
                    "base", "new", "diff", "%", "95% CI of diff", "verdict");
-        for (int m = 0; m < CMP_COUNT; m++)
+        for (int m = 0; m < CMP_COUNT; m++) {
             for (int q = 0; q < 2; q++)
                 narrow_row(b, &p->cell[m], m, q);
+            compare_pctl_rows(b, r, p, m, COMPARE_ROW_NARROW);
+        }
         buf_init(&v, 0);
         buf_puts(&v, "  => ");
         printable_put(&v, name); /* a name from the trace, made printable */
