@@ -24,6 +24,11 @@ diff "$T/want" "$T/got" >"$T/diff" || fail "cached tokens are not prompt_tokens 
 "$TT_ANALYZE" summary "$fx" >"$T/s.txt" 2>&1 || fail "summary"
 tr '\n' ' ' <"$T/s.txt" | sed 's/  */ /g' | grepq "derived in 10: usage.prompt_tokens − timings.prompt_n" ||
     fail "summary does not say the cached tokens are derived: $(cat "$T/s.txt")"
+# per turn: one footnote says they were derived, not one per group
+"$TT_ANALYZE" summary "$fx" --by turn --width 80 >"$T/t.txt" 2>&1 || fail "summary --by turn"
+assert_eq "$(grep -c 'derived in' "$T/t.txt")" 1 "derived notes per turn: $(cat "$T/t.txt")"
+tr '\n' ' ' <"$T/t.txt" | sed 's/  */ /g' | grepq "derived in 10: usage.prompt_tokens − timings.prompt_n" ||
+    fail "summary --by turn does not say the cached tokens are derived: $(cat "$T/t.txt")"
 "$TT_ANALYZE" summary "$fx" --format json >"$T/s.json" || fail "summary json"
 assert_eq "$(jq -r '.overall.cached_tokens_derived' "$T/s.json")" 10 "JSON cached_tokens_derived"
 
