@@ -36,25 +36,29 @@ struct column {
     int metric;        /* enum metric_id */
     int intended;      /* the metric a ROW_INTENDED row shows (-1: none) */
     bool answer;       /* a ROW_ANSWER row shows M_TTFT_CONTENT here */
+    int w;             /* the cell's width; 0: CELL */
 };
 
 static const struct column base_cols[] = {
-    {"TTFT ms", "p50", false, M_TTFT, M_RESPONSE_TTFT, true},
-    {NULL, "p99", true, M_TTFT, M_RESPONSE_TTFT, true},
-    {"TPOT ms", "p50", false, M_TPOT, -1, false},
-    {NULL, "p99", true, M_TPOT, -1, false},
-    {"ITL ms", "p99", true, M_ITL, -1, false},
-    {"latency ms", "p50", false, M_LATENCY, M_RESPONSE_LATENCY, false},
-    {NULL, "p99", true, M_LATENCY, M_RESPONSE_LATENCY, false},
-    {"tok/s", "p50", false, M_TPS, -1, false},
+    {"TTFT ms", "p50", false, M_TTFT, M_RESPONSE_TTFT, true, 0},
+    {NULL, "p99", true, M_TTFT, M_RESPONSE_TTFT, true, 0},
+    {"TPOT ms", "p50", false, M_TPOT, -1, false, 0},
+    {NULL, "p99", true, M_TPOT, -1, false, 0},
+    {"ITL ms", "p99", true, M_ITL, -1, false, 0},
+    {"latency ms", "p50", false, M_LATENCY, M_RESPONSE_LATENCY, false, 0},
+    {NULL, "p99", true, M_LATENCY, M_RESPONSE_LATENCY, false, 0},
+    {"tok/s", "p50", false, M_TPS, -1, false, 0},
 };
-/* Shown too when the terminal has room: the median tokens in and out. */
-static const struct column wide_cols[] = {
-    {"tokens p50", "in", false, M_INPUT_TOKENS, -1, false},
-    {NULL, "out", false, M_OUTPUT_TOKENS, -1, false},
-};
+/* Shown too when the terminal has room: the median tokens in and out,
+ * and the input tokens the server found cached when any request said. */
+static const struct column col_in = {"tokens p50", "in",  false, M_INPUT_TOKENS,
+                                     -1,           false, 0};
+static const struct column col_out = {NULL, "out", false, M_OUTPUT_TOKENS,
+                                      -1,   false, 0};
+static const struct column col_cached = {NULL, "cached", false, M_CACHED_TOKENS,
+                                         -1,   false,    6};
 #define N_BASE (sizeof base_cols / sizeof base_cols[0])
-#define N_WIDE (sizeof wide_cols / sizeof wide_cols[0])
+#define N_WIDE 3
 #define GAP 2 /* spaces before a metric's first column, 1 between stats */
 
 /* x in at most CELL characters: 2 decimals below 10, 1 below 100, none
@@ -226,19 +230,24 @@ static void fail_cell(char *out, size_t size, const struct group *g)
         snprintf(out, size, "%.1f%%", pct);
 }
 
+static int cell_w(const struct column *c)
+{
+    return c->w ? c->w : CELL;
+}
+
 static int cols_width(const struct column *c, size_t n)
 {
     int w = 0;
     for (size_t i = 0; i < n; i++)
-        w += (c[i].title ? GAP : 1) + CELL;
+        w += (c[i].title ? GAP : 1) + cell_w(&c[i]);
     return w;
 }
 
 /* The two header lines: metric titles centred over their columns, then
- * the statistics. */
+ * the name of the group column (keys: the --by keys) and the statistics. */
 static void table_head(FILE *out, const struct summary_view *v,
-                       const struct column *cols, size_t n_cols, int name_w,
-                       int n_w)
+                       const struct buf *keys, const struct column *cols,
+                       size_t n_cols, int name_w, int n_w)
 {
     int line_w = name_w + n_w + 6 + cols_width(cols, n_cols) + CELL;
     char *top = malloc((size_t)line_w + 1);
@@ -266,10 +275,11 @@ static void table_head(FILE *out, const struct summary_view *v,
         top[--line_w] = '\0';
     fprintf(out, "%s%s%s\n", view_on(v, VIEW_DIM), top, view_off(v, VIEW_DIM));
     free(top);
-    fprintf(out, "%s%*s %*s %4s", view_on(v, VIEW_DIM), name_w, "", n_w, "n",
-            "fail");
+    fputs(view_on(v, VIEW_DIM), out);
+    put_name_cell(out, keys, name_w);
+    fprintf(out, " %*s %4s", n_w, "n", "fail");
     for (size_t i = 0; i < n_cols; i++)
-        fprintf(out, "%*s%*s", cols[i].title ? GAP : 1, "", CELL,
+        fprintf(out, "%*s%*s", cols[i].title ? GAP : 1, "", cell_w(&cols[i]),
                 cols[i].label);
     fprintf(out, "%s\n", view_off(v, VIEW_DIM));
 }
@@ -297,24 +307,95 @@ static void table_row(FILE *out, const struct summary_view *v,
         fprintf(out, " %*s %4s", n_w, num, fail);
     for (size_t i = 0; i < n_cols; i++) {
         cell_text(cell, sizeof cell, r, &cols[i]);
-        fprintf(out, "%*s%*s", cols[i].title ? GAP : 1, "", CELL, cell);
+        fprintf(out, "%*s%*s", cols[i].title ? GAP : 1, "", cell_w(&cols[i]),
+                cell);
     }
     fputc('\n', out);
 }
 
+/* The group column's header: the --by keys ("model / class", "turn"). */
+static void keys_header(struct buf *b, const struct group_set *set)
+{
+    char tmp[160];
+    for (size_t k = 0; k < set->by.n; k++) {
+        buf_puts(b, k ? " / " : "");
+        view_put_name(b, group_dim_name(set, k, tmp, sizeof tmp));
+    }
+}
+
+/* True when some request of set said how many input tokens were cached. */
+static bool any_cached(const struct group_set *set)
+{
+    return set->overall.sum[M_CACHED_TOKENS].n > 0;
+}
+
+/* Appends to cols the token columns that fit in room: in, out and cached
+ * (when any request said cached tokens), else in and cached, else cached
+ * alone; in and out without cached tokens. Returns how many. */
+static size_t wide_columns(struct column *cols, bool cached, int room)
+{
+    const struct column all[] = {col_in, col_out, col_cached};
+    const struct column no_out[] = {col_in, col_cached};
+    struct column alone = col_cached;
+    alone.title = "tokens p50";
+    if (!cached) {
+        if (cols_width(all, 2) > room)
+            return 0;
+        memcpy(cols, all, 2 * sizeof *cols);
+        return 2;
+    }
+    if (cols_width(all, 3) <= room) {
+        memcpy(cols, all, sizeof all);
+        return 3;
+    }
+    if (cols_width(no_out, 2) <= room) {
+        memcpy(cols, no_out, sizeof no_out);
+        return 2;
+    }
+    if (cols_width(&alone, 1) > room)
+        return 0;
+    cols[0] = alone;
+    return 1;
+}
+
+/* Under the table, once: what the cached column holds and from how many
+ * requests, and how many of them were derived. */
+static void cached_note(FILE *out, const struct group_set *set,
+                        const struct summary_view *v)
+{
+    const struct group *o = &set->overall;
+    struct buf line;
+    buf_init(&line, 0);
+    buf_printf(&line,
+               "cached: p50 of the input tokens the server found cached (%zu "
+               "of %llu ok requests said)",
+               o->sum[M_CACHED_TOKENS].n, (unsigned long long)o->ok);
+    if (o->cached_derived)
+        buf_printf(&line,
+                   "; derived in %llu: usage.prompt_tokens − "
+                   "timings.prompt_n, the server names no cached count",
+                   (unsigned long long)o->cached_derived);
+    view_line(out, v, VIEW_DIM, line.data);
+    buf_free(&line);
+}
+
 /* Trailing spaces of a row's blank cells are harmless on a terminal, but
  * goldens and copy-paste like clean lines: rows are written to a memory
- * stream and trimmed. */
-static void table(FILE *out, const struct group_set *set,
+ * stream and trimmed. Returns true when the table has the cached column. */
+static bool table(FILE *out, const struct group_set *set,
                   const struct summary_view *v)
 {
     struct row *rows = calloc(set->n_groups * 4 + 3, sizeof *rows);
     struct column cols[N_BASE + N_WIDE];
-    size_t n_rows, n_cols = N_BASE;
-    int name_w = 5, n_w = 1, fixed;
-    bool answer = false, intended = false;
+    size_t n_rows, n_cols = N_BASE, n_wide;
+    int name_w = 5, n_w = 1, fixed, keys_w;
+    bool answer = false, intended = false, cached = false;
+    struct buf keys;
     if (!rows)
-        return;
+        return false;
+    buf_init(&keys, 0);
+    keys_header(&keys, set);
+    keys_w = view_cols(keys.data, keys.len);
     n_rows = build_rows(set, rows);
     memcpy(cols, base_cols, sizeof base_cols);
     for (size_t i = 0; i < n_rows; i++) {
@@ -328,16 +409,17 @@ static void table(FILE *out, const struct group_set *set,
         answer |= rows[i].kind == ROW_ANSWER;
         intended |= rows[i].kind == ROW_INTENDED;
     }
+    name_w = keys_w > name_w ? keys_w : name_w;
     fixed = n_w + 6 + cols_width(cols, n_cols);
-    if (name_w + fixed + cols_width(wide_cols, N_WIDE) <= v->width) {
-        memcpy(cols + n_cols, wide_cols, sizeof wide_cols);
-        n_cols += N_WIDE;
-        fixed += cols_width(wide_cols, N_WIDE);
-    }
+    n_wide =
+        wide_columns(cols + n_cols, any_cached(set), v->width - name_w - fixed);
+    cached = n_wide && cols[n_cols + n_wide - 1].metric == M_CACHED_TOKENS;
+    fixed += cols_width(cols + n_cols, n_wide);
+    n_cols += n_wide;
     if (name_w + fixed > v->width)
         name_w = v->width - fixed > 8 ? v->width - fixed : 8;
     fputc('\n', out);
-    table_head(out, v, cols, n_cols, name_w, n_w);
+    table_head(out, v, &keys, cols, n_cols, name_w, n_w);
     for (size_t i = 0; i < n_rows; i++) {
         char *line = NULL;
         size_t len = 0;
@@ -362,15 +444,20 @@ static void table(FILE *out, const struct group_set *set,
         view_line(out, v, VIEW_DIM,
                   "intended: from the intended send time of the open-loop "
                   "schedule (queueing included)");
+    if (cached)
+        cached_note(out, set, v);
     for (size_t i = 0; i < n_rows; i++)
         buf_free(&rows[i].name);
+    buf_free(&keys);
     free(rows);
+    return cached;
 }
 
 /* Sessions (docs/workloads.md): what each cost its user, and per group
- * the input tokens the server found cached. Nothing without them. */
+ * the input tokens the server found cached when the table had no room for
+ * its cached column (per_group). Nothing without them. */
 static void sessions_lines(FILE *out, const struct group_set *set,
-                           const struct summary_view *v)
+                           const struct summary_view *v, bool per_group)
 {
     const struct session_waits *w = &set->sessions;
     char a[24], b[24], c[24];
@@ -395,7 +482,7 @@ static void sessions_lines(FILE *out, const struct group_set *set,
                    (unsigned long long)w->complete, w->turns.p50, a, b, c);
         view_line(out, v, VIEW_PLAIN, line.data);
     }
-    for (size_t i = 0; i < set->n_groups; i++) {
+    for (size_t i = 0; per_group && i < set->n_groups; i++) {
         const struct group *g = set->groups[i];
         const struct stats_summary *ca = &g->sum[M_CACHED_TOKENS],
                                    *in = &g->sum[M_INPUT_TOKENS];
@@ -413,14 +500,11 @@ static void sessions_lines(FILE *out, const struct group_set *set,
                    " p50 %s of %s input (%zu of %llu ok requests "
                    "said)",
                    a, b, ca->n, (unsigned long long)g->ok);
-        if (g->cached_derived)
-            buf_printf(&line,
-                       "; derived in %llu: usage.prompt_tokens − "
-                       "timings.prompt_n, the server names no cached count",
-                       (unsigned long long)g->cached_derived);
         view_line(out, v, VIEW_DIM, line.data);
     }
     buf_free(&line);
+    if (per_group && any_cached(set))
+        cached_note(out, set, v);
 }
 
 /* Exact lengths (--input-tokens): per group, the input tokens asked
@@ -466,9 +550,10 @@ static void exact_lines(FILE *out, const struct group_set *set,
 int summary_write_compact(FILE *out, const struct group_set *set,
                           const struct summary_view *view)
 {
+    bool cached_column;
     header(out, set, view);
-    table(out, set, view);
-    sessions_lines(out, set, view);
+    cached_column = table(out, set, view);
+    sessions_lines(out, set, view, !cached_column);
     exact_lines(out, set, view);
     summary_findings(out, set, view);
     return ferror(out) ? -1 : 0;

@@ -466,6 +466,28 @@ static void md_group(FILE *out, const struct group_set *set,
     goodput_line(out, set, g, wall_s, "");
 }
 
+/* Markdown, under the header: what the sections are (the --by keys, as
+ * the table's group column says), and once, when some were, how many
+ * cached token counts were derived. */
+static void md_groups_line(FILE *out, const struct group_set *set)
+{
+    char tmp[160];
+    const struct group *o = &set->overall;
+    fputs("\ngrouped by: ", out);
+    for (size_t k = 0; k < set->by.n; k++) {
+        fputs(k ? " / " : "", out);
+        put_name(out, group_dim_name(set, k, tmp, sizeof tmp), true);
+    }
+    fputc('\n', out);
+    if (o->cached_derived)
+        fprintf(out,
+                "\ncached tokens: derived in %llu of %zu: "
+                "usage.prompt_tokens − timings.prompt_n, the server names no "
+                "cached count\n",
+                (unsigned long long)o->cached_derived,
+                o->sum[M_CACHED_TOKENS].n);
+}
+
 int summary_write_markdown(FILE *out, const struct group_set *set)
 {
     struct run_totals t;
@@ -473,6 +495,7 @@ int summary_write_markdown(FILE *out, const struct group_set *set)
     summary_totals(set, &t);
     fprintf(out, "## tokentrace summary\n\n");
     header_line(out, set, &t);
+    md_groups_line(out, set);
     self_check_lines(out, set, "\n");
     proxy_lines(out, set, "\n");
     for (size_t i = 0; i < set->n_groups; i++) {

@@ -35,6 +35,13 @@ static const struct col cols[] = {
     {"out tok p50", M_OUTPUT_TOKENS, 50},
 };
 #define N_COLS (sizeof cols / sizeof cols[0])
+/* Last, when any request said how many input tokens were cached. */
+static const struct col col_cached = {"cached tok p50", M_CACHED_TOKENS, 50};
+
+static bool any_cached(const struct group_set *set)
+{
+    return set->overall.sum[M_CACHED_TOKENS].n > 0;
+}
 
 static double stat_of(const struct stats_summary *s, int stat)
 {
@@ -58,6 +65,22 @@ void plot_html_count_cell(FILE *out, uint64_t n)
             (unsigned long long)n, (unsigned long long)n);
 }
 
+/* Under the table, once (not per group): what the cached column holds,
+ * from how many requests, how many of them derived. */
+static void cached_note(FILE *out, const struct group *o)
+{
+    fprintf(out,
+            "<p>cached tok p50: the input tokens the server found cached (%zu "
+            "of %llu ok requests said)",
+            o->sum[M_CACHED_TOKENS].n, (unsigned long long)o->ok);
+    if (o->cached_derived)
+        fprintf(out,
+                "; derived in %llu: usage.prompt_tokens &minus; "
+                "timings.prompt_n, the server names no cached count",
+                (unsigned long long)o->cached_derived);
+    fputs(".</p>\n", out);
+}
+
 static void group_row(FILE *out, const struct group_set *set,
                       const struct group *g)
 {
@@ -76,6 +99,8 @@ static void group_row(FILE *out, const struct group_set *set,
             isnan(failed) ? 0 : failed);
     for (size_t c = 0; c < N_COLS; c++)
         plot_html_num_cell(out, stat_of(&g->sum[cols[c].metric], cols[c].stat));
+    if (any_cached(set))
+        plot_html_num_cell(out, stat_of(&g->sum[col_cached.metric], 50));
     fputs("</tr>\n", out);
 }
 
@@ -93,12 +118,16 @@ void plot_html_summary_table(FILE *out, const struct group_set *set)
     fputs("<th class=\"n\">requests</th><th class=\"n\">failed</th>", out);
     for (size_t c = 0; c < N_COLS; c++)
         fprintf(out, "<th class=\"n\">%s</th>", cols[c].head);
+    if (any_cached(set))
+        fprintf(out, "<th class=\"n\">%s</th>", col_cached.head);
     fputs("</tr></thead>\n<tbody>\n", out);
     if (set->n_groups != 1)
         group_row(out, set, &set->overall);
     for (size_t i = 0; i < set->n_groups; i++)
         group_row(out, set, set->groups[i]);
     fputs("</tbody></table></div>\n", out);
+    if (any_cached(set))
+        cached_note(out, &set->overall);
 }
 
 void plot_html_findings(FILE *out, const struct group_set *set)

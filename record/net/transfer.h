@@ -68,6 +68,7 @@ struct transfer {
     uint32_t attempt;     /* 1, or 2... for a retry (set by the caller) */
     uint32_t retry_of;    /* id of the first attempt of a retry, else 0 */
     uint64_t slot_k;      /* the run's schedule slot (set by the caller) */
+    uint32_t model;       /* the caller's: its model's index in the run */
     void *session;        /* the caller's: the session it is a turn of */
     int64_t scheduled_ns; /* intended send time, -1 closed loop */
     char request_id[48];  /* X-Request-Id sent, "" when off */

@@ -58,14 +58,59 @@ void progress_add_ttft(struct progress *p, int64_t ttft_ns)
     p->n_ttft++;
 }
 
-/* The value (ms) of the sample of 0-based rank `rank` in sorted order
- * (quantile_at's reader over the histogram). */
+int progress_set_models(struct progress *p, const char *const *names, size_t n)
+{
+    if (n < 2)
+        return 0;
+    p->model_names = calloc(n, sizeof *p->model_names);
+    p->model_n = calloc(n, sizeof *p->model_n);
+    p->model_hist = calloc(n * PROGRESS_TTFT_BUCKETS, sizeof *p->model_hist);
+    p->n_models = n;
+    for (size_t i = 0; p->model_names && i < n; i++) {
+        p->model_names[i] = strdup(names[i] ? names[i] : "");
+        if (!p->model_names[i])
+            break;
+        for (char *c = p->model_names[i]; *c; c++) /* terminal-safe */
+            if ((unsigned char)*c < 0x20 || *c == 0x7f)
+                *c = '?';
+    }
+    if (p->model_names && p->model_n && p->model_hist && p->model_names[n - 1])
+        return 0;
+    progress_free(p);
+    p->n_models = n; /* the line says its p50 is of all of them */
+    return -1;
+}
+
+void progress_add_model_ttft(struct progress *p, size_t model, int64_t ttft_ns)
+{
+    progress_add_ttft(p, ttft_ns);
+    if (!p->model_hist || model >= p->n_models)
+        return;
+    p->model_hist[model * PROGRESS_TTFT_BUCKETS +
+                  ttft_bucket((double)ttft_ns / 1e6)]++;
+    p->model_n[model]++;
+}
+
+void progress_free(struct progress *p)
+{
+    for (size_t i = 0; p->model_names && i < p->n_models; i++)
+        free(p->model_names[i]);
+    free(p->model_names);
+    free(p->model_n);
+    free(p->model_hist);
+    p->model_names = NULL;
+    p->model_n = p->model_hist = NULL;
+    p->n_models = 0;
+}
+
+/* quantile_at's reader over one histogram: the value (ms) of the sample
+ * of 0-based rank `rank` in sorted order. */
 static double ttft_at_rank(const void *ctx, size_t rank)
 {
-    const struct progress *p = ctx;
+    const uint64_t *hist = ctx;
     uint64_t seen = 0;
     for (size_t i = 0; i < PROGRESS_TTFT_BUCKETS; i++) {
-        seen += p->ttft_hist[i];
+        seen += hist[i];
         if (seen > rank)
             return ttft_bucket_ms(i);
     }
@@ -76,7 +121,15 @@ double progress_ttft_p50(const struct progress *p)
 {
     if (p->n_ttft == 0)
         return -1;
-    return quantile_at((size_t)p->n_ttft, 50, ttft_at_rank, p);
+    return quantile_at((size_t)p->n_ttft, 50, ttft_at_rank, p->ttft_hist);
+}
+
+double progress_model_ttft_p50(const struct progress *p, size_t model)
+{
+    if (!p->model_hist || model >= p->n_models || p->model_n[model] == 0)
+        return -1;
+    return quantile_at((size_t)p->model_n[model], 50, ttft_at_rank,
+                       p->model_hist + model * PROGRESS_TTFT_BUCKETS);
 }
 
 /* Appends field to out (length *len) after ", " when it fits in width
@@ -128,12 +181,55 @@ static double eta_s(const struct progress *p, int64_t now_ns, double rate)
     return left;
 }
 
+/* "TTFT p50 90 ms", or per model "TTFT p50 a 90 ms, b 400 ms" with as
+ * many models as fit in room characters (the first always) and ", +N
+ * more" for the ones cut. */
+static void ttft_field(const struct progress *p, size_t room, char *f,
+                       size_t cap)
+{
+    size_t len;
+    double p50;
+    if (p->n_models < 2 || !p->model_hist) {
+        p50 = progress_ttft_p50(p);
+        if (p50 < 0)
+            snprintf(f, cap, "TTFT p50%s -",
+                     p->n_models < 2 ? "" : " all models");
+        else
+            snprintf(f, cap, "TTFT p50%s %.0f ms",
+                     p->n_models < 2 ? "" : " all models", p50);
+        return;
+    }
+    len = (size_t)snprintf(f, cap, "TTFT p50");
+    for (size_t i = 0; i < p->n_models; i++) {
+        char piece[160], more[40];
+        size_t rest = p->n_models - i - 1, n;
+        p50 = progress_model_ttft_p50(p, i);
+        if (p50 < 0)
+            n = (size_t)snprintf(piece, sizeof piece, "%s%.100s -",
+                                 i ? ", " : " ", p->model_names[i]);
+        else
+            n = (size_t)snprintf(piece, sizeof piece, "%s%.100s %.0f ms",
+                                 i ? ", " : " ", p->model_names[i], p50);
+        more[0] = '\0';
+        if (rest)
+            snprintf(more, sizeof more, ", +%zu more", rest);
+        if (i > 0 && len + n + strlen(more) > room) {
+            snprintf(f + len, cap - len, ", +%zu more", rest + 1);
+            return;
+        }
+        if (len + n >= cap)
+            return;
+        memcpy(f + len, piece, n + 1);
+        len += n;
+    }
+}
+
 size_t progress_format(const struct progress *p, int64_t now_ns, int columns,
                        char *out, size_t cap)
 {
-    char f[96], t[32];
+    char f[256], t[32];
     size_t len = 0, width = columns > 1 ? (size_t)columns - 1 : 1;
-    double elapsed = (double)(now_ns - p->start_ns) / 1e9, p50, rate, left;
+    double elapsed = (double)(now_ns - p->start_ns) / 1e9, rate, left;
     if (cap == 0)
         return 0;
     out[0] = '\0';
@@ -167,11 +263,9 @@ size_t progress_format(const struct progress *p, int64_t now_ns, int columns,
         if (!add_field(out, cap, &len, width, f))
             return len;
     }
-    p50 = progress_ttft_p50(p);
-    if (p50 < 0)
-        snprintf(f, sizeof f, "TTFT p50 -");
-    else
-        snprintf(f, sizeof f, "TTFT p50 %.0f ms", p50);
+    /* per model: as many as fit (the first one always: a field that does
+     * not fit is dropped, with the ones after it) */
+    ttft_field(p, width > len + 2 ? width - len - 2 : 0, f, sizeof f);
     if (!add_field(out, cap, &len, width, f))
         return len;
     snprintf(f, sizeof f, "%.0f s", elapsed);
@@ -236,7 +330,8 @@ void progress_take_ttft(struct progress *p, struct transfer *t)
     if (t->rx.stream.first_token_ns < 0 || t->first_token_counted)
         return;
     t->first_token_counted = true;
-    progress_add_ttft(p, t->rx.stream.first_token_ns - t->start_ns);
+    progress_add_model_ttft(p, t->model,
+                            t->rx.stream.first_token_ns - t->start_ns);
 }
 
 void progress_update(struct progress *p, struct transfer *inflight,

@@ -3,8 +3,11 @@
  * (when any), retries (when any), a live TTFT p50, the elapsed time, the
  * completion rate and an ETA. It fits the terminal's width: fields are
  * dropped from the right rather than wrapped (a wrapped line leaves a stale
- * row at every redraw). Its memory is fixed however long the run: the TTFT
- * samples are counted in a log-bucket histogram, not kept. */
+ * row at every redraw). With two or more models (-m a,b) the TTFT p50 is
+ * each model's ("TTFT p50 a 90 ms, b 400 ms, +2 more"), not one of them
+ * all. Its memory is fixed however long the run: the TTFT samples are
+ * counted in log-bucket histograms (the run's, and one per model allocated
+ * at the start), not kept. */
 #ifndef TT_RECORD_PROGRESS_H
 #define TT_RECORD_PROGRESS_H
 
@@ -46,6 +49,11 @@ struct progress {
     bool finished;    /* the final line: no ETA */
     uint64_t n_ttft;  /* live TTFT samples counted */
     uint64_t ttft_hist[PROGRESS_TTFT_BUCKETS];
+    /* Per model (progress_set_models), n_models of each; NULL: one. */
+    size_t n_models;
+    char **model_names;   /* terminal-safe copies */
+    uint64_t *model_n;    /* samples per model */
+    uint64_t *model_hist; /* model i's buckets at i * PROGRESS_TTFT_BUCKETS */
 };
 
 /* Starts a progress display; it only ever draws when enabled. */
@@ -61,6 +69,22 @@ void progress_set_plan(struct progress *p, uint64_t planned,
 /* Counts a live TTFT sample (first token time - start), in ns. Constant
  * time, no allocation. */
 void progress_add_ttft(struct progress *p, int64_t ttft_ns);
+
+/* With n >= 2 models (names, the run's -m order): one histogram each, so
+ * the line shows each model's p50. Returns 0, or -1 out of memory: then
+ * the line shows the run's p50 labelled "all models". progress_free
+ * releases them. */
+int progress_set_models(struct progress *p, const char *const *names, size_t n);
+
+/* Counts a live TTFT sample of model index model (progress_set_models's
+ * order) in the run's histogram and in the model's (when it has one). */
+void progress_add_model_ttft(struct progress *p, size_t model, int64_t ttft_ns);
+
+/* Model model's p50 in ms as progress_ttft_p50, -1 when it has none. */
+double progress_model_ttft_p50(const struct progress *p, size_t model);
+
+/* Frees what progress_set_models allocated (safe on a zeroed one). */
+void progress_free(struct progress *p);
 
 /* Redraws the line if enabled and 250 ms passed since the last draw (or
  * force). */

@@ -463,6 +463,8 @@ void run_loop_begin(struct run_loop *r, int64_t mono_zero)
     r->mono_zero = mono_zero;
     run_plan_progress(&r->progress, r->cfg, &r->sched, r->s->wl, r->lanes,
                       r->planned, mono_zero);
+    /* out of memory: the line says its p50 is of all models */
+    (void)progress_set_models(&r->progress, r->cfg->models, r->cfg->n_models);
 }
 
 /* Begins stage idx of the sweep: its load, its schedule from the start
@@ -565,6 +567,7 @@ void run_loop_close(struct run_loop *r)
 {
     keep_awake_stop(&r->awake);
     wake_probe_free(&r->probe);
+    progress_free(&r->progress);
     run_scrapes_cancel(&r->scrapes, r->ev.loop);
     run_scrapes_close(&r->scrapes);
     run_requests_free_all(&r->req);

@@ -349,6 +349,7 @@ int run_requests_start(struct run_requests *q, uint64_t k,
                      cfg->no_request_id ? NULL : rid, body, &t))
         return RUN_E_NOMEM;
     t->slot_k = k;
+    t->model = (uint32_t)slot->model;
     t->session = sess;
     t->attempt = attempt;
     t->retry_of = retry_of;

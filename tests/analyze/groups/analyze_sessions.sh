@@ -45,7 +45,21 @@ python3 -c "import sys; a,b=float(sys.argv[1]),float(sys.argv[2]); sys.exit(abs(
 "$TT_ANALYZE" summary "$T/s.ttrace" --by turn >"$T/s.txt" || fail "summary"
 grep -q "^sessions: 3 (3 complete), 4 turns p50; total wait per session" "$T/s.txt" ||
     fail "no sessions line: $(cat "$T/s.txt")"
-grep -q "cached input tokens: 2 p50" "$T/s.txt" || fail "no cached line: $(cat "$T/s.txt")"
+# the group column is headed by the --by key, and the cached input tokens
+# are a column of the table (one footnote says what it holds), not a line
+# per group; at 70 columns there is no room and the lines come back
+"$TT_ANALYZE" summary "$T/s.ttrace" --by turn --width 80 >"$T/s80.txt" || fail "summary 80"
+awk 'NR == 4' "$T/s80.txt" | grepq '^turn  *n fail .* in cached$' ||
+    fail "header names no turn or no cached column: $(cat "$T/s80.txt")"
+want=$(jq -r '.groups[1].cached_tokens.p50 | round' "$T/s.json")
+assert_eq "$(awk '$1 == "2" {print $NF}' "$T/s80.txt")" "$want" "turn 2's cached cell"
+assert_eq "$(grep -c 'cached input tokens:' "$T/s80.txt")" 0 "cached lines with the column"
+assert_eq "$(grep -c '^cached: p50 of the input tokens the server found cached (12 of 12 ok' "$T/s80.txt")" 1 \
+    "the cached column's footnote"
+awk '{ if (length($0) > 80) bad = 1 } END { exit bad }' "$T/s80.txt" || fail "over 80 columns: $(cat "$T/s80.txt")"
+"$TT_ANALYZE" summary "$T/s.ttrace" --by turn --width 70 >"$T/s70.txt" || fail "summary 70"
+grepq "^cached input tokens: 2 p50" <"$T/s70.txt" || fail "no cached line at 70 columns: $(cat "$T/s70.txt")"
+assert_eq "$(grep -c '^cached: ' "$T/s70.txt")" 1 "the footnote at 70 columns"
 
 # Anthropic: cache_read_input_tokens, and input tokens are the whole prompt
 "$TT_RECORD" -q -u "$URL" -m m -w "$T/conv.jsonl" -n 1 --api anthropic \

@@ -89,7 +89,7 @@ grep -qi '^x-request-id: px-1' "$T/c.1.h" || fail "X-Request-Id not echoed throu
 grep -q "^proxy: time inside tokentrace-proxy per chunk p50 [0-9.]* ms, p99 [0-9.]* ms, max [0-9.]* ms ([0-9]* chunks)" "$T/sum.txt" ||
     fail "no proxy line: $(cat "$T/sum.txt")"
 # the three API kinds' m-ok streams all parsed to tokens (none failed)
-grep -Eq "^  proxy 3   0% " "$T/sum.txt" || fail "m-ok row: $(cat "$T/sum.txt")"
+grep -Eq "^  proxy +3 +0% " "$T/sum.txt" || fail "m-ok row: $(cat "$T/sum.txt")"
 "$TT_ANALYZE" summary --format json "$T/p.ttrace" >"$T/sum.json"
 assert_eq "$(jq '.traces[0].proxy_added_latency_ms.n' "$T/sum.json")" \
     "$(jqs "$d" 'map(select(.kind=="handed"))|length')" "JSON proxy chunks"

@@ -4,7 +4,8 @@
  * any value without harm, lives in fixed memory, and the line keeps its
  * format: fields fit the width (dropped from the right), rate and ETA
  * (from the count, the schedule's end or both), stalled streams, the open
- * loop's planned count. */
+ * loop's planned count; with two or more models the TTFT p50 of each, as
+ * many as fit and a count of the rest. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +14,8 @@
 #include "check.h"
 #include "progress.h"
 
-/* Fixed memory: the whole histogram is in the struct, nothing on the heap. */
+/* Fixed memory: the run's histogram is in the struct; per model ones are
+ * allocated once, at the start (progress_set_models). */
 _Static_assert(sizeof(struct progress) <= 16 * 1024,
                "struct progress must stay small and fixed");
 
@@ -194,12 +196,66 @@ static void check_formats(void)
     CHECK(isatty(2) || progress_columns() == 80);
 }
 
+/* Per model: each model's own p50, the cut ones counted, names made
+ * terminal-safe, and the line within the width. */
+static void check_models(void)
+{
+    static const char *const names[] = {"fast", "slow", "thi\033rd"};
+    struct progress p;
+    char line[512];
+    size_t n;
+    progress_init(&p, false, 30, 0);
+    CHECK(progress_set_models(&p, names, 3) == 0);
+    for (int i = 0; i < 5; i++) {
+        progress_add_model_ttft(&p, 0, 20000000);  /* 20 ms */
+        progress_add_model_ttft(&p, 1, 400000000); /* 400 ms */
+    }
+    progress_add_model_ttft(&p, 7, 1000000); /* no such model: the run's */
+    CHECK(p.n_ttft == 11);
+    CHECK(fabs(progress_model_ttft_p50(&p, 0) - 20) <= 0.2);
+    CHECK(fabs(progress_model_ttft_p50(&p, 1) - 400) <= 4);
+    CHECK(progress_model_ttft_p50(&p, 2) == -1);
+    p.done = 10;
+    n = progress_format(&p, S(2), 200, line, sizeof line);
+    CHECK_MSG(strcmp(line, "10/30 done, 0 errors, 0 in flight, TTFT p50 fast "
+                           "20 ms, slow 401 ms, thi?rd -, 2 s, 5.0 req/s, "
+                           "ETA 4 s") == 0,
+              "line '%s'", line);
+    CHECK(n == strlen(line));
+    /* 70 columns: one model fits with the count of the others */
+    progress_format(&p, S(2), 70, line, sizeof line);
+    CHECK_MSG(strcmp(line, "10/30 done, 0 errors, 0 in flight, TTFT p50 fast "
+                           "20 ms, +2 more, 2 s") == 0,
+              "line '%s'", line);
+    /* 77: two of three */
+    progress_format(&p, S(2), 77, line, sizeof line);
+    CHECK_MSG(strcmp(line, "10/30 done, 0 errors, 0 in flight, TTFT p50 fast "
+                           "20 ms, slow 401 ms, +1 more") == 0,
+              "line '%s'", line);
+    for (int cols = 20; cols <= 120; cols++) {
+        progress_format(&p, S(2), cols, line, sizeof line);
+        CHECK_MSG(strlen(line) <= (size_t)cols - 1, "%d columns: '%s'", cols,
+                  line);
+    }
+    progress_free(&p);
+    progress_free(&p); /* twice: harmless */
+    /* one model: no per-model histogram, the line as before */
+    progress_init(&p, false, 30, 0);
+    CHECK(progress_set_models(&p, names, 1) == 0);
+    CHECK(p.model_hist == NULL);
+    progress_add_model_ttft(&p, 0, 20000000);
+    progress_format(&p, S(2), 200, line, sizeof line);
+    CHECK_MSG(strstr(line, ", TTFT p50 20 ms, ") != NULL, "line '%s'", line);
+    progress_free(&p);
+}
+
 int main(void)
 {
     struct progress p;
     char line[256], want[256];
 
     check_formats();
+    check_models();
     /* the fields the line always had, on a wide terminal */
     setenv("COLUMNS", "200", 1);
     progress_init(&p, true, 10, 0);
