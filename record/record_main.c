@@ -437,6 +437,11 @@ static int prepare_and_record(struct config *cfg)
              !key.from_settings && strcmp(key.env, "OPENAI_API_KEY") == 0)
         log_warn("--api anthropic: ANTHROPIC_API_KEY is not set; sending "
                  "the key of $OPENAI_API_KEY as x-api-key");
+    for (size_t i = 0; i < cfg->n_models; i++)
+        if (strchr(cfg->models[i], ',')) /* -m a,b: one name, said */
+            log_warn("-m '%s' is one model of that name: a comma does not "
+                     "split -m (two models: -m a -m b)",
+                     sanitize_shown(cfg->models[i]));
     if (cfg->extra_body)
         extra = cJSON_Parse(cfg->extra_body);
     if (!out_name) {

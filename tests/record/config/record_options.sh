@@ -90,3 +90,9 @@ echo ok
     -o "$T/qw.ttrace" 2>"$T/qw.err" || fail "-q with a failing scrape: exit $?"
 grep -q 'warning: --server-metrics' "$T/qw.err" || fail "-q hid a warning: $(cat "$T/qw.err")"
 ! grep -qv 'warning: ' "$T/qw.err" || fail "-q printed more than warnings: $(cat "$T/qw.err")"
+
+# -m a,b is one model of that name (a gateway's names can hold anything),
+# and the recorder says so: it was one group with no word
+"$TT_RECORD" "${Q[@]}" -m fast,slow -n 1 --classes short-short -o "$T/mc.ttrace" 2>"$T/mc.err" || fail "-m fast,slow: exit $?"
+grep -q "warning: -m 'fast,slow' is one model of that name: a comma does not split -m (two models: -m a -m b)" "$T/mc.err" ||
+    fail "-m a,b said nothing: $(cat "$T/mc.err")"
