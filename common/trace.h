@@ -48,6 +48,15 @@ enum trace_err {
 /* Returns a static description of a trace_err. */
 const char *trace_strerror(int err);
 
+/* Writes into buf (len bytes) and returns the sentence for a trace that
+ * cannot be written: trace_writer_open (or a setting right after it)
+ * returned rc, leaving errno err. TRACE_E_EXISTS and TRACE_E_IO say why
+ * as out_error does (common/out_error.h: "cannot write PATH: its directory
+ * DIR does not exist"...); any other rc "cannot write PATH: " and its
+ * trace_strerror. */
+const char *trace_open_error(char *buf, size_t len, const char *path, int rc,
+                             int err);
+
 struct trace_kv {
     const char *key;
     const char *value;

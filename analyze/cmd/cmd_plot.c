@@ -257,7 +257,7 @@ static int run(const struct analyze_options *o, enum plot_mode mode)
     size_t n_charts;
     struct plot_data d;
     char gnuplot[4096];
-    bool have_gnuplot, by_trace;
+    bool have_gnuplot, by_trace, html_failed;
     int rc, load_rc;
     const char *fmt = o->svg ? "svg" : "png";
     struct plot_ctx ctx = {&d, o->out_dir, fmt, NULL, o->period, NULL};
@@ -315,12 +315,14 @@ static int run(const struct analyze_options *o, enum plot_mode mode)
     if (have_gnuplot &&
         draw(gnuplot, o->out_dir, charts, n_charts, o->svg, o->html))
         rc = 1;
-    if (o->html && report(o, mode, &d, charts, n_charts, have_gnuplot))
+    html_failed =
+        o->html && report(o, mode, &d, charts, n_charts, have_gnuplot);
+    if (html_failed)
         rc = 1;
     for (size_t i = 0; i < n_charts; i++)
         printf("%s/%s.%s\n", o->out_dir, charts[i]->name,
                have_gnuplot ? fmt : "gp");
-    if (o->html)
+    if (o->html && !html_failed) /* listed only when it was written */
         printf("%s/report.html\n", o->out_dir);
     if (fflush(stdout) != 0)
         rc = 1;
