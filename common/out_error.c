@@ -59,8 +59,9 @@ const char *out_error(char *buf, size_t len, const char *path, int err)
         return buf;
     case ENOENT:
         if (stat(dir, &st) != 0) {
-            snprintf(buf, len, "cannot write %s: its directory %s does not exist",
-                     path, dir);
+            snprintf(buf, len,
+                     "cannot write %s: its directory %s does not exist", path,
+                     dir);
             return buf;
         }
         break;

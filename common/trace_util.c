@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include <strings.h>
 
 #include "out_error.h"
@@ -35,6 +36,11 @@ const char *trace_strerror(int err)
     default:
         return "unknown error";
     }
+}
+
+const char *trace_io_strerror(int rc, int err)
+{
+    return rc == TRACE_E_IO && err ? strerror(err) : trace_strerror(rc);
 }
 
 const char *trace_open_error(char *buf, size_t len, const char *path, int rc,

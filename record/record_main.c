@@ -315,16 +315,15 @@ static int record(const struct config *cfg, struct run_setup *s,
 {
     struct run_outcome o;
     int rc = run_execute(s, &o);
-    int close_err = trace_writer_close(s->writer);
+    int close_err = trace_writer_close(s->writer), close_errno = errno;
     s->writer = NULL;
     if (rc == RUN_E_WRITE || (!rc && close_err)) {
-        int e = rc == RUN_E_WRITE ? o.write_errno : errno;
-        log_error(
-            "writing the trace %s failed: %s; the records written "
-            "before it are intact",
-            strcmp(out_name, "-") == 0 ? "to stdout" : out_name,
-            e ? strerror(e)
-              : trace_strerror(rc == RUN_E_WRITE ? o.write_err : close_err));
+        log_error("writing the trace %s failed: %s; the records written "
+                  "before it are intact",
+                  strcmp(out_name, "-") == 0 ? "to stdout" : out_name,
+                  rc == RUN_E_WRITE
+                      ? trace_io_strerror(o.write_err, o.write_errno)
+                      : trace_io_strerror(close_err, close_errno));
         return EXIT_FAILURE;
     }
     if (rc == RUN_E_LATE) {

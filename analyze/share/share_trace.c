@@ -301,7 +301,8 @@ int share_trace(const char *in, const char *out, const struct share_options *o,
     while ((st = trace_reader_next(r, &rec)) == 1) {
         int wr = share_record(&c, &rec);
         if (wr) {
-            snprintf(err, err_size, "%s: %s", out, trace_strerror(wr));
+            snprintf(err, err_size, "cannot write %s: %s", out,
+                     trace_io_strerror(wr, trace_writer_errno(c.w)));
             rc = 2;
             break;
         }
@@ -312,7 +313,8 @@ int share_trace(const char *in, const char *out, const struct share_options *o,
     }
     st = trace_writer_close_digest(c.w, rep->sha256);
     if (st != TRACE_OK && rc != 2) {
-        snprintf(err, err_size, "%s: %s", out, trace_strerror(st));
+        snprintf(err, err_size, "cannot write %s: %s", out,
+                 trace_io_strerror(st, errno));
         rc = 2;
     }
     trace_reader_close(r);

@@ -158,7 +158,7 @@ int main(int argc, char **argv)
     const char *key = NULL, *token = NULL;
     char out_name[128], err[512], why[OUT_ERROR_SIZE];
     const char *out;
-    int rc, wrc, open_errno;
+    int rc, wrc, open_errno, close_errno;
     int64_t mono_zero, real_zero;
 
     log_set_program("tokentrace-proxy");
@@ -232,7 +232,8 @@ int main(int argc, char **argv)
         rc = TRACE_E_NOMEM;
     if (rc || !m.base) {
         log_error("%s: cannot write the trace header: %s", out,
-                  trace_strerror(rc ? rc : TRACE_E_NOMEM));
+                  trace_io_strerror(rc ? rc : TRACE_E_NOMEM,
+                                    trace_writer_errno(m.rec.w)));
         rc = 1;
         goto done;
     }
@@ -263,7 +264,8 @@ int main(int argc, char **argv)
         log_error("%s: cannot write the trace: %s; recording stopped there "
                   "and %llu request(s) after it were forwarded, not "
                   "recorded",
-                  out, trace_strerror(m.rec.err),
+                  out,
+                  trace_io_strerror(m.rec.err, trace_writer_errno(m.rec.w)),
                   (unsigned long long)m.rec.limits[PROXY_LIMIT_UNRECORDED]);
 done:
     proxy_server_free(srv); /* in-flight requests: interrupted */
@@ -271,10 +273,11 @@ done:
         proxy_footer_write(&m.rec, clock_mono_ns(), m.stopped_by_signal,
                            m.stopped_by_signal ? "signal" : "write_error");
     wrc = trace_writer_close(m.rec.w);
+    close_errno = errno;
     proxy_sessions_free(m.rec.sessions);
     lag_samples_free(&m.rec.receive_lag);
     if (wrc && !rc) {
-        log_error("%s: %s", out, trace_strerror(wrc));
+        log_error("%s: %s", out, trace_io_strerror(wrc, close_errno));
         rc = 1;
     }
     if (rc == 0 && !cfg.quiet)

@@ -54,6 +54,19 @@ says 1 "cannot write $T/plot/report.html: it is a directory" \
     "$TT_ANALYZE" plot "$T/in.ttrace" -o "$T/plot" --html
 ! grep -q 'report.html$' "$T/out" || fail "plot lists the report it could not write"
 
+# a write that fails after the open (/dev/full: ENOSPC) says its errno too
+# (the proxy said "cannot write the trace header: input/output error",
+# share "/dev/full: input/output error")
+if [ -w /dev/full ]; then
+    says 2 "share: cannot write /dev/full: No space left on device" \
+        "$TT_ANALYZE" share "$T/in.ttrace" --force -o /dev/full
+    says 1 "/dev/full: cannot write the trace header: No space left on device" \
+        "$TT_PROXY" -u $U --listen 127.0.0.1:0 -f -o /dev/full
+    expect_exit 1 "$TT_RECORD" -u $U -m a -n 1 --force -o /dev/full 2>"$T/err"
+    grepq -F "writing the trace /dev/full failed: No space left on device" <"$T/err" ||
+        fail "record -o /dev/full: $(cat "$T/err")"
+fi
+
 # permission (root writes anywhere: only as another user)
 if [ "$(id -u)" -ne 0 ]; then
     mkdir "$T/ro" && chmod 555 "$T/ro"

@@ -18,8 +18,8 @@ static char buf[OUT_ERROR_SIZE];
 static void says(const char *path, int err, const char *want)
 {
     out_error(buf, sizeof buf, path, err);
-    CHECK_MSG(strcmp(buf, want) == 0, "%s errno %d: got '%s', want '%s'",
-              path, err, buf, want);
+    CHECK_MSG(strcmp(buf, want) == 0, "%s errno %d: got '%s', want '%s'", path,
+              err, buf, want);
 }
 
 int main(void)
@@ -59,12 +59,12 @@ int main(void)
 
     /* a file where a directory should be, itself or further up */
     snprintf(path, sizeof path, "%s/x.ttrace", file);
-    snprintf(want, sizeof want, "cannot write %s: %s is not a directory",
-             path, file);
+    snprintf(want, sizeof want, "cannot write %s: %s is not a directory", path,
+             file);
     says(path, ENOTDIR, want);
     snprintf(path, sizeof path, "%s/a/b/x.ttrace", file);
-    snprintf(want, sizeof want, "cannot write %s: %s is not a directory",
-             path, file);
+    snprintf(want, sizeof want, "cannot write %s: %s is not a directory", path,
+             file);
     says(path, ENOTDIR, want);
 
     /* permission: on the file when it exists, else in its directory */
@@ -88,7 +88,8 @@ int main(void)
     says(file, ENOSPC, want);
     /* a bare name's directory is "." (this test runs in a directory that
      * exists, so ENOENT there is the errno's own text) */
-    says("x.ttrace", ENOENT, "cannot write x.ttrace: No such file or directory");
+    says("x.ttrace", ENOENT,
+         "cannot write x.ttrace: No such file or directory");
     says("/nodir_out_error_test", EACCES,
          "cannot write /nodir_out_error_test: permission denied in its "
          "directory /");
