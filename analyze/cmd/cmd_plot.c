@@ -96,10 +96,12 @@ static void plot_help(void)
         "svg\n");
 }
 
-/* Creates dir and its missing parents. Returns 0 or -1 (errno set). */
+/* Creates dir and its missing parents. Returns 0 or -1 (errno set;
+ * EEXIST when dir is there but not a directory). */
 static int make_dirs(const char *dir)
 {
     char tmp[4096];
+    struct stat st;
     size_t len = strlen(dir);
     if (len == 0 || len >= sizeof(tmp)) {
         errno = ENAMETOOLONG;
@@ -115,6 +117,12 @@ static int make_dirs(const char *dir)
         }
     if (mkdir(tmp, 0777) != 0 && errno != EEXIST)
         return -1;
+    if (stat(tmp, &st) != 0)
+        return -1;
+    if (!S_ISDIR(st.st_mode)) { /* a file of that name: EEXIST ignored */
+        errno = EEXIST;
+        return -1;
+    }
     return 0;
 }
 

@@ -67,6 +67,13 @@ if [ -w /dev/full ]; then
         fail "record -o /dev/full: $(cat "$T/err")"
 fi
 
+# plot -o onto a file: said once, before any chart (it went on to six
+# "cannot write FILE/x.dat" and listed the charts on stdout)
+says 1 "$T/file: cannot create the directory: File exists" \
+    "$TT_ANALYZE" plot "$T/in.ttrace" -o "$T/file"
+[ "$(wc -l <"$T/err")" -eq 1 ] || fail "plot -o FILE: $(cat "$T/err")"
+[ ! -s "$T/out" ] || fail "plot -o FILE lists: $(cat "$T/out")"
+
 # permission (root writes anywhere: only as another user)
 if [ "$(id -u)" -ne 0 ]; then
     mkdir "$T/ro" && chmod 555 "$T/ro"
