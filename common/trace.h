@@ -48,6 +48,20 @@ enum trace_err {
 /* Returns a static description of a trace_err. */
 const char *trace_strerror(int err);
 
+/* The text of trace_err rc; for TRACE_E_IO with errno err (not 0) err's
+ * own text instead ("No space left on device"), never "input/output
+ * error" with what the errno says lost. */
+const char *trace_io_strerror(int rc, int err);
+
+/* Writes into buf (len bytes) and returns the sentence for a trace that
+ * cannot be written: trace_writer_open (or a setting right after it)
+ * returned rc, leaving errno err. TRACE_E_EXISTS and TRACE_E_IO say why
+ * as out_error does (common/out_error.h: "cannot write PATH: its directory
+ * DIR does not exist"...); any other rc "cannot write PATH: " and its
+ * trace_strerror. */
+const char *trace_open_error(char *buf, size_t len, const char *path, int rc,
+                             int err);
+
 struct trace_kv {
     const char *key;
     const char *value;
@@ -346,10 +360,11 @@ int trace_writer_flush(struct trace_writer *w);
 /* Bytes buffered and not yet written. */
 size_t trace_writer_pending(const struct trace_writer *w);
 
-/* errno of the last failed write, 0 if none. */
+/* errno of the last failed write, 0 if none (or w is NULL). */
 int trace_writer_errno(const struct trace_writer *w);
 
-/* Flushes and closes. Returns the first error seen over the writer's life.
+/* Flushes and closes. Returns the first error seen over the writer's life,
+ * and for TRACE_E_IO leaves the failed write's (or close's) errno in errno.
  * NULL-safe. */
 int trace_writer_close(struct trace_writer *w);
 

@@ -1,8 +1,14 @@
 /* trace_util: what readers and writers of traces both need: the text of the
- * trace module's error codes and header lookup in a result (trace.h). */
+ * trace module's error codes (and of a trace that cannot be written) and
+ * header lookup in a result (trace.h). */
 #include "trace.h"
 
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
 #include <strings.h>
+
+#include "out_error.h"
 
 const char *trace_strerror(int err)
 {
@@ -30,6 +36,22 @@ const char *trace_strerror(int err)
     default:
         return "unknown error";
     }
+}
+
+const char *trace_io_strerror(int rc, int err)
+{
+    return rc == TRACE_E_IO && err ? strerror(err) : trace_strerror(rc);
+}
+
+const char *trace_open_error(char *buf, size_t len, const char *path, int rc,
+                             int err)
+{
+    if (rc == TRACE_E_EXISTS)
+        return out_error(buf, len, path, EEXIST);
+    if (rc == TRACE_E_IO && err)
+        return out_error(buf, len, path, err);
+    snprintf(buf, len, "cannot write %s: %s", path, trace_strerror(rc));
+    return buf;
 }
 
 const char *trace_result_header(const struct trace_result *r, const char *name)

@@ -160,7 +160,7 @@ size_t trace_writer_pending(const struct trace_writer *w)
 
 int trace_writer_errno(const struct trace_writer *w)
 {
-    return w->saved_errno;
+    return w ? w->saved_errno : 0;
 }
 
 int trace_writer_close(struct trace_writer *w)
@@ -170,7 +170,7 @@ int trace_writer_close(struct trace_writer *w)
 
 int trace_writer_close_digest(struct trace_writer *w, char *sha256_hex_out)
 {
-    int err;
+    int err, saved;
     if (!w)
         return TRACE_OK;
     trace_writer_flush(w);
@@ -183,9 +183,12 @@ int trace_writer_close_digest(struct trace_writer *w, char *sha256_hex_out)
         w->saved_errno = errno;
         err = TRACE_E_IO;
     }
+    saved = err == TRACE_E_IO ? w->saved_errno : 0;
     buf_free(&w->out);
     ZSTD_freeCCtx(w->zc);
     free(w->zbuf);
     free(w);
+    if (saved)
+        errno = saved;
     return err;
 }

@@ -20,6 +20,7 @@
 #include "clock.h"
 #include "http_proxy.h"
 #include "log.h"
+#include "out_error.h"
 #include "procs.h"
 #include "run.h"
 #include "run_match.h"
@@ -314,16 +315,15 @@ static int record(const struct config *cfg, struct run_setup *s,
 {
     struct run_outcome o;
     int rc = run_execute(s, &o);
-    int close_err = trace_writer_close(s->writer);
+    int close_err = trace_writer_close(s->writer), close_errno = errno;
     s->writer = NULL;
     if (rc == RUN_E_WRITE || (!rc && close_err)) {
-        int e = rc == RUN_E_WRITE ? o.write_errno : errno;
-        log_error(
-            "writing the trace %s failed: %s; the records written "
-            "before it are intact",
-            strcmp(out_name, "-") == 0 ? "to stdout" : out_name,
-            e ? strerror(e)
-              : trace_strerror(rc == RUN_E_WRITE ? o.write_err : close_err));
+        log_error("writing the trace %s failed: %s; the records written "
+                  "before it are intact",
+                  strcmp(out_name, "-") == 0 ? "to stdout" : out_name,
+                  rc == RUN_E_WRITE
+                      ? trace_io_strerror(o.write_err, o.write_errno)
+                      : trace_io_strerror(close_err, close_errno));
         return EXIT_FAILURE;
     }
     if (rc == RUN_E_LATE) {
@@ -393,7 +393,8 @@ static int prepare_and_record(struct config *cfg)
     char err[512], trace_id[9], out_buf[128], note[HTTP_PROXY_URL_MAX + 64];
     struct http_proxy_choice proxy;
     const char *out_name = cfg->output;
-    int rc, ret;
+    char why[OUT_ERROR_SIZE];
+    int rc, ret, open_errno;
 
     /* the key first: a base URL holding it is shown with it hidden */
     if (api_key_load(cfg, &key, err, sizeof err))
@@ -499,19 +500,17 @@ static int prepare_and_record(struct config *cfg)
     rc = s.command_line && (match || !run_match_wanted(cfg))
              ? trace_writer_open(out_name, cfg->force, &s.writer)
              : TRACE_E_NOMEM;
+    open_errno = errno;
     if (rc == TRACE_OK && cfg->format_version)
         rc = trace_writer_set_version(s.writer, cfg->format_version);
     if (rc == TRACE_OK && (cfg->compress || trace_path_compressed(out_name)))
         rc = trace_writer_set_compression(s.writer, TRACE_ZSTD_LEVEL);
     if (rc == TRACE_E_EXISTS) {
-        snprintf(err, sizeof err,
-                 "%s exists; use --force to overwrite it or "
-                 "-o to pick another name",
-                 out_name);
-        ret = usage_error(err);
+        ret = usage_error(
+            trace_open_error(why, sizeof why, out_name, rc, open_errno));
     } else if (rc) {
-        log_error("cannot write %s: %s%s%s", out_name, trace_strerror(rc),
-                  errno ? ": " : "", errno ? strerror(errno) : "");
+        log_error("%s",
+                  trace_open_error(why, sizeof why, out_name, rc, open_errno));
         ret = EXIT_FAILURE;
     } else {
         log_note("recording to %s: %s, %zu model%s, trace id %s",

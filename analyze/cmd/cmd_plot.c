@@ -96,10 +96,12 @@ static void plot_help(void)
         "svg\n");
 }
 
-/* Creates dir and its missing parents. Returns 0 or -1 (errno set). */
+/* Creates dir and its missing parents. Returns 0 or -1 (errno set;
+ * EEXIST when dir is there but not a directory). */
 static int make_dirs(const char *dir)
 {
     char tmp[4096];
+    struct stat st;
     size_t len = strlen(dir);
     if (len == 0 || len >= sizeof(tmp)) {
         errno = ENAMETOOLONG;
@@ -115,6 +117,12 @@ static int make_dirs(const char *dir)
         }
     if (mkdir(tmp, 0777) != 0 && errno != EEXIST)
         return -1;
+    if (stat(tmp, &st) != 0)
+        return -1;
+    if (!S_ISDIR(st.st_mode)) { /* a file of that name: EEXIST ignored */
+        errno = EEXIST;
+        return -1;
+    }
     return 0;
 }
 
@@ -257,7 +265,7 @@ static int run(const struct analyze_options *o, enum plot_mode mode)
     size_t n_charts;
     struct plot_data d;
     char gnuplot[4096];
-    bool have_gnuplot, by_trace;
+    bool have_gnuplot, by_trace, html_failed;
     int rc, load_rc;
     const char *fmt = o->svg ? "svg" : "png";
     struct plot_ctx ctx = {&d, o->out_dir, fmt, NULL, o->period, NULL};
@@ -315,12 +323,14 @@ static int run(const struct analyze_options *o, enum plot_mode mode)
     if (have_gnuplot &&
         draw(gnuplot, o->out_dir, charts, n_charts, o->svg, o->html))
         rc = 1;
-    if (o->html && report(o, mode, &d, charts, n_charts, have_gnuplot))
+    html_failed =
+        o->html && report(o, mode, &d, charts, n_charts, have_gnuplot);
+    if (html_failed)
         rc = 1;
     for (size_t i = 0; i < n_charts; i++)
         printf("%s/%s.%s\n", o->out_dir, charts[i]->name,
                have_gnuplot ? fmt : "gp");
-    if (o->html)
+    if (o->html && !html_failed) /* listed only when it was written */
         printf("%s/report.html\n", o->out_dir);
     if (fflush(stdout) != 0)
         rc = 1;

@@ -9,6 +9,7 @@
 #include "analyze_options.h"
 #include "commands.h"
 #include "log.h"
+#include "out_error.h"
 #include "printable.h"
 #include "share.h"
 
@@ -172,7 +173,7 @@ int cmd_share(int argc, char **argv)
                           &c};
     struct opt_parser p = {
         .tables = &t, .n_tables = 1, .pos = pos, .n_pos = &n_pos, .first = 0};
-    char err[600];
+    char err[OUT_ERROR_SIZE];
     int rc;
     if (!pos)
         return 1;

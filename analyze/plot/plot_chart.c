@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "log.h"
+#include "out_error.h"
 #include "plot_escape.h"
 #include "plot_template.h"
 
@@ -47,7 +48,7 @@ static int write_script(const struct plot_ctx *c, const struct plot_chart *ch,
         {"HEIGHT", height}, {"VARS", out->vars.data ? out->vars.data : ""},
     };
     if (!(f = fopen(path, "w"))) {
-        log_error("%s: cannot write: %s", path, strerror(errno));
+        out_error_log(path, errno);
         return 1;
     }
     rc = plot_template_fill(f, ch->name, subst,
@@ -72,7 +73,7 @@ int plot_chart_write(const struct plot_ctx *c, const struct plot_chart *ch)
     buf_init(&out.vars, (size_t)16 << 20);
     snprintf(path, sizeof(path), "%s/%s.dat", c->dir, ch->name);
     if (!(dat = fopen(path, "w"))) {
-        log_error("%s: cannot write: %s", path, strerror(errno));
+        out_error_log(path, errno);
         buf_free(&out.vars);
         return 1;
     }
@@ -81,7 +82,7 @@ int plot_chart_write(const struct plot_ctx *c, const struct plot_chart *ch)
     if (fclose(dat) != 0)
         rc = 1;
     if (rc)
-        log_error("%s: cannot write: %s", path, strerror(errno));
+        out_error_log(path, errno);
     if (rc == 0) {
         snprintf(path, sizeof(path), "%s/%s.gp", c->dir, ch->name);
         rc = write_script(c, ch, &out, path);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "log.h"
+#include "out_error.h"
 #include "plot_escape.h"
 #include "plot_html_tables.h"
 #include "summary_output.h"
@@ -113,7 +114,7 @@ int plot_html_write(const char *dir, const struct plot_data *d,
     const struct group *o = &d->set.overall;
     snprintf(path, sizeof(path), "%s/report.html", dir);
     if (!(out = fopen(path, "w"))) {
-        log_error("%s: cannot write: %s", path, strerror(errno));
+        out_error_log(path, errno);
         return 1;
     }
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta "
@@ -198,7 +199,7 @@ int plot_html_write(const char *dir, const struct plot_data *d,
     fputs(plot_html_sort_script, out);
     fputs("</body>\n</html>\n", out);
     if (ferror(out) | (fclose(out) != 0)) {
-        log_error("%s: cannot write: %s", path, strerror(errno));
+        out_error_log(path, errno);
         return 1;
     }
     return 0;

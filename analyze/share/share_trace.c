@@ -268,7 +268,7 @@ int share_trace(const char *in, const char *out, const struct share_options *o,
     struct share_ctx c;
     struct trace_reader *r = NULL;
     struct trace_record rec;
-    int rc = 0, st;
+    int rc = 0, st, open_errno;
     memset(rep, 0, sizeof(*rep));
     memset(&c, 0, sizeof(c));
     c.o = o;
@@ -283,6 +283,7 @@ int share_trace(const char *in, const char *out, const struct share_options *o,
         return 2;
     }
     st = trace_writer_open(out, o->force, &c.w);
+    open_errno = errno;
     if (st == TRACE_OK)
         trace_writer_want_digest(c.w);
     if (st == TRACE_OK && o->format_version)
@@ -290,8 +291,7 @@ int share_trace(const char *in, const char *out, const struct share_options *o,
     if (st == TRACE_OK && (o->compress || trace_path_compressed(out)))
         st = trace_writer_set_compression(c.w, TRACE_ZSTD_LEVEL);
     if (st != TRACE_OK) {
-        snprintf(err, err_size, "%s: %s%s", out, trace_strerror(st),
-                 st == TRACE_E_EXISTS ? " (--force replaces it)" : "");
+        trace_open_error(err, err_size, out, st, open_errno);
         trace_writer_close(c.w);
         trace_reader_close(r);
         return 2;
@@ -301,7 +301,8 @@ int share_trace(const char *in, const char *out, const struct share_options *o,
     while ((st = trace_reader_next(r, &rec)) == 1) {
         int wr = share_record(&c, &rec);
         if (wr) {
-            snprintf(err, err_size, "%s: %s", out, trace_strerror(wr));
+            snprintf(err, err_size, "cannot write %s: %s", out,
+                     trace_io_strerror(wr, trace_writer_errno(c.w)));
             rc = 2;
             break;
         }
@@ -312,7 +313,8 @@ int share_trace(const char *in, const char *out, const struct share_options *o,
     }
     st = trace_writer_close_digest(c.w, rep->sha256);
     if (st != TRACE_OK && rc != 2) {
-        snprintf(err, err_size, "%s: %s", out, trace_strerror(st));
+        snprintf(err, err_size, "cannot write %s: %s", out,
+                 trace_io_strerror(st, errno));
         rc = 2;
     }
     trace_reader_close(r);

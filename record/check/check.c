@@ -3,6 +3,7 @@
 #include "check.h"
 #include "check_api_alt.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@
 #include "clock.h"
 #include "http_proxy.h"
 #include "log.h"
+#include "out_error.h"
 #include "request_body.h"
 #include "run.h"
 #include "sanitize.h"
@@ -92,21 +94,18 @@ static void describe_key(struct check_ctx *c)
 static int open_trace(struct check_ctx *c)
 {
     struct run_setup s;
+    char why[OUT_ERROR_SIZE];
     int rc = trace_writer_open(c->cfg->output, c->cfg->force, &c->env.writer);
+    int open_errno = errno;
     if (rc == TRACE_OK && c->cfg->format_version)
         rc = trace_writer_set_version(c->env.writer, c->cfg->format_version);
     if (rc == TRACE_OK &&
         (c->cfg->compress || trace_path_compressed(c->cfg->output)))
         rc = trace_writer_set_compression(c->env.writer, TRACE_ZSTD_LEVEL);
-    if (rc == TRACE_E_EXISTS) {
-        log_error("%s exists; use --force to overwrite it or -o to pick "
-                  "another name",
-                  c->cfg->output);
-        return EXIT_USAGE;
-    }
     if (rc) {
-        log_error("cannot write %s: %s", c->cfg->output, trace_strerror(rc));
-        return EXIT_FAILURE;
+        log_error("%s", trace_open_error(why, sizeof why, c->cfg->output, rc,
+                                         open_errno));
+        return rc == TRACE_E_EXISTS ? EXIT_USAGE : EXIT_FAILURE;
     }
     memset(&s, 0, sizeof s);
     s.cfg = c->cfg;

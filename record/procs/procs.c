@@ -15,6 +15,7 @@
 
 #include "clock.h"
 #include "log.h"
+#include "out_error.h"
 #include "trace.h"
 
 /* The children start this long after the parent: time to exec and set up
@@ -258,9 +259,10 @@ int procs_run(const struct config *cfg, const char *out_name, int argc,
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
     if (procs_join(out_name, cfg->force, parts, n_started)) {
-        log_error("--procs: joining the shards' traces into %s failed: %s "
-                  "(the part files %s.part* are kept)",
-                  out_name, strerror(errno), out_name);
+        char why[OUT_ERROR_SIZE];
+        log_error("--procs: joining the shards' traces failed: %s (the part "
+                  "files %s.part* are kept)",
+                  out_error(why, sizeof why, out_name, errno), out_name);
         rc = worse(rc, 1);
     } else if (!cfg->quiet) {
         log_note("--procs %u: the %zu shard traces are in %s (one input for "

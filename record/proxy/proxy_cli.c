@@ -10,9 +10,10 @@
 #include "opt.h"
 
 static const char help_text[] =
-    "Usage: tokentrace-proxy -u UPSTREAM_BASE_URL [--listen HOST:PORT]\n"
-    "         [-o FILE] [--api KIND] [--key-env VAR] [--allow-remote\n"
-    "         --token-env VAR] [options]\n"
+    "usage: tokentrace-proxy -u URL [--listen HOST:PORT] [-o FILE] [options]\n"
+    "       tokentrace-proxy -u URL --listen HOST:PORT --allow-remote "
+    "--token-env VAR\n"
+    "       tokentrace-proxy --print-cline-settings [--listen HOST:PORT]\n"
     "\n"
     "A recording proxy for coding agents (Cline...): an OpenAI-compatible\n"
     "and Anthropic endpoint that forwards every request to the upstream and\n"

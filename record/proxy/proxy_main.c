@@ -12,6 +12,7 @@
 #include "base_url.h"
 #include "clock.h"
 #include "log.h"
+#include "out_error.h"
 #include "proxy_access.h"
 #include "proxy_cli.h"
 #include "proxy_cline.h"
@@ -96,13 +97,13 @@ static void default_output(char *out, size_t len, bool compressed)
 
 static int write_port_file(const char *path, unsigned port)
 {
-    char tmp[4096];
+    char tmp[4096], why[OUT_ERROR_SIZE];
     FILE *f;
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     f = fopen(tmp, "w");
     if (!f || fprintf(f, "%u\n", port) < 0 || fclose(f) != 0 ||
         rename(tmp, path) != 0) {
-        log_error("--port-file %s: %s", path, strerror(errno));
+        log_error("--port-file: %s", out_error(why, sizeof why, path, errno));
         return -1;
     }
     return 0;
@@ -155,9 +156,9 @@ int main(int argc, char **argv)
     struct event *sig_int = NULL, *sig_term = NULL, *flush = NULL;
     struct timeval every = {0, FLUSH_MS * 1000};
     const char *key = NULL, *token = NULL;
-    char out_name[128], err[512];
+    char out_name[128], err[512], why[OUT_ERROR_SIZE];
     const char *out;
-    int rc, wrc;
+    int rc, wrc, open_errno, close_errno;
     int64_t mono_zero, real_zero;
 
     log_set_program("tokentrace-proxy");
@@ -212,13 +213,13 @@ int main(int argc, char **argv)
         out = cfg.output;
     }
     rc = trace_writer_open(out, cfg.force, &m.rec.w);
+    open_errno = errno;
     /* compressed by default: an agent's capture repeats its history in
      * every request */
     if (rc == TRACE_OK && !cfg.no_compress)
         rc = trace_writer_set_compression(m.rec.w, TRACE_ZSTD_LEVEL);
     if (rc != TRACE_OK) {
-        log_error("%s: %s%s", out, trace_strerror(rc),
-                  rc == TRACE_E_EXISTS ? " (use -f to overwrite)" : "");
+        log_error("%s", trace_open_error(why, sizeof why, out, rc, open_errno));
         trace_writer_close(m.rec.w);
         return rc == TRACE_E_EXISTS ? 2 : 1;
     }
@@ -231,7 +232,8 @@ int main(int argc, char **argv)
         rc = TRACE_E_NOMEM;
     if (rc || !m.base) {
         log_error("%s: cannot write the trace header: %s", out,
-                  trace_strerror(rc ? rc : TRACE_E_NOMEM));
+                  trace_io_strerror(rc ? rc : TRACE_E_NOMEM,
+                                    trace_writer_errno(m.rec.w)));
         rc = 1;
         goto done;
     }
@@ -262,7 +264,8 @@ int main(int argc, char **argv)
         log_error("%s: cannot write the trace: %s; recording stopped there "
                   "and %llu request(s) after it were forwarded, not "
                   "recorded",
-                  out, trace_strerror(m.rec.err),
+                  out,
+                  trace_io_strerror(m.rec.err, trace_writer_errno(m.rec.w)),
                   (unsigned long long)m.rec.limits[PROXY_LIMIT_UNRECORDED]);
 done:
     proxy_server_free(srv); /* in-flight requests: interrupted */
@@ -270,10 +273,11 @@ done:
         proxy_footer_write(&m.rec, clock_mono_ns(), m.stopped_by_signal,
                            m.stopped_by_signal ? "signal" : "write_error");
     wrc = trace_writer_close(m.rec.w);
+    close_errno = errno;
     proxy_sessions_free(m.rec.sessions);
     lag_samples_free(&m.rec.receive_lag);
     if (wrc && !rc) {
-        log_error("%s: %s", out, trace_strerror(wrc));
+        log_error("%s: %s", out, trace_io_strerror(wrc, close_errno));
         rc = 1;
     }
     if (rc == 0 && !cfg.quiet)

@@ -59,7 +59,7 @@ void proxy_recorder_failed(struct proxy_recorder *r, int err)
     log_error("cannot write the trace (%s): RECORDING STOPPED; forwarding "
               "goes on, and the requests from now on are not recorded "
               "(counted at the end)",
-              trace_strerror(err));
+              trace_io_strerror(err, trace_writer_errno(r->w)));
 }
 
 /* The first trace error sticks in the recorder. */

@@ -9,11 +9,9 @@
 #include "rng.h"
 
 static const char help_text[] =
-    "Usage: tokentrace-replay --listen HOST:PORT [--port-file FILE]\n"
-    "         (--synthetic SPEC | --trace FILE [--speed X])\n"
-    "         [--fault KIND[:FRACTION][@MODEL]]... [--seed S]\n"
-    "         [--log-sends FILE] [--expect-key-env VAR]\n"
-    "         [--keep-awake MODE | --no-keep-awake] [--keep-awake-cpu N] [-q]\n"
+    "usage: tokentrace-replay --listen HOST:PORT --synthetic SPEC [options]\n"
+    "       tokentrace-replay --listen HOST:PORT --trace FILE [--speed X] "
+    "[options]\n"
     "\n"
     "An OpenAI-compatible streaming (SSE) server for testing LLM clients and\n"
     "tokentrace-record: it synthesizes streams with exact timing, or serves\n"

@@ -9,6 +9,7 @@
 
 #include "fd_limit.h"
 #include "log.h"
+#include "out_error.h"
 #include "replay_config.h"
 #include "replay_server.h"
 #include "version.h"
@@ -89,8 +90,8 @@ int main(int argc, char **argv)
     if (cfg.port_file != NULL) {
         rc = write_port_file(cfg.port_file, srv->port);
         if (rc != 0) {
-            log_error("cannot write port file %s: %s", cfg.port_file,
-                      strerror(rc));
+            log_error("--port-file: %s",
+                      out_error(err, sizeof err, cfg.port_file, rc));
             replay_server_close(srv);
             return 1;
         }

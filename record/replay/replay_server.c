@@ -15,6 +15,7 @@
 
 #include "clock.h"
 #include "log.h"
+#include "out_error.h"
 #include "replay_send_log.h"
 #include "replay_stream.h"
 #include "replay_trace_source.h"
@@ -136,8 +137,9 @@ int replay_server_open(const struct replay_config *cfg,
     if (cfg->log_sends_path != NULL) {
         rc = replay_send_log_open(cfg->log_sends_path, srv->base, &srv->log);
         if (rc != 0) {
-            snprintf(err, errlen, "cannot open %s: %s", cfg->log_sends_path,
-                     strerror(rc));
+            int n = snprintf(err, errlen, "--log-sends: ");
+            if (n > 0 && (size_t)n < errlen)
+                out_error(err + n, errlen - (size_t)n, cfg->log_sends_path, rc);
             goto fail;
         }
     }

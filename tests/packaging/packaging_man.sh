@@ -24,6 +24,16 @@ for p in tokentrace-record tokentrace-replay tokentrace-analyze tokentrace-proxy
     assert_eq "$got" "$forms" "$p: usage forms in the SYNOPSIS"
     ! awk '/^\.SH DESCRIPTION/{d=1; next} /^\.SH/{d=0} d' "$T/$p.1" | grepq -i '^usage:' ||
         fail "$p: the usage line is left in the DESCRIPTION"
+    # every line of the usage block is a whole form ("usage: PROG ..." or
+    # "       PROG ..."): help2man takes no wrapped line into the SYNOPSIS,
+    # it spills into the DESCRIPTION (issue 32: the proxy's did)
+    awk 'NR==1{next} /^$/{exit} {print}' "$T/$p.help" >"$T/$p.usage_rest"
+    bad=$(grep -v "^       $p " "$T/$p.usage_rest" || true)
+    [ -z "$bad" ] || fail "$p: --help usage line that is not a form of its own: $bad"
+    # so the DESCRIPTION starts with the paragraph after the usage
+    want=$(awk 'p && NF {print; exit} /^$/{p=1}' "$T/$p.help")
+    got=$(awk '/^\.SH DESCRIPTION/{d=1; next} d && !/^\./ {print; exit}' "$T/$p.1" | sed 's/\\-/-/g')
+    assert_eq "$got" "$want" "$p: first line of the DESCRIPTION"
     # examples: no paragraph macros inside the no-fill block
     if grep -q '^\.SH EXAMPLES\|^\.SS "examples:"' "$T/$p.1"; then
         awk '/^\.SH EXAMPLES|^\.SS "examples:"/{e=1; next} e && /^\.S[HS] /{e=0} e' "$T/$p.1" >"$T/$p.ex"
