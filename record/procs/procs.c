@@ -260,9 +260,14 @@ int procs_run(const struct config *cfg, const char *out_name, int argc,
     sigaction(SIGTERM, &old_term, NULL);
     if (procs_join(out_name, cfg->force, parts, n_started)) {
         char why[OUT_ERROR_SIZE];
-        log_error("--procs: joining the shards' traces failed: %s (the part "
-                  "files %s.part* are kept)",
-                  out_error(why, sizeof why, out_name, errno), out_name);
+        int err = errno;
+        size_t kept = 0;
+        for (size_t j = 0; j < n_started; j++)
+            kept += access(parts[j], F_OK) == 0;
+        log_error("--procs: joining the shards' traces failed: %s (%s%s%s)",
+                  out_error(why, sizeof why, out_name, err),
+                  kept ? "the part files " : "no shard wrote its part file",
+                  kept ? out_name : "", kept ? ".part* are kept" : "");
         rc = worse(rc, 1);
     } else if (!cfg->quiet) {
         log_note("--procs %u: the %zu shard traces are in %s (one input for "

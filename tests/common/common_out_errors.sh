@@ -29,6 +29,10 @@ says 1 "$nodir" "$TT_RECORD" -u $U -m a -n 1 -o "$N/x.ttrace"
 says 1 "$nodir" "$TT_RECORD" --check -u $U -m a -o "$N/x.ttrace"
 says 1 "$nodir" "$TT_PROXY" -u $U -o "$N/x.ttrace"
 says 2 "share: $nodir" "$TT_ANALYZE" share "$T/in.ttrace" -o "$N/x.ttrace"
+# --procs: each shard says it, and the join does not claim part files
+# that were never written (it said "the part files ... are kept")
+says 1 "--procs: joining the shards' traces failed: $nodir (no shard wrote its part file)" \
+    "$TT_RECORD" -u $U -m a -n 2 -c 2 --procs 2 -o "$N/x.ttrace"
 says 1 "cannot write $T/file/x.ttrace: $T/file is not a directory" \
     "$TT_RECORD" -u $U -m a -n 1 -o "$T/file/x.ttrace"
 says 1 "cannot write $T: it is a directory" "$TT_RECORD" -u $U -m a -n 1 --force -o "$T"
