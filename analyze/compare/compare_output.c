@@ -186,8 +186,7 @@ int compare_write_table(FILE *out, const struct compare_result *r, size_t n,
                        (unsigned long long)p->new_->ok,
                        (unsigned long long)p->new_->requests);
             buf_printf(&b, "  %-23s %9s %9s %9s %7s  %-20s %s\n", "metric",
-                       "base", "new", "diff", "%", "95% CI median diff",
-                       "verdict");
+                       "base", "new", "diff", "%", "95% CI of diff", "verdict");
             for (int m = 0; m < CMP_COUNT; m++) {
                 const struct compare_cell *c = &p->cell[m];
                 snprintf(title, sizeof(title), "%s (%s)",
@@ -261,10 +260,9 @@ int compare_write_markdown(FILE *out, const struct compare_result *r, size_t n,
             compare_group_name(p->set, p->base, name, sizeof(name));
             buf_puts(&b, "\n### ");
             md_put(&b, name, 0);
-            buf_puts(
-                &b,
-                "\n\n| metric | | base | new | diff | % | 95% CI median diff "
-                "| verdict |\n|---|---|--:|--:|--:|--:|---|---|\n");
+            buf_puts(&b,
+                     "\n\n| metric | | base | new | diff | % | 95% CI of diff "
+                     "| verdict |\n|---|---|--:|--:|--:|--:|---|---|\n");
             for (int m = 0; m < CMP_COUNT; m++) {
                 for (int q = 0; q < 3; q++) {
                     fill_cells(&s, &p->cell[m], (enum compare_metric)m, q);
