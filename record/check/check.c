@@ -24,6 +24,7 @@
 #include "request_body.h"
 #include "run.h"
 #include "sanitize.h"
+#include "tcp_rtt.h"
 #include "workload.h"
 
 #define EXIT_USAGE 2
@@ -448,6 +449,7 @@ int check_run(const struct config *cfg)
     }
     if (c.env.writer)
         trace_writer_close(c.env.writer);
+    tcp_socks_free(&c.env.socks);
     free(c.command_line);
     cJSON_Delete(c.extra);
     api_key_free(&c.key);

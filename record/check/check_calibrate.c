@@ -9,6 +9,7 @@
 #include "check_probe.h"
 #include "log.h"
 #include "request_body.h"
+#include "tcp_rtt.h"
 
 /* Sends one probe of `bytes` bytes of prompt for model; *tokens is the
  * server's usage.prompt_tokens (-1 none). Returns 0, or -1 with err. */
@@ -63,12 +64,15 @@ static int probe(const struct check_calib_setup *s, size_t model, size_t bytes,
                  name, bytes, p.kind[0] ? p.kind : "http_error", f.http_status,
                  p.stream_message[0] ? ": " : "", p.stream_message);
         check_probe_free(&p);
+        tcp_socks_free(&env.socks);
         return -1;
     }
     *tokens = p.stream.usage_input_tokens;
     check_probe_free(&p);
+    tcp_socks_free(&env.socks);
     return 0;
 nomem:
+    tcp_socks_free(&env.socks);
     snprintf(err, errlen, "calibration of %s: out of memory", name);
     return -1;
 }

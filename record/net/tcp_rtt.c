@@ -4,6 +4,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 
@@ -21,27 +22,67 @@ static long local_port_of(int fd)
     return -1;
 }
 
-void tcp_socks_add(struct tcp_socks *s, int fd)
+#define PORTS 65536
+
+/* Reads the port of every pending socket into the index; a closed one
+ * (or one not bound yet: no port) is dropped. */
+static void resolve_pending(struct tcp_socks *s)
 {
-    for (size_t i = 0; i < s->n; i++)
-        if (s->fd[i] == fd)
-            return; /* a closed one's number, taken again */
-    if (s->n < TCP_SOCKS_MAX) {
-        s->fd[s->n++] = fd;
-        return;
+    for (size_t i = 0; i < s->n_pending; i++) {
+        int fd = s->pending[i];
+        long port = local_port_of(fd);
+        if (port > 0 && port < PORTS)
+            s->fd_of_port[port] = fd + 1;
     }
-    s->fd[s->next] = fd;
-    s->next = (s->next + 1) % TCP_SOCKS_MAX;
+    s->n_pending = 0;
 }
 
-int tcp_socks_find(const struct tcp_socks *s, long local_port)
+void tcp_socks_add(struct tcp_socks *s, int fd)
 {
-    if (local_port <= 0)
+    if (fd < 0)
+        return;
+    if (!s->fd_of_port) {
+        s->fd_of_port = calloc(PORTS, sizeof *s->fd_of_port);
+        if (!s->fd_of_port)
+            return;
+    }
+    if (s->n_pending == s->cap_pending) {
+        if (s->cap_pending >= PORTS) /* never asked after: read them now */
+            resolve_pending(s);
+        else {
+            size_t cap = s->cap_pending ? 2 * s->cap_pending : 64;
+            int *p = realloc(s->pending, cap * sizeof *p);
+            if (!p)
+                return;
+            s->pending = p;
+            s->cap_pending = cap;
+        }
+    }
+    s->pending[s->n_pending++] = fd;
+}
+
+/* The indexed socket of port when it still is that port's, else -1. */
+static int indexed(const struct tcp_socks *s, long port)
+{
+    int fd = s->fd_of_port[port] - 1;
+    return fd >= 0 && local_port_of(fd) == port ? fd : -1;
+}
+
+int tcp_socks_find(struct tcp_socks *s, long local_port)
+{
+    if (local_port <= 0 || local_port >= PORTS || !s->fd_of_port)
         return -1;
-    for (size_t i = 0; i < s->n; i++)
-        if (local_port_of(s->fd[i]) == local_port)
-            return s->fd[i];
-    return -1;
+    resolve_pending(s); /* a new socket may have the port by now */
+    return indexed(s, local_port);
+}
+
+void tcp_socks_free(struct tcp_socks *s)
+{
+    if (!s)
+        return;
+    free(s->fd_of_port);
+    free(s->pending);
+    memset(s, 0, sizeof *s);
 }
 
 int tcp_rtt_read(int fd, long local_port, int64_t *rtt_ns, int64_t *rttvar_ns)

@@ -14,20 +14,27 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The sockets libcurl opened; past TCP_SOCKS_MAX the oldest entries are
- * forgotten (their transfers then have no RTT: absent, not 0). */
-#define TCP_SOCKS_MAX 256
-
+/* The sockets libcurl opened, found again by local port: each one's port
+ * is read once (getsockname), when a transfer first asks after it was
+ * noted, and indexed; every answer is checked with one more read. No cap:
+ * a socket number taken again replaces its old entry. Zeroed is empty;
+ * the index is allocated at the first add (256 KiB; without memory a
+ * socket is not noted and its transfers have no RTT: absent, not 0). */
 struct tcp_socks {
-    int fd[TCP_SOCKS_MAX];
-    size_t n, next; /* entries used; where the next forgets one */
+    int32_t *fd_of_port; /* [65536]: fd + 1 of the port's socket, 0 none */
+    int *pending;        /* noted, port not read yet */
+    size_t n_pending, cap_pending;
 };
 
-/* Notes fd (a socket libcurl just created). Can't fail. */
+/* Notes fd (a socket libcurl just created, not yet connected). */
 void tcp_socks_add(struct tcp_socks *s, int fd);
 
-/* The noted socket whose local port is local_port, or -1. */
-int tcp_socks_find(const struct tcp_socks *s, long local_port);
+/* The noted socket whose local port is local_port, or -1. Two sockets on
+ * one local port (to different peers) answer with the later one read. */
+int tcp_socks_find(struct tcp_socks *s, long local_port);
+
+/* Frees what s holds and empties it. NULL-safe. */
+void tcp_socks_free(struct tcp_socks *s);
 
 /* Reads fd's smoothed RTT and its mean deviation (ns) when fd is still the
  * TCP socket of local_port. Returns 0, or -1 (then both are untouched):

@@ -20,6 +20,7 @@
 #include "proxy_secrets.h"
 #include "proxy_stream.h"
 #include "proxy_upstream.h"
+#include "tcp_rtt.h"
 
 struct proxy_server {
     struct evhttp *http;
@@ -239,5 +240,6 @@ void proxy_server_free(struct proxy_server *s)
         evhttp_free(s->http);
     proxy_conns_free(s->conns); /* after evhttp let go of them */
     evloop_free(s->loop);
+    tcp_socks_free(&s->env.socks);
     free(s);
 }

@@ -14,6 +14,7 @@
 #include "reply_inspect.h"
 #include "request_body.h"
 #include "sanitize.h"
+#include "tcp_rtt.h"
 
 /* The head of an error reply's body, kept so the result's message can
  * carry the server's own words ("Incorrect API key provided") and not
@@ -430,4 +431,5 @@ void run_requests_free_all(struct run_requests *q)
         transfer_free(t);
     }
     lag_samples_free(&q->receive_lag);
+    tcp_socks_free(&q->env.socks);
 }
