@@ -5,8 +5,8 @@
  * it replaces libc's for the library linked in) and must stay a few
  * calls per lookup, not one per noted socket. */
 #include <arpa/inet.h>
-#include <stdint.h>
 #include <netinet/in.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -20,8 +20,7 @@
 static long getsockname_calls;
 
 /* libc's getsockname, counted. */
-int getsockname(int fd, struct sockaddr *restrict addr,
-                socklen_t *restrict len)
+int getsockname(int fd, struct sockaddr *restrict addr, socklen_t *restrict len)
 {
     getsockname_calls++;
     return (int)syscall(SYS_getsockname, fd, addr, len);
