@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "analyze_options.h"
 #include "capacity.h"
@@ -15,6 +14,7 @@
 #include "duration.h"
 #include "log.h"
 #include "plot_chart.h"
+#include "plot_dir.h"
 #include "plot_run.h"
 #include "shard_gate.h"
 
@@ -160,10 +160,8 @@ static int chart(const struct cap_set *s, const char *dir)
     struct plot_ctx ctx = {NULL, dir, "png", NULL, NULL, s};
     char gnuplot[4096];
     struct plot_job job;
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-        log_error("%s: cannot create the directory: %s", dir, strerror(errno));
+    if (plot_dir_make(dir))
         return 1;
-    }
     ctx.font = plot_font_detect();
     if (plot_chart_write(&ctx, &plot_chart_capacity))
         return 1;

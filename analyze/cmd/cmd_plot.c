@@ -1,10 +1,8 @@
 /* plot_cmd: `tokentrace-analyze plot TRACE... -o DIR`: gnuplot charts with
  * their .gp scripts and .dat data, optionally an HTML report. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "analyze_options.h"
 #include "commands.h"
@@ -12,6 +10,7 @@
 #include "log.h"
 #include "plot_chart.h"
 #include "plot_data.h"
+#include "plot_dir.h"
 #include "plot_html.h"
 #include "plot_run.h"
 #include "shard_gate.h"
@@ -94,36 +93,6 @@ static void plot_help(void)
         "cmp\n"
         "  tokentrace-analyze plot --trend weekly/*.ttrace -o trend --format "
         "svg\n");
-}
-
-/* Creates dir and its missing parents. Returns 0 or -1 (errno set;
- * EEXIST when dir is there but not a directory). */
-static int make_dirs(const char *dir)
-{
-    char tmp[4096];
-    struct stat st;
-    size_t len = strlen(dir);
-    if (len == 0 || len >= sizeof(tmp)) {
-        errno = ENAMETOOLONG;
-        return -1;
-    }
-    memcpy(tmp, dir, len + 1);
-    for (char *p = tmp + 1; *p; p++)
-        if (*p == '/') {
-            *p = '\0';
-            if (mkdir(tmp, 0777) != 0 && errno != EEXIST)
-                return -1;
-            *p = '/';
-        }
-    if (mkdir(tmp, 0777) != 0 && errno != EEXIST)
-        return -1;
-    if (stat(tmp, &st) != 0)
-        return -1;
-    if (!S_ISDIR(st.st_mode)) { /* a file of that name: EEXIST ignored */
-        errno = EEXIST;
-        return -1;
-    }
-    return 0;
 }
 
 /* Draws every chart with gnuplot: the chosen format, plus an SVG copy for
@@ -276,11 +245,8 @@ static int run(const struct analyze_options *o, enum plot_mode mode)
     n_charts = mode == MODE_CHARTS
                    ? sizeof(charts_default) / sizeof(charts_default[0])
                    : 1;
-    if (make_dirs(o->out_dir) != 0) {
-        log_error("%s: cannot create the directory: %s", o->out_dir,
-                  strerror(errno));
+    if (plot_dir_make(o->out_dir))
         return 1;
-    }
     by_trace = mode == MODE_CHARTS && o->by && strcmp(o->by, "trace") == 0;
     load_rc = plot_data_load(
         &d, o->traces, o->n_traces, &o->load,

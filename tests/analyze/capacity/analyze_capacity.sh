@@ -53,9 +53,18 @@ assert_eq "$(jq -r '[.stages[]|(.transient >= 1 and .steady >= 3)]|all' "$T/c.js
 assert_eq "$(jq -r '.stages[3].ttft_ms.p50 > 150 and .stages[2].ttft_ms.p50 < 100' "$T/c.json")" true "queueing TTFT"
 assert_eq "$(jq -r '.stages[3].goodput_rps < .stages[2].goodput_rps' "$T/c.json")" true "goodput past the knee"
 
-# the table says the same, and -o writes the chart's script and data
-"$TT_ANALYZE" capacity "$T/c.ttrace" --slo ttft=150ms --attain 95% "${RELAX[@]}" -o "$T/chart" \
+# the table says the same, and -o writes the chart's script and data,
+# making the directory's missing parents as plot -o does (it stopped at
+# "cannot create the directory: No such file or directory")
+"$TT_ANALYZE" capacity "$T/c.ttrace" --slo ttft=150ms --attain 95% "${RELAX[@]}" -o "$T/charts/sweep" \
     >"$T/c.txt" 2>"$T/c.err" || fail "capacity table exit $?: $(cat "$T/c.err")"
+mv "$T/charts/sweep" "$T/chart"
+# onto a file: said once, nothing drawn (it went on past mkdir's EEXIST)
+: >"$T/afile"
+expect_exit 1 "$TT_ANALYZE" capacity "$T/c.ttrace" --slo ttft=150ms "${RELAX[@]}" -o "$T/afile" \
+    >/dev/null 2>"$T/afile.err"
+assert_eq "$(cat "$T/afile.err")" "tokentrace-analyze: error: $T/afile: cannot create the directory: File exists" \
+    "capacity -o FILE"
 grep -q '^knee: concurrency=4 is the highest load meeting the SLO' "$T/c.txt" || fail "table knee: $(cat "$T/c.txt")"
 grep -q 'concurrency=8 .* BREAKS' "$T/c.txt" || fail "table verdict"
 [ -s "$T/chart/capacity.gp" ] && [ -s "$T/chart/capacity.dat" ] || fail "no chart script or data"
