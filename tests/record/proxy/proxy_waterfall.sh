@@ -72,6 +72,18 @@ done
 "$TT_ANALYZE" summary "$T/p.ttrace" --format json |
     jq -e '.groups[0].ttft_proxy_in_ms.n == 4 and .groups[0].ttft_proxy_out_ms.n == 4' >/dev/null ||
     fail "summary JSON lacks the proxy's parts"
+# the HTML report's bar starts and ends with the proxy's parts (it had
+# the upstream's only: shorter than the TTFT the client saw)
+"$TT_ANALYZE" plot "$T/p.ttrace" -o "$T/charts" --html >/dev/null 2>&1 || fail "plot --html"
+for part in "proxy: request in" "proxy: first token out"; do
+    grepq -F "<th class=\"n\">$part (ms)</th>" <"$T/charts/report.html" ||
+        fail "report.html: no '$part' column"
+done
+grepq -E '<title>proxy: first token out [0-9.]+ ms</title>' <"$T/charts/report.html" ||
+    fail "report.html: no bar part for the proxy's first token"
+"$TT_ANALYZE" plot "$T/client.ttrace" -o "$T/ccharts" --html >/dev/null 2>&1 || fail "plot --html (client)"
+! grepq -F "proxy: request in" <"$T/ccharts/report.html" ||
+    fail "a recorder's report has the proxy's parts"
 # a trace not from the proxy has none of them
 "$TT_ANALYZE" summary "$T/client.ttrace" --format json |
     jq -e '.groups[0] | has("ttft_proxy_in_ms") | not' >/dev/null ||
