@@ -20,7 +20,9 @@ struct proxy_secrets {
     /* credentials found and not kept (no room, too long): not masked;
      * the caller warns and counts */
     size_t dropped;
-    char (*copies)[PROXY_SECRET_MAX]; /* owned, wiped when freed */
+    /* list[i]'s own copy (NULL: borrowed), each as long as its secret;
+     * wiped when freed */
+    char *copies[PROXY_SECRETS];
 };
 
 /* Collects the secrets of a request (its headers in, its uri, may be
@@ -33,7 +35,7 @@ int proxy_secrets_collect(struct proxy_secrets *ps, struct evkeyvalq *in,
                           const char *uri, const char *inject_key,
                           const char *token);
 
-/* Wipes and frees the copies. */
+/* Wipes and frees the copies. Twice is fine. */
 void proxy_secrets_free(struct proxy_secrets *ps);
 
 #endif
