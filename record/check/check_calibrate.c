@@ -53,6 +53,7 @@ static int probe(const struct check_calib_setup *s, size_t model, size_t bytes,
     ps.key = s->key;
     memset(&f, 0, sizeof f);
     rc = check_probe_run(&ps, body, false, &req, &p, &f);
+    tcp_socks_free(&env.socks); /* the probe's sockets: it has ended */
     if (rc) {
         check_probe_free(&p);
         goto nomem;
@@ -64,15 +65,12 @@ static int probe(const struct check_calib_setup *s, size_t model, size_t bytes,
                  name, bytes, p.kind[0] ? p.kind : "http_error", f.http_status,
                  p.stream_message[0] ? ": " : "", p.stream_message);
         check_probe_free(&p);
-        tcp_socks_free(&env.socks);
         return -1;
     }
     *tokens = p.stream.usage_input_tokens;
     check_probe_free(&p);
-    tcp_socks_free(&env.socks);
     return 0;
 nomem:
-    tcp_socks_free(&env.socks);
     snprintf(err, errlen, "calibration of %s: out of memory", name);
     return -1;
 }
