@@ -186,8 +186,14 @@ static int gen_trace_steady(int argc, char **argv)
     char chunk[256], rid[64];
     int64_t t0 = 1000000000LL, t = t0;
     uint64_t chunks = 0, failed = 0, rng;
-    if (argc < 2) {
-        fprintf(stderr,
+    /* An option it does not know is not a file name: `gen_trace --help`
+     * once wrote a trace named "--help" (and it was committed). */
+    bool asked = argc >= 2 &&
+                 (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0);
+    if (argc < 2 || argv[1][0] == '-') {
+        if (argc >= 2 && !asked)
+            fprintf(stderr, "gen_trace: unknown option %s\n", argv[1]);
+        fprintf(asked ? stdout : stderr,
                 "usage: gen_trace OUT [requests] [tokens] [ttft_ms] "
                 "[tpot_ms] [jitter_ms] [seed] [NAME=VALUE...]\n"
                 "       gen_trace --mix OUT [-n N] [-c C] [-m MODEL]... "
@@ -195,7 +201,7 @@ static int gen_trace_steady(int argc, char **argv)
                 "       gen_trace --replay OUT DIR\n"
                 "       gen_trace --script [--max-tokens N] [--api KIND] OUT "
                 "MODEL FILE...\n");
-        return 2;
+        return asked ? 0 : 2;
     }
     memset(&o, 0, sizeof(o));
     parse_args(argc, argv, &o);
