@@ -23,6 +23,9 @@
 #                          p99 and the chunks it received late, the
 #                          recorder's receive lag p99); the proxy columns
 #                          are then empty
+# The client columns (ITL p99, TTFT p50/p99) show what the proxy costs the
+# request path too: a change that speeds chunks by starving new requests
+# shows there.
 set -euo pipefail
 build=${1:-build}
 out=${2:-out/bench-proxy}
@@ -46,7 +49,7 @@ rm -f "$out/up.port"
 pids+=($!)
 wait_port "$out/up.port"
 rows=$out/rows.tsv
-printf 'rep\tproxy\tclient_awake\tstreams\tchunks\tp50_ms\tp99_ms\tmax_ms\tload_1m\tclient_itl_p99_ms\tclient_ok\n' | tee "$rows"
+printf 'rep\tproxy\tclient_awake\tstreams\tchunks\tp50_ms\tp99_ms\tmax_ms\tload_1m\tclient_itl_p99_ms\tclient_ok\tclient_ttft_p50_ms\tclient_ttft_p99_ms\n' | tee "$rows"
 for rep in $(seq 1 "$reps"); do
     for c in $levels; do
         for ka in $awakes; do
@@ -66,7 +69,8 @@ for rep in $(seq 1 "$reps"); do
                 "$bin/tokentrace-record" -u "$target" -m bench \
                     --keep-awake "$ka" --classes short-short -n $((c * per_stream)) -c "$c" -q --force -o "$run.client.ttrace"
                 "$bin/tokentrace-analyze" summary --format json "$run.client.ttrace" >"$run.client.json"
-                client=$(jq -r '.overall | [((.itl_ms.p99 // -1)*1000|round/1000), (.ok // -1)] | @tsv' "$run.client.json")
+                client=$(jq -r '.overall | [((.itl_ms.p99 // -1)*1000|round/1000), (.ok // -1),
+                    ((.ttft_ms.p50 // -1)*1000|round/1000), ((.ttft_ms.p99 // -1)*1000|round/1000)] | @tsv' "$run.client.json")
                 load=$(cut -d' ' -f1 /proc/loadavg)
                 if [ -n "$px_bin" ]; then
                     kill -INT "$px"
@@ -93,9 +97,11 @@ print("median\tproxy\tclient_awake\tstreams\tp50_ms\tp99_ms\tmax_ms\tload_1m\tru
 for (p, ka, c), rs in sorted(med.items(), key=lambda k: (k[0][2], k[0][1], k[0][0] != "old")):
     num = lambda v: float(v) if v not in ("-", "") else float("nan")
     m = {k: statistics.median(num(r[k]) for r in rs)
-         for k in ("p50_ms", "p99_ms", "max_ms", "load_1m", "client_itl_p99_ms")}
+         for k in ("p50_ms", "p99_ms", "max_ms", "load_1m", "client_itl_p99_ms",
+                       "client_ttft_p50_ms", "client_ttft_p99_ms")}
     med[(p, ka, c)] = m
-    print(f"median\t{p}\t{ka}\t{c}\t{m['p50_ms']:.3f}\t{m['p99_ms']:.3f}\t{m['max_ms']:.3f}\t{m['load_1m']:.2f}\t{len(rs)}\tclient_itl_p99 {m['client_itl_p99_ms']:.3f}")
+    print(f"median\t{p}\t{ka}\t{c}\t{m['p50_ms']:.3f}\t{m['p99_ms']:.3f}\t{m['max_ms']:.3f}\t{m['load_1m']:.2f}\t{len(rs)}\tclient_itl_p99 {m['client_itl_p99_ms']:.3f}"
+          f"\tclient_ttft p50 {m['client_ttft_p50_ms']:.3f} p99 {m['client_ttft_p99_ms']:.3f}")
 for (p, ka, c), m in sorted(med.items(), key=lambda k: (k[0][2], k[0][1])):
     o = med.get(("old", ka, c))
     if p == "new" and o:
