@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""burst: the benchmark's burst rows (docs/performance.md, "Bursts in
-phase"). N streams whose tokens all leave in the same loop turn of the
-replay server (--synthetic ...,align=TPOT: every stream on one grid), as a
-batching server emits one step's token for every sequence of the batch at
-once. Per level, interleaved and in a rotated order per repetition:
+"""burst: the benchmark's burst rows (docs/performance.md, "Kernel chunk
+times, bursts in phase"). N streams whose tokens all leave in the same
+loop turn of the replay server (--synthetic ...,align=TPOT: every stream
+on one grid), as a batching server emits one step's token for every
+sequence of the batch at once. Per level, interleaved and in a rotated
+order per repetition:
 
   rec-auto  tokentrace-record with the default keep-awake (auto: spins only
             while it measures that it hurts no one; not given a CPU)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # soak.sh: a long recording at many streams against the replay server, with
 # the resident memory of both processes sampled every SOAK_EVERY seconds, to
-# show that it stays flat (docs/performance.md, "Soak").
+# show that it stays flat (docs/performance-history.md, "Soak").
 #   tests/bench/soak.sh BUILD_DIR WORK_DIR
 # Env: SOAK_SECONDS (600), SOAK_STREAMS (1000, a closed loop: each stream
 # sends its next request when the last one ends), SOAK_EVERY (10),
