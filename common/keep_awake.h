@@ -79,7 +79,9 @@ struct keep_awake {
     int home_cpu; /* the CPU spinning uses (auto comes back to it) */
     int loop_tid; /* the thread that started k */
     int spinner_tid;
-    int now;  /* the mode running now (atomic) */
+    int64_t spin_beat_ns; /* the spinner's last turn while spinning, 0 while
+                             it sleeps (atomic; keep_awake_gov.h) */
+    int now;              /* the mode running now (atomic) */
     int want; /* spinning wanted (atomic; auto: the monitor's say) */
     int busy; /* something to serve (atomic) */
     int stop; /* the threads end (atomic) */

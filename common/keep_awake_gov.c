@@ -62,11 +62,28 @@ static int64_t foreign_ns(const struct ka_sample *a, const struct ka_sample *b)
     return w > own ? w - own : 0;
 }
 
+/* What other tasks hold on the spinner's CPU now, by the spinner's beat:
+ * the part of the window since its last turn, less what the loop ran in
+ * the window (it may have been the loop). 0 without a beat. The kernel
+ * adds a wait to schedstat only when the waiter runs again, and an idle-
+ * priority spinner beside a CPU-bound task runs a few times a second: it
+ * would see the neighbour 100-200 ms late. */
+static int64_t starved_ns(const struct ka_sample *a, const struct ka_sample *b)
+{
+    int64_t since, own = delta(a->loop.run_ns, b->loop.run_ns);
+    if (b->spinner_beat_ns <= 0 || b->spinner_beat_ns >= b->t_ns)
+        return 0;
+    since =
+        b->t_ns - (b->spinner_beat_ns > a->t_ns ? b->spinner_beat_ns : a->t_ns);
+    return since > own ? since - own : 0;
+}
+
 bool ka_gov_fast_hurts(const struct ka_sample *a, const struct ka_sample *b,
                        int cpu, char *why, size_t size)
 {
     int64_t wait = delta(a->loop.wait_ns, b->loop.wait_ns);
     int64_t other = foreign_ns(a, b);
+    int64_t starved = starved_ns(a, b);
     int64_t win = b->t_ns - a->t_ns;
     if (wait >= KA_LOOP_WAIT_NS) {
         snprintf(why, size,
@@ -80,6 +97,13 @@ bool ka_gov_fast_hurts(const struct ka_sample *a, const struct ka_sample *b,
                  "other tasks ran %.2f ms on CPU %d in %.1f ms: a neighbour "
                  "wants the loop's CPU",
                  ms(other), cpu, ms(win));
+        return true;
+    }
+    if (starved >= KA_FOREIGN_NS) {
+        snprintf(why, size,
+                 "the spinner has not run for %.2f ms of the last %.1f "
+                 "beyond the loop's own time: another task holds CPU %d",
+                 ms(starved), ms(win), cpu);
         return true;
     }
     return false;
@@ -284,6 +308,7 @@ static void *monitor(void *arg)
         if (flag(&k->stop))
             break;
         ka_sampler_read(&g.smp, k->home_cpu, false, &b);
+        b.spinner_beat_ns = __atomic_load_n(&k->spin_beat_ns, __ATOMIC_ACQUIRE);
         judge(k, &g, &b);
     }
     ka_sampler_close(&g.smp);

@@ -8,7 +8,11 @@
  * So, while spinning, every KA_FAST_NS it stops when, over that window,
  *   - the loop waited KA_LOOP_WAIT_NS or more runnable for its CPU, or
  *   - other tasks ran on the loop's CPU KA_FOREIGN_NS or more (what the
- *     spinner waited, less what the loop itself ran);
+ *     spinner waited, less what the loop itself ran), or
+ *   - the spinner has not run for KA_FOREIGN_NS of the window beyond the
+ *     loop's own time (its beat: a wait reaches schedstat only once the
+ *     waiter runs, and an idle-priority spinner beside a CPU-bound task
+ *     runs a few times a second);
  * and every KA_SLOW_NS when, over that window, the loop waited 1 % or
  * other tasks took 5 % of its CPU, or the hypervisor stole 5 % of it.
  * While off it starts again, every KA_SLOW_NS once its hold is over,

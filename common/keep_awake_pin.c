@@ -2,6 +2,8 @@
 #define _GNU_SOURCE /* CPU_SET, SCHED_IDLE, gettid, pthread affinity */
 #include "keep_awake_pin.h"
 
+#include "clock.h"
+
 #include <errno.h>
 #include <sched.h>
 #include <stdio.h>
@@ -52,8 +54,9 @@ static bool flag(const int *f)
 
 /* The spinner: lowest priority (a neighbour of the same cgroup keeps its
  * whole share), spinning while wanted and busy, asleep on k->cv
- * otherwise. sched_yield between spins lets a tool that serializes
- * threads (valgrind) switch to the loop. */
+ * otherwise; each turn it notes the time in k->spin_beat_ns (0 asleep).
+ * sched_yield between spins lets a tool that serializes threads (valgrind)
+ * switch to the loop. */
 static void *spin(void *arg)
 {
     struct keep_awake *k = arg;
@@ -63,12 +66,14 @@ static void *spin(void *arg)
     __atomic_store_n(&k->spinner_tid, ka_gettid(), __ATOMIC_RELEASE);
     while (!flag(&k->stop)) {
         if (!flag(&k->want) || !flag(&k->busy)) {
+            __atomic_store_n(&k->spin_beat_ns, 0, __ATOMIC_RELEASE);
             pthread_mutex_lock(&k->mu);
             while ((!flag(&k->want) || !flag(&k->busy)) && !flag(&k->stop))
                 pthread_cond_wait(&k->cv, &k->mu);
             pthread_mutex_unlock(&k->mu);
             continue;
         }
+        __atomic_store_n(&k->spin_beat_ns, clock_mono_ns(), __ATOMIC_RELEASE);
         for (int i = 0; i < SPIN_PAUSES; i++)
             cpu_relax();
         sched_yield();

@@ -22,6 +22,10 @@ struct ka_sample {
     int64_t t_ns;        /* CLOCK_MONOTONIC when taken */
     int64_t proc_cpu_ns; /* this process's CPU time (all threads) */
     struct ka_thread_stat loop, spinner;
+    /* the spinner's last turn (CLOCK_MONOTONIC), 0: asleep or unknown. Not
+     * the kernel's: the spinner writes it each turn, the monitor copies
+     * it; a schedstat wait shows only once the waiter runs again */
+    int64_t spinner_beat_ns;
     /* /proc/stat (has_stat false: not read or unreadable) */
     bool has_stat;
     uint64_t cpu_busy, cpu_steal, cpu_all; /* the CPU looked at, ticks */

@@ -53,6 +53,35 @@ static void fast(void)
     }
 }
 
+/* The spinner's beat: a neighbour that holds the loop's CPU shows in no
+ * schedstat wait until the spinner runs again (record_keep_awake_neighbour
+ * saw auto stop 125-175 ms late); its last turn shows it at once. */
+static void beat(void)
+{
+    static const struct {
+        int64_t loop_run, beat; /* over the window 100 -> 110 ms, ns */
+        bool hurts;
+        const char *why;
+    } cases[] = {
+        {1 * MS, 102 * MS, true, "the spinner has not run for 7.00 ms"},
+        {1 * MS, 109 * MS + 500000, false, ""}, /* a turn just now */
+        {9 * MS, 50 * MS, false, ""}, /* the loop ran the whole window */
+        {5 * MS, 50 * MS, true, "for 5.00 ms of the last 10.0"},
+        {0, 0, false, ""},        /* asleep or unknown: no verdict */
+        {0, 111 * MS, false, ""}, /* after the sample: no verdict */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct ka_sample a = at(100, 0, 0, 0);
+        struct ka_sample b = at(110, cases[i].loop_run, 0, 0);
+        char why[240] = "";
+        b.spinner_beat_ns = cases[i].beat;
+        CHECK_MSG(ka_gov_fast_hurts(&a, &b, 1, why, sizeof why) ==
+                      cases[i].hurts,
+                  "case %zu: %s", i, why);
+        CHECK_MSG(strstr(why, cases[i].why) != NULL, "case %zu: %s", i, why);
+    }
+}
+
 static void slow(void)
 {
     struct ka_sample a = at(0, 0, 0, 0), b = at(500, 0, 0, 0);
@@ -160,6 +189,7 @@ static void parsers(void)
 int main(void)
 {
     fast();
+    beat();
     slow();
     first();
     parsers();
