@@ -2,14 +2,14 @@
 #define _GNU_SOURCE /* CPU_SET, SCHED_IDLE, gettid, pthread affinity */
 #include "keep_awake_pin.h"
 
-#include "clock.h"
-
 #include <errno.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+#include "clock.h"
 
 /* Pause instructions between two looks at the flags: ~1-4 us. */
 #define SPIN_PAUSES 64
